@@ -1,0 +1,1 @@
+"""The ruleset expression language: grammar, AST, checker and compiler."""

@@ -1,0 +1,341 @@
+"""The registry of builtin functions: each declared once with its signature, docstring and a checked example.
+
+The checker takes arities and types from the signatures; the compiler calls the implementations; the
+language reference (docs/language.md) is generated from this registry. Implementations are written for the
+runtime values: cards, ranks, suits, seats and teams are ints; lists are Python lists or tuples.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from interpreter.cards import NO_SUIT, Deck
+from interpreter.dsl.types import Type, parse_type
+from interpreter.errors import EvaluationError
+
+Context = Literal["none", "deck", "env"]
+
+_SIGNATURE = re.compile(r"^(?P<name>[a-z_]+)\((?P<params>.*)\) -> (?P<returns>.+)$")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: Type
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """One function of the language. `context` says what the implementation receives first: nothing, the deck
+    (bound at compile time) or the evaluation environment (the table: seats and teams)."""
+
+    name: str
+    signature: str
+    category: str
+    doc: str
+    example: str
+    implementation: Callable[..., Any]
+    context: Context = "none"
+
+    @property
+    def parameters(self) -> tuple[Parameter, ...]:
+        return _parse_signature(self.signature)[0]
+
+    @property
+    def returns(self) -> Type:
+        return _parse_signature(self.signature)[1]
+
+    @property
+    def required_count(self) -> int:
+        return sum(1 for parameter in self.parameters if not parameter.optional)
+
+
+def _parse_signature(signature: str) -> tuple[tuple[Parameter, ...], Type]:
+    match = _SIGNATURE.match(signature)
+    if match is None:
+        raise ValueError(f"bad builtin signature {signature!r}")
+    parameters = []
+    for part in filter(None, (p.strip() for p in match["params"].split(","))):
+        name, _, type_text = part.partition(":")
+        optional = type_text.strip().endswith("= null")
+        type_text = type_text.replace("= null", "").strip()
+        parameters.append(Parameter(name.strip(), parse_type(type_text), optional))
+    return tuple(parameters), parse_type(match["returns"])
+
+
+@dataclass(frozen=True)
+class QuantifierForm:
+    """A binding form such as `any(c in hand: P)`: documented here, compiled by the compiler."""
+
+    name: str
+    form: str
+    doc: str
+    example: str
+
+
+QUANTIFIERS: dict[str, QuantifierForm] = {
+    q.name: q
+    for q in (
+        QuantifierForm("any", "any(x in items: condition) -> bool", "True when the condition holds for some item.",
+                       "any(c in [AH, 2S]: c.suit == S)"),
+        QuantifierForm("all", "all(x in items: condition) -> bool",
+                       "True when the condition holds for every item (and for no items).",
+                       "all(c in [AH, KH]: c.suit == H)"),
+        QuantifierForm("count", "count(x in items: condition) -> int", "How many items satisfy the condition.",
+                       "count(c in [AH, KH, 2S]: c.suit == H) == 2"),
+        QuantifierForm("sum", "sum(x in items: number) -> int", "The sum of a number over the items (0 for none).",
+                       "sum(c in [AH, KH]: order(c.rank)) == 23"),
+        QuantifierForm("max", "max(x in items: value) -> int or rank",
+                       "The largest value over the items; an error when there are none.",
+                       "max(c in [4H, KH, 2S]: c.rank) == K"),
+        QuantifierForm("min", "min(x in items: value) -> int or rank",
+                       "The smallest value over the items; an error when there are none.",
+                       "min(c in [4H, KH, 2S]: c.rank) == 2"),
+        QuantifierForm("highest", "highest(x in items: key) -> item",
+                       "The item with the largest key (the first of equals); an error when there are none.",
+                       "highest(c in [4H, KH, 2S]: c.rank) == KH"),
+        QuantifierForm("lowest", "lowest(x in items: key) -> item",
+                       "The item with the smallest key (the first of equals); an error when there are none.",
+                       "lowest(c in [4H, KH, 2S]: c.rank) == 2S"),
+    )
+}
+
+
+# --- implementations ---------------------------------------------------------------------------------------
+
+
+def _first(items: Sequence[Any]) -> Any:
+    if not items:
+        raise EvaluationError("first() of an empty list")
+    return items[0]
+
+
+def _last(items: Sequence[Any]) -> Any:
+    if not items:
+        raise EvaluationError("last() of an empty list")
+    return items[-1]
+
+
+def _numbers(low: int, high: int) -> list[int]:
+    if high - low > 10_000:
+        raise EvaluationError(f"numbers({low}, {high}) would hold more than 10,000 numbers")
+    return list(range(low, high + 1))
+
+
+def _distinct(items: Sequence[Any]) -> list[Any]:
+    return list(dict.fromkeys(items))
+
+
+def _without(items: Sequence[Any], removed: Sequence[Any]) -> list[Any]:
+    remaining = list(items)
+    for item in removed:
+        if item in remaining:
+            remaining.remove(item)
+    return remaining
+
+
+def _round_up(number: int, multiple: int) -> int:
+    if multiple <= 0:
+        raise EvaluationError(f"round_up needs a positive multiple, not {multiple}")
+    return -(-number // multiple) * multiple
+
+
+def _round_down(number: int, multiple: int) -> int:
+    if multiple <= 0:
+        raise EvaluationError(f"round_down needs a positive multiple, not {multiple}")
+    return number // multiple * multiple
+
+
+def _order(deck: Deck, rank: int, ranking: str | None = None) -> int:
+    if ranking is None:
+        return rank
+    order = deck.ranking(ranking)
+    if rank not in order:
+        raise EvaluationError(f"rank {deck.rank_name(rank)} is not in the ranking {ranking!r}")
+    return order[rank]
+
+
+def _value(deck: Deck, card: int) -> int:
+    return deck.value_of[card]
+
+
+def _points(deck: Deck, cards: Sequence[int]) -> int:
+    value_of = deck.value_of
+    return sum(value_of[card] for card in cards)
+
+
+def _card_of(deck: Deck, rank: int, suit: int) -> int:
+    return deck.card_of(rank, suit)
+
+
+def _is_joker(deck: Deck, card: int) -> bool:
+    return deck.suit_of[card] == NO_SUIT
+
+
+def _beats(deck: Deck, card: int, other: int, trump: int | None = None) -> bool:
+    suit, other_suit = deck.suit_of[card], deck.suit_of[other]
+    if suit == other_suit:
+        return deck.rank_of[card] > deck.rank_of[other]
+    return trump is not None and suit == trump
+
+
+def _trick_winner(deck: Deck, cards: Sequence[int], trump: int | None = None) -> int:
+    if not cards:
+        raise EvaluationError("trick_winner() of an empty trick")
+    best = cards[0]
+    for card in cards[1:]:
+        if _beats(deck, card, best, trump):
+            best = card
+    return best
+
+
+def _certain_winners(deck: Deck, own: Sequence[int], others: Sequence[int]) -> int:
+    # Greedy matching, high to low: each of our cards that some unused higher card could beat is lost.
+    rank_of = deck.rank_of
+    mine = sorted((rank_of[card] for card in own), reverse=True)
+    theirs = sorted((rank_of[card] for card in others), reverse=True)
+    beaten = 0
+    next_other = 0
+    for rank in mine:
+        if next_other < len(theirs) and theirs[next_other] > rank:
+            beaten += 1
+            next_other += 1
+    return len(mine) - beaten
+
+
+def _seat_count(env: Mapping[str, Any]) -> int:
+    count: int = env["player_count"]
+    return count
+
+
+def _seats(env: Mapping[str, Any]) -> list[int]:
+    return list(range(_seat_count(env)))
+
+
+def _seats_from(env: Mapping[str, Any], first: int) -> list[int]:
+    count = _seat_count(env)
+    return [(first + offset) % count for offset in range(count)]
+
+
+def _next_seat(env: Mapping[str, Any], seat: int) -> int:
+    return (seat + 1) % _seat_count(env)
+
+
+def _previous_seat(env: Mapping[str, Any], seat: int) -> int:
+    return (seat - 1) % _seat_count(env)
+
+
+def _player_count(env: Mapping[str, Any]) -> int:
+    return _seat_count(env)
+
+
+def _team_of(env: Mapping[str, Any], seat: int) -> int:
+    team: int = env["team_of"][seat]
+    return team
+
+
+def _team_seats(env: Mapping[str, Any], team: int) -> list[int]:
+    return [seat for seat, owner in enumerate(env["team_of"]) if owner == team]
+
+
+def _teams(env: Mapping[str, Any]) -> list[int]:
+    return sorted(set(env["team_of"]))
+
+
+def _partner(env: Mapping[str, Any], seat: int) -> int:
+    team_of = env["team_of"]
+    for candidate in _seats_from(env, seat)[1:]:
+        if team_of[candidate] == team_of[seat]:
+            return candidate
+    raise EvaluationError(f"seat p{seat} has no partner")
+
+
+def _builtin(name: str, signature: str, category: str, doc: str, example: str,
+             implementation: Callable[..., Any], context: Context = "none") -> Builtin:
+    return Builtin(name, f"{name}{signature}", category, doc, example, implementation, context)
+
+
+BUILTINS: dict[str, Builtin] = {
+    b.name: b
+    for b in (
+        # lists
+        _builtin("size", "(items: list[T]) -> int", "lists", "The number of items.", "size([AH, KH]) == 2", len),
+        _builtin("first", "(items: list[T]) -> T", "lists", "The first item (the bottom of a zone); an error "
+                 "when there is none.", "first([AH, KH]) == AH", _first),
+        _builtin("last", "(items: list[T]) -> T", "lists", "The last item (the top of a zone); an error when "
+                 "there is none.", "last([AH, KH]) == KH", _last),
+        _builtin("numbers", "(low: int, high: int) -> list[int]", "lists",
+                 "The whole numbers from low to high, both included.", "numbers(0, 3) == [0, 1, 2, 3]", _numbers),
+        _builtin("reverse", "(items: list[T]) -> list[T]", "lists", "The items in reverse order.",
+                 "reverse([1, 2]) == [2, 1]", lambda items: list(reversed(items))),
+        _builtin("distinct", "(items: list[T]) -> list[T]", "lists", "The items without repeats, first "
+                 "occurrences kept.", "distinct([AH, AH, KH]) == [AH, KH]", _distinct),
+        _builtin("sort", "(items: list[T]) -> list[T]", "lists", "The items in increasing order (cards by rank, "
+                 "then suit in deck order).", "sort([3, 1, 2]) == [1, 2, 3]", sorted),
+        _builtin("without", "(items: list[T], removed: list[T]) -> list[T]", "lists",
+                 "The items less one copy of each removed item.", "without([AH, AH, KH], [AH]) == [AH, KH]",
+                 _without),
+        # numbers
+        _builtin("total", "(numbers: list[int]) -> int", "numbers", "The sum of a list of numbers.",
+                 "total([1, 2, 3]) == 6", sum),
+        _builtin("min", "(a: int, b: int) -> int", "numbers", "The smaller of two numbers (see also the "
+                 "quantifier form `min(x in items: value)`).", "min(3, 5) == 3", min),
+        _builtin("max", "(a: int, b: int) -> int", "numbers", "The larger of two numbers.", "max(3, 5) == 5", max),
+        _builtin("abs", "(number: int) -> int", "numbers", "The absolute value.", "abs(-4) == 4", abs),
+        _builtin("round_up", "(number: int, multiple: int) -> int", "numbers",
+                 "The number rounded up to a multiple.", "round_up(-65, 10) == -60 and round_up(65, 10) == 70",
+                 _round_up),
+        _builtin("round_down", "(number: int, multiple: int) -> int", "numbers",
+                 "The number rounded down to a multiple.", "round_down(65, 10) == 60", _round_down),
+        # cards
+        _builtin("order", "(rank: rank, ranking: str = null) -> int", "cards",
+                 "A rank's position from 0 in the deck's order (`deck.ranks`, low to high), or in a named "
+                 "ranking of `deck.rankings`.", "order(A) == 12 and order(2) == 0", _order, "deck"),
+        _builtin("value", "(card: card) -> int", "cards", "The card's points from `deck.values` (0 when not "
+                 "listed).", "value(AH) == 0", _value, "deck"),
+        _builtin("points", "(cards: list[card]) -> int", "cards", "The total points of some cards.",
+                 "points([AH, KH]) == 0", _points, "deck"),
+        _builtin("deck_cards", "() -> list[card]", "cards", "Every distinct card of the deck, once each.",
+                 "size(deck_cards()) == 52", lambda deck: list(deck.distinct_cards()), "deck"),
+        _builtin("card_of", "(rank: rank, suit: suit) -> card", "cards", "The card of a rank and a suit.",
+                 "card_of(Q, S) == QS", _card_of, "deck"),
+        _builtin("is_joker", "(card: card) -> bool", "cards", "Whether the card is a joker.",
+                 "not is_joker(AH)", _is_joker, "deck"),
+        # tricks
+        _builtin("beats", "(card: card, other: card, trump: suit = null) -> bool", "tricks",
+                 "Whether `card` beats `other`, the card winning a trick so far: a higher card of the same "
+                 "suit, or a trump when `other` is not a trump.",
+                 "beats(2S, AH, S) and beats(KH, 10H) and not beats(AD, 2H, S)", _beats, "deck"),
+        _builtin("trick_winner", "(cards: list[card], trump: suit = null) -> card", "tricks",
+                 "The card that wins a trick whose cards were played in this order: the highest trump, "
+                 "else the highest card of the suit led (the first played of equal cards).",
+                 "trick_winner([QD, 4S, AD], S) == 4S", _trick_winner, "deck"),
+        _builtin("certain_winners", "(own: list[card], others: list[card]) -> int", "tricks",
+                 "How many of `own` cards are sure to win against `others` however they are played: each of "
+                 "ours that an unused higher card of theirs could beat is counted lost (greedy, high to low).",
+                 "certain_winners([KS, QS, 10S, 9S, 8S], [AS, JS]) == 3", _certain_winners, "deck"),
+        # seats and teams
+        _builtin("seats", "() -> list[seat]", "seats", "Every seat, from seat 0 clockwise.",
+                 "size(seats()) == player_count()", _seats, "env"),
+        _builtin("seats_from", "(first: seat) -> list[seat]", "seats",
+                 "Every seat, clockwise, starting with `first`.", "first(seats_from(dealer)) == dealer",
+                 _seats_from, "env"),
+        _builtin("next_seat", "(seat: seat) -> seat", "seats", "The seat to the left (clockwise).",
+                 "next_seat(dealer) == seats_from(dealer)[1]", _next_seat, "env"),
+        _builtin("previous_seat", "(seat: seat) -> seat", "seats", "The seat to the right.",
+                 "next_seat(previous_seat(dealer)) == dealer", _previous_seat, "env"),
+        _builtin("player_count", "() -> int", "seats", "The number of seats at the table.",
+                 "player_count() == 4", _player_count, "env"),
+        _builtin("team_of", "(seat: seat) -> team", "seats", "The team a seat plays for.",
+                 "team_of(dealer) == team_of(partner(dealer))", _team_of, "env"),
+        _builtin("team_seats", "(team: team) -> list[seat]", "seats", "The seats of a team, clockwise from 0.",
+                 "dealer in team_seats(team_of(dealer))", _team_seats, "env"),
+        _builtin("teams", "() -> list[team]", "seats", "Every team.", "size(teams()) == 2", _teams, "env"),
+        _builtin("partner", "(seat: seat) -> seat", "seats", "The next seat clockwise of the same team; an "
+                 "error for a seat that plays alone.", "partner(partner(dealer)) == dealer", _partner, "env"),
+    )
+}

@@ -1,0 +1,545 @@
+"""The static checker: resolves names, card symbols and parameters, checks arity and types, instantiates
+definitions per argument types and refuses recursion. It annotates the AST for the compiler."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.cards import Deck
+from interpreter.dsl import ast
+from interpreter.dsl.builtins import BUILTINS, QUANTIFIERS
+from interpreter.dsl.types import (
+    ANY, BOOL, CARD, CARDS, INT, MELD, NULL, PARAMS, RANK, SEAT, STR, SUIT, TEAM, Type, compatible, join,
+    list_of, substitute, unify,
+)
+from interpreter.errors import ExpressionError
+
+FIELDS: dict[str, dict[str, Type]] = {
+    "card": {"rank": RANK, "suit": SUIT},
+    "meld": {"cards": CARDS, "kind": STR, "owner": TEAM},
+}
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A named expression of the ruleset: `name(a, b): body`."""
+
+    name: str
+    parameters: tuple[str, ...]
+    body: ast.Node
+    text: str
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A ruleset parameter as the checker sees it: its type (optional when it may be null), value, choices."""
+
+    type: Type
+    value: Any
+    choices: tuple[str, ...] = ()
+
+
+@dataclass
+class Instance:
+    """One checked instantiation of a definition, for given argument types in a given context."""
+
+    key: tuple[Any, ...]
+    definition: Definition
+    function_name: str
+    argument_types: tuple[Type, ...]
+    context: Mapping[str, Type]
+    type: Type | None = None
+    annotations: Annotations | None = None
+
+
+@dataclass
+class Annotations:
+    """What the compiler needs beyond the AST, keyed by node identity."""
+
+    types: dict[int, Type] = field(default_factory=dict)
+    constants: dict[int, Any] = field(default_factory=dict)  # symbols, coerced literals, parameters
+    implicit_index: set[int] = field(default_factory=set)  # per-seat names used bare: index by `player`
+    calls: dict[int, str] = field(default_factory=dict)  # definition call or zero-arg use -> function name
+    binder_types: dict[int, Type] = field(default_factory=dict)
+    memoised: set[str] = field(default_factory=set)  # parameterless definitions kept once per environment
+    used_context: set[str] = field(default_factory=set)  # contextual names used, transitively
+
+# A parameterless definition is kept once per evaluation environment unless it uses one of these names,
+# which change within one decision (the card being tested, the cards being laid).
+VOLATILE_NAMES = frozenset({"card", "cards", "meld"})
+
+
+class ContextError(Exception):
+    """A definition used a contextual name (such as `card`) that the place using it does not bind."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+@dataclass
+class Environment:
+    """What expressions of one ruleset can see.
+
+    `globals` are always bound (zones, variables, engine names such as `dealer`); `contextual` lists every name
+    that some place of the ruleset binds (`player`, `card`, ...), used to explain a definition used out of place.
+    """
+
+    deck: Deck
+    globals: dict[str, Type]
+    definitions: dict[str, Definition] = field(default_factory=dict)
+    parameters: dict[str, Parameter] = field(default_factory=dict)
+    contextual: dict[str, Type] = field(default_factory=dict)
+    instances: dict[tuple[Any, ...], Instance] = field(default_factory=dict)
+    _stack: list[str] = field(default_factory=list)
+
+    def symbol_candidates(self, text: str) -> dict[str, Any]:
+        """What an upper-case name may mean in this deck: {'card': id, 'rank': index, 'suit': index}."""
+        found: dict[str, Any] = {}
+        if text in self.deck.card_ids:
+            found["card"] = self.deck.card_ids[text]
+        rank = self.deck.rank_index(text)
+        if rank is not None:
+            found["rank"] = rank
+        suit = self.deck.suit_index(text)
+        if suit is not None:
+            found["suit"] = suit
+        return found
+
+    def check(self, node: ast.Node, context: Mapping[str, Type] | None = None,
+              expected: Type | None = None) -> tuple[Type, Annotations]:
+        """Check one expression where `context` names are bound; raises ExpressionError."""
+        checker = _Checker(self, dict(context or {}), Annotations())
+        try:
+            result = checker.check(node, {}, frozenset(), expected)
+        except ContextError as error:
+            raise ExpressionError("unknown-name", f"`{error.name}` is not bound here", node.start, node.end) from None
+        if expected is not None and not compatible(expected, result):
+            raise ExpressionError("type", f"expected {expected}, got {result}", node.start, node.end)
+        return result, checker.annotations
+
+    def instantiate(self, name: str, argument_types: tuple[Type, ...], context: Mapping[str, Type]) -> Instance:
+        definition = self.definitions[name]
+        key = (name, argument_types, tuple(sorted((k, str(v)) for k, v in context.items())))
+        known = self.instances.get(key)
+        if known is not None:
+            if known.type is None:
+                raise _recursion(self._stack, name, definition)
+            return known
+        if name in self._stack:
+            raise _recursion(self._stack, name, definition)
+        instance = Instance(key, definition, f"d_{name}_{len(self.instances)}", argument_types, context)
+        self.instances[key] = instance
+        self._stack.append(name)
+        try:
+            checker = _Checker(self, dict(context), Annotations(), inside=definition)
+            local = dict(zip(definition.parameters, argument_types, strict=True))
+            instance.type = checker.check(definition.body, local, frozenset(), None)
+            instance.annotations = checker.annotations
+        except BaseException:
+            del self.instances[key]
+            raise
+        finally:
+            self._stack.pop()
+        return instance
+
+
+class DefinitionError(Exception):
+    """An error inside a definition's body, to be reported at the definition."""
+
+    def __init__(self, definition: Definition, error: ExpressionError) -> None:
+        super().__init__(error.message)
+        self.definition = definition
+        self.error = error
+
+
+def _recursion(stack: list[str], name: str, definition: Definition) -> DefinitionError:
+    chain = " -> ".join([*stack[stack.index(name):], name]) if name in stack else name
+    return DefinitionError(
+        definition,
+        ExpressionError("recursion", f"definitions may not call themselves: {chain}", 0, len(definition.text),
+                        hint="the language has no recursion; use a quantifier over a finite list"),
+    )
+
+
+def _did_you_mean(name: str, candidates: list[str]) -> str | None:
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+Locals = dict[str, Type]
+Narrowed = frozenset[str]
+
+
+@dataclass
+class _Checker:
+    environment: Environment
+    context: dict[str, Type]
+    annotations: Annotations
+    inside: Definition | None = None
+
+    # --- entry ---------------------------------------------------------------------------------------------
+
+    def check(self, node: ast.Node, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        method = getattr(self, f"_check_{type(node).__name__.lower()}")
+        result: Type = method(node, local, narrowed, expected)
+        self.annotations.types[id(node)] = result
+        return result
+
+    def _fail(self, node: ast.Node, code: str, message: str, hint: str | None = None,
+              start: int | None = None, end: int | None = None) -> ExpressionError:
+        return ExpressionError(code, message, node.start if start is None else start,
+                               node.end if end is None else end, hint=hint)
+
+    def _expect(self, node: ast.Node, expected: Type, local: Locals, narrowed: Narrowed, what: str) -> Type:
+        actual = self.check(node, local, narrowed, expected)
+        if not compatible(expected, actual):
+            hint = None
+            if actual.name == "optional":
+                hint = "test it first: `if params.x == null then ... else ...`"
+            raise self._fail(node, "type", f"{what} must be {expected}, not {actual}", hint)
+        return actual
+
+    # --- leaves ----------------------------------------------------------------------------------------------
+
+    def _check_literal(self, node: ast.Literal, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        value = node.value
+        if value is None:
+            return NULL
+        if isinstance(value, bool):
+            return BOOL
+        if isinstance(value, int):
+            if expected == RANK:
+                rank = self.environment.deck.rank_index(str(value))
+                if rank is None:
+                    raise self._fail(node, "unknown-card", f"the deck has no rank {value}",
+                                     hint="ranks: " + " ".join(self.environment.deck.rank_names))
+                self.annotations.constants[id(node)] = rank
+                return RANK
+            return INT
+        return STR
+
+    def _check_symbol(self, node: ast.Symbol, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        found = self.environment.symbol_candidates(node.text)
+        if not found:
+            deck = self.environment.deck
+            names = [*deck.card_ids, *deck.rank_names, *deck.suits]
+            hint = _did_you_mean(node.text, names) or (
+                f"cards are rank then suit, e.g. {deck.text_of[-1]}; ranks {' '.join(deck.rank_names)}; "
+                f"suits {' '.join(deck.suits)}"
+            )
+            raise self._fail(node, "unknown-card", f"`{node.text}` is not a card, rank or suit of this deck",
+                             hint)
+        if expected is not None and expected.name in found:
+            kind = expected.name
+        elif len(found) == 1:
+            kind = next(iter(found))
+        elif "card" in found:
+            kind = "card"
+        else:
+            raise self._fail(node, "type", f"`{node.text}` is both a rank and a suit of this deck",
+                             hint="compare it with a rank (`c.rank`) or a suit (`c.suit`)")
+        self.annotations.constants[id(node)] = found[kind]
+        return {"card": CARD, "rank": RANK, "suit": SUIT}[kind]
+
+    def _check_name(self, node: ast.Name, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        return self._resolve_name(node, local, bare=True)
+
+    def _resolve_name(self, node: ast.Name, local: Locals, *, bare: bool) -> Type:
+        name = node.identifier
+        if name in local:
+            return local[name]
+        environment = self.environment
+        if name in self.context:
+            result = self.context[name]
+            self.annotations.used_context.add(name)
+        elif name in environment.globals:
+            result = environment.globals[name]
+        elif name in environment.definitions:
+            return self._use_definition(node, name, ())
+        elif name == "params":
+            if bare:
+                raise self._fail(node, "type", "`params` is not a value; write `params.NAME`")
+            return PARAMS
+        elif self.inside is not None and name in environment.contextual:
+            raise ContextError(name)
+        else:
+            known = [*local, *self.context, *environment.globals, *environment.definitions, "params"]
+            hint = _did_you_mean(name, known)
+            if name in BUILTINS:
+                hint = f"`{name}` is a function: write `{name}(...)`"
+            elif hint is None and name in environment.contextual:
+                hint = f"`{name}` is bound only in some places of a ruleset, not here"
+            raise self._fail(node, "unknown-name", f"unknown name `{name}`", hint)
+        if bare and result.is_per_owner:
+            owner = "player" if result.name == "per_seat" else None
+            if owner is not None and owner in self.context | local:
+                self.annotations.implicit_index.add(id(node))
+                return result.element
+            kind = "seat" if result.name == "per_seat" else "team"
+            raise self._fail(node, "type", f"`{name}` has one value per {kind}: write `{name}[{kind}]`",
+                             hint=f"e.g. `{name}[dealer]`" if kind == "seat" else None)
+        return result
+
+    # --- definitions and calls --------------------------------------------------------------------------------
+
+    def _use_definition(self, node: ast.Node, name: str, argument_types: tuple[Type, ...]) -> Type:
+        definition = self.environment.definitions[name]
+        if len(definition.parameters) != len(argument_types):
+            raise self._fail(node, "arity", f"`{name}` takes {len(definition.parameters)} argument(s) "
+                             f"({', '.join(definition.parameters)}), not {len(argument_types)}")
+        try:
+            instance = self.environment.instantiate(name, argument_types, self.context)
+        except ContextError as error:
+            if self.inside is not None:
+                raise
+            raise self._fail(node, "unknown-name", f"`{name}` uses `{error.name}`, which is not bound here",
+                             hint=f"`{error.name}` is bound only in some places of a ruleset") from None
+        except ExpressionError as error:
+            raise DefinitionError(definition, error) from None
+        self.annotations.calls[id(node)] = instance.function_name
+        assert instance.type is not None and instance.annotations is not None
+        used = instance.annotations.used_context
+        self.annotations.used_context |= used
+        if not argument_types and not used & VOLATILE_NAMES:
+            self.annotations.memoised.add(instance.function_name)
+        return instance.type
+
+    def _check_call(self, node: ast.Call, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        name = node.function
+        if name in self.environment.definitions:
+            argument_types = tuple(self.check(argument, local, narrowed, None) for argument in node.arguments)
+            return self._use_definition(node, name, argument_types)
+        builtin = BUILTINS.get(name)
+        if builtin is None:
+            if name in QUANTIFIERS:
+                raise self._fail(node, "expr-syntax", f"`{name}` binds a name: write `{name}(x in items: ...)`")
+            known = [*BUILTINS, *self.environment.definitions]
+            raise self._fail(node, "unknown-name", f"unknown function `{name}`",
+                             _did_you_mean(name, known), end=node.name_end)
+        parameters = builtin.parameters
+        count = len(node.arguments)
+        if not builtin.required_count <= count <= len(parameters):
+            wanted = (str(len(parameters)) if builtin.required_count == len(parameters)
+                      else f"{builtin.required_count} to {len(parameters)}")
+            raise self._fail(node, "arity", f"`{name}` takes {wanted} argument(s), not {count}",
+                             hint=f"signature: {builtin.signature}")
+        bindings: dict[str, Type] = {}
+        for parameter, argument in zip(parameters, node.arguments, strict=False):
+            hint_type = None if "T" in str(parameter.type) else parameter.type
+            if parameter.type.name == "optional" and "T" not in str(parameter.type):
+                hint_type = parameter.type.arguments[0]
+            actual = self.check(argument, local, narrowed, hint_type)
+            if not unify(parameter.type, actual, bindings):
+                raise self._fail(argument, "type", f"argument `{parameter.name}` of `{name}` must be "
+                                 f"{substitute(parameter.type, bindings)}, not {actual}",
+                                 hint=f"signature: {builtin.signature}")
+        if name == "order" and len(node.arguments) == 2:
+            self._check_ranking_name(node.arguments[1])
+        return substitute(builtin.returns, bindings)
+
+    def _check_ranking_name(self, argument: ast.Node) -> None:
+        rankings = self.environment.deck.rankings
+        if not isinstance(argument, ast.Literal) or not isinstance(argument.value, str):
+            raise self._fail(argument, "type", "a ranking is named by a string literal, e.g. 'draw'")
+        if argument.value not in rankings:
+            hint = (f"the deck's rankings: {', '.join(rankings)}" if rankings
+                    else "declare it under `deck.rankings`")
+            raise self._fail(argument, "unknown-name", f"the deck has no ranking {argument.value!r}", hint)
+
+    def _check_quantifier(self, node: ast.Quantifier, local: Locals, narrowed: Narrowed,
+                          expected: Type | None) -> Type:
+        if node.function not in QUANTIFIERS:
+            hint = _did_you_mean(node.function, list(QUANTIFIERS)) or "quantifiers: " + ", ".join(QUANTIFIERS)
+            raise self._fail(node, "unknown-name", f"`{node.function}` is not a quantifier", hint,
+                             end=node.start + len(node.function))
+        element = self._element_type(node.collection, local, narrowed)
+        inner = {**local, node.variable: element}
+        self.annotations.binder_types[id(node)] = element
+        function = node.function
+        if function in ("any", "all", "count"):
+            self._expect(node.body, BOOL, inner, narrowed, "the condition")
+            return INT if function == "count" else BOOL
+        if function == "sum":
+            self._expect(node.body, INT, inner, narrowed, "the summed value")
+            return INT
+        key = self.check(node.body, inner, narrowed, None)
+        if key not in (INT, RANK):
+            raise self._fail(node.body, "type", f"`{function}` compares numbers or ranks, not {key}")
+        return key if function in ("max", "min") else element
+
+    def _element_type(self, collection: ast.Node, local: Locals, narrowed: Narrowed) -> Type:
+        kind = self.check(collection, local, narrowed, None)
+        if not kind.is_list:
+            raise self._fail(collection, "type", f"expected a list to go through, not {kind}")
+        return kind.element
+
+    def _check_comprehension(self, node: ast.Comprehension, local: Locals, narrowed: Narrowed,
+                             expected: Type | None) -> Type:
+        element = self._element_type(node.collection, local, narrowed)
+        inner = {**local, node.variable: element}
+        self.annotations.binder_types[id(node)] = element
+        if node.condition is not None:
+            self._expect(node.condition, BOOL, inner, narrowed, "the condition")
+        if node.result is None:
+            return list_of(element)
+        return list_of(self.check(node.result, inner, narrowed, None))
+
+    def _check_listdisplay(self, node: ast.ListDisplay, local: Locals, narrowed: Narrowed,
+                           expected: Type | None) -> Type:
+        wanted = expected.element if expected is not None and expected.is_list else None
+        result: Type = ANY
+        for item in node.items:
+            actual = self.check(item, local, narrowed, wanted)
+            joined = join(result, actual)
+            if joined is None:
+                raise self._fail(item, "type", f"a list holds items of one type: {result} and {actual} differ")
+            result = joined
+        return list_of(result)
+
+    # --- fields and indexing -------------------------------------------------------------------------------------
+
+    def _check_field(self, node: ast.Field, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        subject = node.subject
+        if isinstance(subject, ast.Name) and subject.identifier == "params" and "params" not in local:
+            return self._check_parameter(node, narrowed)
+        kind = self.check(subject, local, narrowed, None)
+        fields = FIELDS.get(kind.name)
+        if fields is None or node.field not in fields:
+            allowed = ", ".join(f".{f}" for f in fields) if fields else "none"
+            raise self._fail(node, "type", f"{kind} has no field `.{node.field}` (fields: {allowed})",
+                             start=subject.end, hint=_did_you_mean(node.field, list(fields or {})))
+        return fields[node.field]
+
+    def _check_parameter(self, node: ast.Field, narrowed: Narrowed) -> Type:
+        parameter = self.environment.parameters.get(node.field)
+        if parameter is None:
+            hint = _did_you_mean(node.field, list(self.environment.parameters)) or (
+                "declare it under `params:`" if not self.environment.parameters
+                else "parameters: " + ", ".join(self.environment.parameters))
+            raise self._fail(node, "unknown-param", f"unknown parameter `params.{node.field}`", hint)
+        self.annotations.constants[id(node)] = parameter.value
+        if node.field in narrowed and parameter.type.name == "optional":
+            return parameter.type.element
+        return parameter.type
+
+    def _check_index(self, node: ast.Index, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        subject = node.subject
+        if isinstance(subject, ast.Name):
+            kind = self._resolve_name(subject, local, bare=False)
+            self.annotations.types[id(subject)] = kind
+        else:
+            kind = self.check(subject, local, narrowed, None)
+        if kind.name == "per_seat":
+            self._expect(node.index, SEAT, local, narrowed, "the index of a per-seat value")
+            return kind.element
+        if kind.name == "per_team":
+            self._expect(node.index, TEAM, local, narrowed, "the index of a per-team value")
+            return kind.element
+        if kind.is_list:
+            self._expect(node.index, INT, local, narrowed, "a list index")
+            return kind.element
+        raise self._fail(node, "type", f"{kind} cannot be indexed")
+
+    # --- operators ---------------------------------------------------------------------------------------------
+
+    def _check_unary(self, node: ast.Unary, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        if node.operator == "not":
+            self._expect(node.operand, BOOL, local, narrowed, "the operand of `not`")
+            return BOOL
+        self._expect(node.operand, INT, local, narrowed, "the operand of `-`")
+        return INT
+
+    def _check_binary(self, node: ast.Binary, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        operator = node.operator
+        if operator in ("and", "or"):
+            self._expect(node.left, BOOL, local, narrowed, f"the left side of `{operator}`")
+            guarded = _null_test(node.left, "!=" if operator == "and" else "==")
+            inner = narrowed | {guarded} if guarded else narrowed
+            self._expect(node.right, BOOL, local, inner, f"the right side of `{operator}`")
+            return BOOL
+        if operator in ("in", "not in"):
+            container = self.check(node.right, local, narrowed, None)
+            if not container.is_list:
+                raise self._fail(node.right, "type", f"`{operator}` needs a list on its right, not {container}")
+            item = self.check(node.left, local, narrowed, None if container.element == ANY else container.element)
+            if not (compatible(container.element, item) or compatible(item, container.element)):
+                raise self._fail(node, "type", f"a {item} is never in a list of {container.element}")
+            return BOOL
+        left_first = not isinstance(node.left, (ast.Literal, ast.Symbol, ast.ListDisplay))
+        first, second = (node.left, node.right) if left_first else (node.right, node.left)
+        first_type = self.check(first, local, narrowed, None)
+        second_type = self.check(second, local, narrowed, _plain(first_type))
+        left, right = (first_type, second_type) if left_first else (second_type, first_type)
+        if operator in ("==", "!="):
+            return self._check_equality(node, left, right)
+        if operator in ("<", "<=", ">", ">="):
+            if left != right or left not in (INT, RANK):
+                raise self._fail(node, "type", f"`{operator}` compares two numbers or two ranks, not "
+                                 f"{left} and {right}")
+            return BOOL
+        if operator == "+" and left.is_list and right.is_list:
+            joined = join(left, right)
+            if joined is None:
+                raise self._fail(node, "type", f"cannot join {left} and {right}")
+            return joined
+        if left != INT or right != INT:
+            hint = "`+` also joins two lists" if operator == "+" else None
+            raise self._fail(node, "type", f"`{operator}` needs two numbers, not {left} and {right}", hint)
+        return INT
+
+    def _check_equality(self, node: ast.Binary, left: Type, right: Type) -> Type:
+        if not (compatible(left, right) or compatible(right, left)):
+            raise self._fail(node, "type", f"comparing {left} with {right} is always false",
+                             hint="compare a card's rank with a rank: `c.rank == K`" if CARD in (left, right)
+                             else None)
+        self._check_choice(node)
+        return BOOL
+
+    def _check_choice(self, node: ast.Binary) -> None:
+        for subject, other in ((node.left, node.right), (node.right, node.left)):
+            if (isinstance(subject, ast.Field) and isinstance(subject.subject, ast.Name)
+                    and subject.subject.identifier == "params" and isinstance(other, ast.Literal)
+                    and isinstance(other.value, str)):
+                parameter = self.environment.parameters.get(subject.field)
+                if parameter and parameter.choices and other.value not in parameter.choices:
+                    raise self._fail(other, "type", f"{other.value!r} is not a choice of params.{subject.field}",
+                                     hint="choices: " + ", ".join(parameter.choices))
+
+    def _check_conditional(self, node: ast.Conditional, local: Locals, narrowed: Narrowed,
+                           expected: Type | None) -> Type:
+        self._expect(node.condition, BOOL, local, narrowed, "the condition of `if`")
+        when_null = _null_test(node.condition, "==")
+        when_set = _null_test(node.condition, "!=")
+        then_type = self.check(node.then, local, narrowed | {when_set} if when_set else narrowed, expected)
+        else_type = self.check(node.otherwise, local, narrowed | {when_null} if when_null else narrowed,
+                               expected or _plain(then_type))
+        joined = join(then_type, else_type)
+        if joined is None:
+            raise self._fail(node, "type", f"the two branches differ: {then_type} and {else_type}")
+        return joined
+
+
+def _plain(kind: Type) -> Type | None:
+    """The expectation passed to the other side of a comparison (guides symbols and literals)."""
+    if kind.name == "optional":
+        return kind.element
+    return None if kind in (ANY, NULL, PARAMS) else kind
+
+
+def _null_test(node: ast.Node, operator: str) -> str | None:
+    """The parameter name if `node` is `params.NAME <operator> null`."""
+    if not (isinstance(node, ast.Binary) and node.operator == operator):
+        return None
+    for subject, other in ((node.left, node.right), (node.right, node.left)):
+        if (isinstance(other, ast.Literal) and other.value is None and isinstance(subject, ast.Field)
+                and isinstance(subject.subject, ast.Name) and subject.subject.identifier == "params"):
+            return subject.field
+    return None
+
+
+__all__ = ["SEAT", "Annotations", "ContextError", "Definition", "DefinitionError", "Environment", "Instance",
+           "MELD", "Parameter"]

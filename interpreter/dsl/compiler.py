@@ -1,0 +1,244 @@
+"""The compiler: checked AST -> Python source -> functions, once at load time. Evaluation never walks the AST.
+
+Generated code sees only what this module puts in its namespace: the builtins of the registry (by their
+registry names), a few helpers, and the evaluation environment `E`. Names from the ruleset become either
+string keys of `E` (zones, variables, bound names), local variables `v_<name>` (quantifier variables and
+definition parameters), or calls of other generated functions. Literals are emitted with repr().
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from interpreter.cards import Deck
+from interpreter.dsl import ast
+from interpreter.dsl.builtins import BUILTINS
+from interpreter.dsl.checker import Annotations, Environment, Instance
+from interpreter.errors import EvaluationError
+
+Compiled = Callable[[Mapping[str, Any]], Any]
+
+_OPERATORS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
+              "+": "+", "-": "-", "*": "*", "//": "//", "%": "%", "in": "in", "not in": "not in"}
+
+
+def _empty(function: str) -> EvaluationError:
+    return EvaluationError(f"{function}() over no items")
+
+
+def _q_max(values: list[Any]) -> Any:
+    if not values:
+        raise _empty("max")
+    return max(values)
+
+
+def _q_min(values: list[Any]) -> Any:
+    if not values:
+        raise _empty("min")
+    return min(values)
+
+
+def _q_highest(items: Iterable[Any], key: Callable[[Any], Any]) -> Any:
+    best = None
+    best_key = None
+    for item in items:
+        value = key(item)
+        if best_key is None or value > best_key:
+            best, best_key = item, value
+    if best_key is None:
+        raise _empty("highest")
+    return best
+
+
+def _q_lowest(items: Iterable[Any], key: Callable[[Any], Any]) -> Any:
+    best = None
+    best_key = None
+    for item in items:
+        value = key(item)
+        if best_key is None or value < best_key:
+            best, best_key = item, value
+    if best_key is None:
+        raise _empty("lowest")
+    return best
+
+
+def _keep(environment: dict[str, Any], key: str, value: Any) -> Any:
+    environment[key] = value
+    return value
+
+
+class Program:
+    """The generated functions of one ruleset: expressions and definition instances, compiled together."""
+
+    def __init__(self, environment: Environment) -> None:
+        self.environment = environment
+        self._sources: list[str] = []
+        self._expressions: list[str] = []
+        self._emitted: set[str] = set()
+        self.namespace: dict[str, Any] = _namespace(environment.deck)
+
+    def add(self, node: ast.Node, annotations: Annotations) -> str:
+        """Queue one checked expression; returns the name its function will have after `build()`."""
+        name = f"x_{len(self._expressions)}"
+        code = _Emitter(annotations).emit(node)
+        self._expressions.append(name)
+        self._sources.append(f"def {name}(E):\n    return {code}\n")
+        self._emit_instances()
+        return name
+
+    def _emit_instances(self) -> None:
+        for instance in list(self.environment.instances.values()):
+            if instance.function_name in self._emitted or instance.annotations is None:
+                continue
+            self._emitted.add(instance.function_name)
+            self._sources.append(_instance_source(instance))
+
+    def build(self) -> dict[str, Compiled]:
+        """Compile every queued function at once; returns them by name."""
+        self._emit_instances()
+        source = "\n".join(self._sources)
+        code = compile(source, "<ruleset expressions>", "exec")
+        exec(code, self.namespace)  # noqa: S102 - generated from the checked AST, see the module docstring
+        return {name: self.namespace[name] for name in self._expressions}
+
+    @property
+    def source(self) -> str:
+        return "\n".join(self._sources)
+
+
+def _instance_source(instance: Instance) -> str:
+    assert instance.annotations is not None
+    parameters = "".join(f", v_{name}" for name in instance.definition.parameters)
+    code = _Emitter(instance.annotations, instance.definition.parameters).emit(instance.definition.body)
+    return f"def {instance.function_name}(E{parameters}):\n    return {code}\n"
+
+
+def _namespace(deck: Deck) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__builtins__": {}}
+    for name, builtin in BUILTINS.items():
+        function = builtin.implementation
+        if builtin.context == "deck":
+            function = functools.partial(function, deck)
+        namespace[f"B_{name}"] = function
+    namespace.update(
+        RANK=deck.rank_of, SUIT=deck.suit_of, any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
+        Q_highest=_q_highest, Q_lowest=_q_lowest, KEEP=_keep,
+    )
+    return namespace
+
+
+class _Emitter:
+    def __init__(self, annotations: Annotations, parameters: Iterable[str] = ()) -> None:
+        self.annotations = annotations
+        self.locals: set[str] = set(parameters)  # quantifier variables and definition parameters in scope
+
+    def emit(self, node: ast.Node) -> str:
+        constants = self.annotations.constants
+        if id(node) in constants:
+            return repr(constants[id(node)])
+        method: Callable[[Any], str] = getattr(self, f"_emit_{type(node).__name__.lower()}")
+        return method(node)
+
+    def _emit_literal(self, node: ast.Literal) -> str:
+        return repr(node.value)
+
+    def _emit_symbol(self, node: ast.Symbol) -> str:  # pragma: no cover - symbols are always constants
+        raise AssertionError("unresolved symbol")
+
+    def _emit_name(self, node: ast.Name) -> str:
+        annotations = self.annotations
+        call = annotations.calls.get(id(node))
+        if call is not None:
+            if call in annotations.memoised:
+                # A parameterless definition that depends on nothing but the decision: computed once per
+                # environment and kept in it under the function's name.
+                return f"(E[{call!r}] if {call!r} in E else KEEP(E, {call!r}, {call}(E)))"
+            return f"{call}(E)"
+        if node.identifier in self.locals:
+            return f"v_{node.identifier}"
+        code = f"E[{node.identifier!r}]"
+        if id(node) in annotations.implicit_index:
+            code += "[E['player']]"
+        return code
+
+    def _emit_field(self, node: ast.Field) -> str:
+        subject = self.emit(node.subject)
+        if node.field == "rank":
+            return f"RANK[{subject}]"
+        if node.field == "suit":
+            return f"SUIT[{subject}]"
+        return f"{subject}.{node.field}"  # meld fields, checked against FIELDS
+
+    def _emit_index(self, node: ast.Index) -> str:
+        return f"{self.emit(node.subject)}[{self.emit(node.index)}]"
+
+    def _emit_call(self, node: ast.Call) -> str:
+        arguments = [self.emit(argument) for argument in node.arguments]
+        call = self.annotations.calls.get(id(node))
+        if call is not None:
+            return f"{call}(E{''.join(', ' + a for a in arguments)})"
+        if BUILTINS[node.function].context == "env":
+            arguments.insert(0, "E")
+        return f"B_{node.function}({', '.join(arguments)})"
+
+    @contextmanager
+    def _bound(self, variable: str) -> Iterator[None]:
+        shadowed = variable in self.locals
+        self.locals.add(variable)
+        try:
+            yield
+        finally:
+            if not shadowed:
+                self.locals.discard(variable)
+
+    def _emit_quantifier(self, node: ast.Quantifier) -> str:
+        collection = self.emit(node.collection)
+        variable = f"v_{node.variable}"
+        with self._bound(node.variable):
+            body = self.emit(node.body)
+        function = node.function
+        if function in ("any", "all"):
+            return f"{function}({body} for {variable} in {collection})"
+        if function == "count":
+            return f"sum(1 for {variable} in {collection} if {body})"
+        if function == "sum":
+            return f"sum({body} for {variable} in {collection})"
+        if function in ("max", "min"):
+            return f"Q_{function}([{body} for {variable} in {collection}])"
+        return f"Q_{function}({collection}, lambda {variable}: {body})"
+
+    def _emit_comprehension(self, node: ast.Comprehension) -> str:
+        collection = self.emit(node.collection)
+        variable = f"v_{node.variable}"
+        with self._bound(node.variable):
+            result = variable if node.result is None else self.emit(node.result)
+            condition = f" if {self.emit(node.condition)}" if node.condition is not None else ""
+        return f"[{result} for {variable} in {collection}{condition}]"
+
+    def _emit_listdisplay(self, node: ast.ListDisplay) -> str:
+        return "[" + ", ".join(self.emit(item) for item in node.items) + "]"
+
+    def _emit_unary(self, node: ast.Unary) -> str:
+        operator = "not " if node.operator == "not" else "-"
+        return f"({operator}{self.emit(node.operand)})"
+
+    def _emit_binary(self, node: ast.Binary) -> str:
+        return f"({self.emit(node.left)} {_OPERATORS[node.operator]} {self.emit(node.right)})"
+
+    def _emit_conditional(self, node: ast.Conditional) -> str:
+        return f"({self.emit(node.then)} if {self.emit(node.condition)} else {self.emit(node.otherwise)})"
+
+
+def evaluate(function: Compiled, environment: Mapping[str, Any]) -> Any:
+    """Run a compiled expression, turning Python's arithmetic and index failures into EvaluationError."""
+    try:
+        return function(environment)
+    except ZeroDivisionError:
+        raise EvaluationError("division by zero") from None
+    except IndexError:
+        raise EvaluationError("index out of range") from None
+    except KeyError as error:
+        raise EvaluationError(f"`{error.args[0]}` is not bound here") from None

@@ -1,0 +1,206 @@
+"""Parse expression text into the AST with Lark (LALR, strict); syntax errors become ExpressionError."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from interpreter.dsl import ast
+from interpreter.errors import ExpressionError
+
+MAX_EXPRESSION_LENGTH = 10_000
+
+_GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+_TOKEN_NAMES = {
+    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "COLON": "':'",
+    "DOT": "'.'", "NAME": "a name", "INT": "a number", "SYMBOL": "a card, rank or suit", "STRING": "a string",
+    "COMPARE": "a comparison", "ADD": "'+' or '-'", "MUL": "'*', '//' or '%'", "MINUS": "'-'",
+    "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "FOR": "'for'", "IN": "'in'", "NOT": "'not'",
+    "AND": "'and'", "OR": "'or'", "TRUE": "'true'", "FALSE": "'false'", "NULL": "'null'", "$END": "the end",
+}
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(
+        _GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        strict=True,
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+def _span(meta: Any) -> tuple[int, int]:
+    return meta.start_pos, meta.end_pos
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, ast.Node]):
+    """Builds AST nodes and nothing else; every later pass works on the AST."""
+
+    def integer(self, meta: Any, children: list[Token]) -> ast.Node:
+        return ast.Literal(*_span(meta), int(children[0]))
+
+    def string(self, meta: Any, children: list[Token]) -> ast.Node:
+        return ast.Literal(*_span(meta), str(children[0])[1:-1])
+
+    def true(self, meta: Any, children: list[Token]) -> ast.Node:
+        return ast.Literal(*_span(meta), True)
+
+    def false(self, meta: Any, children: list[Token]) -> ast.Node:
+        return ast.Literal(*_span(meta), False)
+
+    def null(self, meta: Any, children: list[Token]) -> ast.Node:
+        return ast.Literal(*_span(meta), None)
+
+    def symbol(self, meta: Any, children: list[Token]) -> ast.Node:
+        return ast.Symbol(*_span(meta), str(children[0]))
+
+    def name(self, meta: Any, children: list[Token]) -> ast.Node:
+        return ast.Name(*_span(meta), str(children[0]))
+
+    def field(self, meta: Any, children: list[Any]) -> ast.Node:
+        return ast.Field(*_span(meta), children[0], str(children[1]))
+
+    def index(self, meta: Any, children: list[Any]) -> ast.Node:
+        return ast.Index(*_span(meta), children[0], children[1])
+
+    def arguments(self, meta: Any, children: list[ast.Node]) -> tuple[ast.Node, ...]:
+        return tuple(children)
+
+    def call(self, meta: Any, children: list[Any]) -> ast.Node:
+        name, arguments = children
+        return ast.Call(*_span(meta), str(name), arguments or (), name.end_pos)
+
+    def binder(self, meta: Any, children: list[ast.Node]) -> tuple[str, ast.Node, ast.Node]:
+        head, body = children
+        if not (isinstance(head, ast.Binary) and head.operator == "in" and isinstance(head.left, ast.Name)):
+            raise ExpressionError(
+                "expr-syntax",
+                "expected `name in collection` before ':'",
+                head.start,
+                head.end,
+                hint="write it as `c in hand: condition`",
+            )
+        return head.left.identifier, head.right, body
+
+    def quantifier(self, meta: Any, children: list[Any]) -> ast.Node:
+        name, (variable, collection, body) = children
+        return ast.Quantifier(*_span(meta), str(name), variable, collection, body)
+
+    def list(self, meta: Any, children: list[Any]) -> ast.Node:
+        return ast.ListDisplay(*_span(meta), children[0] or ())
+
+    def filter(self, meta: Any, children: list[Any]) -> ast.Node:
+        variable, collection, condition = children[0]
+        return ast.Comprehension(*_span(meta), None, variable, collection, condition)
+
+    def map(self, meta: Any, children: list[Any]) -> ast.Node:
+        result, variable, collection = children
+        return ast.Comprehension(*_span(meta), result, str(variable), collection, None)
+
+    def map_filter(self, meta: Any, children: list[Any]) -> ast.Node:
+        result, variable, collection, condition = children
+        return ast.Comprehension(*_span(meta), result, str(variable), collection, condition)
+
+    def negate(self, meta: Any, children: list[ast.Node]) -> ast.Node:
+        return ast.Unary(*_span(meta), "-", children[0])
+
+    def not_op(self, meta: Any, children: list[ast.Node]) -> ast.Node:
+        return ast.Unary(*_span(meta), "not", children[0])
+
+    def _binary(self, meta: Any, operator: str, left: ast.Node, right: ast.Node) -> ast.Node:
+        return ast.Binary(*_span(meta), operator, left, right)
+
+    def arith(self, meta: Any, children: list[Any]) -> ast.Node:
+        return self._binary(meta, str(children[1]), children[0], children[2])
+
+    def compare(self, meta: Any, children: list[Any]) -> ast.Node:
+        return self._binary(meta, str(children[1]), children[0], children[2])
+
+    def in_op(self, meta: Any, children: list[ast.Node]) -> ast.Node:
+        return self._binary(meta, "in", children[0], children[1])
+
+    def not_in_op(self, meta: Any, children: list[ast.Node]) -> ast.Node:
+        return self._binary(meta, "not in", children[0], children[1])
+
+    def and_op(self, meta: Any, children: list[ast.Node]) -> ast.Node:
+        return self._binary(meta, "and", children[0], children[1])
+
+    def or_op(self, meta: Any, children: list[ast.Node]) -> ast.Node:
+        return self._binary(meta, "or", children[0], children[1])
+
+    def if_expr(self, meta: Any, children: list[ast.Node]) -> ast.Node:
+        return ast.Conditional(*_span(meta), *children)
+
+
+def parse(text: str) -> ast.Node:
+    """Parse one expression. Raises ExpressionError (code `expr-syntax`) with the offending span."""
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise ExpressionError(
+            "expr-syntax", f"expression is longer than {MAX_EXPRESSION_LENGTH:,} characters", 0, 1
+        )
+    if not text.strip():
+        raise ExpressionError("expr-syntax", "empty expression", 0, 1)
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as error:
+        raise _syntax_error(error, text) from None
+    try:
+        result = _ToAst().transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, ExpressionError):
+            raise error.orig_exc from None
+        raise
+    if isinstance(result, Tree):  # pragma: no cover - every rule has a transformer method
+        raise ExpressionError("expr-syntax", "unsupported expression", 0, len(text))
+    return result
+
+
+def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
+    position = getattr(error, "pos_in_stream", None)
+    if isinstance(error, UnexpectedEOF) or position is None:
+        position = len(text.rstrip())
+        return ExpressionError(
+            "expr-syntax", "the expression ends too early", max(position - 1, 0), max(position, 1),
+            hint=_expected_hint(getattr(error, "expected", set())),
+        )
+    if isinstance(error, UnexpectedCharacters):
+        char = text[position]
+        hint = None
+        if char == "=":
+            hint = "compare with `==`"
+        elif char in "&|!":
+            hint = "write `and`, `or`, `not`"
+        elif char == "/":
+            hint = "integer division is `//`"
+        elif char.isalpha():
+            hint = "names are lower case; cards, ranks and suits upper case (AH, K, H)"
+        return ExpressionError("expr-syntax", f"unexpected character {char!r}", position, position + 1, hint=hint)
+    assert isinstance(error, UnexpectedToken)
+    token = error.token
+    if token.type == "$END":
+        position = len(text.rstrip())
+        return ExpressionError(
+            "expr-syntax", "the expression ends too early", max(position - 1, 0), max(position, 1),
+            hint=_expected_hint(error.expected),
+        )
+    shown = repr(str(token))
+    end = position + max(len(str(token)), 1)
+    hint = _expected_hint(error.expected)
+    if str(token) in ("=",):
+        hint = "compare with `==`"
+    return ExpressionError("expr-syntax", f"unexpected {shown}", position, end, hint=hint)
+
+
+def _expected_hint(expected: set[str]) -> str | None:
+    names = sorted({_TOKEN_NAMES.get(name, name.lower()) for name in expected})
+    if not names or len(names) > 6:
+        return None
+    return "expected " + ", ".join(names)

@@ -1,0 +1,354 @@
+"""Reading YAML safely into a tree whose every node knows the file, line and column it came from."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from interpreter.errors import Diagnostic, Location, RulesetError, SourceText
+
+MAX_FILE_BYTES = 1_000_000
+MAX_ALIASES = 100
+MAX_EXPANDED_NODES = 100_000
+
+_STANDARD_TAG_PREFIX = "tag:yaml.org,2002:"
+_ALLOWED_TAGS = {
+    _STANDARD_TAG_PREFIX + name for name in ("str", "int", "float", "bool", "null", "map", "seq")
+}
+
+
+@dataclass(eq=False)
+class Node:
+    """A value from a ruleset file with its span. Merging keeps each node's own location."""
+
+    location: Location
+
+
+@dataclass(eq=False)
+class ScalarNode(Node):
+    value: str | int | float | bool | None
+    style: str | None = None  # YAML style: None (plain), "'", '"', "|", ">"
+    start_index: int = 0
+    end_index: int = 0
+    _offsets: list[int] | None = field(default=None, repr=False)
+
+    def location_of(self, start: int, end: int) -> Location:
+        """The file span of characters start..end (0-based, end exclusive) of this scalar's string value."""
+        offsets = self._char_offsets()
+        if not offsets:
+            return self.location
+        first = offsets[min(max(start, 0), len(offsets) - 1)]
+        last = offsets[min(max(end - 1, start, 0), len(offsets) - 1)]
+        line, column = _line_column(self.location.source, first)
+        end_line, end_column = _line_column(self.location.source, last)
+        if end_line != line:
+            end_line, end_column = line, column + 1
+        return Location(self.location.source, line, column, end_line, end_column + 1)
+
+    def _char_offsets(self) -> list[int]:
+        # Align the value's characters with the file text: exact for plain and literal scalars, which is
+        # what DESIGN.md asks of multi-line expressions; quoted scalars with escapes align approximately.
+        if self._offsets is None:
+            self._offsets = _align(str(self.value), self.location.source.text, self.start_index, self.end_index)
+        return self._offsets
+
+
+@dataclass(eq=False)
+class SequenceNode(Node):
+    items: list[Node]
+
+
+@dataclass(eq=False)
+class MappingNode(Node):
+    entries: dict[str, Node]
+    key_locations: dict[str, Location]
+
+
+def _align(value: str, text: str, start: int, end: int) -> list[int]:
+    offsets: list[int] = []
+    position = start
+    for char in value:
+        if char.isspace():
+            offsets.append(min(position, max(end - 1, start)))
+            continue
+        found = text.find(char, position, end)
+        if found < 0:
+            offsets.append(min(position, max(end - 1, start)))
+            continue
+        offsets.append(found)
+        position = found + 1
+    return offsets
+
+
+def _line_starts(source: SourceText) -> list[int]:
+    cached: list[int] | None = getattr(source, "_line_starts", None)
+    if cached is None:
+        cached = [0]
+        cached.extend(i + 1 for i, char in enumerate(source.text) if char == "\n")
+        object.__setattr__(source, "_line_starts", cached)
+    return cached
+
+
+def _line_column(source: SourceText, index: int) -> tuple[int, int]:
+    starts = _line_starts(source)
+    line = bisect.bisect_right(starts, index) - 1
+    return line + 1, index - starts[line] + 1
+
+
+def to_plain(node: Node) -> Any:
+    """The plain Python value of a located tree (what the schema validator sees)."""
+    if isinstance(node, ScalarNode):
+        return node.value
+    if isinstance(node, SequenceNode):
+        return [to_plain(item) for item in node.items]
+    assert isinstance(node, MappingNode)
+    return {key: to_plain(value) for key, value in node.entries.items()}
+
+
+def walk(node: Node, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Node]]:
+    """Every node of a tree with its path, parents before children."""
+    yield path, node
+    if isinstance(node, SequenceNode):
+        for index, item in enumerate(node.items):
+            yield from walk(item, (*path, index))
+    elif isinstance(node, MappingNode):
+        for key, value in node.entries.items():
+            yield from walk(value, (*path, key))
+
+
+def yaml_path(path: tuple[str | int, ...]) -> str:
+    """`hand.phases[2].next` from ('hand', 'phases', 2, 'next')."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    return text or "(top level)"
+
+
+def find(root: Node, path: tuple[str | int, ...]) -> Node | None:
+    """The node at `path`, or None when the path leaves the tree."""
+    node: Node = root
+    for part in path:
+        if isinstance(node, MappingNode) and isinstance(part, str) and part in node.entries:
+            node = node.entries[part]
+        elif isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.items):
+            node = node.items[part]
+        else:
+            return None
+    return node
+
+
+def read_file(path: str | Path) -> MappingNode:
+    """Read one ruleset file: checked for size, encoding and shape, every node located."""
+    shown = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise _file_error(shown, "file-missing", "no such file", "check the path") from None
+    except IsADirectoryError:
+        raise _file_error(shown, "file-missing", "is a directory, not a ruleset file", None) from None
+    except OSError as error:
+        raise _file_error(shown, "file-missing", f"cannot be read: {error.strerror}", None) from None
+    return parse_bytes(data, shown)
+
+
+def parse_bytes(data: bytes, path: str) -> MappingNode:
+    """Parse the bytes of a ruleset file (already read) into a located mapping."""
+    if len(data) > MAX_FILE_BYTES:
+        raise _file_error(
+            path,
+            "file-too-large",
+            f"file is {len(data):,} bytes; a ruleset may be at most {MAX_FILE_BYTES:,}",
+            "split it with `extends:` or remove embedded data",
+        )
+    if b"\x00" in data:
+        raise _file_error(path, "file-binary", "file is binary, not YAML text", "a ruleset is UTF-8 YAML")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _file_error(
+            path, "file-binary", f"file is not UTF-8 text (bad byte at offset {error.start})", "save it as UTF-8"
+        ) from None
+    return parse_text(text, path)
+
+
+def parse_text(text: str, path: str) -> MappingNode:
+    """Parse YAML text into a located mapping, refusing tags, alias bombs and duplicate keys."""
+    source = SourceText(path, text)
+    if not text.strip() or all(
+        not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()
+    ):
+        raise _file_error(path, "file-empty", "file is empty", "a ruleset starts with `format: 1`")
+    _check_aliases(text, source)
+    try:
+        composed = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as error:
+        raise RulesetError([_yaml_syntax(error, source)]) from None
+    except yaml.YAMLError as error:  # pragma: no cover - every PyYAML error we know is marked
+        raise RulesetError([Diagnostic("yaml-syntax", str(error), path=path)]) from None
+    if composed is None:
+        raise _file_error(path, "file-empty", "file holds no YAML document", "a ruleset starts with `format: 1`")
+    _check_expansion(composed, source)
+    diagnostics: list[Diagnostic] = []
+    root = _convert(composed, source, diagnostics, ())
+    if diagnostics:
+        raise RulesetError(diagnostics)
+    if not isinstance(root, MappingNode):
+        kind = "a list" if isinstance(root, SequenceNode) else "a single value"
+        raise RulesetError(
+            [
+                Diagnostic(
+                    "not-mapping",
+                    f"a ruleset must be a mapping of sections, but this file is {kind}",
+                    root.location,
+                    hint="start with `format: 1` and then sections such as `deck:` and `zones:`",
+                )
+            ]
+        )
+    return root
+
+
+def _file_error(path: str, code: str, message: str, hint: str | None) -> RulesetError:
+    return RulesetError([Diagnostic(code, message, hint=hint, path=path)])
+
+
+def _mark_location(source: SourceText, start: yaml.Mark, end: yaml.Mark | None = None) -> Location:
+    end = end or start
+    end_column = end.column + 1 if end.line == start.line and end.column > start.column else start.column + 2
+    return Location(source, start.line + 1, start.column + 1, start.line + 1, end_column)
+
+
+def _yaml_syntax(error: yaml.MarkedYAMLError, source: SourceText) -> Diagnostic:
+    mark = error.problem_mark or error.context_mark
+    problem = error.problem or "invalid YAML"
+    message = f"YAML syntax: {problem}"
+    if error.context and error.context_mark is not None and error.problem_mark is not None:
+        message += f" ({error.context} at line {error.context_mark.line + 1})"
+    hint = None
+    if "tab" in problem:
+        hint = "indent with spaces, not tabs"
+    elif "mapping values are not allowed" in problem:
+        hint = "quote a value that contains ': ' or start an expression with `|`"
+    location = _mark_location(source, mark) if mark is not None else None
+    return Diagnostic("yaml-syntax", message, location, hint=hint, path=source.path)
+
+
+def _check_aliases(text: str, source: SourceText) -> None:
+    # Count aliases on the event stream, before anything is composed or expanded.
+    count = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                count += 1
+                if count > MAX_ALIASES:
+                    raise RulesetError(
+                        [
+                            Diagnostic(
+                                "alias-limit",
+                                f"more than {MAX_ALIASES} YAML aliases (*name); refused before expanding",
+                                _mark_location(source, event.start_mark, event.end_mark),
+                                hint="use `extends:` or `define:` to share parts of a ruleset",
+                            )
+                        ]
+                    )
+    except yaml.MarkedYAMLError as error:
+        raise RulesetError([_yaml_syntax(error, source)]) from None
+
+
+def _check_expansion(root: yaml.Node, source: SourceText) -> None:
+    # Aliases share nodes, so the composed graph is small even when its expansion is huge:
+    # count the expanded size on the graph, with memoisation, before converting anything.
+    sizes: dict[int, int] = {}
+
+    def size(node: yaml.Node) -> int:
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        sizes[id(node)] = 1  # a recursive alias counts once; yaml cannot build one without a tag anyway
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(item) for item in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(key) + size(value) for key, value in node.value)
+        total = min(total, MAX_EXPANDED_NODES + 1)
+        sizes[id(node)] = total
+        return total
+
+    if size(root) > MAX_EXPANDED_NODES:
+        raise RulesetError(
+            [
+                Diagnostic(
+                    "alias-limit",
+                    f"aliases expand this document to more than {MAX_EXPANDED_NODES:,} nodes; refused",
+                    _mark_location(source, root.start_mark),
+                    hint="this looks like an alias bomb; a ruleset has no need of nested aliases",
+                )
+            ]
+        )
+
+
+_CONSTRUCTOR = yaml.SafeLoader("")
+
+
+def _convert(
+    node: yaml.Node, source: SourceText, diagnostics: list[Diagnostic], path: tuple[str | int, ...]
+) -> Node:
+    location = _mark_location(source, node.start_mark, node.end_mark)
+    if node.tag not in _ALLOWED_TAGS:
+        diagnostics.append(
+            Diagnostic(
+                "yaml-tag",
+                f"YAML tag {node.tag!r} is not allowed in a ruleset",
+                location,
+                yaml_path(path),
+                hint="rulesets are plain data: remove the `!tag`",
+            )
+        )
+        return ScalarNode(location, None)
+    if isinstance(node, yaml.ScalarNode):
+        value = _CONSTRUCTOR.construct_object(node, deep=True)
+        if isinstance(value, (bytes, bytearray)) or not isinstance(value, (str, int, float, bool, type(None))):
+            value = node.value
+        return ScalarNode(location, value, node.style, node.start_mark.index, node.end_mark.index)
+    if isinstance(node, yaml.SequenceNode):
+        items = [_convert(item, source, diagnostics, (*path, index)) for index, item in enumerate(node.value)]
+        return SequenceNode(location, items)
+    assert isinstance(node, yaml.MappingNode)
+    entries: dict[str, Node] = {}
+    key_locations: dict[str, Location] = {}
+    for key_node, value_node in node.value:
+        key_location = _mark_location(source, key_node.start_mark, key_node.end_mark)
+        if key_node.tag == _STANDARD_TAG_PREFIX + "merge":
+            diagnostics.append(
+                Diagnostic("yaml-tag", "YAML merge keys (`<<`) are not supported", key_location, yaml_path(path),
+                           hint="use `extends:` to build on another ruleset")
+            )
+            continue
+        if not isinstance(key_node, yaml.ScalarNode):
+            diagnostics.append(
+                Diagnostic("yaml-syntax", "a mapping key must be a plain name", key_location, yaml_path(path))
+            )
+            continue
+        key = str(_CONSTRUCTOR.construct_object(key_node))
+        if key in entries:
+            first = key_locations[key]
+            diagnostics.append(
+                Diagnostic(
+                    "duplicate-key",
+                    f"key {key!r} appears twice in one mapping (first at line {first.line})",
+                    key_location,
+                    yaml_path((*path, key)),
+                    hint="YAML keeps only the last one; remove or rename one of them",
+                )
+            )
+            continue
+        entries[key] = _convert(value_node, source, diagnostics, (*path, key))
+        key_locations[key] = key_location
+    return MappingNode(location, entries, key_locations)
