@@ -221,8 +221,9 @@ def _file_error(path: str, code: str, message: str, hint: str | None) -> Ruleset
 
 def _mark_location(source: SourceText, start: yaml.Mark, end: yaml.Mark | None = None) -> Location:
     end = end or start
-    end_column = end.column + 1 if end.line == start.line and end.column > start.column else start.column + 2
-    return Location(source, start.line + 1, start.column + 1, start.line + 1, end_column)
+    if end.line == start.line and end.column <= start.column:
+        return Location(source, start.line + 1, start.column + 1, start.line + 1, start.column + 2)
+    return Location(source, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
 def _yaml_syntax(error: yaml.MarkedYAMLError, source: SourceText) -> Diagnostic:

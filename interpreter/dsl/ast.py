@@ -51,19 +51,21 @@ class Call(Node):
 
 @dataclass(frozen=True)
 class Quantifier(Node):
-    """`any(c in hand: P)`: a quantifier or aggregate binding `variable` to each item of `collection`."""
+    """`any(P for c in hand if Q)` or `highest(c in hand by KEY)`: binds `variable` to each item of
+    `collection` (those satisfying `condition`, if any) and aggregates `body` over them."""
 
     function: str
     variable: str
     collection: Node
     body: Node
+    condition: Node | None = None
 
 
 @dataclass(frozen=True)
 class Comprehension(Node):
-    """`[c in hand: P]` (filter: result is the item) or `[E for c in hand if P]` (map)."""
+    """`[E for c in hand if P]`: a new list (`[c for c in hand if P]` filters)."""
 
-    result: Node | None  # None for a filter: the items themselves
+    result: Node
     variable: str
     collection: Node
     condition: Node | None
@@ -105,11 +107,9 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, ListDisplay):
         return node.items
     if isinstance(node, Quantifier):
-        return (node.collection, node.body)
+        return tuple(part for part in (node.collection, node.body, node.condition) if part is not None)
     if isinstance(node, Comprehension):
-        parts = [node.collection]
-        parts += [part for part in (node.result, node.condition) if part is not None]
-        return tuple(parts)
+        return tuple(part for part in (node.collection, node.result, node.condition) if part is not None)
     if isinstance(node, Unary):
         return (node.operand,)
     if isinstance(node, Binary):
@@ -117,3 +117,18 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Conditional):
         return (node.condition, node.then, node.otherwise)
     return ()
+
+
+def free_names(node: Node, bound: set[str]) -> list[Name]:
+    """The names an expression reads that it does not bind itself (quantifier variables are bound)."""
+    if isinstance(node, Name):
+        return [] if node.identifier in bound else [node]
+    if isinstance(node, Field) and isinstance(node.subject, Name) and node.subject.identifier == "params":
+        return []
+    if isinstance(node, (Quantifier, Comprehension)):
+        inner = bound | {node.variable}
+        found = free_names(node.collection, bound)
+        for part in children(node)[1:]:
+            found += free_names(part, inner)
+        return found
+    return [name for child in children(node) for name in free_names(child, bound)]

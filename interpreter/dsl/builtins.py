@@ -80,27 +80,27 @@ class QuantifierForm:
 QUANTIFIERS: dict[str, QuantifierForm] = {
     q.name: q
     for q in (
-        QuantifierForm("any", "any(x in items: condition) -> bool", "True when the condition holds for some item.",
-                       "any(c in [AH, 2S]: c.suit == S)"),
-        QuantifierForm("all", "all(x in items: condition) -> bool",
+        QuantifierForm("any", "any(condition for x in items) -> bool",
+                       "True when the condition holds for some item.", "any(c.suit == S for c in [AH, 2S])"),
+        QuantifierForm("all", "all(condition for x in items) -> bool",
                        "True when the condition holds for every item (and for no items).",
-                       "all(c in [AH, KH]: c.suit == H)"),
-        QuantifierForm("count", "count(x in items: condition) -> int", "How many items satisfy the condition.",
-                       "count(c in [AH, KH, 2S]: c.suit == H) == 2"),
-        QuantifierForm("sum", "sum(x in items: number) -> int", "The sum of a number over the items (0 for none).",
-                       "sum(c in [AH, KH]: order(c.rank)) == 23"),
-        QuantifierForm("max", "max(x in items: value) -> int or rank",
+                       "all(c.suit == H for c in [AH, KH])"),
+        QuantifierForm("count", "count(condition for x in items) -> int",
+                       "How many items satisfy the condition.", "count(c.suit == H for c in [AH, KH, 2S]) == 2"),
+        QuantifierForm("sum", "sum(number for x in items) -> int", "The sum of a number over the items (0 for "
+                       "none).", "sum(order(c.rank) for c in [AH, KH]) == 23"),
+        QuantifierForm("max", "max(value for x in items) -> int or rank",
                        "The largest value over the items; an error when there are none.",
-                       "max(c in [4H, KH, 2S]: c.rank) == K"),
-        QuantifierForm("min", "min(x in items: value) -> int or rank",
+                       "max(c.rank for c in [4H, KH, 2S]) == K"),
+        QuantifierForm("min", "min(value for x in items) -> int or rank",
                        "The smallest value over the items; an error when there are none.",
-                       "min(c in [4H, KH, 2S]: c.rank) == 2"),
-        QuantifierForm("highest", "highest(x in items: key) -> item",
+                       "min(c.rank for c in [4H, KH, 2S]) == 2"),
+        QuantifierForm("highest", "highest(x in items by key) -> item",
                        "The item with the largest key (the first of equals); an error when there are none.",
-                       "highest(c in [4H, KH, 2S]: c.rank) == KH"),
-        QuantifierForm("lowest", "lowest(x in items: key) -> item",
+                       "highest(c in [4H, KH, 2S] by c.rank) == KH"),
+        QuantifierForm("lowest", "lowest(x in items by key) -> item",
                        "The item with the smallest key (the first of equals); an error when there are none.",
-                       "lowest(c in [4H, KH, 2S]: c.rank) == 2S"),
+                       "lowest(c in [4H, KH, 2S] by c.rank) == 2S"),
     )
 }
 

@@ -110,7 +110,7 @@ class Environment:
         return found
 
     def check(self, node: ast.Node, context: Mapping[str, Type] | None = None,
-              expected: Type | None = None) -> tuple[Type, Annotations]:
+              expected: Type | None = None, what: str = "the expression") -> tuple[Type, Annotations]:
         """Check one expression where `context` names are bound; raises ExpressionError."""
         checker = _Checker(self, dict(context or {}), Annotations())
         try:
@@ -118,7 +118,9 @@ class Environment:
         except ContextError as error:
             raise ExpressionError("unknown-name", f"`{error.name}` is not bound here", node.start, node.end) from None
         if expected is not None and not compatible(expected, result):
-            raise ExpressionError("type", f"expected {expected}, got {result}", node.start, node.end)
+            hint = "test it first: `if params.x == null then ... else ...`" if result.name == "optional" else None
+            raise ExpressionError("type", f"{what} must be {expected}, not {result}", node.start, node.end,
+                                  hint=hint)
         return result, checker.annotations
 
     def instantiate(self, name: str, argument_types: tuple[Type, ...], context: Mapping[str, Type]) -> Instance:
@@ -165,7 +167,8 @@ def _recursion(stack: list[str], name: str, definition: Definition) -> Definitio
     )
 
 
-def _did_you_mean(name: str, candidates: list[str]) -> str | None:
+def did_you_mean(name: str, candidates: list[str]) -> str | None:
+    """`did you mean `x`?` for the closest candidate, or None."""
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
 
@@ -219,6 +222,10 @@ class _Checker:
                                      hint="ranks: " + " ".join(self.environment.deck.rank_names))
                 self.annotations.constants[id(node)] = rank
                 return RANK
+            if expected == SEAT:
+                if not 0 <= value < 16:
+                    raise self._fail(node, "type", f"there is no seat {value}; seats are numbered from 0")
+                return SEAT
             return INT
         return STR
 
@@ -227,7 +234,7 @@ class _Checker:
         if not found:
             deck = self.environment.deck
             names = [*deck.card_ids, *deck.rank_names, *deck.suits]
-            hint = _did_you_mean(node.text, names) or (
+            hint = did_you_mean(node.text, names) or (
                 f"cards are rank then suit, e.g. {deck.text_of[-1]}; ranks {' '.join(deck.rank_names)}; "
                 f"suits {' '.join(deck.suits)}"
             )
@@ -268,7 +275,7 @@ class _Checker:
             raise ContextError(name)
         else:
             known = [*local, *self.context, *environment.globals, *environment.definitions, "params"]
-            hint = _did_you_mean(name, known)
+            hint = did_you_mean(name, known)
             if name in BUILTINS:
                 hint = f"`{name}` is a function: write `{name}(...)`"
             elif hint is None and name in environment.contextual:
@@ -316,10 +323,11 @@ class _Checker:
         builtin = BUILTINS.get(name)
         if builtin is None:
             if name in QUANTIFIERS:
-                raise self._fail(node, "expr-syntax", f"`{name}` binds a name: write `{name}(x in items: ...)`")
+                raise self._fail(node, "expr-syntax", f"`{name}` goes through a list: write "
+                                 f"`{QUANTIFIERS[name].form.split(' -> ')[0]}`")
             known = [*BUILTINS, *self.environment.definitions]
             raise self._fail(node, "unknown-name", f"unknown function `{name}`",
-                             _did_you_mean(name, known), end=node.name_end)
+                             did_you_mean(name, known), end=node.name_end)
         parameters = builtin.parameters
         count = len(node.arguments)
         if not builtin.required_count <= count <= len(parameters):
@@ -352,16 +360,25 @@ class _Checker:
 
     def _check_quantifier(self, node: ast.Quantifier, local: Locals, narrowed: Narrowed,
                           expected: Type | None) -> Type:
-        if node.function not in QUANTIFIERS:
-            hint = _did_you_mean(node.function, list(QUANTIFIERS)) or "quantifiers: " + ", ".join(QUANTIFIERS)
-            raise self._fail(node, "unknown-name", f"`{node.function}` is not a quantifier", hint,
-                             end=node.start + len(node.function))
+        function = node.function
+        form = QUANTIFIERS.get(function)
+        if form is None:
+            hint = did_you_mean(function, list(QUANTIFIERS)) or "quantifiers: " + ", ".join(QUANTIFIERS)
+            raise self._fail(node, "unknown-name", f"`{function}` is not a quantifier", hint,
+                             end=node.start + len(function))
+        ranked = function in ("highest", "lowest")
+        if ranked and node.condition is None and not _is_by_form(node):
+            raise self._fail(node, "expr-syntax", f"write `{function}(c in items by key)`",
+                             hint=f"e.g. `{function}(c in hand by c.rank)`")
+        if not ranked and _is_by_form(node):
+            raise self._fail(node, "expr-syntax", f"`by` goes with highest and lowest; write `{form.form}`")
         element = self._element_type(node.collection, local, narrowed)
         inner = {**local, node.variable: element}
         self.annotations.binder_types[id(node)] = element
-        function = node.function
+        if node.condition is not None:
+            self._expect(node.condition, BOOL, inner, narrowed, "the condition after `if`")
         if function in ("any", "all", "count"):
-            self._expect(node.body, BOOL, inner, narrowed, "the condition")
+            self._expect(node.body, BOOL, inner, narrowed, f"the condition of `{function}`")
             return INT if function == "count" else BOOL
         if function == "sum":
             self._expect(node.body, INT, inner, narrowed, "the summed value")
@@ -383,9 +400,7 @@ class _Checker:
         inner = {**local, node.variable: element}
         self.annotations.binder_types[id(node)] = element
         if node.condition is not None:
-            self._expect(node.condition, BOOL, inner, narrowed, "the condition")
-        if node.result is None:
-            return list_of(element)
+            self._expect(node.condition, BOOL, inner, narrowed, "the condition after `if`")
         return list_of(self.check(node.result, inner, narrowed, None))
 
     def _check_listdisplay(self, node: ast.ListDisplay, local: Locals, narrowed: Narrowed,
@@ -411,13 +426,13 @@ class _Checker:
         if fields is None or node.field not in fields:
             allowed = ", ".join(f".{f}" for f in fields) if fields else "none"
             raise self._fail(node, "type", f"{kind} has no field `.{node.field}` (fields: {allowed})",
-                             start=subject.end, hint=_did_you_mean(node.field, list(fields or {})))
+                             start=subject.end, hint=did_you_mean(node.field, list(fields or {})))
         return fields[node.field]
 
     def _check_parameter(self, node: ast.Field, narrowed: Narrowed) -> Type:
         parameter = self.environment.parameters.get(node.field)
         if parameter is None:
-            hint = _did_you_mean(node.field, list(self.environment.parameters)) or (
+            hint = did_you_mean(node.field, list(self.environment.parameters)) or (
                 "declare it under `params:`" if not self.environment.parameters
                 else "parameters: " + ", ".join(self.environment.parameters))
             raise self._fail(node, "unknown-param", f"unknown parameter `params.{node.field}`", hint)
@@ -521,6 +536,11 @@ class _Checker:
         if joined is None:
             raise self._fail(node, "type", f"the two branches differ: {then_type} and {else_type}")
         return joined
+
+
+def _is_by_form(node: ast.Quantifier) -> bool:
+    """`highest(c in hand by key)`: the body comes after the collection in the text."""
+    return node.body.start > node.collection.end
 
 
 def _plain(kind: Type) -> Type | None:

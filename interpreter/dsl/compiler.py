@@ -199,22 +199,24 @@ class _Emitter:
         variable = f"v_{node.variable}"
         with self._bound(node.variable):
             body = self.emit(node.body)
+            condition = f" if {self.emit(node.condition)}" if node.condition is not None else ""
+        loop = f"for {variable} in {collection}{condition}"
         function = node.function
         if function in ("any", "all"):
-            return f"{function}({body} for {variable} in {collection})"
+            return f"{function}({body} {loop})"
         if function == "count":
-            return f"sum(1 for {variable} in {collection} if {body})"
+            return f"sum(1 {loop} if {body})" if not condition else f"sum(1 {loop} and {body})"
         if function == "sum":
-            return f"sum({body} for {variable} in {collection})"
+            return f"sum({body} {loop})"
         if function in ("max", "min"):
-            return f"Q_{function}([{body} for {variable} in {collection}])"
+            return f"Q_{function}([{body} {loop}])"
         return f"Q_{function}({collection}, lambda {variable}: {body})"
 
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
         collection = self.emit(node.collection)
         variable = f"v_{node.variable}"
         with self._bound(node.variable):
-            result = variable if node.result is None else self.emit(node.result)
+            result = self.emit(node.result)
             condition = f" if {self.emit(node.condition)}" if node.condition is not None else ""
         return f"[{result} for {variable} in {collection}{condition}]"
 

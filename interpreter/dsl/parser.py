@@ -18,7 +18,7 @@ _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 _TOKEN_NAMES = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "COLON": "':'",
-    "DOT": "'.'", "NAME": "a name", "INT": "a number", "SYMBOL": "a card, rank or suit", "STRING": "a string",
+    "DOT": "'.'", "BY": "'by'", "NAME": "a name", "INT": "a number", "SYMBOL": "a card, rank or suit", "STRING": "a string",
     "COMPARE": "a comparison", "ADD": "'+' or '-'", "MUL": "'*', '//' or '%'", "MINUS": "'-'",
     "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "FOR": "'for'", "IN": "'in'", "NOT": "'not'",
     "AND": "'and'", "OR": "'or'", "TRUE": "'true'", "FALSE": "'false'", "NULL": "'null'", "$END": "the end",
@@ -78,36 +78,27 @@ class _ToAst(Transformer[Token, ast.Node]):
         name, arguments = children
         return ast.Call(*_span(meta), str(name), arguments or (), name.end_pos)
 
-    def binder(self, meta: Any, children: list[ast.Node]) -> tuple[str, ast.Node, ast.Node]:
-        head, body = children
-        if not (isinstance(head, ast.Binary) and head.operator == "in" and isinstance(head.left, ast.Name)):
-            raise ExpressionError(
-                "expr-syntax",
-                "expected `name in collection` before ':'",
-                head.start,
-                head.end,
-                hint="write it as `c in hand: condition`",
-            )
-        return head.left.identifier, head.right, body
+    def generator(self, meta: Any, children: list[Any]) -> tuple[ast.Node, str, ast.Node, ast.Node | None]:
+        result, variable, collection, condition = children
+        return result, str(variable), collection, condition
 
     def quantifier(self, meta: Any, children: list[Any]) -> ast.Node:
-        name, (variable, collection, body) = children
-        return ast.Quantifier(*_span(meta), str(name), variable, collection, body)
+        name, (body, variable, collection, condition) = children
+        return ast.Quantifier(*_span(meta), str(name), variable, collection, body, condition)
+
+    def ranked(self, meta: Any, children: list[Any]) -> ast.Node:
+        name, head, key = children
+        if not (isinstance(head, ast.Binary) and head.operator == "in" and isinstance(head.left, ast.Name)):
+            raise ExpressionError("expr-syntax", "expected `name in items` before `by`", head.start, head.end,
+                                  hint=f"write it as `{name}(c in hand by c.rank)`")
+        return ast.Quantifier(*_span(meta), str(name), head.left.identifier, head.right, key, None)
 
     def list(self, meta: Any, children: list[Any]) -> ast.Node:
         return ast.ListDisplay(*_span(meta), children[0] or ())
 
-    def filter(self, meta: Any, children: list[Any]) -> ast.Node:
-        variable, collection, condition = children[0]
-        return ast.Comprehension(*_span(meta), None, variable, collection, condition)
-
-    def map(self, meta: Any, children: list[Any]) -> ast.Node:
-        result, variable, collection = children
-        return ast.Comprehension(*_span(meta), result, str(variable), collection, None)
-
-    def map_filter(self, meta: Any, children: list[Any]) -> ast.Node:
-        result, variable, collection, condition = children
-        return ast.Comprehension(*_span(meta), result, str(variable), collection, condition)
+    def comprehension(self, meta: Any, children: list[Any]) -> ast.Node:
+        result, variable, collection, condition = children[0]
+        return ast.Comprehension(*_span(meta), result, variable, collection, condition)
 
     def negate(self, meta: Any, children: list[ast.Node]) -> ast.Node:
         return ast.Unary(*_span(meta), "-", children[0])

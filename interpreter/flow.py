@@ -1,0 +1,175 @@
+"""Checks of the shape of a hand: phase names, transitions, reachability, a way to the end, and deck
+arithmetic (the cards dealt must fit the deck for every allowed player count)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+
+from interpreter.dsl.types import BOOL
+from interpreter.errors import EvaluationError
+from interpreter.model import Players
+from interpreter.semantics import RulesetChecker, Scope, scalar, walk_named
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode
+from interpreter.steps import StepChecker
+
+Path = tuple[str | int, ...]
+END = "end"
+
+
+def check_phases(checker: RulesetChecker, steps: StepChecker, hand: MappingNode, scope: Scope) -> None:
+    """Every phase's steps and transitions, then the graph: unknown targets, unreachable phases, no end."""
+    phases_node = hand.entries["phases"]
+    assert isinstance(phases_node, SequenceNode)
+    phases: dict[str, MappingNode] = {}
+    for index, name, phase in walk_named(phases_node.items):
+        path: Path = ("hand", "phases", index)
+        if name == END:
+            checker.error("duplicate-name", "`end` is the name of the end of the hand; rename this phase",
+                          phase.entries["name"], (*path, "name"))
+            continue
+        if name in phases:
+            checker.error("duplicate-name", f"two phases are named `{name}`", phase.entries["name"],
+                          (*path, "name"))
+            continue
+        phases[name] = phase
+        steps.steps(phase.entries.get("steps"), (*path, "steps"), scope)
+    edges: dict[str, list[str]] = {}
+    for index, name, phase in walk_named(phases_node.items):
+        if phases.get(name) is not phase:
+            continue
+        edges[name] = _transitions(checker, steps, phase, ("hand", "phases", index), phases, scope)
+    start = hand.entries["start"]
+    if scalar(start) not in phases:
+        _unknown_phase(checker, start, ("hand", "start"), phases)
+        return
+    _check_graph(checker, str(scalar(start)), edges, phases, phases_node)
+
+
+def _unknown_phase(checker: RulesetChecker, node: Node, path: Path, phases: dict[str, MappingNode]) -> None:
+    name = str(scalar(node))
+    close = difflib.get_close_matches(name, [*phases, END], n=1)
+    checker.error("unknown-phase", f"unknown phase `{name}`", node, path,
+                  hint=f"did you mean `{close[0]}`?" if close else "phases: " + ", ".join([*phases, END]))
+
+
+def _transitions(checker: RulesetChecker, steps: StepChecker, phase: MappingNode, path: Path,
+                 phases: dict[str, MappingNode], scope: Scope) -> list[str]:
+    node = phase.entries["next"]
+    targets: list[tuple[Node, Path]] = []
+    if isinstance(node, ScalarNode):
+        targets.append((node, (*path, "next")))
+    elif isinstance(node, SequenceNode):
+        for index, item in enumerate(node.items):
+            assert isinstance(item, MappingNode)
+            item_path = (*path, "next", index)
+            steps.expression(item.entries.get("if"), (*item_path, "if"), scope, BOOL, "a transition's condition")
+            targets.append((item.entries["goto"], (*item_path, "goto")))
+            if "if" not in item.entries and index < len(node.items) - 1:
+                checker.error("unreachable-phase", "a transition without `if` makes the ones after it unreachable",
+                              item, item_path, hint="put the unconditional `goto` last")
+        last = node.items[-1] if node.items else None
+        if isinstance(last, MappingNode) and "if" in last.entries:
+            checker.error("no-end", "every transition has a condition: when none holds the hand is stuck", last,
+                          (*path, "next", len(node.items) - 1), hint="end the list with an unconditional `goto`",
+                          severity="warning")
+    names = []
+    for target, target_path in targets:
+        name = str(scalar(target))
+        if name != END and name not in phases:
+            _unknown_phase(checker, target, target_path, phases)
+        else:
+            names.append(name)
+    return names
+
+
+def _check_graph(checker: RulesetChecker, start: str, edges: dict[str, list[str]],
+                 phases: dict[str, MappingNode], phases_node: SequenceNode) -> None:
+    reachable = _closure([start], edges)
+    for index, name, phase in walk_named(phases_node.items):
+        if phases.get(name) is phase and name not in reachable:
+            checker.error("unreachable-phase", f"no transition leads to phase `{name}`", phase.entries["name"],
+                          ("hand", "phases", index, "name"), hint=f"the hand starts at `{start}`")
+    reverse: dict[str, list[str]] = {}
+    for source, targets in edges.items():
+        for target in targets:
+            reverse.setdefault(target, []).append(source)
+    can_end = _closure([END], reverse)
+    for index, name, phase in walk_named(phases_node.items):
+        if phases.get(name) is phase and name in reachable and name not in can_end:
+            checker.error("no-end", f"from phase `{name}` no sequence of transitions reaches `end`",
+                          phase.entries["name"], ("hand", "phases", index, "name"),
+                          hint="some phase after it must have `next: end`")
+
+
+def _closure(starts: list[str], edges: dict[str, list[str]]) -> set[str]:
+    seen = set(starts)
+    pending = list(starts)
+    while pending:
+        for target in edges.get(pending.pop(), []):
+            if target not in seen:
+                seen.add(target)
+                pending.append(target)
+    return seen
+
+
+# --- deck arithmetic ----------------------------------------------------------------------------------------
+
+Counter = Callable[[Node, Path, int], int | None]
+
+
+def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone: str, deck_size: int,
+                          players: Players, count: Counter) -> None:
+    """The opening of a hand (the phases from `start` while each leads to exactly one next phase, their steps
+    outside any condition or loop) takes cards from the deck's zone: it must fit for every player count.
+    `count(node, path, players)` evaluates a constant count, or None when it depends on play."""
+    phases_node = hand.entries["phases"]
+    assert isinstance(phases_node, SequenceNode)
+    by_name = {name: (index, phase) for index, name, phase in walk_named(phases_node.items)}
+    for players_count in players.counts():
+        needed = 0
+        seen: set[str] = set()
+        name = str(scalar(hand.entries["start"]))
+        while name in by_name and name not in seen:
+            seen.add(name)
+            index, phase = by_name[name]
+            path: Path = ("hand", "phases", index, "steps")
+            for step_index, step in enumerate(_items(phase.entries.get("steps"))):
+                taken = _taken(step, (*path, step_index), deck_zone, players_count, count)
+                if taken is None:
+                    continue
+                needed += taken
+                if needed > deck_size:
+                    checker.error("deck-arithmetic", f"with {players_count} players this needs {needed} cards "
+                                  f"from `{deck_zone}`, but the deck has {deck_size}", step, (*path, step_index),
+                                  hint=f"the game allows {players.minimum} to {players.maximum} players")
+                    return
+            following = phase.entries["next"]
+            name = str(scalar(following)) if isinstance(following, ScalarNode) else ""
+
+
+def _items(node: Node | None) -> list[Node]:
+    return node.items if isinstance(node, SequenceNode) else []
+
+
+def _taken(step: Node, path: Path, deck_zone: str, players_count: int, count: Counter) -> int | None:
+    if not isinstance(step, MappingNode):
+        return None
+    entries = step.entries
+    if scalar(entries.get("from")) != deck_zone:
+        return None
+    try:
+        if "deal" in entries:
+            each = count(entries["deal"], (*path, "deal"), players_count)
+            receivers = players_count
+            if "seats" in entries:
+                receivers_count = count(entries["seats"], (*path, "seats"), players_count)
+                if receivers_count is None:
+                    return None
+                receivers = receivers_count
+            return None if each is None else each * receivers
+        if "move" in entries and scalar(entries["move"]) != "all":
+            return count(entries["move"], (*path, "move"), players_count)
+    except EvaluationError:
+        return None
+    return None

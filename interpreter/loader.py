@@ -1,0 +1,212 @@
+"""load_ruleset(): the only module that knows the whole pipeline, from a file to a checked, compiled ruleset.
+
+source (located YAML) -> variants (extends, merged) -> schema (structure) -> parameters -> semantics (names,
+expressions in place, phases, deck arithmetic) -> compiler -> Ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from interpreter.dsl.ast import free_names
+from interpreter.dsl.checker import Environment, did_you_mean
+from interpreter.dsl.compiler import Program, evaluate
+from interpreter.dsl.types import INT, SEAT
+from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, RulesetError
+from interpreter.flow import check_deck_arithmetic, check_phases
+from interpreter.model import Ruleset
+from interpreter.parameters import ParamValue, resolve
+from interpreter.schema import validate_structure
+from interpreter.semantics import (
+    CONTEXTUAL, ENGINE_NAMES, VARIABLE_TYPES, ExpressionSite, RulesetChecker, Scope, parameter_types, scalar,
+)
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
+from interpreter.steps import StepChecker, variable_scope
+from interpreter.variants import load_merged
+
+Path_ = tuple[str | int, ...]
+
+
+def load_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
+                 params_as_text: bool = False) -> Ruleset:
+    """Load, check and compile a ruleset (or a variant). Raises RulesetError with every finding, or
+    ParameterError for a parameter value the ruleset does not accept (`params_as_text` parses `--set` text)."""
+    root = load_merged(path)
+    structural = validate_structure(root)
+    if structural:
+        raise RulesetError(structural)
+    checker = RulesetChecker(root, {})
+    specs = checker.build_parameters()
+    if any(d.severity == "error" for d in checker.diagnostics):
+        raise RulesetError(checker.diagnostics)
+    values = resolve(specs, params or {}, from_text=params_as_text)
+    checker.parameter_values = values
+    return _check_and_compile(checker, str(path), root, specs, values)
+
+
+def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, specs: Any,
+                       values: dict[str, ParamValue]) -> Ruleset:
+    deck = checker.build_deck()
+    players = checker.build_players()
+    zones = checker.build_zones()
+    variables = checker.build_variables()
+    definitions = checker.build_definitions()
+    teams = checker.build_teams(players)
+    globals_ = {**variable_scope(variables, zones), **ENGINE_NAMES}
+    contextual: dict[str, Any] = dict(CONTEXTUAL)
+    environment = Environment(deck, globals_, definitions, parameter_types(specs, values), contextual)
+    program = Program(environment)
+    site = ExpressionSite(checker, environment, program)
+    steps = StepChecker(checker, site, zones, variables)
+    deck_zone = _deck_zone(checker, root, zones)
+    _check_variables(steps, root)
+    _check_melds(checker, steps, root, deck)
+    hand = root.entries["hand"]
+    assert isinstance(hand, MappingNode)
+    check_phases(checker, steps, hand, {})
+    _check_match(steps, root)
+    _check_unused(checker, environment, definitions)
+    compiled = program.build()
+    expressions = {where: compiled[name] for where, name in site.compiled.items()}
+    if deck_zone is not None and not _has_errors(checker):
+        def count(node: Node, node_path: Path_, players_count: int) -> int | None:
+            function = expressions.get(yaml_path(node_path))
+            if function is None:
+                return None
+            environment_values = {"player_count": players_count, "dealer": 0, "hand_number": 1,
+                                  "team_of": _team_of(teams[players_count], players_count)}
+            try:
+                value = evaluate(function, environment_values)
+            except EvaluationError:
+                return None
+            return len(value) if isinstance(value, list) else value if isinstance(value, int) else None
+
+        check_deck_arithmetic(checker, hand, deck_zone, deck.size, players, count)
+    if _has_errors(checker):
+        raise RulesetError(checker.diagnostics)
+    return Ruleset(
+        name=str(scalar(root.entries["name"])), path=path, players=players, deck=deck,
+        deck_zone=deck_zone or "", zones=zones, variables=variables, parameters=specs, parameter_values=values,
+        teams=teams, tree=root, expressions=expressions, warnings=tuple(checker.diagnostics),
+    )
+
+
+def _has_errors(checker: RulesetChecker) -> bool:
+    return any(d.severity == "error" for d in checker.diagnostics)
+
+
+def _team_of(teams: tuple[tuple[int, ...], ...], players_count: int) -> tuple[int, ...]:
+    owner = [0] * players_count
+    for team, seats in enumerate(teams):
+        for seat in seats:
+            owner[seat] = team
+    return tuple(owner)
+
+
+def _deck_zone(checker: RulesetChecker, root: MappingNode, zones: dict[str, Any]) -> str | None:
+    deck = root.entries["deck"]
+    assert isinstance(deck, MappingNode)
+    named = deck.entries.get("zone")
+    table_zones = [name for name, zone in zones.items() if zone.owner == "table" and zone.kind == "cards"]
+    if named is None:
+        if not table_zones:
+            checker.error("unknown-zone", "no zone on the table can hold the deck", root.entries["zones"],
+                          ("zones",), hint="declare a zone such as `{name: stock}`")
+            return None
+        return table_zones[0]
+    name = str(scalar(named))
+    if name not in table_zones:
+        checker.error("unknown-zone", f"`deck.zone` must be a zone of cards on the table; `{name}` is not",
+                      named, ("deck", "zone"), hint="table zones: " + (", ".join(table_zones) or "none"))
+        return None
+    return name
+
+
+def _check_variables(steps: StepChecker, root: MappingNode) -> None:
+    node = root.entries.get("variables")
+    for index, item in enumerate(node.items if isinstance(node, SequenceNode) else []):
+        assert isinstance(item, MappingNode)
+        name = str(scalar(item.entries["name"]))
+        variable = steps.variables.get(name)
+        if variable is None or "initial" not in item.entries:
+            continue  # a variable without `initial` is unset until a step sets it
+        scope: Scope = {"player": SEAT} if variable.per == "seat" else {}
+        steps.expression(item.entries["initial"], ("variables", index, "initial"), scope,
+                         VARIABLE_TYPES[variable.type], f"the initial value of `{name}`")
+
+
+def _check_melds(checker: RulesetChecker, steps: StepChecker, root: MappingNode, deck: Any) -> None:
+    from interpreter.dsl.types import BOOL, CARD
+
+    melds = root.entries.get("melds")
+    if not isinstance(melds, MappingNode):
+        return
+    steps.expression(melds.entries.get("wild"), ("melds", "wild"), {"card": CARD}, BOOL, "`wild`")
+    kinds = melds.entries["kinds"]
+    assert isinstance(kinds, SequenceNode)
+    names: set[str] = set()
+    for index, kind in enumerate(kinds.items):
+        assert isinstance(kind, MappingNode)
+        path: Path_ = ("melds", "kinds", index)
+        name = str(scalar(kind.entries["name"]))
+        if name in names:
+            checker.error("duplicate-name", f"two meld kinds are named `{name}`", kind.entries["name"],
+                          (*path, "name"))
+        names.add(name)
+        low, high = scalar(kind.entries.get("min")), scalar(kind.entries.get("max"))
+        if low is not None and high is not None and low > high:
+            checker.error("invalid-value", f"min ({low}) is more than max ({high})", kind.entries["min"],
+                          (*path, "min"))
+        ranks = kind.entries.get("ranks")
+        for rank_index, rank in enumerate(ranks.items if isinstance(ranks, SequenceNode) else []):
+            text = str(scalar(rank))
+            if text not in deck.rank_names:
+                checker.error("unknown-card", f"the deck has no rank `{text}`", rank, (*path, "ranks", rank_index),
+                              hint="ranks: " + " ".join(deck.rank_names))
+        steps.expression(kind.entries.get("natural_in_place"), (*path, "natural_in_place"), {"card": CARD},
+                         BOOL, "`natural_in_place`")
+
+
+def _check_match(steps: StepChecker, root: MappingNode) -> None:
+    from interpreter.dsl.types import BOOL
+
+    match = root.entries["match"]
+    assert isinstance(match, MappingNode)
+    entries = match.entries
+    for key, expected, scope in (
+        ("first_dealer", SEAT, {}), ("next_dealer", SEAT, {}), ("hands", INT, {}), ("hand_cap", INT, {}),
+        ("ends_when", BOOL, {}), ("result", INT, {"player": SEAT}),
+    ):
+        steps.expression(entries.get(key), ("match", key), scope, expected, f"`match.{key}`")
+
+
+def _check_unused(checker: RulesetChecker, environment: Environment, definitions: dict[str, Any]) -> None:
+    used = {instance.definition.name for instance in environment.instances.values()}
+    known = {*environment.globals, *CONTEXTUAL, *definitions, "params"}
+    for name, definition in definitions.items():
+        if name in used:
+            continue
+        node, path = checker.definition_sites[name]
+        unknown = [n for n in free_names(definition.body, set(definition.parameters)) if n.identifier not in known]
+        for name_node in unknown:
+            checker.report_expression(
+                ExpressionError("unknown-name", f"unknown name `{name_node.identifier}`", name_node.start,
+                                name_node.end, hint=did_you_mean(name_node.identifier, sorted(known))),
+                node, path)
+        checker.error("unused-definition", f"definition `{name}` is never used", node, path,
+                      hint="remove it, or use it in a rule", severity="warning")
+
+
+def validate_file(path: str | Path, params: Mapping[str, Any] | None = None, *,
+                  params_as_text: bool = False) -> list[Diagnostic]:
+    """Every finding about one ruleset file (errors and warnings); an empty list when it is clean."""
+    try:
+        ruleset = load_ruleset(path, params, params_as_text=params_as_text)
+    except RulesetError as error:
+        return error.diagnostics
+    return list(ruleset.warnings)
+
+
+__all__ = ["ScalarNode", "load_ruleset", "validate_file"]

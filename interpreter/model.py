@@ -1,0 +1,65 @@
+"""The frozen specification of a checked ruleset: what the engine reads. Built by the loader."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.cards import Deck
+from interpreter.dsl.compiler import Compiled
+from interpreter.errors import Diagnostic
+from interpreter.parameters import ParamSpec, ParamValue
+from interpreter.source import MappingNode
+
+
+@dataclass(frozen=True)
+class Players:
+    minimum: int
+    maximum: int
+    default: int
+
+    def counts(self) -> range:
+        return range(self.minimum, self.maximum + 1)
+
+
+@dataclass(frozen=True)
+class ZoneSpec:
+    name: str
+    owner: str = "table"  # table | seat | team
+    visibility: str = "hidden"  # public | owner | team | hidden | nobody
+    kind: str = "cards"  # cards | melds
+    shows_count: bool = True
+
+
+@dataclass(frozen=True)
+class VariableSpec:
+    name: str
+    type: str
+    per: str = "table"  # table | seat | team
+    lasts: str = "hand"  # hand | match
+    visibility: str = "public"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A loaded, checked and compiled ruleset.
+
+    `expressions` maps the YAML path of every expression (e.g. `hand.phases[2].steps[0].to`) to its compiled
+    function; `tree` is the merged located tree the engine walks for the structure of phases and steps.
+    """
+
+    name: str
+    path: str
+    players: Players
+    deck: Deck
+    deck_zone: str
+    zones: Mapping[str, ZoneSpec]
+    variables: Mapping[str, VariableSpec]
+    parameters: Mapping[str, ParamSpec]
+    parameter_values: Mapping[str, ParamValue]
+    teams: Mapping[int, tuple[tuple[int, ...], ...]]
+    tree: MappingNode
+    expressions: Mapping[str, Compiled]
+    warnings: tuple[Diagnostic, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)

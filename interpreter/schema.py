@@ -1,0 +1,191 @@
+"""Structural validation of a merged ruleset with its JSON Schema, each error mapped back to file and line.
+
+jsonschema reports a failed `oneOf` (a step, an option) as one opaque error; here the branch the author meant
+is chosen by its discriminating key (the first `required` key of each branch: `set`, `move`, `decide`, ...)
+and that branch's own errors are reported instead.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+
+from interpreter.errors import Diagnostic, Location
+from interpreter.source import MappingNode, Node, find, to_plain, yaml_path
+
+SCHEMA_PATH = Path(__file__).with_name("ruleset.schema.json")
+
+_JSON_TYPES = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
+               "boolean": "true or false", "null": "null", "number": "a number"}
+
+
+@cache
+def ruleset_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return schema
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(ruleset_schema())
+    return cls(ruleset_schema())
+
+
+def validate_structure(root: MappingNode) -> list[Diagnostic]:
+    """Every structural error of a merged ruleset tree."""
+    diagnostics: list[Diagnostic] = []
+    _collect(_validator(), to_plain(root), root, (), diagnostics)
+    unique: dict[tuple[object, ...], Diagnostic] = {}
+    for diagnostic in diagnostics:
+        unique.setdefault((diagnostic.sort_key(), diagnostic.message), diagnostic)
+    return list(unique.values())
+
+
+def _collect(validator: Any, instance: Any, root: MappingNode, prefix: tuple[str | int, ...],
+             diagnostics: list[Diagnostic], schema: dict[str, Any] | None = None) -> None:
+    errors = validator.iter_errors(instance, schema) if schema is not None else validator.iter_errors(instance)
+    for error in errors:
+        path = (*prefix, *error.absolute_path)
+        if error.validator == "oneOf" and isinstance(error.instance, dict):
+            if _descend_one_of(validator, error, root, path, diagnostics):
+                continue
+        diagnostics.append(_diagnostic(error, root, path))
+
+
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    resolver = _validator()
+    branches = []
+    for branch in schema.get("oneOf", []):
+        if "$ref" in branch:
+            name = branch["$ref"].rsplit("/", 1)[-1]
+            branch = ruleset_schema()["$defs"][name]
+        branches.append(branch)
+    del resolver
+    return branches
+
+
+def _discriminators(branch: dict[str, Any]) -> list[str]:
+    if branch.get("required"):
+        return [branch["required"][0]]
+    return [alt["required"][0] for alt in branch.get("oneOf", []) if alt.get("required")]
+
+
+def _descend_one_of(validator: Any, error: ValidationError, root: MappingNode, path: tuple[str | int, ...],
+                    diagnostics: list[Diagnostic]) -> bool:
+    instance: dict[str, Any] = error.instance
+    branches = _branches(error.schema)
+    keys = {key: branch for branch in branches for key in _discriminators(branch)}
+    if not keys:
+        return False
+    present = [key for key in keys if key in instance]
+    node = find(root, path)
+    location = node.location if node else None
+    kind = "an option" if "choose" in keys else "a step"
+    if not present:
+        found = ", ".join(sorted(instance)) or "nothing"
+        guess = [close for key in instance for close in difflib.get_close_matches(key, list(keys), n=1)]
+        hint = f"did you mean `{guess[0]}`?" if guess else "one of: " + ", ".join(keys)
+        diagnostics.append(Diagnostic("schema", f"{kind} needs one of its verbs; found {found}", location,
+                                      yaml_path(path), hint=hint))
+        return True
+    if len(present) > 1:
+        diagnostics.append(Diagnostic("schema", f"{kind} has one verb, but this one has {' and '.join(present)}",
+                                      location, yaml_path(path), hint="split it into separate items"))
+        return True
+    branch = keys[present[0]]
+    before = len(diagnostics)
+    _collect(validator, instance, root, path, diagnostics, branch)
+    return len(diagnostics) > before
+
+
+def _location(root: MappingNode, path: tuple[str | int, ...], key: str | None = None) -> Location | None:
+    node: Node | None = find(root, path)
+    while node is None and path:
+        path = path[:-1]
+        node = find(root, path)
+    if node is None:
+        return None
+    if key is not None and isinstance(node, MappingNode) and key in node.key_locations:
+        return node.key_locations[key]
+    return node.location
+
+
+def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int, ...]) -> Diagnostic:
+    kind = error.validator
+    where = yaml_path(path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if kind == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = list(schema.get("properties", {}))
+        extra = [key for key in error.instance if key not in allowed]
+        key = extra[0] if extra else ""
+        hint = None
+        close = difflib.get_close_matches(key, allowed, n=1)
+        if close:
+            hint = f"did you mean `{close[0]}`?"
+        elif allowed:
+            hint = "allowed here: " + ", ".join(allowed)
+        return Diagnostic("schema", f"unexpected key `{key}`", _location(root, path, key),
+                          yaml_path((*path, key)), hint=hint)
+    if kind == "required":
+        missing = str(error.message).split("'")[1] if "'" in str(error.message) else str(error.message)
+        return Diagnostic("schema", f"missing required key `{missing}`", _location(root, path), where)
+    if kind == "type":
+        wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        words = " or ".join(_JSON_TYPES.get(str(t), str(t)) for t in wanted)
+        return Diagnostic("schema", f"must be {words}, not {_describe(error.instance)}", _location(root, path),
+                          where)
+    if kind == "enum":
+        choices = [str(choice) for choice in error.validator_value]
+        close = difflib.get_close_matches(str(error.instance), choices, n=1)
+        return Diagnostic("schema", f"{error.instance!r} is not one of: {', '.join(choices)}",
+                          _location(root, path), where, hint=f"did you mean `{close[0]}`?" if close else None)
+    if kind == "pattern" and "a-z" in str(error.validator_value):
+        return Diagnostic("schema", f"{error.instance!r} is not a valid name", _location(root, path), where,
+                          hint="names are lower case letters, digits and `_`, starting with a letter")
+    if kind == "pattern":
+        return Diagnostic("schema", f"{error.instance!r} is not a valid card, rank or suit name",
+                          _location(root, path), where,
+                          hint="rank and suit names start with an upper-case letter or are numbers: 10, J, H")
+    if kind == "const" and path == ("format",):
+        return Diagnostic("schema", f"unsupported format {error.instance!r}; this ruledeck reads format 1",
+                          _location(root, path), where, hint="write `format: 1`")
+    if kind == "oneOf" and path and path[-1] == "next":
+        return Diagnostic("schema", "`next` must be a phase name or a list of {if, goto} transitions",
+                          _location(root, path), where, hint="e.g. `next: deal` or `next: [{if: x, goto: a}, {goto: b}]`")
+    return Diagnostic("schema", _plain_message(error), _location(root, path), where)
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "null (empty)"
+    return repr(value)
+
+
+def _plain_message(error: ValidationError) -> str:
+    kind = error.validator
+    value = error.validator_value
+    if kind == "minItems":
+        return f"needs at least {value} item(s)"
+    if kind == "minimum":
+        return f"{error.instance} is below the minimum {value}"
+    if kind == "maximum":
+        return f"{error.instance} is above the maximum {value}"
+    if kind == "uniqueItems":
+        return "items must be different from each other"
+    if kind == "minLength":
+        return "must not be empty"
+    if kind == "const":
+        return f"must be {value!r}"
+    return str(error.message)

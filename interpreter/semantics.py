@@ -1,0 +1,361 @@
+"""Checks of meaning beyond the schema: names, the deck, parameters, teams, and every expression in the place
+it is written, with the names that place binds. Checked expressions are handed to the compiler."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.cards import JOKER, Deck
+from interpreter.dsl import ast
+from interpreter.dsl.checker import Definition, DefinitionError, Environment, Parameter
+from interpreter.dsl.compiler import Program
+from interpreter.dsl.parser import parse
+from interpreter.dsl.types import (
+    ANY, BOOL, CARD, CARDS, INT, MELD, RANK, SEAT, STR, SUIT, TEAM, Type, list_of, optional, per_seat,
+    per_team,
+)
+from interpreter.errors import Diagnostic, ExpressionError, Location
+from interpreter.model import Players, VariableSpec, ZoneSpec
+from interpreter.parameters import ParamSpec, ParamValue
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
+
+Path = tuple[str | int, ...]
+Scope = dict[str, Type]
+
+VARIABLE_TYPES = {"int": INT, "bool": BOOL, "str": STR, "seat": SEAT, "team": TEAM, "suit": SUIT, "rank": RANK,
+                  "card": CARD}
+PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
+# Names the engine binds in some places; a ruleset may not declare them.
+CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "winner": SEAT, "receiver": SEAT,
+              "round": INT, "to_play": INT}
+ENGINE_NAMES = {"dealer": SEAT, "hand_number": INT}
+RESERVED = {*CONTEXTUAL, *ENGINE_NAMES, "params", "end", "all", "while", "remove"}
+_DEFINITION_KEY = re.compile(r"^([a-z][a-z0-9_]*)(?:\((.*)\))?$")
+_TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
+
+
+def scalar(node: Node | None) -> Any:
+    return node.value if isinstance(node, ScalarNode) else None
+
+
+def expression_text(node: ScalarNode) -> str:
+    value = node.value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+@dataclass
+class Checked:
+    """What the semantic pass produces for the loader."""
+
+    deck: Deck
+    deck_zone: str
+    players: Players
+    zones: dict[str, ZoneSpec]
+    variables: dict[str, VariableSpec]
+    parameters: dict[str, ParamSpec]
+    teams: dict[int, tuple[tuple[int, ...], ...]]
+    expression_names: dict[str, str] = field(default_factory=dict)  # yaml path -> compiled function name
+
+
+class RulesetChecker:
+    """Walks a structurally valid merged tree, collecting every finding in `diagnostics`."""
+
+    def __init__(self, root: MappingNode, parameter_values: dict[str, ParamValue]) -> None:
+        self.root = root
+        self.parameter_values = parameter_values
+        self.diagnostics: list[Diagnostic] = []
+        self.definition_sites: dict[str, tuple[ScalarNode, Path]] = {}
+        self.reported_definitions: set[tuple[str, str]] = set()
+
+    # --- reporting -------------------------------------------------------------------------------------------
+
+    def error(self, code: str, message: str, node: Node | None, path: Path, hint: str | None = None,
+              severity: str = "error") -> None:
+        self.diagnostics.append(Diagnostic(code, message, node.location if node else None, yaml_path(path),
+                                           hint, severity))  # type: ignore[arg-type]
+
+    def _node(self, *path: str | int) -> Node | None:
+        node: Node | None = self.root
+        for part in path:
+            if isinstance(node, MappingNode) and isinstance(part, str):
+                node = node.entries.get(part)
+            elif isinstance(node, SequenceNode) and isinstance(part, int) and part < len(node.items):
+                node = node.items[part]
+            else:
+                return None
+        return node
+
+    # --- the sections ----------------------------------------------------------------------------------------
+
+    def build_deck(self) -> Deck:
+        node = self._node("deck")
+        assert isinstance(node, MappingNode)
+        ranks = tuple(str(scalar(item)) for item in _items(node.entries.get("ranks")))
+        suits = tuple(str(scalar(item)) for item in _items(node.entries.get("suits")))
+        jokers = scalar(node.entries.get("jokers")) or 0
+        rank_names = (*ranks, JOKER) if jokers else ranks
+        for suit_node, suit in zip(_items(node.entries.get("suits")), suits, strict=True):
+            if suit in ranks:
+                self.error("duplicate-name", f"`{suit}` is both a rank and a suit", suit_node, ("deck", "suits"),
+                           hint="give suits names no rank has")
+        rankings: dict[str, tuple[str, ...]] = {}
+        rankings_node = node.entries.get("rankings")
+        if isinstance(rankings_node, MappingNode):
+            for name, order in rankings_node.entries.items():
+                for index, item in enumerate(_items(order)):
+                    self._check_rank_name(str(scalar(item)), item.location, ("deck", "rankings", name, index),
+                                          rank_names)
+                rankings[name] = tuple(str(scalar(item)) for item in _items(order))
+        values: dict[str, int] = {}
+        values_node = node.entries.get("values")
+        if isinstance(values_node, MappingNode):
+            for rank, value in values_node.entries.items():
+                self._check_rank_name(rank, values_node.key_locations[rank], ("deck", "values", rank), rank_names)
+                values[rank] = int(scalar(value))
+        return Deck(ranks, suits, scalar(node.entries.get("packs")) or 1, jokers, rankings, values)
+
+    def _check_rank_name(self, name: str, location: Location, path: Path, rank_names: tuple[str, ...]) -> None:
+        if name not in rank_names:
+            close = difflib.get_close_matches(name, rank_names, n=1)
+            hint = f"did you mean `{close[0]}`?" if close else "ranks: " + " ".join(rank_names)
+            if name == JOKER:
+                hint = "this deck has no jokers: set `deck.jokers`"
+            self.diagnostics.append(Diagnostic("unknown-card", f"the deck has no rank `{name}`", location,
+                                               yaml_path(path), hint))
+
+    def build_players(self) -> Players:
+        node = self._node("players")
+        assert isinstance(node, MappingNode)
+        minimum = scalar(node.entries["min"])
+        maximum = scalar(node.entries["max"])
+        default = scalar(node.entries.get("default")) or minimum
+        if minimum > maximum:
+            self.error("invalid-value", f"players.min ({minimum}) is more than players.max ({maximum})",
+                       node.entries["min"], ("players", "min"))
+        elif not minimum <= default <= maximum:
+            self.error("invalid-value", f"players.default ({default}) is outside {minimum} to {maximum}",
+                       node.entries["default"], ("players", "default"))
+        return Players(minimum, maximum, default)
+
+    def build_parameters(self) -> dict[str, ParamSpec]:
+        specs: dict[str, ParamSpec] = {}
+        node = self._node("params")
+        if not isinstance(node, MappingNode):
+            return specs
+        for name, declaration in node.entries.items():
+            assert isinstance(declaration, MappingNode)
+            entries = declaration.entries
+            spec = ParamSpec(
+                name, str(scalar(entries["type"])), scalar(entries["default"]), str(scalar(entries["description"])),
+                scalar(entries.get("min")), scalar(entries.get("max")),
+                tuple(str(scalar(c)) for c in _items(entries.get("choices"))),
+            )
+            path: Path = ("params", name)
+            if spec.choices and spec.type != "str":
+                self.error("param-value", "only a str parameter has choices", entries["choices"], (*path, "choices"))
+            if (spec.minimum is not None or spec.maximum is not None) and spec.type != "int":
+                self.error("param-value", "only an int parameter has min and max", declaration, path)
+            if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
+                self.error("param-value", f"min ({spec.minimum}) is more than max ({spec.maximum})",
+                           entries["min"], (*path, "min"))
+            problem = spec.problem(spec.default)
+            if problem is not None and spec.default is not None:
+                self.error("param-value", f"the default of parameter {name} {problem}", entries["default"],
+                           (*path, "default"))
+            specs[name] = spec
+        return specs
+
+    def build_zones(self) -> dict[str, ZoneSpec]:
+        zones: dict[str, ZoneSpec] = {}
+        for index, item in enumerate(_items(self._node("zones"))):
+            assert isinstance(item, MappingNode)
+            entries = item.entries
+            name = str(scalar(entries["name"]))
+            zone = ZoneSpec(name, scalar(entries.get("owner")) or "table",
+                            scalar(entries.get("visibility")) or "hidden", scalar(entries.get("kind")) or "cards",
+                            scalar(entries.get("shows_count")) is not False)
+            if self._declare(name, entries["name"], ("zones", index, "name"), "zone"):
+                zones[name] = zone
+        return zones
+
+    def build_variables(self) -> dict[str, VariableSpec]:
+        variables: dict[str, VariableSpec] = {}
+        for index, item in enumerate(_items(self._node("variables"))):
+            assert isinstance(item, MappingNode)
+            entries = item.entries
+            name = str(scalar(entries["name"]))
+            variable = VariableSpec(name, str(scalar(entries["type"])), scalar(entries.get("per")) or "table",
+                                    scalar(entries.get("lasts")) or "hand",
+                                    scalar(entries.get("visibility")) or "public")
+            if self._declare(name, entries["name"], ("variables", index, "name"), "variable"):
+                variables[name] = variable
+        return variables
+
+    _declared: dict[str, tuple[str, Node]]
+
+    def _declare(self, name: str, node: Node, path: Path, kind: str) -> bool:
+        if not hasattr(self, "_declared"):
+            self._declared = {}
+        if name in RESERVED:
+            self.error("duplicate-name", f"`{name}` is a name the engine binds; choose another {kind} name",
+                       node, path)
+            return False
+        if name in self._declared:
+            other_kind, other = self._declared[name]
+            self.error("duplicate-name", f"{kind} `{name}` has the name of the {other_kind} at line "
+                       f"{other.location.line}", node, path, hint="zones, variables and definitions share names")
+            return False
+        self._declared[name] = (kind, node)
+        return True
+
+    def build_definitions(self) -> dict[str, Definition]:
+        definitions: dict[str, Definition] = {}
+        node = self._node("define")
+        if not isinstance(node, MappingNode):
+            return definitions
+        for key, body in node.entries.items():
+            path: Path = ("define", key)
+            match = _DEFINITION_KEY.match(key)
+            assert match is not None and isinstance(body, ScalarNode)  # the schema's propertyNames pattern
+            name = match[1]
+            parameters = tuple(p.strip() for p in (match[2] or "").split(",") if p.strip())
+            if len(set(parameters)) != len(parameters):
+                self.error("duplicate-name", f"definition `{name}` names a parameter twice", body, path)
+                continue
+            if not self._declare(name, body, path, "definition"):
+                continue
+            text = expression_text(body)
+            try:
+                tree = parse(text)
+            except ExpressionError as error:
+                self.report_expression(error, body, path)
+                continue
+            definitions[name] = Definition(name, parameters, tree, text)
+            self.definition_sites[name] = (body, path)
+        return definitions
+
+    def build_teams(self, players: Players) -> dict[int, tuple[tuple[int, ...], ...]]:
+        node = self._node("teams")
+        teams: dict[int, tuple[tuple[int, ...], ...]] = {}
+        count = scalar(node.entries.get("count")) if isinstance(node, MappingNode) else None
+        explicit = node.entries.get("by_players") if isinstance(node, MappingNode) else None
+        for players_count in players.counts():
+            if count:
+                teams[players_count] = tuple(tuple(range(t, players_count, count)) for t in range(count))
+            else:
+                teams[players_count] = tuple((seat,) for seat in range(players_count))
+        if isinstance(explicit, MappingNode):
+            for key, layout in explicit.entries.items():
+                path: Path = ("teams", "by_players", key)
+                number = int(key)
+                seats = [[scalar(seat) for seat in _items(team)] for team in _items(layout)]
+                flat = sorted(seat for team in seats for seat in team)
+                if number not in players.counts():
+                    self.error("invalid-value", f"teams for {number} players, but the game is for "
+                               f"{players.minimum} to {players.maximum}", layout, path)
+                elif flat != list(range(number)):
+                    self.error("invalid-value", f"the teams for {number} players must hold each seat 0 to "
+                               f"{number - 1} exactly once", layout, path)
+                else:
+                    teams[number] = tuple(tuple(team) for team in seats)
+        if count and count > players.minimum:
+            self.error("invalid-value", f"{count} teams need at least {count} players", node, ("teams", "count"))
+        return teams
+
+    # --- expressions -------------------------------------------------------------------------------------------
+
+    def report_expression(self, error: ExpressionError, node: ScalarNode, path: Path) -> None:
+        location = node.location_of(error.start, error.end) if isinstance(node.value, str) else node.location
+        self.diagnostics.append(Diagnostic(error.code, error.message, location, yaml_path(path), error.hint))
+
+    def report_definition(self, error: DefinitionError) -> None:
+        name = error.definition.name
+        key = (name, error.error.message)
+        if key in self.reported_definitions:
+            return
+        self.reported_definitions.add(key)
+        node, path = self.definition_sites[name]
+        self.report_expression(error.error, node, path)
+
+
+@dataclass
+class ExpressionSite:
+    """Checks expressions in place and queues them for the compiler."""
+
+    checker: RulesetChecker
+    environment: Environment
+    program: Program
+    compiled: dict[str, str] = field(default_factory=dict)
+
+    def check(self, node: Node | None, path: Path, scope: Scope, expected: Type | None = None,
+              what: str = "the expression") -> tuple[Type, ast.Node] | None:
+        if not isinstance(node, ScalarNode):
+            return None
+        try:
+            tree = parse(expression_text(node))
+            kind, annotations = self.environment.check(tree, scope, expected, what)
+        except ExpressionError as error:
+            self.checker.report_expression(error, node, path)
+            return None
+        except DefinitionError as error:
+            self.checker.report_definition(error)
+            return None
+        self.compiled[yaml_path(path)] = self.program.add(tree, annotations)
+        return kind, tree
+
+    def template(self, node: Node | None, path: Path, scope: Scope) -> None:
+        """A `log` line: each `{expression}` inside it is checked (any type)."""
+        if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
+            return
+        for index, match in enumerate(_TEMPLATE_PART.finditer(node.value)):
+            offset = match.start(1)
+            try:
+                tree = parse(match[1])
+                _, annotations = self.environment.check(tree, scope)
+            except ExpressionError as error:
+                error.start += offset
+                error.end += offset
+                self.checker.report_expression(error, node, path)
+                continue
+            except DefinitionError as error:
+                self.checker.report_definition(error)
+                continue
+            self.compiled[f"{yaml_path(path)}{{{index}}}"] = self.program.add(tree, annotations)
+
+
+def _items(node: Node | None) -> list[Node]:
+    return node.items if isinstance(node, SequenceNode) else []
+
+
+def zone_type(zone: ZoneSpec) -> Type:
+    inner = list_of(MELD) if zone.kind == "melds" else CARDS
+    return {"seat": per_seat, "team": per_team}.get(zone.owner, lambda t: t)(inner)
+
+
+def variable_type(variable: VariableSpec) -> Type:
+    inner = VARIABLE_TYPES[variable.type]
+    return {"seat": per_seat, "team": per_team}.get(variable.per, lambda t: t)(inner)
+
+
+def parameter_types(specs: dict[str, ParamSpec], values: dict[str, ParamValue]) -> dict[str, Parameter]:
+    result = {}
+    for name, spec in specs.items():
+        kind = PARAM_TYPES[spec.type]
+        result[name] = Parameter(optional(kind) if spec.optional else kind, values.get(name), spec.choices)
+    return result
+
+
+def walk_named(items: list[Node]) -> Iterator[tuple[int, str, MappingNode]]:
+    for index, item in enumerate(items):
+        if isinstance(item, MappingNode):
+            yield index, str(scalar(item.entries.get("name"))), item
+
+
+__all__ = ["ANY", "CONTEXTUAL", "ENGINE_NAMES", "Checked", "ExpressionSite", "RulesetChecker", "Scope",
+           "expression_text", "parameter_types", "scalar", "variable_type", "walk_named", "zone_type"]

@@ -1,0 +1,256 @@
+"""Checks every step, option and transition of the phases with the names each place binds: the scope of a
+`decide` binds `player`, a `play` option binds `card`, a trick's `then` binds `winner`, and so on."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from interpreter.dsl import ast
+from interpreter.dsl.parser import parse
+from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, SEAT, Type, list_of
+from interpreter.errors import ExpressionError
+from interpreter.model import VariableSpec, ZoneSpec
+from interpreter.semantics import (
+    ExpressionSite, RulesetChecker, Scope, expression_text, scalar, variable_type, zone_type,
+)
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode
+
+Path = tuple[str | int, ...]
+
+
+@dataclass
+class StepChecker:
+    checker: RulesetChecker
+    site: ExpressionSite
+    zones: dict[str, ZoneSpec]
+    variables: dict[str, VariableSpec]
+
+    # --- references to zones and variables ----------------------------------------------------------------
+
+    def _reference(self, node: Node | None, path: Path, scope: Scope, kinds: dict[str, object],
+                   what: str) -> tuple[str, Type] | None:
+        """A zone or variable reference: `name`, `name[seat]`, or a bare per-seat name where `player` is bound."""
+        if not isinstance(node, ScalarNode):
+            return None
+        text = expression_text(node)
+        try:
+            tree = parse(text)
+        except ExpressionError as error:
+            self.checker.report_expression(error, node, path)
+            return None
+        base = tree.subject if isinstance(tree, ast.Index) else tree
+        if not isinstance(base, ast.Name) or base.identifier not in kinds:
+            name = base.identifier if isinstance(base, ast.Name) else text
+            close = difflib.get_close_matches(name, list(kinds), n=1)
+            hint = f"did you mean `{close[0]}`?" if close else (
+                f"{what}s: " + ", ".join(kinds) if kinds else f"declare it under `{what}s:`")
+            code = "unknown-zone" if what == "zone" else "unknown-variable"
+            if isinstance(base, ast.Name) and base.identifier in (self.zones if what == "variable"
+                                                                   else self.variables):
+                code = "not-assignable" if what == "variable" else "unknown-zone"
+                hint = f"`{name}` is a {'zone' if what == 'variable' else 'variable'}, not a {what}"
+            self.checker.report_expression(
+                ExpressionError(code, f"unknown {what} `{name}`", base.start, base.end, hint=hint), node, path)
+            return None
+        checked = self.site.check(node, path, scope, None, f"this {what}")
+        if checked is None:
+            return None
+        return base.identifier, checked[0]
+
+    def zone(self, node: Node | None, path: Path, scope: Scope, *, kind: str = "cards") -> str | None:
+        found = self._reference(node, path, scope, dict(self.zones), "zone")
+        if found is None:
+            return None
+        name, _ = found
+        if self.zones[name].kind != kind:
+            self.checker.error("type", f"zone `{name}` holds {self.zones[name].kind}, but {kind} are needed here",
+                               node, path)
+        return name
+
+    def target(self, node: Node | None, path: Path, scope: Scope) -> Type | None:
+        found = self._reference(node, path, scope, dict(self.variables), "variable")
+        return found[1] if found else None
+
+    def expression(self, node: Node | None, path: Path, scope: Scope, expected: Type | None = None,
+                   what: str = "the expression") -> Type | None:
+        checked = self.site.check(node, path, scope, expected, what)
+        return checked[0] if checked else None
+
+    # --- steps --------------------------------------------------------------------------------------------------
+
+    def steps(self, node: Node | None, path: Path, scope: Scope) -> None:
+        if isinstance(node, SequenceNode):
+            for index, step in enumerate(node.items):
+                if isinstance(step, MappingNode):
+                    self.step(step, (*path, index), scope)
+
+    def step(self, node: MappingNode, path: Path, scope: Scope) -> None:
+        entries = node.entries
+        verb = next(key for key in entries if hasattr(self, f"_step_{key}"))
+        getattr(self, f"_step_{verb}")(entries, path, scope)
+
+    def _step_set(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        kind = self.target(entries["set"], (*path, "set"), scope)
+        self.expression(entries["to"], (*path, "to"), scope, kind, "the new value")
+
+    def _step_change(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        kind = self.target(entries["change"], (*path, "change"), scope)
+        if kind is not None and kind != INT:
+            self.checker.error("type", f"`change` adds to a number, but this variable is {kind}",
+                               entries["change"], (*path, "change"), hint="use `set` and `to`")
+        self.expression(entries["by"], (*path, "by"), scope, INT, "the change")
+
+    def _step_transfer(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.expression(entries["transfer"], (*path, "transfer"), scope, INT, "the amount")
+        for key in ("from", "to"):
+            kind = self.target(entries[key], (*path, key), scope)
+            if kind is not None and kind != INT:
+                self.checker.error("type", f"a transfer moves a number, but this variable is {kind}", entries[key],
+                                   (*path, key))
+
+    def _step_move(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        amount = entries["move"]
+        if scalar(amount) != "all":
+            kind = self.expression(amount, (*path, "move"), scope, None, "what to move")
+            if kind is not None and kind != INT and kind != CARDS and kind != list_of(ANY):
+                self.checker.error("type", f"`move` takes `all`, a number of cards or a list of cards, not {kind}",
+                                   amount, (*path, "move"))
+        self.zone(entries["from"], (*path, "from"), scope)
+        self.zone(entries["to"], (*path, "to"), scope)
+        self.steps(entries.get("when_empty"), (*path, "when_empty"), scope)
+
+    def _step_shuffle(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.zone(entries["shuffle"], (*path, "shuffle"), scope)
+
+    def _step_deal(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.expression(entries["deal"], (*path, "deal"), scope, INT, "the number of cards dealt")
+        self.zone(entries["from"], (*path, "from"), scope)
+        target = scalar(entries["to"])
+        zone = self.zones.get(str(target))
+        if zone is None or zone.owner != "seat":
+            seat_zones = [name for name, z in self.zones.items() if z.owner == "seat"]
+            close = difflib.get_close_matches(str(target), seat_zones, n=1)
+            self.checker.error("unknown-zone", f"`deal` needs a zone with one per seat; `{target}` is not one",
+                               entries["to"], (*path, "to"),
+                               hint=f"did you mean `{close[0]}`?" if close else "per-seat zones: "
+                               + (", ".join(seat_zones) or "none (declare one with `owner: seat`)"))
+        self.expression(entries.get("seats"), (*path, "seats"), scope, list_of(SEAT), "the receivers")
+        self.expression(entries.get("face_up"), (*path, "face_up"), {**scope, "receiver": SEAT, "round": INT},
+                        BOOL, "`face_up`")
+
+    def _step_if(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.expression(entries["if"], (*path, "if"), scope, BOOL, "the condition")
+        self.steps(entries["then"], (*path, "then"), scope)
+        self.steps(entries.get("else"), (*path, "else"), scope)
+
+    def _step_for_each(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        kind = self.expression(entries["for_each"], (*path, "for_each"), scope, None, "`for_each`")
+        name = str(scalar(entries.get("as")) or "player")
+        element: Type = ANY
+        if kind is not None:
+            if not kind.is_list:
+                self.checker.error("type", f"`for_each` goes through a list, not {kind}", entries["for_each"],
+                                   (*path, "for_each"))
+            else:
+                element = kind.element
+        inner = {**scope, name: element}
+        self.expression(entries.get("where"), (*path, "where"), inner, BOOL, "`where`")
+        self.steps(entries["do"], (*path, "do"), inner)
+
+    def _step_repeat(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        if scalar(entries["repeat"]) == "while":
+            if "while" not in entries:
+                self.checker.error("schema", "`repeat: while` needs a `while:` condition", entries["repeat"],
+                                   (*path, "repeat"))
+            self.expression(entries.get("while"), (*path, "while"), scope, BOOL, "the condition")
+        else:
+            self.expression(entries["repeat"], (*path, "repeat"), scope, INT, "the number of repeats")
+            if "while" in entries:
+                self.checker.error("schema", "`while:` goes with `repeat: while`", entries["while"],
+                                   (*path, "while"))
+        self.steps(entries["do"], (*path, "do"), scope)
+
+    def _step_round(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.expression(entries["round"], (*path, "round"), scope, SEAT, "the first seat of the round")
+        inner = {**scope, "player": SEAT}
+        self.expression(entries.get("where"), (*path, "where"), inner, BOOL, "`where`")
+        self.steps(entries["do"], (*path, "do"), inner)
+
+    def _step_decide(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.expression(entries["decide"], (*path, "decide"), scope, SEAT, "the deciding seat")
+        inner = {**scope, "player": SEAT}
+        options = entries["options"]
+        assert isinstance(options, SequenceNode)
+        ends = False
+        for index, option in enumerate(options.items):
+            if isinstance(option, MappingNode):
+                self.option(option, (*path, "options", index), inner)
+                ends = ends or scalar(option.entries.get("ends")) is True
+        if scalar(entries.get("repeat")) is True and not ends:
+            self.checker.error("no-end", "a repeated decision needs an option with `ends: true`", entries["decide"],
+                               (*path, "decide"), hint="mark the option that finishes the turn, e.g. the discard")
+
+    def option(self, node: MappingNode, path: Path, scope: Scope) -> None:
+        entries = node.entries
+        inner = dict(scope)
+        if "choose" in entries:
+            arguments = entries.get("args")
+            if isinstance(arguments, MappingNode):
+                for name, values in arguments.entries.items():
+                    kind = self.expression(values, (*path, "args", name), scope, None, "the values of an argument")
+                    if kind is not None and not kind.is_list:
+                        self.checker.error("type", f"an argument's values are a list, not {kind}", values,
+                                           (*path, "args", name), hint="e.g. `numbers(0, 5)`")
+                    inner[name] = kind.element if kind is not None and kind.is_list else ANY
+        for verb in ("play", "discard"):
+            if verb in entries:
+                self.zone(entries[verb], (*path, verb), scope)
+                inner["card"] = CARD
+        for verb in ("draw", "take"):
+            if verb in entries:
+                self.zone(entries[verb], (*path, verb), scope)
+                inner["cards"] = CARDS
+        for verb in ("meld", "add"):
+            if verb in entries:
+                self.zone(entries[verb], (*path, verb), scope)
+                inner["cards"] = CARDS
+                if verb == "add":
+                    inner["meld"] = MELD
+        if "to" in entries:
+            self.zone(entries["to"], (*path, "to"), scope,
+                      kind="melds" if "meld" in entries or "add" in entries else "cards")
+        self.clauses(entries.get("legal"), (*path, "legal"), inner)
+        self.steps(entries.get("do"), (*path, "do"), inner)
+
+    def clauses(self, node: Node | None, path: Path, scope: Scope) -> None:
+        if isinstance(node, SequenceNode):
+            for index, clause in enumerate(node.items):
+                if isinstance(clause, MappingNode):
+                    self.expression(clause.entries.get("rule"), (*path, index, "rule"), scope, BOOL,
+                                    "a legality rule")
+
+    def _step_trick(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.zone(entries["trick"], (*path, "trick"), scope)
+        self.expression(entries["leader"], (*path, "leader"), scope, SEAT, "the leader")
+        playing = {**scope, "player": SEAT}
+        self.expression(entries.get("players"), (*path, "players"), playing, BOOL, "`players`")
+        source = scalar(entries.get("from")) or "hand"
+        zone = self.zones.get(str(source))
+        if zone is None or zone.owner != "seat":
+            self.checker.error("unknown-zone", f"a trick is played from a per-seat zone; `{source}` is not one",
+                               entries.get("from") or entries["trick"], (*path, "from"),
+                               hint="name a zone with `owner: seat`, such as `hand`")
+        self.clauses(entries["legal"], (*path, "legal"), {**playing, "card": CARD, "to_play": INT})
+        self.expression(entries["winning_card"], (*path, "winning_card"), scope, CARD, "the winning card")
+        self.steps(entries.get("then"), (*path, "then"), {**scope, "winner": SEAT})
+        self.expression(entries.get("count"), (*path, "count"), scope, INT, "the number of tricks")
+
+    def _step_log(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.site.template(entries["log"], (*path, "log"), scope)
+
+
+def variable_scope(variables: dict[str, VariableSpec], zones: dict[str, ZoneSpec]) -> Scope:
+    scope: Scope = {name: zone_type(zone) for name, zone in zones.items()}
+    scope.update({name: variable_type(variable) for name, variable in variables.items()})
+    return scope

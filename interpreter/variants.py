@@ -1,0 +1,131 @@
+"""Variants: `extends:` chains merged before validation, with each node keeping the file and line it came from.
+
+Merge rules (DESIGN.md): mappings merge key by key (a key `name(args)` matches any key with the same `name`);
+lists whose items all have a `name:` merge by name, in the parent's order with new items appended, and an item
+`{name: x, remove: true}` deletes item x; any other list, and any scalar, is replaced whole.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.errors import Diagnostic, RulesetError
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, read_file, yaml_path
+
+MAX_EXTENDS_DEPTH = 16
+
+
+def load_merged(path: str | Path) -> MappingNode:
+    """Read a ruleset file and everything it extends, merged into one located tree."""
+    return _load(Path(path), [], str(path))
+
+
+def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
+    resolved = path.resolve()
+    root = read_file(shown)
+    extends = root.entries.get("extends")
+    if extends is None:
+        return root
+    if not isinstance(extends, ScalarNode) or not isinstance(extends.value, str) or not extends.value:
+        raise RulesetError([Diagnostic("schema", "`extends` must be a relative path to a ruleset file",
+                                       extends.location, "extends")])
+    parent_path = (path.parent / extends.value)
+    parent_shown = str(Path(shown).parent / extends.value)
+    parent_resolved = parent_path.resolve()
+    here = [*chain, resolved]
+    if parent_resolved in here:
+        cycle = [p.name for p in here[here.index(parent_resolved):]] + [parent_resolved.name]
+        raise RulesetError([Diagnostic(
+            "extends-cycle", "`extends` makes a cycle: " + " -> ".join(cycle), extends.location, "extends",
+            hint="a variant extends its base game; the base must not extend the variant")])
+    if len(here) >= MAX_EXTENDS_DEPTH:
+        raise RulesetError([Diagnostic("extends-cycle", f"`extends` chain is deeper than {MAX_EXTENDS_DEPTH}",
+                                       extends.location, "extends")])
+    if not parent_path.is_file():
+        raise RulesetError([Diagnostic(
+            "extends-missing", f"`extends` names {extends.value!r}, which is not a file",
+            extends.location, "extends", hint="the path is relative to the file that says `extends:`")])
+    try:
+        parent = _load(parent_path, here, parent_shown)
+    except RulesetError as error:
+        # Say which variant led to the broken base, then the base's own errors.
+        raise RulesetError([
+            Diagnostic("extends-invalid", f"the ruleset this file extends ({extends.value}) has errors",
+                       extends.location, "extends", severity="error"),
+            *error.diagnostics,
+        ]) from None
+    diagnostics: list[Diagnostic] = []
+    child = MappingNode(root.location, {k: v for k, v in root.entries.items() if k != "extends"},
+                        {k: v for k, v in root.key_locations.items() if k != "extends"})
+    merged = merge(parent, child, (), diagnostics)
+    if diagnostics:
+        raise RulesetError(diagnostics)
+    assert isinstance(merged, MappingNode)
+    return merged
+
+
+def _identity(key: str) -> str:
+    return key.split("(", 1)[0].strip()
+
+
+def merge(base: Node, override: Node, path: tuple[str | int, ...], diagnostics: list[Diagnostic]) -> Node:
+    """The override merged into the base (neither is changed)."""
+    if isinstance(base, MappingNode) and isinstance(override, MappingNode):
+        return _merge_mappings(base, override, path, diagnostics)
+    if isinstance(base, SequenceNode) and isinstance(override, SequenceNode):
+        if _is_named_list(base) and _is_named_list(override):
+            return _merge_named(base, override, path, diagnostics)
+    return override
+
+
+def _merge_mappings(base: MappingNode, override: MappingNode, path: tuple[str | int, ...],
+                    diagnostics: list[Diagnostic]) -> MappingNode:
+    entries = dict(base.entries)
+    key_locations = dict(base.key_locations)
+    by_identity = {_identity(key): key for key in entries}
+    for key, value in override.entries.items():
+        existing = by_identity.get(_identity(key))
+        if existing is not None:
+            merged = merge(entries.pop(existing), value, (*path, key), diagnostics)
+            key_locations.pop(existing)
+        else:
+            merged = value
+        entries[key] = merged
+        key_locations[key] = override.key_locations[key]
+    return MappingNode(override.location, entries, key_locations)
+
+
+def _item_name(node: Node) -> str | None:
+    if isinstance(node, MappingNode):
+        name = node.entries.get("name")
+        if isinstance(name, ScalarNode) and isinstance(name.value, str):
+            return name.value
+    return None
+
+
+def _is_named_list(node: SequenceNode) -> bool:
+    return bool(node.items) and all(_item_name(item) is not None for item in node.items)
+
+
+def _is_removal(node: Node) -> bool:
+    if not isinstance(node, MappingNode):
+        return False
+    remove = node.entries.get("remove")
+    return isinstance(remove, ScalarNode) and remove.value is True
+
+
+def _merge_named(base: SequenceNode, override: SequenceNode, path: tuple[str | int, ...],
+                 diagnostics: list[Diagnostic]) -> SequenceNode:
+    items: dict[str, Node] = {_item_name(item) or "": item for item in base.items}
+    for index, item in enumerate(override.items):
+        name = _item_name(item) or ""
+        if _is_removal(item):
+            if name in items:
+                del items[name]
+            else:
+                diagnostics.append(Diagnostic(
+                    "extends-remove", f"cannot remove {name!r}: the base has no item of that name",
+                    item.location, yaml_path((*path, index)), hint="names: " + ", ".join(items)))
+            continue
+        items[name] = merge(items[name], item, (*path, index), diagnostics) if name in items else item
+    return SequenceNode(override.location, list(items.values()))
