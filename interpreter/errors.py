@@ -38,11 +38,6 @@ class Location:
     def path(self) -> str:
         return self.source.path
 
-    def shifted(self, *, line_offset: int, column: int, end_column: int, same_line: bool) -> Location:
-        """A sub-span inside this one, for positions inside a scalar (an expression inside YAML)."""
-        line = self.line + line_offset
-        return Location(self.source, line, column, line if same_line else line, end_column)
-
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -68,10 +63,7 @@ class Diagnostic:
     def render(self) -> str:
         """`PATH:LINE:COL: severity[code]: message (at yaml.path)`, a caret excerpt, then the hint."""
         where = self.location
-        if where is not None:
-            head = f"{where.path}:{where.line}:{where.column}"
-        else:
-            head = self.path or "<input>"
+        head = f"{where.path}:{where.line}:{where.column}" if where is not None else self.path or "<input>"
         text = f"{head}: {self.severity}[{self.code}]: {self.message}"
         if self.yaml_path:
             text += f" (at {self.yaml_path})"

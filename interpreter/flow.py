@@ -43,6 +43,8 @@ def check_phases(checker: RulesetChecker, steps: StepChecker, hand: MappingNode,
     if scalar(start) not in phases:
         _unknown_phase(checker, start, ("hand", "start"), phases)
         return
+    if any(d.code == "unknown-phase" for d in checker.diagnostics):
+        return  # the graph is incomplete; its other findings would only repeat that one
     _check_graph(checker, str(scalar(start)), edges, phases, phases_node)
 
 

@@ -20,7 +20,14 @@ from interpreter.model import Ruleset
 from interpreter.parameters import ParamValue, resolve
 from interpreter.schema import validate_structure
 from interpreter.semantics import (
-    CONTEXTUAL, ENGINE_NAMES, VARIABLE_TYPES, ExpressionSite, RulesetChecker, Scope, parameter_types, scalar,
+    CONTEXTUAL,
+    ENGINE_NAMES,
+    VARIABLE_TYPES,
+    ExpressionSite,
+    RulesetChecker,
+    Scope,
+    parameter_types,
+    scalar,
 )
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 from interpreter.steps import StepChecker, variable_scope
@@ -70,7 +77,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     _check_unused(checker, environment, definitions)
     compiled = program.build()
     expressions = {where: compiled[name] for where, name in site.compiled.items()}
-    if deck_zone is not None and not _has_errors(checker):
+    if deck_zone is not None:
         def count(node: Node, node_path: Path_, players_count: int) -> int | None:
             function = expressions.get(yaml_path(node_path))
             if function is None:

@@ -49,24 +49,25 @@ def validate_structure(root: MappingNode) -> list[Diagnostic]:
 
 def _collect(validator: Any, instance: Any, root: MappingNode, prefix: tuple[str | int, ...],
              diagnostics: list[Diagnostic], schema: dict[str, Any] | None = None) -> None:
-    errors = validator.iter_errors(instance, schema) if schema is not None else validator.iter_errors(instance)
+    if schema is not None:
+        # A branch of a oneOf, validated on its own; it keeps the root's $defs so its $refs resolve.
+        validator = validator.evolve(schema={"$defs": ruleset_schema()["$defs"], **schema})
+    errors = validator.iter_errors(instance)
     for error in errors:
         path = (*prefix, *error.absolute_path)
-        if error.validator == "oneOf" and isinstance(error.instance, dict):
-            if _descend_one_of(validator, error, root, path, diagnostics):
-                continue
+        if (error.validator == "oneOf" and isinstance(error.instance, dict)
+                and _descend_one_of(validator, error, root, path, diagnostics)):
+            continue
         diagnostics.append(_diagnostic(error, root, path))
 
 
 def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
-    resolver = _validator()
     branches = []
     for branch in schema.get("oneOf", []):
         if "$ref" in branch:
             name = branch["$ref"].rsplit("/", 1)[-1]
             branch = ruleset_schema()["$defs"][name]
         branches.append(branch)
-    del resolver
     return branches
 
 
@@ -78,8 +79,9 @@ def _discriminators(branch: dict[str, Any]) -> list[str]:
 
 def _descend_one_of(validator: Any, error: ValidationError, root: MappingNode, path: tuple[str | int, ...],
                     diagnostics: list[Diagnostic]) -> bool:
-    instance: dict[str, Any] = error.instance
-    branches = _branches(error.schema)
+    instance: Any = error.instance
+    schema: Any = error.schema
+    branches = _branches(schema)
     keys = {key: branch for branch in branches for key in _discriminators(branch)}
     if not keys:
         return False
@@ -138,10 +140,17 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
     if kind == "type":
         wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         words = " or ".join(_JSON_TYPES.get(str(t), str(t)) for t in wanted)
+        hint = None
+        if set(wanted) >= {"string", "integer", "boolean"} and isinstance(error.instance, (list, dict)):
+            words = "an expression"
+            opener = "[" if isinstance(error.instance, list) else "{"
+            hint = f"YAML read this as a {'list' if opener == '[' else 'mapping'}: an expression that starts " \
+                   f"with `{opener}` must be quoted, or written after `|`"
         return Diagnostic("schema", f"must be {words}, not {_describe(error.instance)}", _location(root, path),
-                          where)
+                          where, hint=hint)
     if kind == "enum":
-        choices = [str(choice) for choice in error.validator_value]
+        enum_values: Any = error.validator_value
+        choices = [str(choice) for choice in enum_values]
         close = difflib.get_close_matches(str(error.instance), choices, n=1)
         return Diagnostic("schema", f"{error.instance!r} is not one of: {', '.join(choices)}",
                           _location(root, path), where, hint=f"did you mean `{close[0]}`?" if close else None)
@@ -157,7 +166,8 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
                           _location(root, path), where, hint="write `format: 1`")
     if kind == "oneOf" and path and path[-1] == "next":
         return Diagnostic("schema", "`next` must be a phase name or a list of {if, goto} transitions",
-                          _location(root, path), where, hint="e.g. `next: deal` or `next: [{if: x, goto: a}, {goto: b}]`")
+                          _location(root, path), where,
+                          hint="e.g. `next: deal` or `next: [{if: x, goto: a}, {goto: b}]`")
     return Diagnostic("schema", _plain_message(error), _location(root, path), where)
 
 

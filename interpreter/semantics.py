@@ -15,7 +15,21 @@ from interpreter.dsl.checker import Definition, DefinitionError, Environment, Pa
 from interpreter.dsl.compiler import Program
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import (
-    ANY, BOOL, CARD, CARDS, INT, MELD, RANK, SEAT, STR, SUIT, TEAM, Type, list_of, optional, per_seat,
+    ANY,
+    BOOL,
+    CARD,
+    CARDS,
+    INT,
+    MELD,
+    RANK,
+    SEAT,
+    STR,
+    SUIT,
+    TEAM,
+    Type,
+    list_of,
+    optional,
+    per_seat,
     per_team,
 )
 from interpreter.errors import Diagnostic, ExpressionError, Location
@@ -238,7 +252,23 @@ class RulesetChecker:
                 continue
             definitions[name] = Definition(name, parameters, tree, text)
             self.definition_sites[name] = (body, path)
+        self._check_recursion(definitions)
         return definitions
+
+    def _check_recursion(self, definitions: dict[str, Definition]) -> None:
+        """Refuse any cycle of definitions using each other (the language has no recursion)."""
+        uses = {name: _uses(definition, definitions) for name, definition in definitions.items()}
+        reported: set[frozenset[str]] = set()
+        for name in list(definitions):
+            cycle = _find_cycle(name, uses)
+            if cycle is None or frozenset(cycle) in reported:
+                continue
+            reported.add(frozenset(cycle))
+            node, path = self.definition_sites[name]
+            self.error("recursion", "definitions may not use themselves: " + " -> ".join(cycle), node, path,
+                       hint="the language has no recursion; go through a finite list with a quantifier")
+            for member in cycle:
+                definitions.pop(member, None)
 
     def build_teams(self, players: Players) -> dict[int, tuple[tuple[int, ...], ...]]:
         node = self._node("teams")
@@ -327,6 +357,35 @@ class ExpressionSite:
                 self.checker.report_definition(error)
                 continue
             self.compiled[f"{yaml_path(path)}{{{index}}}"] = self.program.add(tree, annotations)
+
+
+def _uses(definition: Definition, definitions: dict[str, Definition]) -> set[str]:
+    """The definitions a definition's body names or calls."""
+    found: set[str] = set()
+    pending = [definition.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Name) and node.identifier in definitions:
+            found.add(node.identifier)
+        elif isinstance(node, ast.Call) and node.function in definitions:
+            found.add(node.function)
+        pending.extend(ast.children(node))
+    return found
+
+
+def _find_cycle(start: str, uses: dict[str, set[str]]) -> list[str] | None:
+    """A path start -> ... -> start through `uses`, if there is one."""
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        name, trail = stack.pop()
+        for used in sorted(uses.get(name, ())):
+            if used == start:
+                return [*trail, start]
+            if used not in seen:
+                seen.add(used)
+                stack.append((used, [*trail, used]))
+    return None
 
 
 def _items(node: Node | None) -> list[Node]:

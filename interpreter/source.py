@@ -189,10 +189,8 @@ def parse_text(text: str, path: str) -> MappingNode:
     _check_aliases(text, source)
     try:
         composed = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as error:
-        raise RulesetError([_yaml_syntax(error, source)]) from None
-    except yaml.YAMLError as error:  # pragma: no cover - every PyYAML error we know is marked
-        raise RulesetError([Diagnostic("yaml-syntax", str(error), path=path)]) from None
+    except yaml.YAMLError as error:
+        raise RulesetError([_yaml_error(error, source)]) from None
     if composed is None:
         raise _file_error(path, "file-empty", "file holds no YAML document", "a ruleset starts with `format: 1`")
     _check_expansion(composed, source)
@@ -219,11 +217,24 @@ def _file_error(path: str, code: str, message: str, hint: str | None) -> Ruleset
     return RulesetError([Diagnostic(code, message, hint=hint, path=path)])
 
 
-def _mark_location(source: SourceText, start: yaml.Mark, end: yaml.Mark | None = None) -> Location:
+def _mark_location(source: SourceText, start: Any, end: Any = None) -> Location:
+    """The span between two PyYAML marks (0-based) as a 1-based Location."""
     end = end or start
     if end.line == start.line and end.column <= start.column:
         return Location(source, start.line + 1, start.column + 1, start.line + 1, start.column + 2)
     return Location(source, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
+def _yaml_error(error: yaml.YAMLError, source: SourceText) -> Diagnostic:
+    """Any PyYAML error as a located diagnostic."""
+    if isinstance(error, yaml.MarkedYAMLError):
+        return _yaml_syntax(error, source)
+    if isinstance(error, yaml.reader.ReaderError):
+        line, column = _line_column(source, min(error.position, len(source.text)))
+        location = Location(source, line, column, line, column + 1)
+        return Diagnostic("file-binary", f"character U+{error.character:04X} is not allowed in a YAML file",
+                          location, hint="a ruleset is plain UTF-8 text without control characters")
+    return Diagnostic("yaml-syntax", f"YAML: {error}", path=source.path)
 
 
 def _yaml_syntax(error: yaml.MarkedYAMLError, source: SourceText) -> Diagnostic:
@@ -259,8 +270,8 @@ def _check_aliases(text: str, source: SourceText) -> None:
                             )
                         ]
                     )
-    except yaml.MarkedYAMLError as error:
-        raise RulesetError([_yaml_syntax(error, source)]) from None
+    except yaml.YAMLError as error:
+        raise RulesetError([_yaml_error(error, source)]) from None
 
 
 def _check_expansion(root: yaml.Node, source: SourceText) -> None:

@@ -12,7 +12,13 @@ from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, SEAT, Type,
 from interpreter.errors import ExpressionError
 from interpreter.model import VariableSpec, ZoneSpec
 from interpreter.semantics import (
-    ExpressionSite, RulesetChecker, Scope, expression_text, scalar, variable_type, zone_type,
+    ExpressionSite,
+    RulesetChecker,
+    Scope,
+    expression_text,
+    scalar,
+    variable_type,
+    zone_type,
 )
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -173,6 +179,13 @@ class StepChecker:
 
     def _step_round(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.expression(entries["round"], (*path, "round"), scope, SEAT, "the first seat of the round")
+        inner = {**scope, "player": SEAT}
+        self.expression(entries.get("where"), (*path, "where"), inner, BOOL, "`where`")
+        self.steps(entries["do"], (*path, "do"), inner)
+
+    def _step_turns(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.expression(entries["turns"], (*path, "turns"), scope, SEAT, "the seat that takes the first turn")
+        self.expression(entries["until"], (*path, "until"), scope, BOOL, "`until`")
         inner = {**scope, "player": SEAT}
         self.expression(entries.get("where"), (*path, "where"), inner, BOOL, "`where`")
         self.steps(entries["do"], (*path, "do"), inner)

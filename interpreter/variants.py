@@ -72,9 +72,9 @@ def merge(base: Node, override: Node, path: tuple[str | int, ...], diagnostics: 
     """The override merged into the base (neither is changed)."""
     if isinstance(base, MappingNode) and isinstance(override, MappingNode):
         return _merge_mappings(base, override, path, diagnostics)
-    if isinstance(base, SequenceNode) and isinstance(override, SequenceNode):
-        if _is_named_list(base) and _is_named_list(override):
-            return _merge_named(base, override, path, diagnostics)
+    if (isinstance(base, SequenceNode) and isinstance(override, SequenceNode)
+            and _is_named_list(base) and _is_named_list(override)):
+        return _merge_named(base, override, path, diagnostics)
     return override
 
 

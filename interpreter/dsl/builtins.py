@@ -334,7 +334,8 @@ BUILTINS: dict[str, Builtin] = {
                  "team_of(dealer) == team_of(partner(dealer))", _team_of, "env"),
         _builtin("team_seats", "(team: team) -> list[seat]", "seats", "The seats of a team, clockwise from 0.",
                  "dealer in team_seats(team_of(dealer))", _team_seats, "env"),
-        _builtin("teams", "() -> list[team]", "seats", "Every team.", "size(teams()) == 2", _teams, "env"),
+        _builtin("teams", "() -> list[team]", "seats", "Every team, in order of number.", "size(teams()) == 2",
+                 _teams, "env"),
         _builtin("partner", "(seat: seat) -> seat", "seats", "The next seat clockwise of the same team; an "
                  "error for a seat that plays alone.", "partner(partner(dealer)) == dealer", _partner, "env"),
     )

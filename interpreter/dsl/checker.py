@@ -12,8 +12,25 @@ from interpreter.cards import Deck
 from interpreter.dsl import ast
 from interpreter.dsl.builtins import BUILTINS, QUANTIFIERS
 from interpreter.dsl.types import (
-    ANY, BOOL, CARD, CARDS, INT, MELD, NULL, PARAMS, RANK, SEAT, STR, SUIT, TEAM, Type, compatible, join,
-    list_of, substitute, unify,
+    ANY,
+    BOOL,
+    CARD,
+    CARDS,
+    INT,
+    MELD,
+    NULL,
+    PARAMS,
+    RANK,
+    SEAT,
+    STR,
+    SUIT,
+    TEAM,
+    Type,
+    compatible,
+    join,
+    list_of,
+    substitute,
+    unify,
 )
 from interpreter.errors import ExpressionError
 
@@ -561,5 +578,14 @@ def _null_test(node: ast.Node, operator: str) -> str | None:
     return None
 
 
-__all__ = ["SEAT", "Annotations", "ContextError", "Definition", "DefinitionError", "Environment", "Instance",
-           "MELD", "Parameter"]
+__all__ = [
+    "MELD",
+    "SEAT",
+    "Annotations",
+    "ContextError",
+    "Definition",
+    "DefinitionError",
+    "Environment",
+    "Instance",
+    "Parameter",
+]

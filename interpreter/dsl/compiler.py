@@ -101,7 +101,7 @@ class Program:
         self._emit_instances()
         source = "\n".join(self._sources)
         code = compile(source, "<ruleset expressions>", "exec")
-        exec(code, self.namespace)  # noqa: S102 - generated from the checked AST, see the module docstring
+        exec(code, self.namespace)
         return {name: self.namespace[name] for name in self._expressions}
 
     @property

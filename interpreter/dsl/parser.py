@@ -17,8 +17,9 @@ MAX_EXPRESSION_LENGTH = 10_000
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 _TOKEN_NAMES = {
-    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "COLON": "':'",
-    "DOT": "'.'", "BY": "'by'", "NAME": "a name", "INT": "a number", "SYMBOL": "a card, rank or suit", "STRING": "a string",
+    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','",
+    "DOT": "'.'", "BY": "'by'", "NAME": "a name", "INT": "a number", "SYMBOL": "a card, rank or suit",
+    "STRING": "a string",
     "COMPARE": "a comparison", "ADD": "'+' or '-'", "MUL": "'*', '//' or '%'", "MINUS": "'-'",
     "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "FOR": "'for'", "IN": "'in'", "NOT": "'not'",
     "AND": "'and'", "OR": "'or'", "TRUE": "'true'", "FALSE": "'false'", "NULL": "'null'", "$END": "the end",
@@ -93,7 +94,7 @@ class _ToAst(Transformer[Token, ast.Node]):
                                   hint=f"write it as `{name}(c in hand by c.rank)`")
         return ast.Quantifier(*_span(meta), str(name), head.left.identifier, head.right, key, None)
 
-    def list(self, meta: Any, children: list[Any]) -> ast.Node:
+    def list_display(self, meta: Any, children: list[Any]) -> ast.Node:
         return ast.ListDisplay(*_span(meta), children[0] or ())
 
     def comprehension(self, meta: Any, children: list[Any]) -> ast.Node:
