@@ -137,8 +137,8 @@ def _check_variables(steps: StepChecker, root: MappingNode) -> None:
         assert isinstance(item, MappingNode)
         name = str(scalar(item.entries["name"]))
         variable = steps.variables.get(name)
-        if variable is None or "initial" not in item.entries:
-            continue  # a variable without `initial` is unset until a step sets it
+        if variable is None or "initial" not in item.entries or variable.optional:
+            continue  # without `initial` a variable is unset until a step sets it; `initial: null` is optional
         scope: Scope = {"player": SEAT} if variable.per == "seat" else {}
         steps.expression(item.entries["initial"], ("variables", index, "initial"), scope,
                          VARIABLE_TYPES[variable.type], f"the initial value of `{name}`")

@@ -39,6 +39,7 @@ class VariableSpec:
     per: str = "table"  # table | seat | team
     lasts: str = "hand"  # hand | match
     visibility: str = "public"
+    optional: bool = False  # declared `initial: null`: may be unset, and must be tested before use
 
 
 @dataclass(frozen=True)

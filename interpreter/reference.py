@@ -60,8 +60,11 @@ From the loosest to the tightest binding:
 | `-x` | negation |
 | `x.field`, `x[i]`, `f(...)` | fields, indexing (from 0; negative from the end), calls |
 
-`null` is only for optional parameters and must be tested before use: in `if params.x == null then a else b`
-the `else` branch may use `params.x` as a number; so may the right side of `params.x != null and ...`.
+`null` is only for optional parameters and for variables declared with `initial: null`, and such a value
+must be tested before use: in `if params.x == null then a else b` the `else` branch may use `params.x` as a
+number; so may the right side of `params.x != null and ...` (and likewise `trump == null or ...` for a
+variable). `if`, `and` and `or` evaluate only what they need, and a definition without parameters is computed
+on first use, so `size(trick) == 0 or card.suit == led` never reads `led` of an empty trick.
 
 ## Lists, quantifiers and comprehensions
 

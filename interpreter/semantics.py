@@ -204,9 +204,11 @@ class RulesetChecker:
             assert isinstance(item, MappingNode)
             entries = item.entries
             name = str(scalar(entries["name"]))
+            initial = entries.get("initial")
             variable = VariableSpec(name, str(scalar(entries["type"])), scalar(entries.get("per")) or "table",
                                     scalar(entries.get("lasts")) or "hand",
-                                    scalar(entries.get("visibility")) or "public")
+                                    scalar(entries.get("visibility")) or "public",
+                                    optional=isinstance(initial, ScalarNode) and initial.value is None)
             if self._declare(name, entries["name"], ("variables", index, "name"), "variable"):
                 variables[name] = variable
         return variables
@@ -399,6 +401,8 @@ def zone_type(zone: ZoneSpec) -> Type:
 
 def variable_type(variable: VariableSpec) -> Type:
     inner = VARIABLE_TYPES[variable.type]
+    if variable.optional:
+        inner = optional(inner)
     return {"seat": per_seat, "team": per_team}.get(variable.per, lambda t: t)(inner)
 
 

@@ -306,11 +306,11 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("is_joker", "(card: card) -> bool", "cards", "Whether the card is a joker.",
                  "not is_joker(AH)", _is_joker, "deck"),
         # tricks
-        _builtin("beats", "(card: card, other: card, trump: suit = null) -> bool", "tricks",
+        _builtin("beats", "(card: card, other: card, trump: suit? = null) -> bool", "tricks",
                  "Whether `card` beats `other`, the card winning a trick so far: a higher card of the same "
-                 "suit, or a trump when `other` is not a trump.",
+                 "suit, or a trump when `other` is not a trump (no trump when `trump` is null or left out).",
                  "beats(2S, AH, S) and beats(KH, 10H) and not beats(AD, 2H, S)", _beats, "deck"),
-        _builtin("trick_winner", "(cards: list[card], trump: suit = null) -> card", "tricks",
+        _builtin("trick_winner", "(cards: list[card], trump: suit? = null) -> card", "tricks",
                  "The card that wins a trick whose cards were played in this order: the highest trump, "
                  "else the highest card of the suit led (the first played of equal cards).",
                  "trick_winner([QD, 4S, AD], S) == 4S", _trick_winner, "deck"),

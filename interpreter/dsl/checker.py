@@ -36,7 +36,7 @@ from interpreter.errors import ExpressionError
 
 FIELDS: dict[str, dict[str, Type]] = {
     "card": {"rank": RANK, "suit": SUIT},
-    "meld": {"cards": CARDS, "kind": STR, "owner": TEAM},
+    "meld": {"cards": CARDS, "kind": STR, "owner": TEAM, "wilds": CARDS, "naturals": CARDS},
 }
 
 
@@ -270,7 +270,10 @@ class _Checker:
         return {"card": CARD, "rank": RANK, "suit": SUIT}[kind]
 
     def _check_name(self, node: ast.Name, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
-        return self._resolve_name(node, local, bare=True)
+        result = self._resolve_name(node, local, bare=True)
+        if result.name == "optional" and node.identifier in narrowed:
+            return result.element
+        return result
 
     def _resolve_name(self, node: ast.Name, local: Locals, *, bare: bool) -> Type:
         name = node.identifier
@@ -454,7 +457,7 @@ class _Checker:
                 else "parameters: " + ", ".join(self.environment.parameters))
             raise self._fail(node, "unknown-param", f"unknown parameter `params.{node.field}`", hint)
         self.annotations.constants[id(node)] = parameter.value
-        if node.field in narrowed and parameter.type.name == "optional":
+        if f"params.{node.field}" in narrowed and parameter.type.name == "optional":
             return parameter.type.element
         return parameter.type
 
@@ -568,13 +571,17 @@ def _plain(kind: Type) -> Type | None:
 
 
 def _null_test(node: ast.Node, operator: str) -> str | None:
-    """The parameter name if `node` is `params.NAME <operator> null`."""
+    """What `node` tests against null with `operator`: `params.NAME` or a plain NAME (an optional variable)."""
     if not (isinstance(node, ast.Binary) and node.operator == operator):
         return None
     for subject, other in ((node.left, node.right), (node.right, node.left)):
-        if (isinstance(other, ast.Literal) and other.value is None and isinstance(subject, ast.Field)
-                and isinstance(subject.subject, ast.Name) and subject.subject.identifier == "params"):
-            return subject.field
+        if not (isinstance(other, ast.Literal) and other.value is None):
+            continue
+        if (isinstance(subject, ast.Field) and isinstance(subject.subject, ast.Name)
+                and subject.subject.identifier == "params"):
+            return f"params.{subject.field}"
+        if isinstance(subject, ast.Name):
+            return subject.identifier
     return None
 
 
