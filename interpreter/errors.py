@@ -63,7 +63,8 @@ class Diagnostic:
     def render(self) -> str:
         """`PATH:LINE:COL: severity[code]: message (at yaml.path)`, a caret excerpt, then the hint."""
         where = self.location
-        head = f"{where.path}:{where.line}:{where.column}" if where is not None else self.path or "<input>"
+        # A finding about a whole file (empty, binary, missing) is placed at 1:1, keeping the format uniform.
+        head = f"{where.path}:{where.line}:{where.column}" if where is not None else f"{self.path or '<input>'}:1:1"
         text = f"{head}: {self.severity}[{self.code}]: {self.message}"
         if self.yaml_path:
             text += f" (at {self.yaml_path})"

@@ -71,7 +71,8 @@ def _transitions(checker: RulesetChecker, steps: StepChecker, phase: MappingNode
                 checker.error("unreachable-phase", "a transition without `if` makes the ones after it unreachable",
                               item, item_path, hint="put the unconditional `goto` last")
         last = node.items[-1] if node.items else None
-        if isinstance(last, MappingNode) and "if" in last.entries:
+        unconditional = any(isinstance(i, MappingNode) and "if" not in i.entries for i in node.items)
+        if isinstance(last, MappingNode) and "if" in last.entries and not unconditional:
             checker.error("no-end", "every transition has a condition: when none holds the hand is stuck", last,
                           (*path, "next", len(node.items) - 1), hint="end the list with an unconditional `goto`",
                           severity="warning")

@@ -26,6 +26,7 @@ from interpreter.semantics import (
     ExpressionSite,
     RulesetChecker,
     Scope,
+    mentioned_names,
     parameter_types,
     scalar,
 )
@@ -46,8 +47,6 @@ def load_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
         raise RulesetError(structural)
     checker = RulesetChecker(root, {})
     specs = checker.build_parameters()
-    if any(d.severity == "error" for d in checker.diagnostics):
-        raise RulesetError(checker.diagnostics)
     values = resolve(specs, params or {}, from_text=params_as_text)
     checker.parameter_values = values
     return _check_and_compile(checker, str(path), root, specs, values)
@@ -63,7 +62,8 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     teams = checker.build_teams(players)
     globals_ = {**variable_scope(variables, zones), **ENGINE_NAMES}
     contextual: dict[str, Any] = dict(CONTEXTUAL)
-    environment = Environment(deck, globals_, definitions, parameter_types(specs, values), contextual)
+    environment = Environment(deck, globals_, definitions, parameter_types(specs, values), contextual,
+                              report=checker.report_definition, broken=checker.broken_definitions)
     program = Program(environment)
     site = ExpressionSite(checker, environment, program)
     steps = StepChecker(checker, site, zones, variables)
@@ -74,7 +74,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     assert isinstance(hand, MappingNode)
     check_phases(checker, steps, hand, {})
     _check_match(steps, root)
-    _check_unused(checker, environment, definitions)
+    _check_unused(checker, environment, site, definitions)
     compiled = program.build()
     expressions = {where: compiled[name] for where, name in site.compiled.items()}
     if deck_zone is not None:
@@ -189,11 +189,14 @@ def _check_match(steps: StepChecker, root: MappingNode) -> None:
         steps.expression(entries.get(key), ("match", key), scope, expected, f"`match.{key}`")
 
 
-def _check_unused(checker: RulesetChecker, environment: Environment, definitions: dict[str, Any]) -> None:
-    used = {instance.definition.name for instance in environment.instances.values()}
+def _check_unused(checker: RulesetChecker, environment: Environment, site: ExpressionSite,
+                  definitions: dict[str, Any]) -> None:
+    if site.unparsed:
+        return  # what an expression with a syntax error uses is unknown: no warning can be sure
+    used = _closure(site.mentioned & set(definitions), definitions)
     known = {*environment.globals, *CONTEXTUAL, *definitions, "params"}
     for name, definition in definitions.items():
-        if name in used:
+        if name in used or name in checker.broken_definitions:
             continue
         node, path = checker.definition_sites[name]
         unknown = [n for n in free_names(definition.body, set(definition.parameters)) if n.identifier not in known]
@@ -204,6 +207,18 @@ def _check_unused(checker: RulesetChecker, environment: Environment, definitions
                 node, path)
         checker.error("unused-definition", f"definition `{name}` is never used", node, path,
                       hint="remove it, or use it in a rule", severity="warning")
+
+
+def _closure(names: set[str], definitions: dict[str, Any]) -> set[str]:
+    """The definitions named, and every definition they use, transitively."""
+    seen = set(names)
+    pending = list(names)
+    while pending:
+        for used in mentioned_names(definitions[pending.pop()].body) & set(definitions):
+            if used not in seen:
+                seen.add(used)
+                pending.append(used)
+    return seen
 
 
 def validate_file(path: str | Path, params: Mapping[str, Any] | None = None, *,

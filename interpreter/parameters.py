@@ -51,17 +51,18 @@ class ParamSpec:
     def problem(self, value: object) -> str | None:
         """Why `value` is refused, or None when it is fine."""
         if value is None:
-            return None if self.optional else f"may not be null; allowed: {self.allowed()}"
+            return None if self.optional else f"null is not allowed: it must be {self.allowed()}"
+        shown = repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else value
         if self.type == "bool":
-            return None if isinstance(value, bool) else f"must be {self.allowed()}"
+            return None if isinstance(value, bool) else f"{shown} is not {self.allowed()}"
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"must be {self.allowed()}"
+                return f"{shown} is not {self.allowed()}"
             too_low = self.minimum is not None and value < self.minimum
             too_high = self.maximum is not None and value > self.maximum
             return f"{value} is out of range: allowed {self.allowed()}" if too_low or too_high else None
         if not isinstance(value, str):
-            return f"must be {self.allowed()}"
+            return f"{shown} is not {self.allowed()}"
         if self.choices and value not in self.choices:
             return f"{value!r} is not allowed: {self.allowed()}"
         return None

@@ -136,7 +136,10 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
                           yaml_path((*path, key)), hint=hint)
     if kind == "required":
         missing = str(error.message).split("'")[1] if "'" in str(error.message) else str(error.message)
-        return Diagnostic("schema", f"missing required key `{missing}`", _location(root, path), where)
+        described = schema.get("properties", {}).get(missing, {})
+        description = described.get("description") if isinstance(described, dict) else None
+        return Diagnostic("schema", f"missing required key `{missing}`", _location(root, path), where,
+                          hint=f"`{missing}`: {description}" if description else None)
     if kind == "type":
         wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         words = " or ".join(_JSON_TYPES.get(str(t), str(t)) for t in wanted)
@@ -146,14 +149,19 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
             opener = "[" if isinstance(error.instance, list) else "{"
             hint = f"YAML read this as a {'list' if opener == '[' else 'mapping'}: an expression that starts " \
                    f"with `{opener}` must be quoted, or written after `|`"
-        return Diagnostic("schema", f"must be {words}, not {_describe(error.instance)}", _location(root, path),
-                          where, hint=hint)
+        # A list or mapping in the wrong place: point at its key, not at its first item.
+        location = None
+        if path and isinstance(path[-1], str) and isinstance(error.instance, (list, dict)):
+            location = _location(root, path[:-1], path[-1])
+        return Diagnostic("schema", f"must be {words}, not {_describe(error.instance)}",
+                          location or _location(root, path), where, hint=hint)
     if kind == "enum":
         enum_values: Any = error.validator_value
         choices = [str(choice) for choice in enum_values]
         close = difflib.get_close_matches(str(error.instance), choices, n=1)
-        return Diagnostic("schema", f"{error.instance!r} is not one of: {', '.join(choices)}",
-                          _location(root, path), where, hint=f"did you mean `{close[0]}`?" if close else None)
+        return Diagnostic("schema", f"`{error.instance}` is not one of: {', '.join(choices)}",
+                          _location(root, path), where,
+                          hint=f"did you mean `{close[0]}`?" if close else "allowed: " + ", ".join(choices))
     if kind == "pattern" and "a-z" in str(error.validator_value):
         return Diagnostic("schema", f"{error.instance!r} is not a valid name", _location(root, path), where,
                           hint="names are lower case letters, digits and `_`, starting with a letter")

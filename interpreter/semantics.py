@@ -11,7 +11,7 @@ from typing import Any
 
 from interpreter.cards import JOKER, Deck
 from interpreter.dsl import ast
-from interpreter.dsl.checker import Definition, DefinitionError, Environment, Parameter
+from interpreter.dsl.checker import Definition, DefinitionError, Environment, Parameter, Tainted
 from interpreter.dsl.compiler import Program
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import (
@@ -47,7 +47,8 @@ PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
 CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "winner": SEAT, "receiver": SEAT,
               "round": INT, "to_play": INT}
 ENGINE_NAMES = {"dealer": SEAT, "hand_number": INT}
-RESERVED = {*CONTEXTUAL, *ENGINE_NAMES, "params", "end", "all", "while", "remove"}
+KEYWORDS = {"params", "end", "all", "while", "remove"}  # words with a meaning of their own in a ruleset
+RESERVED = {*CONTEXTUAL, *ENGINE_NAMES, *KEYWORDS}
 _DEFINITION_KEY = re.compile(r"^([a-z][a-z0-9_]*)(?:\((.*)\))?$")
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 
@@ -86,6 +87,7 @@ class RulesetChecker:
         self.diagnostics: list[Diagnostic] = []
         self.definition_sites: dict[str, tuple[ScalarNode, Path]] = {}
         self.reported_definitions: set[tuple[str, str]] = set()
+        self.broken_definitions: set[str] = set()  # refused before checking (recursion): uses stay silent
 
     # --- reporting -------------------------------------------------------------------------------------------
 
@@ -151,10 +153,11 @@ class RulesetChecker:
         default = scalar(node.entries.get("default")) or minimum
         if minimum > maximum:
             self.error("invalid-value", f"players.min ({minimum}) is more than players.max ({maximum})",
-                       node.entries["min"], ("players", "min"))
+                       node.entries["min"], ("players", "min"), hint="swap them")
         elif not minimum <= default <= maximum:
             self.error("invalid-value", f"players.default ({default}) is outside {minimum} to {maximum}",
-                       node.entries["default"], ("players", "default"))
+                       node.entries["default"], ("players", "default"),
+                       hint="the default player count must be one the game allows")
         return Players(minimum, maximum, default)
 
     def build_parameters(self) -> dict[str, ParamSpec]:
@@ -177,11 +180,13 @@ class RulesetChecker:
                 self.error("param-value", "only an int parameter has min and max", declaration, path)
             if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
                 self.error("param-value", f"min ({spec.minimum}) is more than max ({spec.maximum})",
-                           entries["min"], (*path, "min"))
+                           entries["min"], (*path, "min"), hint="swap them, or widen the range")
+                specs[name] = spec
+                continue
             problem = spec.problem(spec.default)
             if problem is not None and spec.default is not None:
-                self.error("param-value", f"the default of parameter {name} {problem}", entries["default"],
-                           (*path, "default"))
+                self.error("param-value", f"the default of `{name}`: {problem}", entries["default"],
+                           (*path, "default"), hint="a default must be an allowed value")
             specs[name] = spec
         return specs
 
@@ -218,14 +223,23 @@ class RulesetChecker:
     def _declare(self, name: str, node: Node, path: Path, kind: str) -> bool:
         if not hasattr(self, "_declared"):
             self._declared = {}
+        if name in KEYWORDS:
+            self.error("duplicate-name", f"`{name}` is a word of the ruleset format; choose another {kind} name",
+                       node, path, hint="reserved words: " + ", ".join(sorted(KEYWORDS)))
+            return False
         if name in RESERVED:
             self.error("duplicate-name", f"`{name}` is a name the engine binds; choose another {kind} name",
-                       node, path)
+                       node, path, hint="names the engine binds: " + ", ".join(sorted({*CONTEXTUAL, *ENGINE_NAMES})))
             return False
         if name in self._declared:
             other_kind, other = self._declared[name]
-            self.error("duplicate-name", f"{kind} `{name}` has the name of the {other_kind} at line "
-                       f"{other.location.line}", node, path, hint="zones, variables and definitions share names")
+            if other_kind == kind:
+                self.error("duplicate-name", f"two {kind}s are named `{name}` (the other at line "
+                           f"{other.location.line})", node, path, hint="rename or remove one of them")
+            else:
+                self.error("duplicate-name", f"{kind} `{name}` has the name of the {other_kind} at line "
+                           f"{other.location.line}", node, path,
+                           hint="zones, variables and definitions share one set of names")
             return False
         self._declared[name] = (kind, node)
         return True
@@ -269,8 +283,7 @@ class RulesetChecker:
             node, path = self.definition_sites[name]
             self.error("recursion", "definitions may not use themselves: " + " -> ".join(cycle), node, path,
                        hint="the language has no recursion; go through a finite list with a quantifier")
-            for member in cycle:
-                definitions.pop(member, None)
+            self.broken_definitions.update(cycle)
 
     def build_teams(self, players: Players) -> dict[int, tuple[tuple[int, ...], ...]]:
         node = self._node("teams")
@@ -292,12 +305,20 @@ class RulesetChecker:
                     self.error("invalid-value", f"teams for {number} players, but the game is for "
                                f"{players.minimum} to {players.maximum}", layout, path)
                 elif flat != list(range(number)):
+                    missing = sorted(set(range(number)) - set(flat))
+                    repeated = sorted({seat for seat in flat if flat.count(seat) > 1})
+                    problems = [f"seat {s} is in no team" for s in missing]
+                    problems += [f"seat {s} is in two teams" for s in repeated]
+                    problems += [f"there is no seat {s}" for s in sorted(set(flat) - set(range(number)))]
                     self.error("invalid-value", f"the teams for {number} players must hold each seat 0 to "
-                               f"{number - 1} exactly once", layout, path)
+                               f"{number - 1} exactly once: " + "; ".join(problems), layout, path,
+                               hint=f"e.g. {[list(range(t, number, 2)) for t in range(2)]} for two teams")
                 else:
                     teams[number] = tuple(tuple(team) for team in seats)
-        if count and count > players.minimum:
-            self.error("invalid-value", f"{count} teams need at least {count} players", node, ("teams", "count"))
+        if count and count > players.minimum and isinstance(node, MappingNode):
+            self.error("invalid-value", f"{count} teams need at least {count} players, but the game allows "
+                       f"{players.minimum}", node.entries["count"], ("teams", "count"),
+                       hint="raise players.min, or give `by_players` layouts for the smaller tables")
         return teams
 
     # --- expressions -------------------------------------------------------------------------------------------
@@ -324,19 +345,32 @@ class ExpressionSite:
     environment: Environment
     program: Program
     compiled: dict[str, str] = field(default_factory=dict)
+    mentioned: set[str] = field(default_factory=set)  # every name and function any parsed expression uses
+    unparsed: int = 0  # expressions with syntax errors: what they use is unknown
+
+    def _parse(self, text: str) -> ast.Node:
+        try:
+            tree = parse(text)
+        except ExpressionError:
+            self.unparsed += 1
+            raise
+        self.mentioned |= mentioned_names(tree)
+        return tree
 
     def check(self, node: Node | None, path: Path, scope: Scope, expected: Type | None = None,
               what: str = "the expression") -> tuple[Type, ast.Node] | None:
         if not isinstance(node, ScalarNode):
             return None
         try:
-            tree = parse(expression_text(node))
+            tree = self._parse(expression_text(node))
             kind, annotations = self.environment.check(tree, scope, expected, what)
         except ExpressionError as error:
             self.checker.report_expression(error, node, path)
             return None
         except DefinitionError as error:
             self.checker.report_definition(error)
+            return None
+        except Tainted:
             return None
         self.compiled[yaml_path(path)] = self.program.add(tree, annotations)
         return kind, tree
@@ -348,7 +382,7 @@ class ExpressionSite:
         for index, match in enumerate(_TEMPLATE_PART.finditer(node.value)):
             offset = match.start(1)
             try:
-                tree = parse(match[1])
+                tree = self._parse(match[1])
                 _, annotations = self.environment.check(tree, scope)
             except ExpressionError as error:
                 error.start += offset
@@ -358,21 +392,28 @@ class ExpressionSite:
             except DefinitionError as error:
                 self.checker.report_definition(error)
                 continue
+            except Tainted:
+                continue
             self.compiled[f"{yaml_path(path)}{{{index}}}"] = self.program.add(tree, annotations)
+
+
+def mentioned_names(tree: ast.Node) -> set[str]:
+    """Every name and called function an expression mentions."""
+    found: set[str] = set()
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Name):
+            found.add(node.identifier)
+        elif isinstance(node, ast.Call):
+            found.add(node.function)
+        pending.extend(ast.children(node))
+    return found
 
 
 def _uses(definition: Definition, definitions: dict[str, Definition]) -> set[str]:
     """The definitions a definition's body names or calls."""
-    found: set[str] = set()
-    pending = [definition.body]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Name) and node.identifier in definitions:
-            found.add(node.identifier)
-        elif isinstance(node, ast.Call) and node.function in definitions:
-            found.add(node.function)
-        pending.extend(ast.children(node))
-    return found
+    return mentioned_names(definition.body) & set(definitions)
 
 
 def _find_cycle(start: str, uses: dict[str, set[str]]) -> list[str] | None:

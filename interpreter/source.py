@@ -173,19 +173,21 @@ def parse_bytes(data: bytes, path: str) -> MappingNode:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise _file_error(
-            path, "file-binary", f"file is not UTF-8 text (bad byte at offset {error.start})", "save it as UTF-8"
-        ) from None
+        shown = SourceText(path, data.decode("latin-1"))
+        line, column = _line_column(shown, error.start)
+        raise RulesetError([Diagnostic(
+            "file-binary", f"file is not UTF-8 text: byte 0x{data[error.start]:02X} cannot be decoded",
+            Location(shown, line, column, line, column + 1), hint="save the file as UTF-8")]) from None
     return parse_text(text, path)
 
 
 def parse_text(text: str, path: str) -> MappingNode:
     """Parse YAML text into a located mapping, refusing tags, alias bombs and duplicate keys."""
     source = SourceText(path, text)
-    if not text.strip() or all(
-        not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()
-    ):
+    if not text.strip():
         raise _file_error(path, "file-empty", "file is empty", "a ruleset starts with `format: 1`")
+    if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
+        raise _file_error(path, "file-empty", "file holds only comments", "a ruleset starts with `format: 1`")
     _check_aliases(text, source)
     try:
         composed = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -241,10 +243,18 @@ def _yaml_syntax(error: yaml.MarkedYAMLError, source: SourceText) -> Diagnostic:
     mark = error.problem_mark or error.context_mark
     problem = error.problem or "invalid YAML"
     message = f"YAML syntax: {problem}"
-    if error.context and error.context_mark is not None and error.problem_mark is not None:
-        message += f" ({error.context} at line {error.context_mark.line + 1})"
     hint = None
-    if "tab" in problem:
+    context = error.context or ""
+    if "flow" in context and error.context_mark is not None:
+        # An unclosed bracket: point at the bracket, not where the parser gave up.
+        opener = source.line(error.context_mark.line + 1)[error.context_mark.column:error.context_mark.column + 1]
+        mark = error.context_mark
+        message = f"YAML syntax: this `{opener}` is not closed ({problem} at line {error.problem_mark.line + 1})" \
+            if error.problem_mark is not None else f"YAML syntax: this `{opener}` is not closed"
+        hint = "close it, or quote the value if the bracket is part of an expression"
+    elif context and error.context_mark is not None and error.problem_mark is not None:
+        message += f" ({context} at line {error.context_mark.line + 1})"
+    if "\t" in problem or "\\t" in problem or "tab" in problem:
         hint = "indent with spaces, not tabs"
     elif "mapping values are not allowed" in problem:
         hint = "quote a value that contains ': ' or start an expression with `|`"
@@ -294,12 +304,24 @@ def _check_expansion(root: yaml.Node, source: SourceText) -> None:
         return total
 
     if size(root) > MAX_EXPANDED_NODES:
+        # Point at the smallest node that is too big by itself: where the expansion blows up.
+        culprit = root
+        while True:
+            children: list[yaml.Node] = []
+            if isinstance(culprit, yaml.SequenceNode):
+                children = list(culprit.value)
+            elif isinstance(culprit, yaml.MappingNode):
+                children = [value for _, value in culprit.value]
+            bigger = next((child for child in children if size(child) > MAX_EXPANDED_NODES), None)
+            if bigger is None:
+                break
+            culprit = bigger
         raise RulesetError(
             [
                 Diagnostic(
                     "alias-limit",
-                    f"aliases expand this document to more than {MAX_EXPANDED_NODES:,} nodes; refused",
-                    _mark_location(source, root.start_mark),
+                    f"aliases expand this to more than {MAX_EXPANDED_NODES:,} nodes; refused before expanding",
+                    _mark_location(source, culprit.start_mark, culprit.end_mark),
                     hint="this looks like an alias bomb; a ruleset has no need of nested aliases",
                 )
             ]
@@ -317,7 +339,7 @@ def _convert(
         diagnostics.append(
             Diagnostic(
                 "yaml-tag",
-                f"YAML tag {node.tag!r} is not allowed in a ruleset",
+                f"YAML tag `{node.tag.replace(_STANDARD_TAG_PREFIX, '!!')}` is not allowed in a ruleset",
                 location,
                 yaml_path(path),
                 hint="rulesets are plain data: remove the `!tag`",

@@ -52,12 +52,17 @@ class StepChecker:
             hint = f"did you mean `{close[0]}`?" if close else (
                 f"{what}s: " + ", ".join(kinds) if kinds else f"declare it under `{what}s:`")
             code = "unknown-zone" if what == "zone" else "unknown-variable"
+            message = f"unknown {what} `{name}`"
             if isinstance(base, ast.Name) and base.identifier in (self.zones if what == "variable"
                                                                    else self.variables):
-                code = "not-assignable" if what == "variable" else "unknown-zone"
-                hint = f"`{name}` is a {'zone' if what == 'variable' else 'variable'}, not a {what}"
-            self.checker.report_expression(
-                ExpressionError(code, f"unknown {what} `{name}`", base.start, base.end, hint=hint), node, path)
+                if what == "variable":
+                    code, message = "not-assignable", f"`{name}` is a zone: only variables can be set"
+                    hint = "move cards with `move:`; declare a variable under `variables:` to set a value"
+                else:
+                    message = f"`{name}` is a variable, not a zone"
+                    hint = "zones: " + ", ".join(self.zones)
+            self.checker.report_expression(ExpressionError(code, message, base.start, base.end, hint=hint),
+                                           node, path)
             return None
         checked = self.site.check(node, path, scope, None, f"this {what}")
         if checked is None:

@@ -48,10 +48,12 @@ def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
     try:
         parent = _load(parent_path, here, parent_shown)
     except RulesetError as error:
+        if any(d.code == "extends-cycle" for d in error.diagnostics):
+            raise
         # Say which variant led to the broken base, then the base's own errors.
         raise RulesetError([
             Diagnostic("extends-invalid", f"the ruleset this file extends ({extends.value}) has errors",
-                       extends.location, "extends", severity="error"),
+                       extends.location, "extends", hint=f"fix the errors of {extends.value} listed here"),
             *error.diagnostics,
         ]) from None
     diagnostics: list[Diagnostic] = []

@@ -4,7 +4,7 @@ definitions per argument types and refuses recursion. It annotates the AST for t
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +70,7 @@ class Instance:
     context: Mapping[str, Type]
     type: Type | None = None
     annotations: Annotations | None = None
+    failed: bool = False  # its body has errors, already reported; uses of it check as `any` and never compile
 
 
 @dataclass
@@ -83,10 +84,15 @@ class Annotations:
     binder_types: dict[int, Type] = field(default_factory=dict)
     memoised: set[str] = field(default_factory=set)  # parameterless definitions kept once per environment
     used_context: set[str] = field(default_factory=set)  # contextual names used, transitively
+    tainted: bool = False  # uses a definition that has errors (reported there): check on, but never compile
 
 # A parameterless definition is kept once per evaluation environment unless it uses one of these names,
 # which change within one decision (the card being tested, the cards being laid).
 VOLATILE_NAMES = frozenset({"card", "cards", "meld"})
+
+
+class Tainted(Exception):
+    """The expression uses a definition whose errors were reported at the definition: do not compile it."""
 
 
 class ContextError(Exception):
@@ -111,6 +117,9 @@ class Environment:
     parameters: dict[str, Parameter] = field(default_factory=dict)
     contextual: dict[str, Type] = field(default_factory=dict)
     instances: dict[tuple[Any, ...], Instance] = field(default_factory=dict)
+    report: Callable[[DefinitionError], None] | None = None  # where errors inside definitions go
+    broken: set[str] = field(default_factory=set)  # definitions refused before checking (e.g. recursion)
+    referenced: set[str] = field(default_factory=set)  # definitions some checked expression uses
     _stack: list[str] = field(default_factory=list)
 
     def symbol_candidates(self, text: str) -> dict[str, Any]:
@@ -134,6 +143,8 @@ class Environment:
             result = checker.check(node, {}, frozenset(), expected)
         except ContextError as error:
             raise ExpressionError("unknown-name", f"`{error.name}` is not bound here", node.start, node.end) from None
+        if checker.annotations.tainted:
+            raise Tainted()
         if expected is not None and not compatible(expected, result):
             hint = "test it first: `if params.x == null then ... else ...`" if result.name == "optional" else None
             raise ExpressionError("type", f"{what} must be {expected}, not {result}", node.start, node.end,
@@ -158,6 +169,13 @@ class Environment:
             local = dict(zip(definition.parameters, argument_types, strict=True))
             instance.type = checker.check(definition.body, local, frozenset(), None)
             instance.annotations = checker.annotations
+            instance.failed = checker.annotations.tainted
+        except ExpressionError as error:
+            if self.report is None:
+                del self.instances[key]
+                raise
+            instance.failed, instance.type = True, ANY
+            self.report(DefinitionError(definition, error))
         except BaseException:
             del self.instances[key]
             raise
@@ -186,7 +204,7 @@ def _recursion(stack: list[str], name: str, definition: Definition) -> Definitio
 
 def did_you_mean(name: str, candidates: list[str]) -> str | None:
     """`did you mean `x`?` for the closest candidate, or None."""
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.7)
     return f"did you mean `{close[0]}`?" if close else None
 
 
@@ -250,11 +268,16 @@ class _Checker:
         found = self.environment.symbol_candidates(node.text)
         if not found:
             deck = self.environment.deck
-            names = [*deck.card_ids, *deck.rank_names, *deck.suits]
-            hint = did_you_mean(node.text, names) or (
-                f"cards are rank then suit, e.g. {deck.text_of[-1]}; ranks {' '.join(deck.rank_names)}; "
-                f"suits {' '.join(deck.suits)}"
-            )
+            listing = f"ranks {' '.join(deck.rank_names)}; suits {' '.join(deck.suits)}"
+            rank = next((r for r in sorted(deck.rank_names, key=len, reverse=True) if node.text.startswith(r)), None)
+            suit = next((s for s in deck.suits if node.text.endswith(s)), None)
+            if rank is not None and len(node.text) > len(rank):
+                hint = f"the deck has no suit `{node.text[len(rank):]}`; suits: {' '.join(deck.suits)}"
+            elif suit is not None and len(node.text) > len(suit):
+                hint = f"the deck has no rank `{node.text[:-len(suit)]}`; ranks: {' '.join(deck.rank_names)}"
+            else:
+                names = [*deck.card_ids, *deck.rank_names, *deck.suits]
+                hint = did_you_mean(node.text, names) or f"cards are rank then suit, e.g. {deck.text_of[-1]}; {listing}"
             raise self._fail(node, "unknown-card", f"`{node.text}` is not a card, rank or suit of this deck",
                              hint)
         if expected is not None and expected.name in found:
@@ -315,6 +338,10 @@ class _Checker:
 
     def _use_definition(self, node: ast.Node, name: str, argument_types: tuple[Type, ...]) -> Type:
         definition = self.environment.definitions[name]
+        self.environment.referenced.add(name)
+        if name in self.environment.broken:
+            self.annotations.tainted = True
+            return ANY
         if len(definition.parameters) != len(argument_types):
             raise self._fail(node, "arity", f"`{name}` takes {len(definition.parameters)} argument(s) "
                              f"({', '.join(definition.parameters)}), not {len(argument_types)}")
@@ -327,6 +354,9 @@ class _Checker:
                              hint=f"`{error.name}` is bound only in some places of a ruleset") from None
         except ExpressionError as error:
             raise DefinitionError(definition, error) from None
+        if instance.failed:
+            self.annotations.tainted = True
+            return ANY
         self.annotations.calls[id(node)] = instance.function_name
         assert instance.type is not None and instance.annotations is not None
         used = instance.annotations.used_context
@@ -404,12 +434,14 @@ class _Checker:
             self._expect(node.body, INT, inner, narrowed, "the summed value")
             return INT
         key = self.check(node.body, inner, narrowed, None)
-        if key not in (INT, RANK):
+        if key not in (INT, RANK, ANY):
             raise self._fail(node.body, "type", f"`{function}` compares numbers or ranks, not {key}")
         return key if function in ("max", "min") else element
 
     def _element_type(self, collection: ast.Node, local: Locals, narrowed: Narrowed) -> Type:
         kind = self.check(collection, local, narrowed, None)
+        if kind == ANY:
+            return ANY
         if not kind.is_list:
             raise self._fail(collection, "type", f"expected a list to go through, not {kind}")
         return kind.element
@@ -442,6 +474,8 @@ class _Checker:
         if isinstance(subject, ast.Name) and subject.identifier == "params" and "params" not in local:
             return self._check_parameter(node, narrowed)
         kind = self.check(subject, local, narrowed, None)
+        if kind == ANY:
+            return ANY
         fields = FIELDS.get(kind.name)
         if fields is None or node.field not in fields:
             allowed = ", ".join(f".{f}" for f in fields) if fields else "none"
@@ -468,6 +502,9 @@ class _Checker:
             self.annotations.types[id(subject)] = kind
         else:
             kind = self.check(subject, local, narrowed, None)
+        if kind == ANY:
+            self.check(node.index, local, narrowed, None)
+            return ANY
         if kind.name == "per_seat":
             self._expect(node.index, SEAT, local, narrowed, "the index of a per-seat value")
             return kind.element
@@ -498,6 +535,9 @@ class _Checker:
             return BOOL
         if operator in ("in", "not in"):
             container = self.check(node.right, local, narrowed, None)
+            if container == ANY:
+                self.check(node.left, local, narrowed, None)
+                return BOOL
             if not container.is_list:
                 raise self._fail(node.right, "type", f"`{operator}` needs a list on its right, not {container}")
             item = self.check(node.left, local, narrowed, None if container.element == ANY else container.element)
@@ -509,6 +549,9 @@ class _Checker:
         first_type = self.check(first, local, narrowed, None)
         second_type = self.check(second, local, narrowed, _plain(first_type))
         left, right = (first_type, second_type) if left_first else (second_type, first_type)
+        if ANY in (left, right):
+            return BOOL if operator in ("==", "!=", "<", "<=", ">", ">=") else (
+                ANY if operator == "+" else INT)
         if operator in ("==", "!="):
             return self._check_equality(node, left, right)
         if operator in ("<", "<=", ">", ">="):

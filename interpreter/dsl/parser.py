@@ -158,11 +158,7 @@ def parse(text: str) -> ast.Node:
 def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
     position = getattr(error, "pos_in_stream", None)
     if isinstance(error, UnexpectedEOF) or position is None:
-        position = len(text.rstrip())
-        return ExpressionError(
-            "expr-syntax", "the expression ends too early", max(position - 1, 0), max(position, 1),
-            hint=_expected_hint(getattr(error, "expected", set())),
-        )
+        return _ends_too_early(text, getattr(error, "expected", set()))
     if isinstance(error, UnexpectedCharacters):
         char = text[position]
         hint = None
@@ -178,17 +174,40 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
     assert isinstance(error, UnexpectedToken)
     token = error.token
     if token.type == "$END":
-        position = len(text.rstrip())
-        return ExpressionError(
-            "expr-syntax", "the expression ends too early", max(position - 1, 0), max(position, 1),
-            hint=_expected_hint(error.expected),
-        )
+        return _ends_too_early(text, error.expected)
     shown = repr(str(token))
     end = position + max(len(str(token)), 1)
     hint = _expected_hint(error.expected)
     if str(token) in ("=",):
         hint = "compare with `==`"
     return ExpressionError("expr-syntax", f"unexpected {shown}", position, end, hint=hint)
+
+
+def _unclosed(text: str) -> int | None:
+    """The position of the last bracket that is never closed (outside strings), if any."""
+    stack: list[int] = []
+    quote = ""
+    for index, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([":
+            stack.append(index)
+        elif char in ")]" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _ends_too_early(text: str, expected: set[str]) -> ExpressionError:
+    opener = _unclosed(text)
+    if opener is not None:
+        closer = ")" if text[opener] == "(" else "]"
+        return ExpressionError("expr-syntax", f"this `{text[opener]}` is never closed", opener, opener + 1,
+                               hint=f"add `{closer}` where it ends")
+    position = len(text.rstrip())
+    return ExpressionError("expr-syntax", "the expression ends too early", max(position - 1, 0), max(position, 1),
+                           hint=_expected_hint(expected))
 
 
 def _expected_hint(expected: set[str]) -> str | None:

@@ -1,0 +1,74 @@
+"""Variants: `extends:` merged before validation with DESIGN.md's merge rules; errors point at their origin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_ruleset
+from interpreter.errors import RulesetError
+from interpreter.source import ScalarNode, SequenceNode, find, to_plain
+from interpreter.variants import load_merged
+
+FILES = Path(__file__).parent / "variant_files"
+
+
+def test_mappings_merge_key_by_key_and_named_lists_by_name() -> None:
+    merged = to_plain(load_merged(FILES / "variant.yaml"))
+    assert merged["name"] == "Variant"
+    assert merged["params"]["hands"] == {"type": "int", "default": 7, "min": 1, "max": 20,
+                                         "description": "Hands in a match."}
+    assert [zone["name"] for zone in merged["zones"]] == ["stock", "hand", "kitty"]
+    assert [phase["name"] for phase in merged["hand"]["phases"]] == ["deal", "score"]
+    assert merged["hand"]["phases"][0]["steps"][1]["deal"] == 6  # an unnamed list is replaced whole
+    assert merged["hand"]["phases"][0]["next"] == "score"  # a merged phase keeps the keys it did not change
+    assert "extends" not in merged
+
+
+def test_a_definition_is_overridden_by_name_even_with_other_parameter_names() -> None:
+    merged = to_plain(load_merged(FILES / "variant.yaml"))
+    assert merged["define"] == {"big(card)": "card.rank >= J"}
+
+
+def test_every_merged_node_remembers_the_file_it_came_from() -> None:
+    root = load_merged(FILES / "variant.yaml")
+    from_variant = find(root, ("params", "hands", "default"))
+    from_base = find(root, ("params", "hands", "max"))
+    assert isinstance(from_variant, ScalarNode) and from_variant.location.path.endswith("variant.yaml")
+    assert isinstance(from_base, ScalarNode) and from_base.location.path.endswith("base.yaml")
+    zones = find(root, ("zones",))
+    assert isinstance(zones, SequenceNode)
+
+
+def test_a_variant_loads_with_its_parameter_default() -> None:
+    ruleset = load_ruleset(FILES / "variant.yaml")
+    assert ruleset.parameter_values["hands"] == 7
+    assert list(ruleset.zones) == ["stock", "hand", "kitty"]
+
+
+def test_an_error_supplied_by_the_variant_points_at_the_variant() -> None:
+    with pytest.raises(RulesetError) as raised:
+        load_ruleset(FILES / "broken_variant.yaml")
+    (finding,) = raised.value.errors
+    assert finding.code == "unknown-phase"
+    assert finding.location is not None
+    assert finding.location.path.endswith("broken_variant.yaml") and finding.location.line == 7
+
+
+def test_an_extends_cycle_is_refused_with_the_chain(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text("format: 1\nextends: b.yaml\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("format: 1\nextends: a.yaml\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as raised:
+        load_merged(tmp_path / "a.yaml")
+    messages = [d.message for d in raised.value.diagnostics if d.code == "extends-cycle"]
+    assert messages == ["`extends` makes a cycle: a.yaml -> b.yaml -> a.yaml"]
+
+
+def test_removing_an_item_the_base_lacks_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "v.yaml").write_text(
+        f"format: 1\nextends: {FILES / 'base.yaml'}\nzones:\n  - {{name: pile, remove: true}}\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as raised:
+        load_merged(tmp_path / "v.yaml")
+    (finding,) = raised.value.diagnostics
+    assert finding.code == "extends-remove" and "pile" in finding.message
