@@ -44,7 +44,17 @@ def validate_structure(root: MappingNode) -> list[Diagnostic]:
     unique: dict[tuple[object, ...], Diagnostic] = {}
     for diagnostic in diagnostics:
         unique.setdefault((diagnostic.sort_key(), diagnostic.message), diagnostic)
-    return list(unique.values())
+    # A step or option with two verbs is reported once: not again by the checks of each verb's keys.
+    ambiguous = {d.yaml_path for d in unique.values() if d.message.startswith(_TWO_VERBS)}
+    return [d for d in unique.values()
+            if d.message.startswith(_TWO_VERBS) or not any(_under(d.yaml_path, p) for p in ambiguous)]
+
+
+_TWO_VERBS = "a step has one verb" , "an option has one verb"
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith((prefix + ".", prefix + "["))
 
 
 def _collect(validator: Any, instance: Any, root: MappingNode, prefix: tuple[str | int, ...],

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
@@ -26,14 +29,30 @@ _TOKEN_NAMES = {
 }
 
 
+def _cache_file() -> str | bool:
+    """Where the built parser tables are kept between runs: a private folder of the user's cache, since Lark
+    reads it back with pickle (never a shared temporary folder). Building the tables costs most of a cold start."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ruledeck"
+    try:
+        base.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if base.stat().st_uid != os.getuid() or not os.access(base, os.W_OK):
+            return False
+    except OSError:
+        return False
+    version = f"{lark.__version__}-py{sys.version_info.major}{sys.version_info.minor}"
+    return str(base / f"expression-grammar-{version}.lark-cache")
+
+
 @cache
 def _parser() -> Lark:
+    # Lark checks the cache against a hash of the grammar and options, and rebuilds when they differ.
     return Lark(
         _GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
         strict=True,
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=_cache_file(),
     )
 
 
