@@ -364,11 +364,11 @@ class ExpressionSite:
         try:
             tree = self._parse(expression_text(node))
             kind, annotations = self.environment.check(tree, scope, expected, what)
-        except ExpressionError as error:
-            self.checker.report_expression(error, node, path)
-            return None
         except DefinitionError as error:
             self.checker.report_definition(error)
+            return None
+        except ExpressionError as error:
+            self.checker.report_expression(error, node, path)
             return None
         except Tainted:
             return None
@@ -384,13 +384,13 @@ class ExpressionSite:
             try:
                 tree = self._parse(match[1])
                 _, annotations = self.environment.check(tree, scope)
+            except DefinitionError as error:
+                self.checker.report_definition(error)
+                continue
             except ExpressionError as error:
                 error.start += offset
                 error.end += offset
                 self.checker.report_expression(error, node, path)
-                continue
-            except DefinitionError as error:
-                self.checker.report_definition(error)
                 continue
             except Tainted:
                 continue

@@ -98,7 +98,8 @@ class StepChecker:
 
     def step(self, node: MappingNode, path: Path, scope: Scope) -> None:
         entries = node.entries
-        verb = next(key for key in entries if hasattr(self, f"_step_{key}"))
+        # `repeat: true` beside `decide` is the decision's modifier, not the `repeat` verb.
+        verb = "decide" if "decide" in entries else next(key for key in entries if hasattr(self, f"_step_{key}"))
         getattr(self, f"_step_{verb}")(entries, path, scope)
 
     def _step_set(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:

@@ -121,13 +121,20 @@ def _last(items: Sequence[Any]) -> Any:
 
 
 def _numbers(low: int, high: int) -> list[int]:
-    if high - low > 10_000:
+    if high - low + 1 > 10_000:
         raise EvaluationError(f"numbers({low}, {high}) would hold more than 10,000 numbers")
     return list(range(low, high + 1))
 
 
 def _distinct(items: Sequence[Any]) -> list[Any]:
-    return list(dict.fromkeys(items))
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:  # lists of lists
+        kept: list[Any] = []
+        for item in items:
+            if item not in kept:
+                kept.append(item)
+        return kept
 
 
 def _without(items: Sequence[Any], removed: Sequence[Any]) -> list[Any]:
@@ -216,17 +223,24 @@ def _seats(env: Mapping[str, Any]) -> list[int]:
     return list(range(_seat_count(env)))
 
 
-def _seats_from(env: Mapping[str, Any], first: int) -> list[int]:
+def _check_seat(env: Mapping[str, Any], seat: int) -> int:
     count = _seat_count(env)
+    if not 0 <= seat < count:
+        raise EvaluationError(f"there is no seat {seat} at a table of {count}")
+    return count
+
+
+def _seats_from(env: Mapping[str, Any], first: int) -> list[int]:
+    count = _check_seat(env, first)
     return [(first + offset) % count for offset in range(count)]
 
 
 def _next_seat(env: Mapping[str, Any], seat: int) -> int:
-    return (seat + 1) % _seat_count(env)
+    return (seat + 1) % _check_seat(env, seat)
 
 
 def _previous_seat(env: Mapping[str, Any], seat: int) -> int:
-    return (seat - 1) % _seat_count(env)
+    return (seat - 1) % _check_seat(env, seat)
 
 
 def _player_count(env: Mapping[str, Any]) -> int:
@@ -234,6 +248,7 @@ def _player_count(env: Mapping[str, Any]) -> int:
 
 
 def _team_of(env: Mapping[str, Any], seat: int) -> int:
+    _check_seat(env, seat)
     team: int = env["team_of"][seat]
     return team
 
@@ -283,7 +298,7 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("total", "(numbers: list[int]) -> int", "numbers", "The sum of a list of numbers.",
                  "total([1, 2, 3]) == 6", sum),
         _builtin("min", "(a: int, b: int) -> int", "numbers", "The smaller of two numbers (see also the "
-                 "quantifier form `min(x in items: value)`).", "min(3, 5) == 3", min),
+                 "quantifier form `min(value for x in items)`).", "min(3, 5) == 3", min),
         _builtin("max", "(a: int, b: int) -> int", "numbers", "The larger of two numbers.", "max(3, 5) == 5", max),
         _builtin("abs", "(number: int) -> int", "numbers", "The absolute value.", "abs(-4) == 4", abs),
         _builtin("round_up", "(number: int, multiple: int) -> int", "numbers",

@@ -184,11 +184,12 @@ class Environment:
         return instance
 
 
-class DefinitionError(Exception):
-    """An error inside a definition's body, to be reported at the definition."""
+class DefinitionError(ExpressionError):
+    """An error inside a definition's body, to be reported at the definition (its span is in the body)."""
 
     def __init__(self, definition: Definition, error: ExpressionError) -> None:
-        super().__init__(error.message)
+        super().__init__(error.code, f"in definition `{definition.name}`: {error.message}", error.start,
+                         error.end, hint=error.hint)
         self.definition = definition
         self.error = error
 
@@ -343,6 +344,8 @@ class _Checker:
             self.annotations.tainted = True
             return ANY
         if len(definition.parameters) != len(argument_types):
+            if not definition.parameters:
+                raise self._fail(node, "arity", f"`{name}` takes no arguments: write `{name}`")
             raise self._fail(node, "arity", f"`{name}` takes {len(definition.parameters)} argument(s) "
                              f"({', '.join(definition.parameters)}), not {len(argument_types)}")
         try:
@@ -383,8 +386,10 @@ class _Checker:
         if not builtin.required_count <= count <= len(parameters):
             wanted = (str(len(parameters)) if builtin.required_count == len(parameters)
                       else f"{builtin.required_count} to {len(parameters)}")
-            raise self._fail(node, "arity", f"`{name}` takes {wanted} argument(s), not {count}",
-                             hint=f"signature: {builtin.signature}")
+            hint = f"signature: {builtin.signature}"
+            if name in QUANTIFIERS:
+                hint += f"; over a list: `{QUANTIFIERS[name].form.split(' -> ')[0]}`"
+            raise self._fail(node, "arity", f"`{name}` takes {wanted} argument(s), not {count}", hint=hint)
         bindings: dict[str, Type] = {}
         for parameter, argument in zip(parameters, node.arguments, strict=False):
             hint_type = None if "T" in str(parameter.type) else parameter.type
@@ -392,9 +397,10 @@ class _Checker:
                 hint_type = parameter.type.arguments[0]
             actual = self.check(argument, local, narrowed, hint_type)
             if not unify(parameter.type, actual, bindings):
+                wanted_type = substitute(parameter.type, bindings)
+                shown = "a list" if wanted_type == list_of(ANY) else str(wanted_type)
                 raise self._fail(argument, "type", f"argument `{parameter.name}` of `{name}` must be "
-                                 f"{substitute(parameter.type, bindings)}, not {actual}",
-                                 hint=f"signature: {builtin.signature}")
+                                 f"{shown}, not {actual}", hint=f"signature: {builtin.signature}")
         if name == "order" and len(node.arguments) == 2:
             self._check_ranking_name(node.arguments[1])
         return substitute(builtin.returns, bindings)
@@ -417,11 +423,12 @@ class _Checker:
             raise self._fail(node, "unknown-name", f"`{function}` is not a quantifier", hint,
                              end=node.start + len(function))
         ranked = function in ("highest", "lowest")
-        if ranked and node.condition is None and not _is_by_form(node):
+        if ranked and not _is_by_form(node):
             raise self._fail(node, "expr-syntax", f"write `{function}(c in items by key)`",
                              hint=f"e.g. `{function}(c in hand by c.rank)`")
         if not ranked and _is_by_form(node):
-            raise self._fail(node, "expr-syntax", f"`by` goes with highest and lowest; write `{form.form}`")
+            raise self._fail(node, "expr-syntax", "`by` goes with highest and lowest; write "
+                             f"`{form.form.split(' -> ')[0]}`")
         element = self._element_type(node.collection, local, narrowed)
         inner = {**local, node.variable: element}
         self.annotations.binder_types[id(node)] = element
@@ -457,7 +464,12 @@ class _Checker:
 
     def _check_listdisplay(self, node: ast.ListDisplay, local: Locals, narrowed: Narrowed,
                            expected: Type | None) -> Type:
-        wanted = expected.element if expected is not None and expected.is_list else None
+        wanted = expected.element if expected is not None and expected.is_list and expected.element != ANY else None
+        if wanted is None and any(_is_number(item) for item in node.items):
+            # `[J, 10]`: a card name among the items says what the numbers stand for.
+            guide = next((item for item in node.items if isinstance(item, ast.Symbol)), None)
+            if guide is not None:
+                wanted = _plain(self.check(guide, local, narrowed, None))
         result: Type = ANY
         for item in node.items:
             actual = self.check(item, local, narrowed, wanted)
@@ -529,25 +541,34 @@ class _Checker:
         operator = node.operator
         if operator in ("and", "or"):
             self._expect(node.left, BOOL, local, narrowed, f"the left side of `{operator}`")
-            guarded = _null_test(node.left, "!=" if operator == "and" else "==")
-            inner = narrowed | {guarded} if guarded else narrowed
+            inner = narrowed | _guards(node.left, "!=" if operator == "and" else "==")
             self._expect(node.right, BOOL, local, inner, f"the right side of `{operator}`")
             return BOOL
         if operator in ("in", "not in"):
-            container = self.check(node.right, local, narrowed, None)
-            if container == ANY:
-                self.check(node.left, local, narrowed, None)
-                return BOOL
+            if isinstance(node.right, ast.ListDisplay) and not _is_number(node.left):
+                # `c.rank in [7, 8, 9]`: the item's type guides the numbers in the list.
+                item = self.check(node.left, local, narrowed, None)
+                container = self.check(node.right, local, narrowed, list_of(_plain(item) or ANY))
+            else:
+                container = self.check(node.right, local, narrowed, None)
+                if container == ANY:
+                    self.check(node.left, local, narrowed, None)
+                    return BOOL
+                if not container.is_list:
+                    raise self._fail(node.right, "type", f"`{operator}` needs a list on its right, not {container}")
+                item = self.check(node.left, local, narrowed,
+                                  None if container.element == ANY else container.element)
             if not container.is_list:
                 raise self._fail(node.right, "type", f"`{operator}` needs a list on its right, not {container}")
-            item = self.check(node.left, local, narrowed, None if container.element == ANY else container.element)
             if not (compatible(container.element, item) or compatible(item, container.element)):
-                raise self._fail(node, "type", f"a {item} is never in a list of {container.element}")
+                raise self._fail(node, "type", f"{_article(item)} is never in a list of {container.element}")
             return BOOL
-        left_first = not isinstance(node.left, (ast.Literal, ast.Symbol, ast.ListDisplay))
+        comparison = operator in ("==", "!=", "<", "<=", ">", ">=")
+        # Check first the side that says most about its type; it guides a card name or a number on the other.
+        left_first = _type_strength(node.left) >= _type_strength(node.right)
         first, second = (node.left, node.right) if left_first else (node.right, node.left)
         first_type = self.check(first, local, narrowed, None)
-        second_type = self.check(second, local, narrowed, _plain(first_type))
+        second_type = self.check(second, local, narrowed, _plain(first_type) if comparison else None)
         left, right = (first_type, second_type) if left_first else (second_type, first_type)
         if ANY in (left, right):
             return BOOL if operator in ("==", "!=", "<", "<=", ">", ">=") else (
@@ -566,6 +587,12 @@ class _Checker:
             return joined
         if left != INT or right != INT:
             hint = "`+` also joins two lists" if operator == "+" else None
+            if "optional" in (left.name, right.name):
+                hint = "test it first: `if params.x == null then ... else ...`"
+            elif RANK in (left, right):
+                hint = "ranks are not numbers: `order(c.rank)` gives a rank's position"
+            elif SEAT in (left, right):
+                hint = "seats are not numbers: use `next_seat(seat)` or `seats_from(seat)`"
             raise self._fail(node, "type", f"`{operator}` needs two numbers, not {left} and {right}", hint)
         return INT
 
@@ -590,15 +617,28 @@ class _Checker:
     def _check_conditional(self, node: ast.Conditional, local: Locals, narrowed: Narrowed,
                            expected: Type | None) -> Type:
         self._expect(node.condition, BOOL, local, narrowed, "the condition of `if`")
-        when_null = _null_test(node.condition, "==")
-        when_set = _null_test(node.condition, "!=")
-        then_type = self.check(node.then, local, narrowed | {when_set} if when_set else narrowed, expected)
-        else_type = self.check(node.otherwise, local, narrowed | {when_null} if when_null else narrowed,
-                               expected or _plain(then_type))
+        then_narrowed = narrowed | _guards(node.condition, "!=")
+        else_narrowed = narrowed | _guards(node.condition, "==")
+        # A bare number says least about its type: check the other branch first so it can guide it.
+        if _is_number(node.then) and not _is_number(node.otherwise):
+            else_type = self.check(node.otherwise, local, else_narrowed, expected)
+            then_type = self.check(node.then, local, then_narrowed, expected or _plain(else_type))
+        else:
+            then_type = self.check(node.then, local, then_narrowed, expected)
+            else_type = self.check(node.otherwise, local, else_narrowed, expected or _plain(then_type))
         joined = join(then_type, else_type)
         if joined is None:
             raise self._fail(node, "type", f"the two branches differ: {then_type} and {else_type}")
         return joined
+
+
+def _type_strength(node: ast.Node) -> int:
+    """How much a node's own text fixes its type: a bare number least, a card name more, anything else most."""
+    if _is_number(node):
+        return 0
+    if isinstance(node, (ast.Literal, ast.Symbol, ast.ListDisplay)):
+        return 1
+    return 2
 
 
 def _is_by_form(node: ast.Quantifier) -> bool:
@@ -611,6 +651,24 @@ def _plain(kind: Type) -> Type | None:
     if kind.name == "optional":
         return kind.element
     return None if kind in (ANY, NULL, PARAMS) else kind
+
+
+def _guards(node: ast.Node, operator: str) -> frozenset[str]:
+    """Everything known not to be null (`!=`, through `and`) or tested null (`==`, through `or`) by `node`."""
+    chain = "and" if operator == "!=" else "or"
+    if isinstance(node, ast.Binary) and node.operator == chain:
+        return _guards(node.left, operator) | _guards(node.right, operator)
+    tested = _null_test(node, operator)
+    return frozenset({tested}) if tested else frozenset()
+
+
+def _is_number(node: ast.Node) -> bool:
+    return isinstance(node, ast.Literal) and isinstance(node.value, int) and not isinstance(node.value, bool)
+
+
+def _article(kind: Type) -> str:
+    text = str(kind)
+    return ("an " if text[0] in "aeiou" else "a ") + text
 
 
 def _null_test(node: ast.Node, operator: str) -> str | None:

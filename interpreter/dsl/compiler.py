@@ -161,7 +161,7 @@ class _Emitter:
             return f"v_{node.identifier}"
         code = f"E[{node.identifier!r}]"
         if id(node) in annotations.implicit_index:
-            code += "[E['player']]"
+            code += "[v_player]" if "player" in self.locals else "[E['player']]"
         return code
 
     def _emit_field(self, node: ast.Field) -> str:

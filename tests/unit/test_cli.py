@@ -1,0 +1,86 @@
+"""`ruledeck validate`: output format, exit codes 0/1/2, --strict, --set, folders; never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from interpreter.cli import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ROOT / "tests" / "games" / "tiny.yaml"
+
+
+def _run(*arguments: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(arguments))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_valid_ruleset_exits_0() -> None:
+    code, out, err = _run("validate", str(TINY))
+    assert code == 0
+    assert out == f"{TINY}: ok\n"
+    assert err == "1 file checked: 0 errors, 0 warnings\n"
+
+
+def test_an_invalid_ruleset_exits_1_with_located_findings(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(TINY.read_text(encoding="utf-8").replace("leader: next_seat(dealer)", "leader: next_set(dealer)"),
+                   encoding="utf-8")
+    code, out, err = _run("validate", str(bad))
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.startswith(f"{bad}:") and ": error[unknown-name]: unknown function `next_set`" in first
+    assert "(at hand.phases[1].steps[0].leader)" in first
+    assert "hint: did you mean `next_seat`?" in out
+    assert err.endswith("1 error, 0 warnings\n")
+
+
+def test_warnings_fail_only_with_strict(tmp_path: Path) -> None:
+    noisy = tmp_path / "noisy.yaml"
+    noisy.write_text(TINY.read_text(encoding="utf-8").replace("define:\n", "define:\n  spare: 1 + 1\n"),
+                     encoding="utf-8")
+    assert _run("validate", str(noisy))[0] == 0
+    code, out, _ = _run("validate", "--strict", str(noisy))
+    assert code == 1 and "warning[unused-definition]: definition `spare` is never used" in out
+
+
+def test_a_folder_stands_for_its_yaml_files() -> None:
+    code, out, _ = _run("validate", str(ROOT / "rulesets"))
+    assert code == 0
+    assert "bourre.yaml: ok" in out and "burraco.yaml: ok" in out
+
+
+def test_a_missing_file_is_a_finding_not_a_crash() -> None:
+    code, out, _ = _run("validate", "no/such/file.yaml")
+    assert code == 1
+    assert out.startswith("no/such/file.yaml:1:1: error[file-missing]: no such file")
+
+
+def test_usage_errors_exit_2() -> None:
+    assert _run("validate")[0] == 2
+    assert _run("validate", "--frobnicate", str(TINY))[0] == 2
+    code, _, err = _run("validate", "--set", "hands", str(TINY))
+    assert code == 2 and "expected NAME=VALUE" in err
+    code, _, err = _run("validate", "--set", "hands=0", str(TINY))
+    assert code == 2 and "parameter hands: 0 is out of range: allowed an integer from 1 to 100" in err
+    code, _, err = _run("validate", "--set", "pot_limt=3", str(TINY))
+    assert code == 2 and "did you mean 'pot_limit'?" in err
+
+
+def test_parameters_from_the_command_line_are_applied() -> None:
+    assert _run("validate", "--set", "hands=5", "--set", "pot_limit=none", str(TINY))[0] == 0
+
+
+def test_python_dash_m_runs_the_same_command() -> None:
+    result = subprocess.run([sys.executable, "-m", "interpreter", "validate", str(TINY)], capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0 and result.stdout.endswith("ok\n")
+
+
+def test_help_describes_the_exit_status() -> None:
+    code, out, _ = _run("validate", "--help")
+    assert code == 0 and "Exit status: 0 when every file is valid" in out
