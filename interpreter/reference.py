@@ -34,15 +34,16 @@ is loaded (names, types, arity, card names) and compiled once into Python functi
 | `suit` | a suit of the deck | `S`, `H`, `D`, `C` |
 | `seat` | a seat, numbered 0, 1, ... clockwise (`p0`, `p1` in text) | `dealer`, `next_seat(dealer)`, `0` |
 | `team` | a team | `team_of(player)` |
-| `meld` | a meld on the table | fields `.cards`, `.kind`, `.owner` |
+| `meld` | a meld on the table | fields `.cards`, `.kind`, `.owner`, `.wilds`, `.naturals` |
 | `list[T]` | an ordered list (a zone is a list of its cards, the top last) | `[AH, KH]`, `hand` |
-| `T or null` | an optional parameter that may be unset | `params.pot_limit` |
+| `T or null` | an optional parameter, or a variable declared `initial: null`, that may be unset | `params.pot_limit` |
 
 Card, rank and suit names come from the ruleset's deck and are written in upper case or start with a digit;
 the names of zones, variables, definitions and parameters are lower case. A number stands for a rank where a
 rank is expected (`c.rank == 7`) and for a seat where a seat is expected (`first_dealer: 0`).
 
-Fields: a card has `.rank` and `.suit`; a meld has `.cards`, `.kind` and `.owner`. Parameters are read as
+Fields: a card has `.rank` and `.suit`; a meld has `.cards`, `.kind`, `.owner`, `.wilds` (its wild cards)
+and `.naturals` (the others). Parameters are read as
 `params.NAME`. A zone or variable with one value per seat is indexed by a seat (`hand[dealer]`); written bare
 (`hand`) it means the value of the current `player`, where a `player` is bound.
 
@@ -70,7 +71,7 @@ on first use, so `size(trick) == 0 or card.suit == led` never reads `led` of an 
 
 A comprehension makes a new list: `[c for c in hand if c.suit == led]` keeps the cards of the led suit,
 `[c.rank for c in hand]` lists their ranks. Quantifiers go through a list and may filter it with `if`:
-`count(c.suit == trump for c in hand)`, `sum(value(c) for c in melds if c.rank != A)`. There is no
+`count(c.suit == trump for c in hand)`, `sum(value(c) for c in hand if c.rank != A)`. There is no
 `x in items: ...` form: a `: ` would end a plain YAML value.
 
 | form | meaning | example |

@@ -375,6 +375,14 @@ class ExpressionSite:
         self.compiled[yaml_path(path)] = self.program.add(tree, annotations)
         return kind, tree
 
+    def check_tree(self, tree: ast.Node, node: ScalarNode, path: Path, scope: Scope, *, suffix: str) -> None:
+        """Compile a part of an expression already checked whole (the owner in `hand[p]`)."""
+        try:
+            _, annotations = self.environment.check(tree, scope)
+        except (ExpressionError, Tainted):
+            return  # reported with the whole expression
+        self.compiled[yaml_path(path) + suffix] = self.program.add(tree, annotations)
+
     def template(self, node: Node | None, path: Path, scope: Scope) -> None:
         """A `log` line: each `{expression}` inside it is checked (any type)."""
         if not isinstance(node, ScalarNode) or not isinstance(node.value, str):

@@ -67,6 +67,9 @@ class StepChecker:
         checked = self.site.check(node, path, scope, None, f"this {what}")
         if checked is None:
             return None
+        if isinstance(tree, ast.Index):
+            # The engine needs the owner apart from the zone or variable: compile the index on its own too.
+            self.site.check_tree(tree.index, node, path, scope, suffix="#index")
         return base.identifier, checked[0]
 
     def zone(self, node: Node | None, path: Path, scope: Scope, *, kind: str = "cards") -> str | None:
@@ -159,6 +162,8 @@ class StepChecker:
     def _step_for_each(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         kind = self.expression(entries["for_each"], (*path, "for_each"), scope, None, "`for_each`")
         name = str(scalar(entries.get("as")) or "player")
+        if "as" in entries:
+            self._check_local_name(name, entries["as"], (*path, "as"), scope)
         element: Type = ANY
         if kind is not None:
             if not kind.is_list:
@@ -166,9 +171,24 @@ class StepChecker:
                                    (*path, "for_each"))
             else:
                 element = kind.element
+                if name == "player" and element not in (SEAT, ANY):
+                    self.checker.error("type", f"`for_each` over a list of {element} needs a name: add `as:`",
+                                       entries["for_each"], (*path, "for_each"),
+                                       hint="`player` is always a seat; e.g. `as: team`")
         inner = {**scope, name: element}
         self.expression(entries.get("where"), (*path, "where"), inner, BOOL, "`where`")
         self.steps(entries["do"], (*path, "do"), inner)
+
+    def _check_local_name(self, name: str, node: Node, path: Path, scope: Scope) -> None:
+        """A name a step binds must not hide a zone, a variable, a definition or a name the engine binds."""
+        from interpreter.semantics import CONTEXTUAL, ENGINE_NAMES, KEYWORDS
+
+        hidden = (name in self.zones or name in self.variables or name in self.site.environment.definitions
+                  or name in ENGINE_NAMES or name in KEYWORDS or (name in CONTEXTUAL and name != "player")
+                  or (name in scope and name != "player"))
+        if hidden:
+            self.checker.error("duplicate-name", f"`{name}` already names something here; choose another name",
+                               node, path, hint="a name bound by a step would hide the other one")
 
     def _step_repeat(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         if scalar(entries["repeat"]) == "while":
@@ -217,6 +237,7 @@ class StepChecker:
             arguments = entries.get("args")
             if isinstance(arguments, MappingNode):
                 for name, values in arguments.entries.items():
+                    self._check_local_name(name, values, (*path, "args", name), scope)
                     kind = self.expression(values, (*path, "args", name), scope, None, "the values of an argument")
                     if kind is not None and not kind.is_list:
                         self.checker.error("type", f"an argument's values are a list, not {kind}", values,

@@ -25,6 +25,10 @@ def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
     root = read_file(shown)
     extends = root.entries.get("extends")
     if extends is None:
+        if "remove" in root.entries:
+            raise RulesetError([Diagnostic("extends-remove", "`remove` deletes keys of a base ruleset, but this "
+                                           "file extends none", root.entries["remove"].location, "remove",
+                                           hint="add `extends:`, or delete the keys themselves")])
         return root
     if not isinstance(extends, ScalarNode) or not isinstance(extends.value, str) or not extends.value:
         raise RulesetError([Diagnostic("schema", "`extends` must be a relative path to a ruleset file",
@@ -57,13 +61,39 @@ def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
             *error.diagnostics,
         ]) from None
     diagnostics: list[Diagnostic] = []
-    child = MappingNode(root.location, {k: v for k, v in root.entries.items() if k != "extends"},
-                        {k: v for k, v in root.key_locations.items() if k != "extends"})
+    own = ("extends", "remove")
+    child = MappingNode(root.location, {k: v for k, v in root.entries.items() if k not in own},
+                        {k: v for k, v in root.key_locations.items() if k not in own})
     merged = merge(parent, child, (), diagnostics)
+    assert isinstance(merged, MappingNode)
+    removals = root.entries.get("remove")
+    if isinstance(removals, SequenceNode):
+        for index, item in enumerate(removals.items):
+            if isinstance(item, ScalarNode) and isinstance(item.value, str):
+                _remove_key(merged, item.value, item, index, diagnostics)
     if diagnostics:
         raise RulesetError(diagnostics)
-    assert isinstance(merged, MappingNode)
     return merged
+
+
+def _remove_key(root: MappingNode, dotted: str, node: ScalarNode, index: int, diagnostics: list[Diagnostic]) -> None:
+    """Delete the key at a dotted path (`define.follows`) from the merged tree."""
+    parts = dotted.split(".")
+    here: Node = root
+    for part in parts[:-1]:
+        if not isinstance(here, MappingNode) or part not in here.entries:
+            here = None  # type: ignore[assignment]
+            break
+        here = here.entries[part]
+    if isinstance(here, MappingNode):
+        by_identity = {_identity(key): key for key in here.entries}
+        key = by_identity.get(parts[-1])
+        if key is not None:
+            del here.entries[key]
+            here.key_locations.pop(key, None)
+            return
+    diagnostics.append(Diagnostic("extends-remove", f"cannot remove `{dotted}`: the base has no such key",
+                                  node.location, f"remove[{index}]"))
 
 
 def _identity(key: str) -> str:

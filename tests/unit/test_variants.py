@@ -72,3 +72,23 @@ def test_removing_an_item_the_base_lacks_is_an_error(tmp_path: Path) -> None:
         load_merged(tmp_path / "v.yaml")
     (finding,) = raised.value.diagnostics
     assert finding.code == "extends-remove" and "pile" in finding.message
+
+
+def test_a_variant_removes_keys_of_the_base_by_dotted_path(tmp_path: Path) -> None:
+    (tmp_path / "v.yaml").write_text(
+        f"format: 1\nextends: {FILES / 'base.yaml'}\nremove: [define.big]\n"
+        "hand:\n  phases:\n    - name: score\n      steps:\n        - for_each: seats()\n          do:\n"
+        "            - {change: score, by: size(hand)}\n", encoding="utf-8")
+    merged = to_plain(load_merged(tmp_path / "v.yaml"))
+    assert "define" in merged and merged["define"] == {}
+    assert load_ruleset(tmp_path / "v.yaml").warnings == ()
+
+
+def test_removing_a_key_the_base_lacks_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "v.yaml").write_text(
+        f"format: 1\nextends: {FILES / 'base.yaml'}\nremove: [params.nothing]\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as raised:
+        load_merged(tmp_path / "v.yaml")
+    (finding,) = raised.value.diagnostics
+    assert finding.code == "extends-remove"
+    assert finding.message == "cannot remove `params.nothing`: the base has no such key"

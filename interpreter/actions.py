@@ -1,0 +1,89 @@
+"""Actions: small values of a closed set of kinds, each with one canonical text form that parses back.
+
+    p2 play AH               a card to a trick or a pile
+    p2 choose pass           a named choice of the ruleset
+    p2 choose play discard 3 a named choice with arguments
+    p0 discard 7C            a card discarded
+    p1 draw stock            the top card of a pile
+    p1 take discard          a whole pile
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.cards import Deck
+from interpreter.errors import RuledeckError
+
+KINDS = ("play", "choose", "discard", "draw", "take", "meld", "add")
+CARD_KINDS = ("play", "discard")
+PILE_KINDS = ("draw", "take")
+
+
+class ActionSyntaxError(RuledeckError):
+    """Text that is not an action."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move of one seat. `card` for play and discard, `name` for choose (the choice) and for draw and take
+    (the pile), `arguments` for a choice's named arguments."""
+
+    seat: int
+    kind: str
+    card: int = -1
+    name: str = ""
+    arguments: tuple[tuple[str, Any], ...] = ()
+
+    def text(self, deck: Deck) -> str:
+        """The canonical text form, e.g. `p2 play AH`."""
+        head = f"p{self.seat} {self.kind}"
+        if self.kind in CARD_KINDS:
+            return f"{head} {deck.card_text(self.card)}"
+        if self.kind == "choose":
+            parts = [head, self.name]
+            for name, value in self.arguments:
+                parts += [name, _value_text(value)]
+            return " ".join(parts)
+        return f"{head} {self.name}"
+
+    @staticmethod
+    def parse(text: str, deck: Deck) -> Action:
+        """The action a canonical text names. Raises ActionSyntaxError saying what is wrong."""
+        words = text.split()
+        if len(words) < 3 or not words[0].startswith("p") or not words[0][1:].isdigit():
+            raise ActionSyntaxError(f"{text!r} is not an action: expected e.g. `p2 play AH` or `p0 choose pass`")
+        seat, kind = int(words[0][1:]), words[1]
+        if kind not in KINDS:
+            raise ActionSyntaxError(f"{text!r}: unknown action kind {kind!r}; kinds: {', '.join(KINDS)}")
+        if kind in CARD_KINDS:
+            if len(words) != 3:
+                raise ActionSyntaxError(f"{text!r}: `{kind}` takes one card, e.g. `p{seat} {kind} AH`")
+            try:
+                return Action(seat, kind, card=deck.parse_card(words[2]))
+            except ValueError as error:
+                raise ActionSyntaxError(f"{text!r}: {error}") from None
+        if kind == "choose":
+            rest = words[3:]
+            if len(rest) % 2:
+                raise ActionSyntaxError(f"{text!r}: arguments come in pairs, e.g. `choose play discard 3`")
+            arguments = tuple((rest[i], _parse_value(rest[i + 1], deck)) for i in range(0, len(rest), 2))
+            return Action(seat, kind, name=words[2], arguments=arguments)
+        if len(words) != 3:
+            raise ActionSyntaxError(f"{text!r}: `{kind}` names one pile, e.g. `p{seat} {kind} stock`")
+        return Action(seat, kind, name=words[2])
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _parse_value(text: str, deck: Deck) -> Any:
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if text in ("true", "false"):
+        return text == "true"
+    return text

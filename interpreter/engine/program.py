@@ -1,0 +1,295 @@
+"""The executable form of a ruleset's hand: phases, steps and options as frozen objects holding compiled
+expressions. Built once per Game from the checked tree; the state machine walks it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.dsl.compiler import Compiled
+from interpreter.model import Ruleset
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """A compiled expression and where it is written (for runtime errors)."""
+
+    function: Compiled
+    where: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A zone or variable: its name and how to find the owner (an index expression, or the bound `player`)."""
+
+    name: str
+    owner: Expr | None
+    implicit: bool  # a bare per-owner name: the owner is the bound `player`
+    where: str
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    rule: Expr
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step: `verb` says which; the other fields are the ones that verb uses."""
+
+    verb: str
+    where: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    kind: str  # choose play discard draw take meld add
+    name: str  # the choice's name, or the pile's zone name
+    where: str
+    source: Ref | None = None
+    destination: Ref | None = None
+    arguments: tuple[tuple[str, Expr], ...] = ()
+    clauses: tuple[Clause, ...] = ()
+    effects: tuple[Step, ...] = ()
+    ends: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    condition: Expr | None
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    name: str
+    steps: tuple[Step, ...]
+    transitions: tuple[Transition, ...]
+
+
+@dataclass(frozen=True)
+class Program:
+    start: str
+    phases: Mapping[str, Phase]
+    first_dealer: Expr | None
+    next_dealer: Expr | None
+    hands: Expr | None
+    hand_cap: Expr | None
+    ends_when: Expr | None
+    result: Expr
+    initial: Mapping[str, Expr]  # variable name -> its initial value
+
+
+_TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
+
+
+class _Builder:
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.expressions = ruleset.expressions
+        self.zones = ruleset.zones
+        self.variables = ruleset.variables
+
+    def expr(self, node: Node | None, path: Path) -> Expr | None:
+        if node is None:
+            return None
+        where = yaml_path(path)
+        function = self.expressions.get(where)
+        if function is None:  # pragma: no cover - the loader compiles every expression it accepts
+            raise AssertionError(f"no compiled expression at {where}")
+        return Expr(function, where)
+
+    def required(self, node: Node | None, path: Path) -> Expr:
+        found = self.expr(node, path)
+        assert found is not None
+        return found
+
+    def ref(self, node: Node | None, path: Path) -> Ref | None:
+        if not isinstance(node, ScalarNode):
+            return None
+        text = str(node.value)
+        where = yaml_path(path)
+        name = re.match(r"\s*([a-z_][a-z0-9_]*)", text)
+        assert name is not None
+        owner_function = self.expressions.get(where + "#index")
+        owner = Expr(owner_function, where) if owner_function else None
+        spec = self.zones.get(name[1]) or self.variables.get(name[1])
+        per_owner = getattr(spec, "owner", None) in ("seat", "team") or getattr(spec, "per", None) in ("seat", "team")
+        return Ref(name[1], owner, per_owner and owner is None, where)
+
+    def steps(self, node: Node | None, path: Path) -> tuple[Step, ...]:
+        if not isinstance(node, SequenceNode):
+            return ()
+        return tuple(self.step(item, (*path, index)) for index, item in enumerate(node.items)
+                     if isinstance(item, MappingNode))
+
+    def step(self, node: MappingNode, path: Path) -> Step:
+        entries = node.entries
+        verb = "decide" if "decide" in entries else next(k for k in entries if hasattr(self, f"_{k}"))
+        values: dict[str, Any] = getattr(self, f"_{verb}")(entries, path)
+        return Step(verb, yaml_path(path), values)
+
+    def _set(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"target": self.ref(e["set"], (*p, "set")), "value": self.required(e["to"], (*p, "to"))}
+
+    def _change(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"target": self.ref(e["change"], (*p, "change")), "by": self.required(e["by"], (*p, "by"))}
+
+    def _transfer(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"amount": self.required(e["transfer"], (*p, "transfer")),
+                "source": self.ref(e["from"], (*p, "from")), "destination": self.ref(e["to"], (*p, "to"))}
+
+    def _move(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        amount = e["move"]
+        return {
+            "amount": None if isinstance(amount, ScalarNode) and amount.value == "all" else
+            self.required(amount, (*p, "move")),
+            "source": self.ref(e["from"], (*p, "from")), "destination": self.ref(e["to"], (*p, "to")),
+            "face": _scalar(e.get("face")), "at": _scalar(e.get("at")) or "top",
+            "when_empty": self.steps(e.get("when_empty"), (*p, "when_empty")),
+        }
+
+    def _shuffle(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"zone": self.ref(e["shuffle"], (*p, "shuffle"))}
+
+    def _deal(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"count": self.required(e["deal"], (*p, "deal")), "source": self.ref(e["from"], (*p, "from")),
+                "zone": str(_scalar(e["to"])), "seats": self.expr(e.get("seats"), (*p, "seats")),
+                "one_at_a_time": _scalar(e.get("one_at_a_time")) is not False,
+                "face_up": self.expr(e.get("face_up"), (*p, "face_up"))}
+
+    def _if(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"condition": self.required(e["if"], (*p, "if")), "then": self.steps(e["then"], (*p, "then")),
+                "else": self.steps(e.get("else"), (*p, "else"))}
+
+    def _for_each(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"items": self.required(e["for_each"], (*p, "for_each")), "name": _scalar(e.get("as")) or "player",
+                "where": self.expr(e.get("where"), (*p, "where")), "body": self.steps(e["do"], (*p, "do"))}
+
+    def _repeat(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        looping = _scalar(e["repeat"]) == "while"
+        return {"times": None if looping else self.required(e["repeat"], (*p, "repeat")),
+                "while": self.expr(e.get("while"), (*p, "while")), "body": self.steps(e["do"], (*p, "do"))}
+
+    def _round(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"first": self.required(e["round"], (*p, "round")), "where": self.expr(e.get("where"), (*p, "where")),
+                "simultaneous": _scalar(e.get("simultaneous")) is True, "body": self.steps(e["do"], (*p, "do"))}
+
+    def _turns(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"first": self.required(e["turns"], (*p, "turns")), "until": self.required(e["until"], (*p, "until")),
+                "where": self.expr(e.get("where"), (*p, "where")), "body": self.steps(e["do"], (*p, "do"))}
+
+    def _decide(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        options = e["options"]
+        assert isinstance(options, SequenceNode)
+        return {"seat": self.required(e["decide"], (*p, "decide")), "repeat": _scalar(e.get("repeat")) is True,
+                "options": tuple(self.option(o, (*p, "options", i)) for i, o in enumerate(options.items)
+                                 if isinstance(o, MappingNode))}
+
+    def option(self, node: MappingNode, path: Path) -> Option:
+        e = node.entries
+        kind = next(k for k in ("choose", "play", "discard", "draw", "take", "meld", "add") if k in e)
+        source = None if kind == "choose" else self.ref(e[kind], (*path, kind))
+        arguments: tuple[tuple[str, Expr], ...] = ()
+        if kind == "choose" and isinstance(e.get("args"), MappingNode):
+            args_node = e["args"]
+            assert isinstance(args_node, MappingNode)
+            arguments = tuple((name, self.required(value, (*path, "args", name)))
+                              for name, value in args_node.entries.items())
+        name = str(_scalar(e["choose"])) if kind == "choose" else (source.name if source else "")
+        return Option(kind, name, yaml_path(path), source, self.ref(e.get("to"), (*path, "to")), arguments,
+                      self.clauses(e.get("legal"), (*path, "legal")), self.steps(e.get("do"), (*path, "do")),
+                      _scalar(e.get("ends")) is True)
+
+    def clauses(self, node: Node | None, path: Path) -> tuple[Clause, ...]:
+        if not isinstance(node, SequenceNode):
+            return ()
+        found = []
+        for index, item in enumerate(node.items):
+            assert isinstance(item, MappingNode)
+            found.append(Clause(self.required(item.entries["rule"], (*path, index, "rule")),
+                                str(_scalar(item.entries["reason"]))))
+        return tuple(found)
+
+    def _trick(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"zone": self.ref(e["trick"], (*p, "trick")), "leader": self.required(e["leader"], (*p, "leader")),
+                "players": self.expr(e.get("players"), (*p, "players")),
+                "source": str(_scalar(e.get("from")) or "hand"),
+                "clauses": self.clauses(e["legal"], (*p, "legal")),
+                "winning_card": self.required(e["winning_card"], (*p, "winning_card")),
+                "then": self.steps(e.get("then"), (*p, "then")), "count": self.expr(e.get("count"), (*p, "count"))}
+
+    def _log(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        text = str(_scalar(e["log"]))
+        where = yaml_path((*p, "log"))
+        parts: list[str | Expr] = []
+        position = 0
+        for index, match in enumerate(_TEMPLATE_PART.finditer(text)):
+            parts.append(text[position:match.start()])
+            function = self.expressions.get(f"{where}{{{index}}}")
+            parts.append(Expr(function, where) if function else match[0])
+            position = match.end()
+        parts.append(text[position:])
+        return {"parts": tuple(part for part in parts if part != "")}
+
+
+def _scalar(node: Node | None) -> Any:
+    return node.value if isinstance(node, ScalarNode) else None
+
+
+def build_program(ruleset: Ruleset) -> Program:
+    builder = _Builder(ruleset)
+    root = ruleset.tree
+    hand = root.entries["hand"]
+    assert isinstance(hand, MappingNode)
+    phases_node = hand.entries["phases"]
+    assert isinstance(phases_node, SequenceNode)
+    phases: dict[str, Phase] = {}
+    for index, node in enumerate(phases_node.items):
+        assert isinstance(node, MappingNode)
+        path: Path = ("hand", "phases", index)
+        name = str(_scalar(node.entries["name"]))
+        following = node.entries["next"]
+        transitions: list[Transition] = []
+        if isinstance(following, ScalarNode):
+            transitions.append(Transition(None, str(following.value)))
+        elif isinstance(following, SequenceNode):
+            for t_index, item in enumerate(following.items):
+                assert isinstance(item, MappingNode)
+                transitions.append(Transition(builder.expr(item.entries.get("if"), (*path, "next", t_index, "if")),
+                                              str(_scalar(item.entries["goto"]))))
+        phases[name] = Phase(name, builder.steps(node.entries.get("steps"), (*path, "steps")), tuple(transitions))
+    match = root.entries["match"]
+    assert isinstance(match, MappingNode)
+    entries = match.entries
+    initial: dict[str, Expr] = {}
+    variables = root.entries.get("variables")
+    for index, item in enumerate(variables.items if isinstance(variables, SequenceNode) else []):
+        assert isinstance(item, MappingNode)
+        found = builder.expr(item.entries.get("initial"), ("variables", index, "initial"))
+        if found is not None:
+            initial[str(_scalar(item.entries["name"]))] = found
+    return Program(
+        start=str(_scalar(hand.entries["start"])), phases=phases,
+        first_dealer=builder.expr(entries.get("first_dealer"), ("match", "first_dealer")),
+        next_dealer=builder.expr(entries.get("next_dealer"), ("match", "next_dealer")),
+        hands=builder.expr(entries.get("hands"), ("match", "hands")),
+        hand_cap=builder.expr(entries.get("hand_cap"), ("match", "hand_cap")),
+        ends_when=builder.expr(entries.get("ends_when"), ("match", "ends_when")),
+        result=builder.required(entries["result"], ("match", "result")), initial=initial,
+    )
+
+
+__all__ = ["Callable", "Clause", "Expr", "Option", "Phase", "Program", "Ref", "Step", "Transition", "build_program"]
