@@ -8,8 +8,13 @@ from interpreter.errors import (
     RuledeckError,
     RulesetError,
 )
-from interpreter.loader import load_ruleset, validate_file
+from interpreter.actions import Action
+from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
+from interpreter.engine.game import Game
+from interpreter.engine.state import CHANCE, TERMINAL, State
+from interpreter.loader import compile_ruleset, load_ruleset, validate_file
 from interpreter.model import Ruleset
 
-__all__ = ["Diagnostic", "EvaluationError", "ExpressionError", "ParameterError", "RuledeckError", "Ruleset",
-           "RulesetError", "load_ruleset", "validate_file"]
+__all__ = ["CHANCE", "TERMINAL", "Action", "Diagnostic", "EvaluationError", "ExpressionError", "Game",
+           "IllegalActionError", "ParameterError", "RuledeckError", "Ruleset", "RulesetError", "RulesetRuntimeError",
+           "State", "compile_ruleset", "load_ruleset", "validate_file"]

@@ -16,6 +16,7 @@ from interpreter.dsl.compiler import Program, evaluate
 from interpreter.dsl.types import INT, SEAT
 from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, RulesetError
 from interpreter.flow import check_deck_arithmetic, check_phases
+from interpreter.engine.game import Game
 from interpreter.model import Ruleset
 from interpreter.parameters import ParamValue, resolve
 from interpreter.schema import validate_structure
@@ -38,9 +39,16 @@ Path_ = tuple[str | int, ...]
 
 
 def load_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
-                 params_as_text: bool = False) -> Ruleset:
-    """Load, check and compile a ruleset (or a variant). Raises RulesetError with every finding, or
-    ParameterError for a parameter value the ruleset does not accept (`params_as_text` parses `--set` text)."""
+                 params_as_text: bool = False) -> Game:
+    """Load a ruleset (or a variant) as a Game ready to play: `game.new_initial_state(seed=7, players=5)`.
+    Raises RulesetError with every finding, or ParameterError for a parameter value the ruleset does not
+    accept (`params_as_text` parses `--set` text)."""
+    return Game(compile_ruleset(path, params, params_as_text=params_as_text))
+
+
+def compile_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
+                    params_as_text: bool = False) -> Ruleset:
+    """Load, check and compile a ruleset into its frozen specification (see load_ruleset)."""
     root = load_merged(path)
     structural = validate_structure(root)
     if structural:
@@ -225,7 +233,7 @@ def validate_file(path: str | Path, params: Mapping[str, Any] | None = None, *,
                   params_as_text: bool = False) -> list[Diagnostic]:
     """Every finding about one ruleset file (errors and warnings); an empty list when it is clean."""
     try:
-        ruleset = load_ruleset(path, params, params_as_text=params_as_text)
+        ruleset = compile_ruleset(path, params, params_as_text=params_as_text)
     except RulesetError as error:
         return error.diagnostics
     return list(ruleset.warnings)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
+from interpreter import compile_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted([*ROOT.glob("rulesets/**/*.yaml"), *ROOT.glob("tests/games/*.yaml")])
@@ -19,6 +19,6 @@ def test_the_project_ships_both_games() -> None:
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_shipped_ruleset_loads_cleanly(path: Path) -> None:
-    ruleset = load_ruleset(path)
+    ruleset = compile_ruleset(path)
     assert ruleset.warnings == ()
     assert ruleset.deck.size >= 1 and ruleset.expressions

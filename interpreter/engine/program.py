@@ -224,10 +224,14 @@ class _Builder:
         return tuple(found)
 
     def _trick(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
-        return {"zone": self.ref(e["trick"], (*p, "trick")), "leader": self.required(e["leader"], (*p, "leader")),
-                "players": self.expr(e.get("players"), (*p, "players")),
-                "source": str(_scalar(e.get("from")) or "hand"),
-                "clauses": self.clauses(e["legal"], (*p, "legal")),
+        zone = self.ref(e["trick"], (*p, "trick"))
+        source = str(_scalar(e.get("from")) or "hand")
+        where = yaml_path(p)
+        # Playing to a trick is a `play` option from the player's own zone to the trick.
+        option = Option("play", source, where, Ref(source, None, True, where), zone, (),
+                        self.clauses(e["legal"], (*p, "legal")))
+        return {"zone": zone, "leader": self.required(e["leader"], (*p, "leader")),
+                "players": self.expr(e.get("players"), (*p, "players")), "source": source, "option": option,
                 "winning_card": self.required(e["winning_card"], (*p, "winning_card")),
                 "then": self.steps(e.get("then"), (*p, "then")), "count": self.expr(e.get("count"), (*p, "count"))}
 
@@ -278,7 +282,10 @@ def build_program(ruleset: Ruleset) -> Program:
     variables = root.entries.get("variables")
     for index, item in enumerate(variables.items if isinstance(variables, SequenceNode) else []):
         assert isinstance(item, MappingNode)
-        found = builder.expr(item.entries.get("initial"), ("variables", index, "initial"))
+        declared = item.entries.get("initial")
+        if isinstance(declared, ScalarNode) and declared.value is None:
+            continue  # `initial: null`: an optional variable starts unset
+        found = builder.expr(declared, ("variables", index, "initial"))
         if found is not None:
             initial[str(_scalar(item.entries["name"]))] = found
     return Program(

@@ -62,6 +62,6 @@ def test_a_malformed_assignment_is_refused() -> None:
 
 
 def test_parameters_reach_the_compiled_expressions() -> None:
-    assert load_ruleset(TINY, {"hands": 7}).parameter_values["hands"] == 7
+    assert load_ruleset(TINY, {"hands": 7}).ruleset.parameter_values["hands"] == 7
     with pytest.raises(ParameterError, match="out of range"):
         load_ruleset(TINY, {"hands": 0})

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
+from interpreter import compile_ruleset, load_ruleset
 from interpreter.errors import RulesetError
 from interpreter.source import ScalarNode, SequenceNode, find, to_plain
 from interpreter.variants import load_merged
@@ -42,7 +42,7 @@ def test_every_merged_node_remembers_the_file_it_came_from() -> None:
 
 
 def test_a_variant_loads_with_its_parameter_default() -> None:
-    ruleset = load_ruleset(FILES / "variant.yaml")
+    ruleset = compile_ruleset(FILES / "variant.yaml")
     assert ruleset.parameter_values["hands"] == 7
     assert list(ruleset.zones) == ["stock", "hand", "kitty"]
 
@@ -81,7 +81,7 @@ def test_a_variant_removes_keys_of_the_base_by_dotted_path(tmp_path: Path) -> No
         "            - {change: score, by: size(hand)}\n", encoding="utf-8")
     merged = to_plain(load_merged(tmp_path / "v.yaml"))
     assert "define" in merged and merged["define"] == {}
-    assert load_ruleset(tmp_path / "v.yaml").warnings == ()
+    assert compile_ruleset(tmp_path / "v.yaml").warnings == ()
 
 
 def test_removing_a_key_the_base_lacks_is_an_error(tmp_path: Path) -> None:

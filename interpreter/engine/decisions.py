@@ -1,0 +1,137 @@
+"""Decisions: the complete, ordered set of legal actions for a pending decision, and the check of one
+action that names the clause refusing it."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from interpreter.actions import Action
+from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
+from interpreter.engine.program import Clause, Option
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import State
+
+Bindings = dict[str, Any]
+
+
+@dataclass(slots=True)
+class Pending:
+    """A decision waiting for an action: who decides, between which options, with which names bound."""
+
+    seat: int
+    options: tuple[Option, ...]
+    bindings: Bindings
+    where: str
+
+
+def legal_actions(state: State, pending: Pending) -> list[Action]:
+    """Every legal action, in a fixed order: options as the ruleset lists them; cards in zone order; choices'
+    arguments in the order their lists give."""
+    found: list[Action] = []
+    seat = pending.seat
+    for option in pending.options:
+        kind = option.kind
+        if kind == "choose":
+            for arguments in _argument_combinations(state, option, pending.bindings):
+                bindings = {**pending.bindings, **dict(arguments)}
+                env = state.environment(bindings)
+                if _first_failure(state, option.clauses, env) is None:
+                    found.append(Action(seat, "choose", name=option.name, arguments=arguments))
+        elif kind in ("play", "discard"):
+            env = state.environment(pending.bindings)
+            assert option.source is not None
+            _, cards = state.zone(option.source, pending.bindings)
+            for card in dict.fromkeys(cards):
+                env["card"] = card
+                if _first_failure(state, option.clauses, env) is None:
+                    found.append(Action(seat, kind, card=card))
+        elif kind in ("draw", "take"):
+            assert option.source is not None
+            _, cards = state.zone(option.source, pending.bindings)
+            if not cards:
+                continue
+            env = state.environment({**pending.bindings, "cards": [cards[-1]] if kind == "draw" else list(cards)})
+            if _first_failure(state, option.clauses, env) is None:
+                found.append(Action(seat, kind, name=option.name))
+        else:
+            raise RulesetRuntimeError(f"`{kind}` options are not supported by this engine yet", option.where)
+    return found
+
+
+def check(state: State, pending: Pending, action: Action) -> tuple[Option, Bindings]:
+    """The option an action takes and the names it binds; IllegalActionError with the reason otherwise."""
+    if action.seat != pending.seat:
+        raise IllegalActionError(f"it is p{pending.seat}'s turn, not p{action.seat}'s")
+    candidates = [o for o in pending.options if o.kind == action.kind and (action.kind in ("play", "discard")
+                                                                          or o.name == action.name)]
+    if not candidates:
+        offered = ", ".join(sorted({_describe(o) for o in pending.options}))
+        raise IllegalActionError(f"p{action.seat} cannot {action.kind}"
+                                 f"{' ' + action.name if action.name else ''} now; the choices are: {offered}")
+    refusal: IllegalActionError | None = None
+    for option in candidates:
+        try:
+            return option, _check_option(state, pending, option, action)
+        except IllegalActionError as error:
+            refusal = refusal or error
+    assert refusal is not None
+    raise refusal
+
+
+def _check_option(state: State, pending: Pending, option: Option, action: Action) -> Bindings:
+    bindings = dict(pending.bindings)
+    if option.kind == "choose":
+        declared = dict(option.arguments)
+        given = dict(action.arguments)
+        if set(given) != set(declared):
+            wanted = " ".join(f"{name} N" for name in declared) or "no arguments"
+            raise IllegalActionError(f"`choose {option.name}` takes {wanted}")
+        for name, expression in option.arguments:
+            allowed = state.evaluate(expression, pending.bindings)
+            if given[name] not in allowed:
+                raise IllegalActionError(f"{name} must be one of {', '.join(map(str, allowed))}, not {given[name]}")
+            bindings[name] = given[name]
+    elif option.kind in ("play", "discard"):
+        assert option.source is not None
+        _, cards = state.zone(option.source, pending.bindings)
+        if action.card not in cards:
+            raise IllegalActionError(f"p{action.seat} has no {state.card_text(action.card)} in "
+                                     f"{option.source.name}")
+        bindings["card"] = action.card
+    elif option.kind in ("draw", "take"):
+        assert option.source is not None
+        _, cards = state.zone(option.source, pending.bindings)
+        if not cards:
+            raise IllegalActionError(f"{option.source.name} is empty")
+        bindings["cards"] = [cards[-1]] if option.kind == "draw" else list(cards)
+    failure = _first_failure(state, option.clauses, state.environment(bindings))
+    if failure is not None:
+        raise IllegalActionError(f"{state.action_text(action)} is not allowed: {failure.reason}",
+                                 reason=failure.reason)
+    return bindings
+
+
+def _first_failure(state: State, clauses: tuple[Clause, ...], env: dict[str, Any]) -> Clause | None:
+    for clause in clauses:
+        if not state.evaluate_in(clause.rule, env):
+            return clause
+    return None
+
+
+def _argument_combinations(state: State, option: Option, bindings: Bindings) -> list[tuple[tuple[str, Any], ...]]:
+    if not option.arguments:
+        return [()]
+    names = [name for name, _ in option.arguments]
+    lists = [state.evaluate(expression, bindings) for _, expression in option.arguments]
+    return [tuple(zip(names, values, strict=True)) for values in itertools.product(*lists)]
+
+
+def _describe(option: Option) -> str:
+    if option.kind == "choose":
+        return f"choose {option.name}"
+    if option.kind in ("draw", "take"):
+        return f"{option.kind} {option.name}"
+    return option.kind

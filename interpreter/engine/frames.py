@@ -1,0 +1,300 @@
+"""The frames of the machine that runs a hand. A frame is one block in progress (a list of steps, a loop, a
+round of seats, a decision, a trick); the state keeps them on a stack, so a game can stop at a decision or a
+chance event and be copied there. Each frame's `run` does one unit of work: it may push a child, pop itself,
+or leave a pending decision or chance event on the state."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interpreter.engine.errors import RulesetRuntimeError
+from interpreter.engine.program import Option, Phase, Step
+
+if TYPE_CHECKING:
+    from interpreter.actions import Action
+    from interpreter.engine.state import State
+
+Bindings = dict[str, Any]
+
+
+class Frame:
+    __slots__ = ("bindings",)
+
+    def __init__(self, bindings: Bindings) -> None:
+        self.bindings = bindings
+
+    def run(self, state: State) -> None:
+        raise NotImplementedError
+
+    def copy(self) -> Frame:
+        clone = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                value = getattr(self, name)
+                setattr(clone, name, list(value) if isinstance(value, list) else value)
+        return clone
+
+
+class Steps(Frame):
+    """A list of steps, run in order."""
+
+    __slots__ = ("index", "steps")
+
+    def __init__(self, steps: tuple[Step, ...], bindings: Bindings) -> None:
+        super().__init__(bindings)
+        self.steps = steps
+        self.index = 0
+
+    def run(self, state: State) -> None:
+        if self.index >= len(self.steps):
+            state.stack.pop()
+            return
+        step = self.steps[self.index]
+        self.index += 1
+        state.execute(step, self.bindings)
+
+
+class PhaseFrame(Steps):
+    """A phase's steps; when they are done, its transitions choose the next phase or the end of the hand."""
+
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: Phase, bindings: Bindings) -> None:
+        super().__init__(phase.steps, bindings)
+        self.phase = phase
+
+    def run(self, state: State) -> None:
+        if self.index < len(self.steps):
+            super().run(state)
+            return
+        state.stack.pop()
+        state.enter_next_phase(self.phase, self.bindings)
+
+
+class ForEach(Frame):
+    __slots__ = ("index", "items", "step")
+
+    def __init__(self, step: Step, items: list[Any], bindings: Bindings) -> None:
+        super().__init__(bindings)
+        self.step = step
+        self.items = items
+        self.index = 0
+
+    def run(self, state: State) -> None:
+        step = self.step
+        name, where = step["name"], step["where"]
+        while self.index < len(self.items):
+            item = self.items[self.index]
+            self.index += 1
+            bindings = {**self.bindings, name: item}
+            if where is not None and not state.evaluate(where, bindings):
+                continue
+            state.stack.append(Steps(step["body"], bindings))
+            return
+        state.stack.pop()
+
+
+class Repeat(Frame):
+    __slots__ = ("done", "step", "times")
+
+    def __init__(self, step: Step, times: int | None, bindings: Bindings) -> None:
+        super().__init__(bindings)
+        self.step = step
+        self.times = times
+        self.done = 0
+
+    def run(self, state: State) -> None:
+        more = self.done < self.times if self.times is not None else state.evaluate(self.step["while"], self.bindings)
+        if not more:
+            state.stack.pop()
+            return
+        self.done += 1
+        state.stack.append(Steps(self.step["body"], self.bindings))
+
+
+class Round(Frame):
+    """Each seat once, clockwise from the first; in a simultaneous round the decisions' effects wait until
+    every seat has chosen, then happen in seat order."""
+
+    __slots__ = ("deferred", "index", "seats", "step")
+
+    def __init__(self, step: Step, seats: list[int], bindings: Bindings) -> None:
+        super().__init__(bindings)
+        self.step = step
+        self.seats = seats
+        self.index = 0
+        self.deferred: list[Perform] = []
+
+    def run(self, state: State) -> None:
+        where = self.step["where"]
+        while self.index < len(self.seats):
+            seat = self.seats[self.index]
+            self.index += 1
+            bindings = {**self.bindings, "player": seat}
+            if where is not None and not state.evaluate(where, bindings):
+                continue
+            state.stack.append(Steps(self.step["body"], bindings))
+            return
+        state.stack.pop()
+        if self.deferred:
+            state.reveal(self.deferred)
+            state.stack.extend(reversed(self.deferred))
+            self.deferred = []
+
+
+class Turns(Frame):
+    """Turns round the table, each seat in turn from the first, until a condition holds."""
+
+    __slots__ = ("seat", "started", "step")
+
+    def __init__(self, step: Step, first: int, bindings: Bindings) -> None:
+        super().__init__(bindings)
+        self.step = step
+        self.seat = first
+        self.started = False
+
+    def run(self, state: State) -> None:
+        step = self.step
+        if state.evaluate(step["until"], self.bindings):
+            state.stack.pop()
+            return
+        count = state.player_count
+        for _ in range(count):
+            if self.started:
+                self.seat = (self.seat + 1) % count
+            self.started = True
+            bindings = {**self.bindings, "player": self.seat}
+            if step["where"] is None or state.evaluate(step["where"], bindings):
+                state.stack.append(Steps(step["body"], bindings))
+                return
+        raise RulesetRuntimeError("no seat may take a turn (`where` holds for none)", step.where)
+
+
+class Decide(Frame):
+    """A seat's decision: the state waits for an action; with `repeat`, until an option that `ends`."""
+
+    __slots__ = ("seat", "step")
+
+    def __init__(self, step: Step, seat: int, bindings: Bindings) -> None:
+        super().__init__({**bindings, "player": seat})
+        self.step = step
+        self.seat = seat
+
+    def run(self, state: State) -> None:
+        state.await_decision(self.seat, self.step["options"], self.bindings, self.step.where)
+
+    def resolve(self, state: State, action: Action, option: Option, bindings: Bindings) -> None:
+        if not (self.step["repeat"] and not option.ends):
+            state.stack.pop()
+        perform = Perform(option, action, bindings)
+        round_frame = state.simultaneous_round()
+        if round_frame is not None:
+            round_frame.deferred.append(perform)
+        else:
+            state.stack.append(perform)
+
+
+class Perform(Frame):
+    """An action taken: its own movement, then its option's steps."""
+
+    __slots__ = ("action", "option")
+
+    def __init__(self, option: Option, action: Action, bindings: Bindings) -> None:
+        super().__init__(bindings)
+        self.option = option
+        self.action = action
+
+    def run(self, state: State) -> None:
+        state.stack.pop()
+        bindings = state.perform(self.option, self.action, self.bindings)
+        if self.option.effects:
+            state.stack.append(Steps(self.option.effects, bindings))
+
+
+class Trick(Frame):
+    """Tricks: each taking-part seat, clockwise from the leader, plays one card; the winner is bound in
+    `then` and leads the next trick."""
+
+    __slots__ = ("done", "leader", "order", "played", "position", "step", "total")
+
+    def __init__(self, step: Step, leader: int, total: int | None, bindings: Bindings) -> None:
+        super().__init__(bindings)
+        self.step = step
+        self.leader = leader
+        self.total = total
+        self.done = 0
+        self.order: list[int] = []
+        self.played: list[int] = []
+        self.position = 0
+
+    def run(self, state: State) -> None:
+        if not self.order and not self._start(state):
+            state.stack.pop()
+            return
+        if self.position < len(self.order):
+            seat = self.order[self.position]
+            bindings = {**self.bindings, "player": seat, "to_play": len(self.order) - self.position - 1}
+            state.await_decision(seat, (self.step["option"],), bindings, self.step.where)
+            return
+        self._finish(state)
+
+    def _start(self, state: State) -> bool:
+        step = self.step
+        if self.total is not None and self.done >= self.total:
+            return False
+        seats = [(self.leader + offset) % state.player_count for offset in range(state.player_count)]
+        players = step["players"]
+        if players is not None:
+            seats = [seat for seat in seats if state.evaluate(players, {**self.bindings, "player": seat})]
+        source = step["source"]
+        if self.total is None and not any(state.values[source][seat] for seat in seats):
+            return False
+        if not seats:
+            raise RulesetRuntimeError("no seat takes part in the trick", step.where)
+        self.order = seats
+        self.played = []
+        self.position = 0
+        return True
+
+    def resolve(self, state: State, action: Action, option: Option, bindings: Bindings) -> None:
+        state.perform(option, action, bindings)
+        self.played.append(action.seat)
+        self.position += 1
+
+    def _finish(self, state: State) -> None:
+        step = self.step
+        key, cards = state.zone(step["zone"], self.bindings)
+        winning = state.evaluate(step["winning_card"], self.bindings)
+        played_cards = cards[len(cards) - len(self.played):]
+        if winning not in played_cards:
+            raise RulesetRuntimeError(f"the winning card {state.card_text(winning)} is not in the trick",
+                                      step["winning_card"].where)
+        winner = self.played[played_cards.index(winning)]
+        self.done += 1
+        self.leader = winner
+        self.order = []
+        state.note(f"p{winner} wins the trick")
+        if step["then"]:
+            state.stack.append(Steps(step["then"], {**self.bindings, "winner": winner}))
+
+
+class Move(Frame):
+    """A move of a number of cards whose source may run out part way: `when_empty` refills it, each time it
+    is empty while cards remain to be moved; if it is still empty after a refill, the move ends early."""
+
+    __slots__ = ("refilled", "remaining", "step")
+
+    def __init__(self, step: Step, remaining: int, bindings: Bindings) -> None:
+        super().__init__(bindings)
+        self.step = step
+        self.remaining = remaining
+        self.refilled = False
+
+    def run(self, state: State) -> None:
+        moved = state.move_from_top(self.step, self.remaining, self.bindings)
+        self.remaining -= moved
+        if self.remaining <= 0 or (moved == 0 and self.refilled):
+            state.stack.pop()
+            return
+        self.refilled = True
+        state.stack.append(Steps(self.step["when_empty"], self.bindings))

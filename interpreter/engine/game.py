@@ -1,0 +1,44 @@
+"""Game: the static, compiled form of a ruleset, from which states are made."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from interpreter.engine.errors import IllegalActionError
+from interpreter.engine.program import Program, build_program
+from interpreter.engine.state import State
+from interpreter.model import Ruleset
+
+
+class Game:
+    """A loaded ruleset ready to play: `new_initial_state(seed, players)` starts a match."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.deck = ruleset.deck
+        self.program: Program = build_program(ruleset)
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name
+
+    def new_initial_state(self, seed: int | None = None, players: int | None = None) -> State:
+        count = self.ruleset.players.default if players is None else players
+        if count not in self.ruleset.players.counts():
+            allowed = self.ruleset.players
+            raise IllegalActionError(f"{self.name} is for {allowed.minimum} to {allowed.maximum} players, "
+                                     f"not {count}")
+        state = State(self, count, seed)
+        state.start()
+        return state
+
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+        return self.ruleset.teams[players]
+
+    @cache  # noqa: B019 - a Game lives as long as its states
+    def team_of(self, players: int) -> tuple[int, ...]:
+        owner = [0] * players
+        for team, seats in enumerate(self.teams(players)):
+            for seat in seats:
+                owner[seat] = team
+        return tuple(owner)

@@ -1,0 +1,95 @@
+"""A seat's view of a state: only what that seat may see (DESIGN.md, non-negotiable 4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interpreter.model import VariableSpec, ZoneSpec
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import State
+
+
+def sees_zone(state: State, zone: ZoneSpec, owner: int, seat: int) -> bool:
+    """Whether `seat` sees the cards of a zone (face-up cards are seen by everyone anyway)."""
+    visibility = zone.visibility
+    if visibility == "public":
+        return True
+    if visibility in ("hidden", "nobody"):
+        return False
+    team_of = state.values["team_of"]
+    if zone.owner == "seat":
+        return owner == seat if visibility == "owner" else team_of[owner] == team_of[seat]
+    if zone.owner == "team":
+        return team_of[seat] == owner
+    return False
+
+
+def sees_variable(state: State, variable: VariableSpec, owner: int, seat: int) -> bool:
+    if variable.visibility == "public" or variable.per == "table":
+        return True
+    team_of = state.values["team_of"]
+    if variable.per == "seat":
+        return owner == seat if variable.visibility == "owner" else team_of[owner] == team_of[seat]
+    return team_of[seat] == owner
+
+
+def _zone_view(state: State, zone: ZoneSpec, owner: int, cards: list[int], seat: int) -> dict[str, Any]:
+    text = state.card_text
+    if sees_zone(state, zone, owner, seat):
+        return {"cards": [text(card) for card in cards]}
+    view: dict[str, Any] = {}
+    if zone.shows_count:
+        view["count"] = len(cards)
+    face_up = state.face_up.of((zone.name, owner))
+    if face_up:
+        view["face_up"] = [text(card) for card in face_up]
+    return view
+
+
+def _value(state: State, type_name: str, value: Any) -> Any:
+    if value is None or type_name in ("int", "bool", "str", "seat", "team"):
+        return value
+    deck = state.game.deck
+    if type_name == "card":
+        return deck.card_text(value)
+    if type_name == "suit":
+        return deck.suit_name(value)
+    if type_name == "rank":
+        return deck.rank_name(value)
+    return value  # pragma: no cover - every variable type is listed above
+
+
+def observe(state: State, seat: int) -> dict[str, Any]:
+    ruleset = state.game.ruleset
+    zones: dict[str, Any] = {}
+    for name, zone in ruleset.zones.items():
+        stored = state.values[name]
+        if zone.owner == "table":
+            zones[name] = _zone_view(state, zone, -1, stored, seat)
+        else:
+            zones[name] = [_zone_view(state, zone, owner, cards, seat) for owner, cards in enumerate(stored)]
+    variables: dict[str, Any] = {}
+    for name, variable in ruleset.variables.items():
+        stored = state.values[name]
+        if variable.per == "table":
+            variables[name] = _value(state, variable.type, stored)
+        else:
+            variables[name] = [_value(state, variable.type, value) if sees_variable(state, variable, owner, seat)
+                               else None for owner, value in enumerate(stored)]
+    view: dict[str, Any] = {
+        "seat": seat,
+        "players": state.player_count,
+        "hand": state.values["hand_number"],
+        "dealer": state.values["dealer"],
+        "phase": state.phase,
+        "current_player": state.current_player,
+        "zones": zones,
+        "variables": variables,
+    }
+    if not state.is_terminal and not state.is_chance_node and state.current_player == seat:
+        view["legal_actions"] = [state.action_text(action) for action in state.legal_actions()]
+    round_frame = state.simultaneous_round()
+    if round_frame is not None:
+        view["chosen"] = sorted({perform.action.seat for perform in round_frame.deferred})
+    return view
