@@ -1,5 +1,9 @@
 """ruledeck: a card-game interpreter. Games are YAML rulesets; this package loads, checks and runs them."""
 
+from interpreter.actions import Action
+from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
+from interpreter.engine.game import Game
+from interpreter.engine.state import CHANCE, TERMINAL, State
 from interpreter.errors import (
     Diagnostic,
     EvaluationError,
@@ -8,10 +12,6 @@ from interpreter.errors import (
     RuledeckError,
     RulesetError,
 )
-from interpreter.actions import Action
-from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
-from interpreter.engine.game import Game
-from interpreter.engine.state import CHANCE, TERMINAL, State
 from interpreter.loader import compile_ruleset, load_ruleset, validate_file
 from interpreter.model import Ruleset
 

@@ -14,9 +14,9 @@ from interpreter.dsl.ast import free_names
 from interpreter.dsl.checker import Environment, did_you_mean
 from interpreter.dsl.compiler import Program, evaluate
 from interpreter.dsl.types import INT, SEAT
+from interpreter.engine.game import Game
 from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, RulesetError
 from interpreter.flow import check_deck_arithmetic, check_phases
-from interpreter.engine.game import Game
 from interpreter.model import Ruleset
 from interpreter.parameters import ParamValue, resolve
 from interpreter.schema import validate_structure

@@ -263,7 +263,7 @@ class Trick(Frame):
 
     def _finish(self, state: State) -> None:
         step = self.step
-        key, cards = state.zone(step["zone"], self.bindings)
+        _key, cards = state.zone(step["zone"], self.bindings)
         winning = state.evaluate(step["winning_card"], self.bindings)
         played_cards = cards[len(cards) - len(self.played):]
         if winning not in played_cards:

@@ -17,7 +17,7 @@ def sees_zone(state: State, zone: ZoneSpec, owner: int, seat: int) -> bool:
         return True
     if visibility in ("hidden", "nobody"):
         return False
-    team_of = state.values["team_of"]
+    team_of: tuple[int, ...] = state.values["team_of"]
     if zone.owner == "seat":
         return owner == seat if visibility == "owner" else team_of[owner] == team_of[seat]
     if zone.owner == "team":
@@ -28,7 +28,7 @@ def sees_zone(state: State, zone: ZoneSpec, owner: int, seat: int) -> bool:
 def sees_variable(state: State, variable: VariableSpec, owner: int, seat: int) -> bool:
     if variable.visibility == "public" or variable.per == "table":
         return True
-    team_of = state.values["team_of"]
+    team_of: tuple[int, ...] = state.values["team_of"]
     if variable.per == "seat":
         return owner == seat if variable.visibility == "owner" else team_of[owner] == team_of[seat]
     return team_of[seat] == owner

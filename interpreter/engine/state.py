@@ -13,7 +13,17 @@ from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.engine import decisions
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.frames import (
-    Decide, ForEach, Frame, Move, Perform, PhaseFrame, Repeat, Round, Steps, Trick, Turns,
+    Decide,
+    ForEach,
+    Frame,
+    Move,
+    Perform,
+    PhaseFrame,
+    Repeat,
+    Round,
+    Steps,
+    Trick,
+    Turns,
 )
 from interpreter.engine.program import Expr, Option, Phase, Ref, Step
 from interpreter.engine.zones import FaceUp, ZoneKey, plain
@@ -109,7 +119,7 @@ class State:
         first, first: a stacked deck)."""
         if self.chance is None or self.terminal:
             raise IllegalActionError("this is not a chance node")
-        key, where = self.chance
+        key, _where = self.chance
         cards = self._zone_list(key)
         if outcome is None:
             self.rng.shuffle(cards)
@@ -274,9 +284,9 @@ class State:
             for card in value:
                 if card not in source:
                     raise RulesetRuntimeError(f"{self.card_text(card)} is not in {source_key[0]}", step.where)
-                _, was_up = self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
+                _, card_was_up = self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
                 face = step["face"]
-                self._put(target_key, target, card, face == "up" or (was_up and face != "down"),
+                self._put(target_key, target, card, face == "up" or (card_was_up and face != "down"),
                           step["at"] == "bottom")
             return
         if step["when_empty"]:
