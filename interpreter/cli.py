@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
 
-from interpreter.errors import Diagnostic, ParameterError, RuledeckError
-from interpreter.loader import validate_file
+from interpreter.actions import Action
+from interpreter.agents import AGENTS
+from interpreter.engine.game import Game
+from interpreter.engine.state import State
+from interpreter.errors import Diagnostic, ParameterError, RuledeckError, RulesetError
+from interpreter.loader import load_ruleset, validate_file
 from interpreter.parameters import parse_assignments
+from interpreter.runners.human import Quit, human_chooser
+from interpreter.runners.play import agents_for, play_match
 
 
 def _expand(paths: Iterable[str]) -> list[str]:
@@ -63,6 +71,73 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
               f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
     click.echo(summary, err=True)
     sys.exit(1 if errors or (strict and warnings) else 0)
+
+
+def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
+    """The game of a ruleset file; a bad file prints its findings and exits 1, a bad --set exits 2."""
+    try:
+        return load_ruleset(path, parse_assignments(list(assignments)), params_as_text=True)
+    except ParameterError as error:
+        raise click.UsageError(str(error)) from None
+    except RulesetError as error:
+        click.echo(error.render(), err=True)
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("ruleset", metavar="RULESET")
+@click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
+@click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
+@click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
+@click.option("--bots", default="heuristic", show_default=True, metavar="KIND,...",
+              help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
+@click.option("--human", type=int, metavar="SEAT", help="Play this seat yourself at the terminal.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
+              help="Write every event as a JSON line, flushed as written (a replayable record).")
+@click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
+def play(ruleset: str, players: int | None, seed: int | None, assignments: tuple[str, ...], bots: str,
+         human: int | None, log_path: str | None, as_json: bool) -> None:
+    """Play one match of a ruleset with bots, printing a readable transcript."""
+    game = load_game_or_exit(ruleset, assignments)
+    allowed = game.ruleset.players
+    count = allowed.default if players is None else players
+    if count not in allowed.counts():
+        raise click.UsageError(f"{game.name} is for {allowed.minimum} to {allowed.maximum} players, not {count}")
+    kinds = [kind.strip() for kind in bots.split(",") if kind.strip()]
+    unknown = [kind for kind in kinds if kind not in AGENTS]
+    if unknown or not kinds or len(kinds) not in (1, count):
+        detail = f"unknown bot {unknown[0]!r}" if unknown else f"give one bot kind, or {count} (one per seat)"
+        raise click.UsageError(f"--bots: {detail}; bots: {', '.join(AGENTS)}")
+    if human is not None and not 0 <= human < count:
+        raise click.UsageError(f"--human: seats are 0 to {count - 1}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    agents = agents_for(kinds, count, seed)
+    choosers: list[Callable[[State], Action]] = [agent.choose for agent in agents]
+    if human is not None:
+        choosers[human] = human_chooser(human)
+    on_line = None if as_json else click.echo
+    if not as_json:
+        click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
+    header = {"ruleset": ruleset, "params": dict(game.ruleset.parameter_values)}
+    log_file = open(log_path, "w", encoding="utf-8") if log_path else None  # noqa: SIM115 - closed below
+    try:
+        result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line, log=log_file,
+                            header=header, viewer=human)
+    except Quit:
+        click.echo("Stopped." + (f" The match so far is in {log_path}." if log_path else ""), err=True)
+        sys.exit(130)
+    finally:
+        if log_file is not None:
+            log_file.close()
+    if as_json:
+        click.echo(json.dumps(result.as_json(), indent=2))
+        return
+    scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(result.returns))
+    best = max(result.returns)
+    winners = " and ".join(f"p{seat}" for seat, value in enumerate(result.returns) if value == best)
+    click.echo(f"\nMatch over after {result.hands} hand{'s' if result.hands != 1 else ''}: {scores}. "
+               f"Best: {winners}.")
 
 
 def _print_findings(file: str, findings: list[Diagnostic], quiet: bool) -> None:

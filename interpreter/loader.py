@@ -105,6 +105,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
         name=str(scalar(root.entries["name"])), path=path, players=players, deck=deck,
         deck_zone=deck_zone or "", zones=zones, variables=variables, parameters=specs, parameter_values=values,
         teams=teams, tree=root, expressions=expressions, warnings=tuple(checker.diagnostics),
+        shown_types=dict(site.types),
     )
 
 

@@ -63,4 +63,5 @@ class Ruleset:
     tree: MappingNode
     expressions: Mapping[str, Compiled]
     warnings: tuple[Diagnostic, ...] = ()
+    shown_types: Mapping[str, Any] = field(default_factory=dict)  # type of each `{...}` of a log line
     extra: Mapping[str, Any] = field(default_factory=dict)

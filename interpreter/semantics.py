@@ -346,6 +346,7 @@ class ExpressionSite:
     program: Program
     compiled: dict[str, str] = field(default_factory=dict)
     mentioned: set[str] = field(default_factory=set)  # every name and function any parsed expression uses
+    types: dict[str, Type] = field(default_factory=dict)  # the type of each `{...}` of a log line
     unparsed: int = 0  # expressions with syntax errors: what they use is unknown
 
     def _parse(self, text: str) -> ast.Node:
@@ -391,7 +392,7 @@ class ExpressionSite:
             offset = match.start(1)
             try:
                 tree = self._parse(match[1])
-                _, annotations = self.environment.check(tree, scope)
+                kind, annotations = self.environment.check(tree, scope)
             except DefinitionError as error:
                 self.checker.report_definition(error)
                 continue
@@ -402,7 +403,9 @@ class ExpressionSite:
                 continue
             except Tainted:
                 continue
-            self.compiled[f"{yaml_path(path)}{{{index}}}"] = self.program.add(tree, annotations)
+            where = f"{yaml_path(path)}{{{index}}}"
+            self.compiled[where] = self.program.add(tree, annotations)
+            self.types[where] = kind
 
 
 def mentioned_names(tree: ast.Node) -> set[str]:

@@ -24,6 +24,14 @@ class Expr:
 
 
 @dataclass(frozen=True, slots=True)
+class Shown:
+    """A `{...}` of a log line: an expression and the type that says how to print it."""
+
+    expression: Expr
+    type: Any
+
+
+@dataclass(frozen=True, slots=True)
 class Ref:
     """A zone or variable: its name and how to find the owner (an index expression, or the bound `player`)."""
 
@@ -99,6 +107,7 @@ _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 class _Builder:
     def __init__(self, ruleset: Ruleset) -> None:
         self.expressions = ruleset.expressions
+        self.shown_types = ruleset.shown_types
         self.zones = ruleset.zones
         self.variables = ruleset.variables
 
@@ -238,12 +247,13 @@ class _Builder:
     def _log(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         text = str(_scalar(e["log"]))
         where = yaml_path((*p, "log"))
-        parts: list[str | Expr] = []
+        parts: list[str | Shown] = []
         position = 0
         for index, match in enumerate(_TEMPLATE_PART.finditer(text)):
             parts.append(text[position:match.start()])
             function = self.expressions.get(f"{where}{{{index}}}")
-            parts.append(Expr(function, where) if function else match[0])
+            kind = self.shown_types.get(f"{where}{{{index}}}")
+            parts.append(Shown(Expr(function, where), kind) if function else match[0])
             position = match.end()
         parts.append(text[position:])
         return {"parts": tuple(part for part in parts if part != "")}

@@ -108,7 +108,11 @@ class State:
         self.pending = None
         self._legal = None
         self.history.append(action)
-        self.events.append({"type": "action", "action": self.action_text(action)})
+        event: dict[str, Any] = {"type": "action", "action": self.action_text(action), "seat": action.seat}
+        secret = self._secret_from(option, action, bindings)
+        if secret:
+            event["secret_from"] = secret
+        self.events.append(event)
         frame = self.stack[-1]
         assert isinstance(frame, (Decide, Trick))
         frame.resolve(self, action, option, bindings)
@@ -341,12 +345,28 @@ class State:
             total = None if count is None else int(self.evaluate(count, bindings))
             self.stack.append(Trick(step, self.evaluate(step["leader"], bindings), total, bindings))
         elif verb == "log":
-            self.note("".join(part if isinstance(part, str) else self._shown(self.evaluate(part, bindings))
+            self.note("".join(part if isinstance(part, str) else
+                              self.shown(self.evaluate(part.expression, bindings), part.type)
                               for part in step["parts"]))
         else:  # pragma: no cover - the program builder knows every verb
             raise RulesetRuntimeError(f"unknown step {verb}", step.where)
 
-    def _shown(self, value: Any) -> str:
+    def shown(self, value: Any, kind: Any) -> str:
+        """A value as a transcript shows it: cards, ranks and suits by name, seats by number."""
+        name = getattr(kind, "name", "")
+        if value is None:
+            return "null"
+        if name == "optional":
+            return self.shown(value, kind.element)
+        if name == "list":
+            return " ".join(self.shown(item, kind.element) for item in value)
+        deck = self.game.deck
+        if name == "card":
+            return deck.card_text(value)
+        if name == "suit":
+            return deck.suit_name(value)
+        if name == "rank":
+            return deck.rank_name(value)
         if isinstance(value, bool):
             return "true" if value else "false"
         return str(value)
@@ -394,6 +414,20 @@ class State:
     def await_decision(self, seat: int, options: tuple[Option, ...], bindings: Bindings, where: str) -> None:
         self.pending = decisions.Pending(seat, options, bindings, where)
         self._legal = None
+
+    def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> list[int]:
+        """The seats that may not see what this action is: everyone else while a simultaneous round is open;
+        for a discard, the seats that cannot see where the card goes."""
+        others = [seat for seat in range(self.player_count) if seat != action.seat]
+        if self.simultaneous_round() is not None:
+            return others
+        if option.kind != "discard" or option.destination is None:
+            return []
+        from interpreter.engine.observation import sees_zone
+
+        key, _ = self.zone(option.destination, bindings)
+        zone = self.game.ruleset.zones[key[0]]
+        return [seat for seat in others if not sees_zone(self, zone, key[1], seat)]
 
     def simultaneous_round(self) -> Round | None:
         for frame in reversed(self.stack):

@@ -1,0 +1,22 @@
+"""What a bot is: something that picks a legal action for the seat whose turn it is."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from interpreter.actions import Action
+    from interpreter.engine.state import State
+
+
+class Agent:
+    """A bot with its own seeded random generator (never the state's, which deals the cards)."""
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> Action:
+        raise NotImplementedError

@@ -1,0 +1,114 @@
+"""A simple generic heuristic bot, for any ruleset.
+
+Card plays follow the habits of trick games, judged with the ruleset's own `winning_card` rule: win the trick
+as cheaply as possible, or else throw the lowest card. Discards shed the lowest cards. Named choices (pass or
+play, bids) are decided by a few playouts to the end of the hand from positions where the cards this seat
+cannot see are dealt again at random, so the bot never uses what it may not know.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from interpreter.agents.base import Agent
+from interpreter.engine.frames import Trick
+from interpreter.engine.observation import sees_zone
+from interpreter.engine.state import CHANCE
+
+if TYPE_CHECKING:
+    from interpreter.actions import Action
+    from interpreter.engine.state import State
+
+PLAYOUTS = 6
+PLAYOUT_ACTIONS = 400
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+
+    def choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        kinds = {action.kind for action in legal}
+        if kinds == {"play"}:
+            return self._play(state, legal)
+        if kinds == {"discard"}:
+            return min(legal, key=lambda action: self._strength(state, action.card))
+        if "choose" in kinds:
+            return self._by_playouts(state, legal)
+        return self.rng.choice(legal)
+
+    def _strength(self, state: State, card: int) -> tuple[int, int]:
+        deck = state.game.deck
+        return deck.value_of[card], deck.rank_of[card]
+
+    def _play(self, state: State, legal: list[Action]) -> Action:
+        frame = state.stack[-1]
+        if not isinstance(frame, Trick):
+            return min(legal, key=lambda action: self._strength(state, action.card))
+        winners = [action for action in legal if self._would_win(state, frame, action)]
+        if winners:
+            return min(winners, key=lambda action: self._strength(state, action.card))
+        return min(legal, key=lambda action: self._strength(state, action.card))
+
+    def _would_win(self, state: State, frame: Trick, action: Action) -> bool:
+        _, cards = state.zone(frame.step["zone"], frame.bindings)
+        trial = [*cards, action.card]
+        env = state.environment(frame.bindings)
+        env[frame.step["zone"].name] = trial
+        winning = state.evaluate_in(frame.step["winning_card"], env)
+        return bool(winning == action.card)
+
+    def _by_playouts(self, state: State, legal: list[Action]) -> Action:
+        seat = state.current_player
+        scores = []
+        for action in legal:
+            total = 0.0
+            for _ in range(PLAYOUTS):
+                total += self._playout(state, seat, action)
+            scores.append(total)
+        best = max(scores)
+        return self.rng.choice([action for action, score in zip(legal, scores, strict=True) if score == best])
+
+    def _playout(self, state: State, seat: int, action: Action) -> float:
+        trial = redeal_unseen(state, seat, self.rng)
+        before = trial.returns()[seat]
+        hand = trial.values["hand_number"]
+        trial.apply(action)
+        for _ in range(PLAYOUT_ACTIONS):
+            if trial.is_terminal or trial.values["hand_number"] != hand:
+                break
+            if trial.current_player == CHANCE:
+                trial.apply_chance()
+            else:
+                trial.apply(self.rng.choice(trial.legal_actions()))
+        return float(trial.returns()[seat] - before)
+
+
+def redeal_unseen(state: State, seat: int, rng: random.Random) -> State:
+    """A copy of the state in which every card `seat` cannot see is dealt again at random (each zone keeps its
+    size and its face-up cards), with a fresh random generator: what the seat knows, and nothing more."""
+    trial = state.clone()
+    trial.rng = random.Random(rng.random())
+    places: list[tuple[list[int], int]] = []
+    pool: list[int] = []
+    for name, zone in state.game.ruleset.zones.items():
+        stored = trial.values[name]
+        instances = [(stored, -1)] if zone.owner == "table" else list(zip(stored, range(len(stored)), strict=True))
+        for cards, owner in instances:
+            if not cards or sees_zone(state, zone, owner, seat):
+                continue
+            face_up = list(trial.face_up.of((name, owner)))
+            hidden = list(cards)
+            for card in face_up:
+                hidden.remove(card)
+            pool.extend(hidden)
+            places.append((cards, len(hidden)))
+            cards[:] = face_up
+    rng.shuffle(pool)
+    for cards, count in places:
+        cards[:0] = pool[:count]
+        del pool[:count]
+    return trial

@@ -1,0 +1,1 @@
+"""Runners: play a match, run rule scenarios, simulate many matches."""

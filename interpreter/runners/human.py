@@ -1,0 +1,71 @@
+"""A person at the terminal plays a seat: they see their own view and pick from the legal actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from interpreter.actions import Action, ActionSyntaxError
+from interpreter.engine.errors import IllegalActionError
+from interpreter.engine.state import State
+
+
+class Quit(Exception):  # noqa: N818 - a request, not a failure
+    """The person asked to stop."""
+
+
+def _show_zones(view: dict[str, Any], seat: int) -> list[str]:
+    lines = []
+    for name, value in view["zones"].items():
+        if isinstance(value, list):
+            for owner, part in enumerate(value):
+                shown = _zone_text(part)
+                if shown:
+                    who = "you" if owner == seat else f"p{owner}"
+                    lines.append(f"  {name} ({who}): {shown}")
+        else:
+            shown = _zone_text(value)
+            if shown:
+                lines.append(f"  {name}: {shown}")
+    return lines
+
+
+def _zone_text(part: dict[str, Any]) -> str:
+    if "cards" in part:
+        return " ".join(part["cards"]) if part["cards"] else ""
+    text = f"{part['count']} cards" if part.get("count") else ""
+    if part.get("face_up"):
+        text += f" (face up: {' '.join(part['face_up'])})"
+    return text
+
+
+def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Callable[[State], Action]:
+    """Ask at the terminal; a number or an action's text picks it, `q` stops (the log keeps the match)."""
+
+    def choose(state: State) -> Action:
+        view = state.observation(seat)
+        click.echo(f"\nYou are p{seat}. Hand {view['hand']}, dealer p{view['dealer']}, phase {view['phase']}.")
+        for line in _show_zones(view, seat):
+            click.echo(line)
+        public = {k: v for k, v in view["variables"].items() if v is not None and not isinstance(v, list)}
+        if public:
+            click.echo("  " + ", ".join(f"{k} {v}" for k, v in public.items()))
+        legal = state.legal_actions()
+        for index, action in enumerate(legal, 1):
+            click.echo(f"  {index:>2}. {state.action_text(action)}")
+        while True:
+            answer = prompt("Your move (number or text, q to stop)").strip()
+            if answer.lower() in ("q", "quit", "exit"):
+                raise Quit()
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            try:
+                action = state.parse_action(answer if answer.startswith("p") else f"p{seat} {answer}")
+                state.check(action)
+                return action
+            except (ActionSyntaxError, IllegalActionError) as error:
+                click.echo(f"  {error}")
+
+    return choose

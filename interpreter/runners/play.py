@@ -1,0 +1,85 @@
+"""Play one match with bots (and people at the terminal), with a transcript, a JSON result and a log that is
+flushed as it is written, so an interrupted match leaves a valid, replayable prefix."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from interpreter.agents import Agent, make_agent
+from interpreter.engine.game import Game
+from interpreter.engine.state import CHANCE, State
+from interpreter.runners.transcript import describe
+
+
+@dataclass
+class MatchResult:
+    ruleset: str
+    players: int
+    seed: int | None
+    hands: int
+    returns: list[int]
+    hand_results: list[dict[str, Any]] = field(default_factory=list)
+    actions: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        winners = [seat for seat, value in enumerate(self.returns) if value == max(self.returns)]
+        return {"ruleset": self.ruleset, "players": self.players, "seed": self.seed, "hands": self.hands,
+                "actions": self.actions, "returns": self.returns, "winners": winners,
+                "hand_results": self.hand_results}
+
+
+Chooser = Callable[[State], Any]
+
+
+def agents_for(kinds: Sequence[str], players: int, seed: int | None) -> list[Agent]:
+    """One bot per seat; a single kind serves every seat, a list gives one kind per seat."""
+    chosen = list(kinds) if len(kinds) > 1 else list(kinds) * players
+    base = 0 if seed is None else seed
+    return [make_agent(kind, None if seed is None else base * 1000 + seat) for seat, kind in enumerate(chosen)]
+
+
+def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence[Chooser],
+               on_line: Callable[[str], None] | None = None, log: IO[str] | None = None,
+               header: dict[str, Any] | None = None, viewer: int | None = None) -> MatchResult:
+    """Play to the end. `choosers[seat]` picks an action for a seat; `on_line` receives transcript lines;
+    `log` receives one JSON event per line, flushed as written."""
+    state = game.new_initial_state(seed=seed, players=players)
+    if log is not None:
+        _write(log, {"type": "match", **(header or {}), "players": players, "seed": seed})
+    shown = 0
+    actions = 0
+
+    def flush_events() -> None:
+        nonlocal shown
+        for event in state.events[shown:]:
+            if log is not None:
+                _write(log, event)
+            if on_line is not None:
+                line = describe(event, viewer)
+                if line is not None:
+                    on_line(line)
+        shown = len(state.events)
+
+    while True:
+        flush_events()
+        if state.is_terminal:
+            break
+        if state.current_player == CHANCE:
+            state.apply_chance()
+            continue
+        action = choosers[state.current_player](state)
+        state.apply(action)
+        actions += 1
+    result = MatchResult(game.name, players, seed, len(state.hand_results), state.returns(),
+                         state.hand_results, actions)
+    if log is not None:
+        _write(log, {"type": "result", **result.as_json()})
+    return result
+
+
+def _write(log: IO[str], event: dict[str, Any]) -> None:
+    log.write(json.dumps(event) + "\n")
+    log.flush()

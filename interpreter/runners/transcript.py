@@ -1,0 +1,28 @@
+"""A readable transcript of a match, line by line, from the state's events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def describe(event: dict[str, Any], viewer: int | None = None) -> str | None:
+    """One event as a line of the transcript (None for events the transcript leaves out). With a `viewer`,
+    only what that seat may see."""
+    kind = event["type"]
+    if viewer is not None and kind == "action" and viewer in event.get("secret_from", ()):
+        words = str(event["action"]).split()
+        return f"{words[0]} {words[1]}s" if words[1] == "choose" else f"{words[0]} {words[1]} (hidden)"
+    if kind == "hand":
+        return f"\n-- Hand {event['hand']}, dealer p{event['dealer']} --"
+    if kind == "chance":
+        return f"The {event['zone']} is shuffled."
+    if kind == "action":
+        return str(event["action"])
+    if kind == "reveal":
+        return f"revealed: {event['action']}"
+    if kind == "log":
+        return f"  {event['text']}"
+    if kind == "hand_end":
+        scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(event["result"]))
+        return f"After hand {event['hand']}: {scores}"
+    return None
