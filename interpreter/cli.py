@@ -20,6 +20,8 @@ from interpreter.loader import load_ruleset, validate_file
 from interpreter.parameters import parse_assignments
 from interpreter.runners.human import Quit, human_chooser
 from interpreter.runners.play import agents_for, play_match
+from interpreter.runners.scenarios import ScenarioError
+from interpreter.runners.scenarios import run_file as run_scenarios
 
 
 def _expand(paths: Iterable[str]) -> list[str]:
@@ -138,6 +140,37 @@ def play(ruleset: str, players: int | None, seed: int | None, assignments: tuple
     winners = " and ".join(f"p{seat}" for seat, value in enumerate(result.returns) if value == best)
     click.echo(f"\nMatch over after {result.hands} hand{'s' if result.hands != 1 else ''}: {scores}. "
                f"Best: {winners}.")
+
+
+@cli.command(name="test")
+@click.argument("paths", nargs=-1, required=True, metavar="FILE...")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the cases that fail, and the summary.")
+def test_command(paths: tuple[str, ...], quiet: bool) -> None:
+    """Run rule scenarios (YAML files, or every .yaml file under a folder); see docs/scenarios.md.
+
+    Prints each case and `N passed, M failed`. Exit status: 0 when all pass, 1 when any fails, 2 on a usage
+    error.
+    """
+    files = _expand(paths)
+    if not files:
+        raise click.UsageError("no .yaml files found in " + ", ".join(paths))
+    passed = failed = 0
+    for file in files:
+        try:
+            results = run_scenarios(file)
+        except ScenarioError as error:
+            click.echo(f"error: {error}", err=True)
+            sys.exit(2)
+        for result in results:
+            if result.passed:
+                passed += 1
+                if not quiet:
+                    click.echo(f"PASS {file}: {result.name}")
+            else:
+                failed += 1
+                click.echo(f"FAIL {file}: {result.name}\n     {result.message}")
+    click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
 
 
 def _print_findings(file: str, findings: list[Diagnostic], quiet: bool) -> None:

@@ -91,8 +91,8 @@ class Program:
 
     def _emit_instances(self) -> None:
         for instance in list(self.environment.instances.values()):
-            if instance.function_name in self._emitted or instance.annotations is None:
-                continue
+            if instance.function_name in self._emitted or instance.annotations is None or instance.failed:
+                continue  # a definition with errors (reported where it is written) is never compiled
             self._emitted.add(instance.function_name)
             self._sources.append(_instance_source(instance))
 

@@ -473,6 +473,41 @@ class State:
         self._start_hand()
         self._advance()
 
+    def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[int]],
+                 face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any]) -> None:
+        """Set up a hand already in progress (for scenarios): cards placed in zones, the rest of the deck in
+        the deck's zone, variables set over their initial values; then run from the named phase."""
+        game = self.game
+        self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
+                           hand_number=hand_number, dealer=dealer)
+        for name, zone in game.ruleset.zones.items():
+            self.values[name] = self._empty_zone(zone.owner)
+        for name, variable in game.ruleset.variables.items():
+            self.values[name] = self._initial(name, variable.per, variable.type)
+        remaining = Counter(game.deck.cards())
+        for key, cards in zones.items():
+            for card in cards:
+                if remaining[card] == 0:
+                    raise IllegalActionError(f"{self.card_text(card)} is placed more times than the deck holds it")
+                remaining[card] -= 1
+            self._zone_list(key).extend(cards)
+        rest: list[int] = []
+        for card in game.deck.cards():
+            if remaining[card] > 0:
+                remaining[card] -= 1
+                rest.append(card)
+        self._zone_list((game.ruleset.deck_zone, -1))[:0] = reversed(rest)
+        for key, cards in face_up.items():
+            for card in cards:
+                if card not in self._zone_list(key):
+                    raise IllegalActionError(f"{self.card_text(card)} is face up in {key[0]} but not placed there")
+                self.face_up.add(key, card)
+        for name, value in variables.items():
+            self.values[name] = value
+        self.events.append({"type": "hand", "hand": hand_number, "dealer": dealer})
+        self._enter(phase, {})
+        self._advance()
+
     def _owners(self, per: str) -> int:
         return self.player_count if per == "seat" else len(self.game.teams(self.player_count))
 

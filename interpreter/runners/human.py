@@ -12,7 +12,7 @@ from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 
 
-class Quit(Exception):  # noqa: N818 - a request, not a failure
+class Quit(Exception):
     """The person asked to stop."""
 
 

@@ -1,0 +1,345 @@
+"""Rule scenarios as data: a file names a ruleset, and each case stacks the deck (or starts at a phase with
+cards placed), applies actions and states what must hold. See docs/scenarios.md."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from interpreter.actions import ActionSyntaxError
+from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
+from interpreter.engine.game import Game
+from interpreter.engine.state import CHANCE, TERMINAL, State
+from interpreter.errors import ParameterError, RuledeckError, RulesetError
+from interpreter.loader import load_ruleset
+
+
+class ScenarioError(RuledeckError):
+    """A scenario file that cannot be read or that names something the ruleset lacks."""
+
+
+@dataclass
+class CaseResult:
+    file: str
+    name: str
+    passed: bool
+    message: str = ""
+
+
+class _Failure(Exception):
+    pass
+
+
+def run_file(path: str | Path) -> list[CaseResult]:
+    """Every case of one scenario file."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise ScenarioError(f"{path}: cannot read the scenario file: {error}") from None
+    if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
+        raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
+    ruleset = (path.parent / str(data["ruleset"])).resolve()
+    games: dict[tuple[tuple[str, Any], ...], Game] = {}
+    results = []
+    for number, case in enumerate(data["cases"], 1):
+        name = str(case.get("name", f"case {number}")) if isinstance(case, dict) else f"case {number}"
+        try:
+            if not isinstance(case, dict):
+                raise _Failure("a case is a mapping with `name`, `steps` and a start")
+            params = {**(data.get("params") or {}), **(case.get("params") or {})}
+            key = tuple(sorted(params.items()))
+            if key not in games:
+                games[key] = load_ruleset(ruleset, params)
+            _run_case(games[key], data, case)
+            results.append(CaseResult(str(path), name, True))
+        except _Failure as failure:
+            results.append(CaseResult(str(path), name, False, str(failure)))
+        except (RulesetError, ParameterError) as error:
+            raise ScenarioError(f"{path}: the ruleset {ruleset} cannot be loaded:\n{error}") from None
+        except RuledeckError as error:
+            results.append(CaseResult(str(path), name, False, f"{type(error).__name__}: {error}"))
+    return results
+
+
+class _Case:
+    def __init__(self, game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
+        self.game = game
+        self.deck = game.deck
+        self.deals = [list(order) for order in case.get("deals", [])]
+        players = int(case.get("players", data.get("players", game.ruleset.players.default)))
+        seed = case.get("seed", data.get("seed", 0))
+        start = case.get("start")
+        if players not in game.ruleset.players.counts():
+            raise _Failure(f"the game is for {game.ruleset.players.minimum} to {game.ruleset.players.maximum} "
+                           f"players, not {players}")
+        if start is None:
+            self.state = game.new_initial_state(seed=seed, players=players)
+        else:
+            self.state = State(game, players, seed)
+            self._start_at(start)
+        self._resolve_chance()
+
+    # --- values in text form ---------------------------------------------------------------------------------
+
+    def seat(self, value: Any) -> int:
+        text = str(value)
+        number = int(text[1:]) if text.startswith("p") and text[1:].isdigit() else int(text)
+        if not 0 <= number < self.state.player_count:
+            raise _Failure(f"there is no seat {text} at a table of {self.state.player_count}")
+        return number
+
+    def cards(self, values: Any) -> list[int]:
+        if not isinstance(values, list):
+            raise _Failure(f"expected a list of cards, not {values!r}")
+        try:
+            return [self.deck.parse_card(str(value)) for value in values]
+        except ValueError as error:
+            raise _Failure(str(error)) from None
+
+    def value(self, type_name: str, value: Any) -> Any:
+        if value is None:
+            return None
+        if type_name == "seat":
+            return self.seat(value)
+        if type_name == "card":
+            return self.cards([value])[0]
+        if type_name == "suit":
+            found = self.deck.suit_index(str(value))
+            if found is None:
+                raise _Failure(f"no suit {value!r}")
+            return found
+        if type_name == "rank":
+            found = self.deck.rank_index(str(value))
+            if found is None:
+                raise _Failure(f"no rank {value!r}")
+            return found
+        return value
+
+    def _owners(self, name: str, given: Any, kind: str) -> dict[int, Any]:
+        if isinstance(given, dict):
+            return {self.seat(owner) if kind == "seat" else int(str(owner).lstrip("t")): value
+                    for owner, value in given.items()}
+        if isinstance(given, list):
+            return dict(enumerate(given))
+        raise _Failure(f"{name} has one value per {kind}: give them as {{p0: ..., p1: ...}}")
+
+    def _zone_entries(self, given: dict[str, Any]) -> dict[tuple[str, int], list[int]]:
+        placed: dict[tuple[str, int], list[int]] = {}
+        for name, value in (given or {}).items():
+            zone = self.game.ruleset.zones.get(name)
+            if zone is None:
+                raise _Failure(f"the ruleset has no zone {name!r}")
+            if zone.owner == "table":
+                placed[(name, -1)] = self.cards(value)
+            else:
+                for owner, cards in self._owners(name, value, zone.owner).items():
+                    placed[(name, owner)] = self.cards(cards)
+        return placed
+
+    def _start_at(self, start: dict[str, Any]) -> None:
+        variables: dict[str, Any] = {}
+        state = self.state
+        for name, value in (start.get("variables") or {}).items():
+            spec = self.game.ruleset.variables.get(name)
+            if spec is None:
+                raise _Failure(f"the ruleset has no variable {name!r}")
+            if spec.per == "table":
+                variables[name] = self.value(spec.type, value)
+            else:
+                owners = self._owners(name, value, spec.per)
+                variables[name] = owners  # filled below, over the initial values
+        phase = str(start.get("phase", self.game.program.start))
+        if phase not in self.game.program.phases:
+            raise _Failure(f"the ruleset has no phase {phase!r}")
+        per_owner = {name: value for name, value in variables.items() if isinstance(value, dict)}
+        plain = {name: value for name, value in variables.items() if not isinstance(value, dict)}
+        state.start_at(
+            phase, dealer=self.seat(start.get("dealer", 0)), hand_number=int(start.get("hand", 1)),
+            zones=self._zone_entries(start.get("zones") or {}), face_up=self._zone_entries(start.get("face_up") or {}),
+            variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()}},
+        )
+
+    def _merged(self, name: str, owners: dict[int, Any]) -> list[Any]:
+        spec = self.game.ruleset.variables[name]
+        initial = self.state._initial(name, spec.per, spec.type)
+        for owner, value in owners.items():
+            initial[owner] = self.value(spec.type, value)
+        return list(initial)
+
+    # --- running -------------------------------------------------------------------------------------------------
+
+    def _resolve_chance(self) -> None:
+        state = self.state
+        while state.current_player == CHANCE:
+            if self.deals:
+                order = self.cards(self.deals.pop(0))
+                key, _ = state.chance  # type: ignore[misc]
+                in_zone = Counter(state._zone_list(key))
+                missing = Counter(order) - in_zone
+                if missing:
+                    raise _Failure(f"the stacked order names cards not in {key[0]}: "
+                                   f"{' '.join(self.deck.card_text(c) for c in missing.elements())}")
+                rest = in_zone - Counter(order)
+                state.apply_chance(order + sorted(rest.elements()))
+            else:
+                state.apply_chance()
+
+    def step(self, number: int, step: Any) -> None:
+        try:
+            if isinstance(step, str):
+                self._act(step)
+            elif isinstance(step, dict) and len(step) == 1:
+                (kind, value), = step.items()
+                handler = getattr(self, f"_step_{kind}", None)
+                if handler is None:
+                    raise _Failure(f"unknown step {kind!r}; steps are an action, legal, refused and expect")
+                handler(value)
+            else:
+                raise _Failure(f"a step is an action (`p1 play AH`) or one of legal, refused, expect: {step!r}")
+        except _Failure as failure:
+            raise _Failure(f"step {number} ({_short(step)}): {failure}") from None
+        except RulesetRuntimeError as error:
+            raise _Failure(f"step {number} ({_short(step)}): the ruleset failed: {error}") from None
+
+    def _act(self, text: str) -> None:
+        try:
+            self.state.apply(text)
+        except (IllegalActionError, ActionSyntaxError) as error:
+            raise _Failure(f"refused: {error}") from None
+        self._resolve_chance()
+
+    def _step_legal(self, value: Any) -> None:
+        state = self.state
+        expected = sorted(str(item) for item in value)
+        actual = sorted(state.action_text(action) for action in state.legal_actions())
+        if actual != expected:
+            missing = sorted(set(expected) - set(actual))
+            extra = sorted(set(actual) - set(expected))
+            raise _Failure(f"legal actions differ: missing {missing or 'none'}, unexpected {extra or 'none'}")
+
+    def _step_refused(self, value: Any) -> None:
+        if not isinstance(value, dict) or "action" not in value:
+            raise _Failure("refused: needs {action: ..., reason: ...}")
+        try:
+            self.state.check(str(value["action"]))
+        except (IllegalActionError, ActionSyntaxError) as error:
+            reason = str(value.get("reason", ""))
+            if reason not in str(error):
+                raise _Failure(f"refused, but for another reason: {error}") from None
+            return
+        raise _Failure(f"{value['action']} was allowed")
+
+    def _step_expect(self, value: dict[str, Any]) -> None:
+        for key, expected in value.items():
+            check = getattr(self, f"_expect_{key}", None)
+            if check is None:
+                raise _Failure(f"unknown expectation {key!r}; expectations: phase, current_player, terminal, hand, "
+                               "dealer, zones, counts, face_up, variables, returns")
+            check(expected)
+
+    def _expect_phase(self, expected: Any) -> None:
+        if self.state.phase != expected:
+            raise _Failure(f"phase is {self.state.phase!r}, not {expected!r}")
+
+    def _expect_current_player(self, expected: Any) -> None:
+        current = self.state.current_player
+        shown = {CHANCE: "chance", TERMINAL: "terminal"}.get(current, f"p{current}")
+        if shown != str(expected):
+            raise _Failure(f"current player is {shown}, not {expected}")
+
+    def _expect_terminal(self, expected: Any) -> None:
+        if self.state.is_terminal != bool(expected):
+            raise _Failure(f"terminal is {self.state.is_terminal}")
+
+    def _expect_hand(self, expected: Any) -> None:
+        if self.state.values["hand_number"] != int(expected):
+            raise _Failure(f"hand is {self.state.values['hand_number']}, not {expected}")
+
+    def _expect_dealer(self, expected: Any) -> None:
+        if self.state.values["dealer"] != self.seat(expected):
+            raise _Failure(f"dealer is p{self.state.values['dealer']}, not {expected}")
+
+    def _expect_zones(self, expected: dict[str, Any]) -> None:
+        for key, cards in self._zone_entries(expected).items():
+            actual = self.state._zone_list(key)
+            if Counter(actual) != Counter(cards):
+                raise _Failure(f"{_zone_name(key)} holds {_cards_text(self, actual)}, not {_cards_text(self, cards)}")
+
+    def _expect_counts(self, expected: dict[str, Any]) -> None:
+        for name, value in expected.items():
+            zone = self.game.ruleset.zones.get(name)
+            if zone is None:
+                raise _Failure(f"the ruleset has no zone {name!r}")
+            owners = {-1: value} if zone.owner == "table" else self._owners(name, value, zone.owner)
+            for owner, count in owners.items():
+                actual = len(self.state._zone_list((name, owner)))
+                if actual != int(count):
+                    raise _Failure(f"{_zone_name((name, owner))} holds {actual} cards, not {count}")
+
+    def _expect_face_up(self, expected: dict[str, Any]) -> None:
+        for key, cards in self._zone_entries(expected).items():
+            actual = self.state.face_up.of(key)
+            if Counter(actual) != Counter(cards):
+                raise _Failure(f"face up in {_zone_name(key)}: {_cards_text(self, actual)}, not "
+                               f"{_cards_text(self, cards)}")
+
+    def _expect_variables(self, expected: dict[str, Any]) -> None:
+        for name, value in expected.items():
+            spec = self.game.ruleset.variables.get(name)
+            if spec is None:
+                raise _Failure(f"the ruleset has no variable {name!r}")
+            stored = self.state.values[name]
+            if spec.per == "table":
+                if stored != self.value(spec.type, value):
+                    raise _Failure(f"{name} is {self._shown(spec.type, stored)}, not {value}")
+                continue
+            for owner, wanted in self._owners(name, value, spec.per).items():
+                if stored[owner] != self.value(spec.type, wanted):
+                    raise _Failure(f"{name}[p{owner}] is {self._shown(spec.type, stored[owner])}, not {wanted}")
+
+    def _expect_returns(self, expected: list[Any]) -> None:
+        actual = self.state.returns()
+        if actual != [int(value) for value in expected]:
+            raise _Failure(f"returns are {actual}, not {expected}")
+
+    def _shown(self, type_name: str, value: Any) -> str:
+        if value is None:
+            return "unset"
+        if type_name == "card":
+            return self.deck.card_text(value)
+        if type_name == "suit":
+            return self.deck.suit_name(value)
+        if type_name == "rank":
+            return self.deck.rank_name(value)
+        if type_name == "seat":
+            return f"p{value}"
+        return repr(value)
+
+
+def _zone_name(key: tuple[str, int]) -> str:
+    return key[0] if key[1] < 0 else f"{key[0]}[p{key[1]}]"
+
+
+def _cards_text(case: _Case, cards: list[int]) -> str:
+    return "[" + " ".join(sorted(case.deck.card_text(card) for card in cards)) + "]"
+
+
+def _short(step: Any) -> str:
+    text = step if isinstance(step, str) else next(iter(step)) if isinstance(step, dict) and step else repr(step)
+    return str(text)[:60]
+
+
+def _run_case(game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
+    try:
+        runner = _Case(game, data, case)
+    except IllegalActionError as error:
+        raise _Failure(f"the start is not possible: {error}") from None
+    except RulesetRuntimeError as error:
+        raise _Failure(f"the ruleset failed while starting: {error}") from None
+    for number, step in enumerate(case.get("steps") or [], 1):
+        runner.step(number, step)
