@@ -244,3 +244,6 @@ def evaluate(function: Compiled, environment: Mapping[str, Any]) -> Any:
         raise EvaluationError("index out of range") from None
     except KeyError as error:
         raise EvaluationError(f"`{error.args[0]}` is not bound here") from None
+    except TypeError:
+        raise EvaluationError("a value was read before it was set (a variable without `initial` that no step "
+                              "has set yet?)") from None
