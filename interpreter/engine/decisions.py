@@ -27,10 +27,10 @@ class Pending:
     where: str
 
 
-def legal_actions(state: State, pending: Pending) -> list[Action]:
-    """Every legal action, in a fixed order: options as the ruleset lists them; cards in zone order; choices'
-    arguments in the order their lists give."""
-    found: list[Action] = []
+def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
+    """Every legal action with the option it takes, in a fixed order: options as the ruleset lists them; cards
+    in zone order; choices' arguments in the order their lists give."""
+    found: dict[Action, Option] = {}
     seat = pending.seat
     for option in pending.options:
         kind = option.kind
@@ -39,7 +39,7 @@ def legal_actions(state: State, pending: Pending) -> list[Action]:
                 bindings = {**pending.bindings, **dict(arguments)}
                 env = state.environment(bindings)
                 if _first_failure(state, option.clauses, env) is None:
-                    found.append(Action(seat, "choose", name=option.name, arguments=arguments))
+                    found[Action(seat, "choose", name=option.name, arguments=arguments)] = option
         elif kind in ("play", "discard"):
             env = state.environment(pending.bindings)
             assert option.source is not None
@@ -47,7 +47,7 @@ def legal_actions(state: State, pending: Pending) -> list[Action]:
             for card in dict.fromkeys(cards):
                 env["card"] = card
                 if _first_failure(state, option.clauses, env) is None:
-                    found.append(Action(seat, kind, card=card))
+                    found[Action(seat, kind, card=card)] = option
         elif kind in ("draw", "take"):
             assert option.source is not None
             _, cards = state.zone(option.source, pending.bindings)
@@ -55,10 +55,21 @@ def legal_actions(state: State, pending: Pending) -> list[Action]:
                 continue
             env = state.environment({**pending.bindings, "cards": [cards[-1]] if kind == "draw" else list(cards)})
             if _first_failure(state, option.clauses, env) is None:
-                found.append(Action(seat, kind, name=option.name))
+                found[Action(seat, kind, name=option.name)] = option
         else:
             raise RulesetRuntimeError(f"`{kind}` options are not supported by this engine yet", option.where)
     return found
+
+
+def bindings_for(state: State, pending: Pending, option: Option, action: Action) -> Bindings:
+    """The names an action of the legal set binds for its option's steps (no checks: it is known legal)."""
+    if option.kind in ("play", "discard"):
+        return {**pending.bindings, "card": action.card}
+    if option.kind == "choose":
+        return {**pending.bindings, **dict(action.arguments)}
+    assert option.source is not None
+    _, cards = state.zone(option.source, pending.bindings)
+    return {**pending.bindings, "cards": [cards[-1]] if option.kind == "draw" else list(cards)}
 
 
 def check(state: State, pending: Pending, action: Action) -> tuple[Option, Bindings]:

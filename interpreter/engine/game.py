@@ -17,6 +17,7 @@ class Game:
         self.ruleset = ruleset
         self.deck = ruleset.deck
         self.program: Program = build_program(ruleset)
+        self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
 
     @property
     def name(self) -> str:

@@ -99,6 +99,7 @@ class Program:
     ends_when: Expr | None
     result: Expr
     initial: Mapping[str, Expr]  # variable name -> its initial value
+    has_simultaneous_rounds: bool = False
 
 
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
@@ -108,6 +109,7 @@ class _Builder:
     def __init__(self, ruleset: Ruleset) -> None:
         self.expressions = ruleset.expressions
         self.shown_types = ruleset.shown_types
+        self.simultaneous = False
         self.zones = ruleset.zones
         self.variables = ruleset.variables
 
@@ -193,6 +195,7 @@ class _Builder:
                 "while": self.expr(e.get("while"), (*p, "while")), "body": self.steps(e["do"], (*p, "do"))}
 
     def _round(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        self.simultaneous = self.simultaneous or _scalar(e.get("simultaneous")) is True
         return {"first": self.required(e["round"], (*p, "round")), "where": self.expr(e.get("where"), (*p, "where")),
                 "simultaneous": _scalar(e.get("simultaneous")) is True, "body": self.steps(e["do"], (*p, "do"))}
 
@@ -306,6 +309,7 @@ def build_program(ruleset: Ruleset) -> Program:
         hand_cap=builder.expr(entries.get("hand_cap"), ("match", "hand_cap")),
         ends_when=builder.expr(entries.get("ends_when"), ("match", "ends_when")),
         result=builder.required(entries["result"], ("match", "result")), initial=initial,
+        has_simultaneous_rounds=builder.simultaneous,
     )
 
 

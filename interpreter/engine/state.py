@@ -58,7 +58,7 @@ class State:
         self.history: list[Action] = []
         self.events: list[dict[str, Any]] = []
         self.hand_results: list[dict[str, Any]] = []
-        self._legal: list[Action] | None = None
+        self._legal: dict[Action, Option] | None = None  # the legal set, computed once per decision
 
     # --- the public contract --------------------------------------------------------------------------------
 
@@ -186,6 +186,10 @@ class State:
         if self.chance is not None:
             raise IllegalActionError("this is a chance node: call apply_chance()")
         assert self.pending is not None
+        if self._legal is not None:
+            option = self._legal.get(action)
+            if option is not None:  # known legal: no need to test its clauses again
+                return option, decisions.bindings_for(self, self.pending, option, action)
         return decisions.check(self, self.pending, action)
 
     # --- evaluation -----------------------------------------------------------------------------------------------
@@ -200,9 +204,13 @@ class State:
 
     def evaluate_in(self, expression: Expr, env: dict[str, Any]) -> Any:
         try:
-            return run_expression(expression.function, env)
-        except EvaluationError as error:
-            raise RulesetRuntimeError(str(error), expression.where) from None
+            return expression.function(env)
+        except Exception:  # noqa: BLE001 - any failure of generated code becomes a located ruleset error
+            try:
+                run_expression(expression.function, env)  # again, to name the failure in the ruleset's terms
+            except EvaluationError as error:
+                raise RulesetRuntimeError(str(error), expression.where) from None
+            raise
 
     # --- zones and variables ---------------------------------------------------------------------------------
 
@@ -418,6 +426,8 @@ class State:
     def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> list[int]:
         """The seats that may not see what this action is: everyone else while a simultaneous round is open;
         for a discard, the seats that cannot see where the card goes."""
+        if option.kind != "discard" and not self.game.has_simultaneous_rounds:
+            return []
         others = [seat for seat in range(self.player_count) if seat != action.seat]
         if self.simultaneous_round() is not None:
             return others
