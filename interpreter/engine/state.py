@@ -205,7 +205,7 @@ class State:
     def evaluate_in(self, expression: Expr, env: dict[str, Any]) -> Any:
         try:
             return expression.function(env)
-        except Exception:  # noqa: BLE001 - any failure of generated code becomes a located ruleset error
+        except Exception:  # any failure of generated code becomes a located ruleset error
             try:
                 run_expression(expression.function, env)  # again, to name the failure in the ruleset's terms
             except EvaluationError as error:
