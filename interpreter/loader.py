@@ -93,7 +93,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
             environment_values = {"player_count": players_count, "dealer": 0, "hand_number": 1,
                                   "team_of": _team_of(teams[players_count], players_count)}
             try:
-                value = evaluate(function, environment_values)
+                value = evaluate(function, environment_values, {})
             except EvaluationError:
                 return None
             return len(value) if isinstance(value, list) else value if isinstance(value, int) else None

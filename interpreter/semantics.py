@@ -11,7 +11,7 @@ from typing import Any
 
 from interpreter.cards import JOKER, Deck
 from interpreter.dsl import ast
-from interpreter.dsl.checker import Definition, DefinitionError, Environment, Parameter, Tainted
+from interpreter.dsl.checker import Annotations, Definition, DefinitionError, Environment, Parameter, Tainted
 from interpreter.dsl.compiler import Program
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import (
@@ -347,6 +347,7 @@ class ExpressionSite:
     compiled: dict[str, str] = field(default_factory=dict)
     mentioned: set[str] = field(default_factory=set)  # every name and function any parsed expression uses
     types: dict[str, Type] = field(default_factory=dict)  # the type of each `{...}` of a log line
+    checked: dict[str, tuple[ast.Node, Annotations]] = field(default_factory=dict)
     unparsed: int = 0  # expressions with syntax errors: what they use is unknown
 
     def _parse(self, text: str) -> ast.Node:
@@ -374,7 +375,15 @@ class ExpressionSite:
         except Tainted:
             return None
         self.compiled[yaml_path(path)] = self.program.add(tree, annotations)
+        self.checked[yaml_path(path)] = (tree, annotations)
         return kind, tree
+
+    def filter(self, paths: list[str], where: str, variable: str) -> None:
+        """One function testing every clause of an option over all candidates at once (the hot path of legal
+        moves): compiled only when every clause checked."""
+        parts = [self.checked[path] for path in paths if path in self.checked]
+        if parts and len(parts) == len(paths):
+            self.compiled[where] = self.program.add_filter(parts, variable)
 
     def check_tree(self, tree: ast.Node, node: ScalarNode, path: Path, scope: Scope, *, suffix: str) -> None:
         """Compile a part of an expression already checked whole (the owner in `hand[p]`)."""

@@ -20,7 +20,7 @@ from interpreter.semantics import (
     variable_type,
     zone_type,
 )
-from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 
 Path = tuple[str | int, ...]
 
@@ -264,11 +264,14 @@ class StepChecker:
         self.steps(entries.get("do"), (*path, "do"), inner)
 
     def clauses(self, node: Node | None, path: Path, scope: Scope) -> None:
-        if isinstance(node, SequenceNode):
-            for index, clause in enumerate(node.items):
-                if isinstance(clause, MappingNode):
-                    self.expression(clause.entries.get("rule"), (*path, index, "rule"), scope, BOOL,
-                                    "a legality rule")
+        if not isinstance(node, SequenceNode):
+            return
+        for index, clause in enumerate(node.items):
+            if isinstance(clause, MappingNode):
+                self.expression(clause.entries.get("rule"), (*path, index, "rule"), scope, BOOL, "a legality rule")
+        if "card" in scope:
+            paths = [yaml_path((*path, index, "rule")) for index in range(len(node.items))]
+            self.site.filter(paths, yaml_path(path) + "#filter", "card")
 
     def _step_trick(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["trick"], (*path, "trick"), scope)

@@ -56,9 +56,8 @@ class HeuristicAgent(Agent):
     def _would_win(self, state: State, frame: Trick, action: Action) -> bool:
         _, cards = state.zone(frame.step["zone"], frame.bindings)
         trial = [*cards, action.card]
-        env = state.environment(frame.bindings)
-        env[frame.step["zone"].name] = trial
-        winning = state.evaluate_in(frame.step["winning_card"], env)
+        values = {**state.values, frame.step["zone"].name: trial}
+        winning = state.evaluate(frame.step["winning_card"], dict(frame.bindings), values)
         return bool(winning == action.card)
 
     def _by_playouts(self, state: State, legal: list[Action]) -> Action:

@@ -85,6 +85,7 @@ class Annotations:
     memoised: set[str] = field(default_factory=set)  # parameterless definitions kept once per environment
     used_context: set[str] = field(default_factory=set)  # contextual names used, transitively
     tainted: bool = False  # uses a definition that has errors (reported there): check on, but never compile
+    bound: set[int] = field(default_factory=set)  # names bound by the place (read from B, not from V)
 
 # A parameterless definition is kept once per evaluation environment unless it uses one of these names,
 # which change within one decision (the card being tested, the cards being laid).
@@ -307,6 +308,7 @@ class _Checker:
         if name in self.context:
             result = self.context[name]
             self.annotations.used_context.add(name)
+            self.annotations.bound.add(id(node))
         elif name in environment.globals:
             result = environment.globals[name]
         elif name in environment.definitions:

@@ -1,9 +1,11 @@
 """The compiler: checked AST -> Python source -> functions, once at load time. Evaluation never walks the AST.
 
 Generated code sees only what this module puts in its namespace: the builtins of the registry (by their
-registry names), a few helpers, and the evaluation environment `E`. Names from the ruleset become either
-string keys of `E` (zones, variables, bound names), local variables `v_<name>` (quantifier variables and
-definition parameters), or calls of other generated functions. Literals are emitted with repr().
+registry names), a few helpers, and its two arguments: `V`, the values of the game (zones, variables, the
+dealer; never written by an expression), and `B`, the names bound where the expression is evaluated
+(`player`, `card`, ...), in which parameterless definitions are also kept once computed. Names from the
+ruleset become string keys of `V` or `B`, local variables `v_<name>` (quantifier variables and definition
+parameters), or calls of other generated functions. Literals are emitted with repr().
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from interpreter.dsl.builtins import BUILTINS
 from interpreter.dsl.checker import Annotations, Environment, Instance
 from interpreter.errors import EvaluationError
 
-Compiled = Callable[[Mapping[str, Any]], Any]
+Compiled = Callable[[Mapping[str, Any], dict[str, Any]], Any]
 
 _OPERATORS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
               "+": "+", "-": "-", "*": "*", "//": "//", "%": "%", "in": "in", "not in": "not in"}
@@ -65,6 +67,11 @@ def _q_lowest(items: Iterable[Any], key: Callable[[Any], Any]) -> Any:
     return best
 
 
+def _bind(bound: dict[str, Any], key: str, value: Any) -> bool:
+    bound[key] = value
+    return True
+
+
 def _keep(environment: dict[str, Any], key: str, value: Any) -> Any:
     environment[key] = value
     return value
@@ -85,7 +92,18 @@ class Program:
         name = f"x_{len(self._expressions)}"
         code = _Emitter(annotations).emit(node)
         self._expressions.append(name)
-        self._sources.append(f"def {name}(E):\n    return {code}\n")
+        self._sources.append(f"def {name}(V, B):\n    return {code}\n")
+        self._emit_instances()
+        return name
+
+    def add_filter(self, parts: list[tuple[ast.Node, Annotations]], variable: str) -> str:
+        """Queue one function `f(V, B, items)` keeping the items for which every condition holds, each item
+        bound in `B` under `variable` while its conditions are tested (several checked expressions at once)."""
+        name = f"x_{len(self._expressions)}"
+        conditions = " and ".join(f"{_Emitter(annotations).emit(node)}" for node, annotations in parts)
+        self._expressions.append(name)
+        self._sources.append(f"def {name}(V, B, items):\n"
+                             f"    return [_item for _item in items if BIND(B, {variable!r}, _item) and {conditions}]\n")
         self._emit_instances()
         return name
 
@@ -113,7 +131,7 @@ def _instance_source(instance: Instance) -> str:
     assert instance.annotations is not None
     parameters = "".join(f", v_{name}" for name in instance.definition.parameters)
     code = _Emitter(instance.annotations, instance.definition.parameters).emit(instance.definition.body)
-    return f"def {instance.function_name}(E{parameters}):\n    return {code}\n"
+    return f"def {instance.function_name}(V, B{parameters}):\n    return {code}\n"
 
 
 def _namespace(deck: Deck) -> dict[str, Any]:
@@ -125,7 +143,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         namespace[f"B_{name}"] = function
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
-        Q_highest=_q_highest, Q_lowest=_q_lowest, KEEP=_keep,
+        Q_highest=_q_highest, Q_lowest=_q_lowest, KEEP=_keep, BIND=_bind,
     )
     return namespace
 
@@ -155,13 +173,13 @@ class _Emitter:
             if call in annotations.memoised:
                 # A parameterless definition that depends on nothing but the decision: computed once per
                 # environment and kept in it under the function's name.
-                return f"(E[{call!r}] if {call!r} in E else KEEP(E, {call!r}, {call}(E)))"
-            return f"{call}(E)"
+                return f"(B[{call!r}] if {call!r} in B else KEEP(B, {call!r}, {call}(V, B)))"
+            return f"{call}(V, B)"
         if node.identifier in self.locals:
             return f"v_{node.identifier}"
-        code = f"E[{node.identifier!r}]"
+        code = f"{'B' if id(node) in annotations.bound else 'V'}[{node.identifier!r}]"
         if id(node) in annotations.implicit_index:
-            code += "[v_player]" if "player" in self.locals else "[E['player']]"
+            code += "[v_player]" if "player" in self.locals else "[B['player']]"
         return code
 
     def _emit_field(self, node: ast.Field) -> str:
@@ -179,9 +197,9 @@ class _Emitter:
         arguments = [self.emit(argument) for argument in node.arguments]
         call = self.annotations.calls.get(id(node))
         if call is not None:
-            return f"{call}(E{''.join(', ' + a for a in arguments)})"
+            return f"{call}(V, B{''.join(', ' + a for a in arguments)})"
         if BUILTINS[node.function].context == "env":
-            arguments.insert(0, "E")
+            arguments.insert(0, "V")
         return f"B_{node.function}({', '.join(arguments)})"
 
     @contextmanager
@@ -234,10 +252,11 @@ class _Emitter:
         return f"({self.emit(node.then)} if {self.emit(node.condition)} else {self.emit(node.otherwise)})"
 
 
-def evaluate(function: Compiled, environment: Mapping[str, Any]) -> Any:
-    """Run a compiled expression, turning Python's arithmetic and index failures into EvaluationError."""
+def evaluate(function: Compiled, values: Mapping[str, Any], bound: dict[str, Any] | None = None) -> Any:
+    """Run a compiled expression over the game's values and the bound names, turning Python's arithmetic and
+    index failures into EvaluationError."""
     try:
-        return function(environment)
+        return function(values, {} if bound is None else bound)
     except ZeroDivisionError:
         raise EvaluationError("division by zero") from None
     except IndexError:

@@ -37,24 +37,30 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
         if kind == "choose":
             for arguments in _argument_combinations(state, option, pending.bindings):
                 bindings = {**pending.bindings, **dict(arguments)}
-                env = state.environment(bindings)
-                if _first_failure(state, option.clauses, env) is None:
+                if _first_failure(state, option.clauses, bindings) is None:
                     found[Action(seat, "choose", name=option.name, arguments=arguments)] = option
         elif kind in ("play", "discard"):
-            env = state.environment(pending.bindings)
+            bindings = dict(pending.bindings)  # one dict for every card: what does not depend on it is kept
             assert option.source is not None
             _, cards = state.zone(option.source, pending.bindings)
-            for card in dict.fromkeys(cards):
-                env["card"] = card
-                if _first_failure(state, option.clauses, env) is None:
-                    found[Action(seat, kind, card=card)] = option
+            candidates = list(dict.fromkeys(cards))
+            if option.card_filter is not None:
+                try:
+                    allowed = option.card_filter(state.values, bindings, candidates)
+                except Exception:  # name the failure: test the clauses one by one, which locates it
+                    allowed = [c for c in candidates if _passes(state, option, {**pending.bindings, "card": c})]
+            else:
+                allowed = [c for c in candidates if _passes(state, option, {**bindings, "card": c})]
+            action_for = state.game.card_action
+            for card in allowed:
+                found[action_for(seat, kind, card)] = option
         elif kind in ("draw", "take"):
             assert option.source is not None
             _, cards = state.zone(option.source, pending.bindings)
             if not cards:
                 continue
-            env = state.environment({**pending.bindings, "cards": [cards[-1]] if kind == "draw" else list(cards)})
-            if _first_failure(state, option.clauses, env) is None:
+            bindings = {**pending.bindings, "cards": [cards[-1]] if kind == "draw" else list(cards)}
+            if _first_failure(state, option.clauses, bindings) is None:
                 found[Action(seat, kind, name=option.name)] = option
         else:
             raise RulesetRuntimeError(f"`{kind}` options are not supported by this engine yet", option.where)
@@ -118,16 +124,20 @@ def _check_option(state: State, pending: Pending, option: Option, action: Action
         if not cards:
             raise IllegalActionError(f"{option.source.name} is empty")
         bindings["cards"] = [cards[-1]] if option.kind == "draw" else list(cards)
-    failure = _first_failure(state, option.clauses, state.environment(bindings))
+    failure = _first_failure(state, option.clauses, dict(bindings))
     if failure is not None:
         raise IllegalActionError(f"{state.action_text(action)} is not allowed: {failure.reason}",
                                  reason=failure.reason)
     return bindings
 
 
-def _first_failure(state: State, clauses: tuple[Clause, ...], env: dict[str, Any]) -> Clause | None:
+def _passes(state: State, option: Option, bindings: Bindings) -> bool:
+    return _first_failure(state, option.clauses, bindings) is None
+
+
+def _first_failure(state: State, clauses: tuple[Clause, ...], bindings: Bindings) -> Clause | None:
     for clause in clauses:
-        if not state.evaluate_in(clause.rule, env):
+        if not state.evaluate_kept(clause.rule, bindings):
             return clause
     return None
 

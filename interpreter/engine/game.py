@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from interpreter.actions import Action
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.program import Program, build_program
 from interpreter.engine.state import State
@@ -18,6 +19,15 @@ class Game:
         self.deck = ruleset.deck
         self.program: Program = build_program(ruleset)
         self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
+        self._card_actions: dict[tuple[int, str, int], Action] = {}
+
+    def card_action(self, seat: int, kind: str, card: int) -> Action:
+        """The one Action value for a card played or discarded by a seat (made once, then shared)."""
+        key = (seat, kind, card)
+        action = self._card_actions.get(key)
+        if action is None:
+            action = self._card_actions[key] = Action(seat, kind, card=card)
+        return action
 
     @property
     def name(self) -> str:

@@ -73,6 +73,7 @@ class Option:
     clauses: tuple[Clause, ...] = ()
     effects: tuple[Step, ...] = ()
     ends: bool = False
+    card_filter: Compiled | None = None  # every clause at once over candidate cards: f(V, B, cards) -> legal
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +224,7 @@ class _Builder:
         name = str(_scalar(e["choose"])) if kind == "choose" else (source.name if source else "")
         return Option(kind, name, yaml_path(path), source, self.ref(e.get("to"), (*path, "to")), arguments,
                       self.clauses(e.get("legal"), (*path, "legal")), self.steps(e.get("do"), (*path, "do")),
-                      _scalar(e.get("ends")) is True)
+                      _scalar(e.get("ends")) is True, self.expressions.get(yaml_path((*path, "legal")) + "#filter"))
 
     def clauses(self, node: Node | None, path: Path) -> tuple[Clause, ...]:
         if not isinstance(node, SequenceNode):
@@ -241,7 +242,8 @@ class _Builder:
         where = yaml_path(p)
         # Playing to a trick is a `play` option from the player's own zone to the trick.
         option = Option("play", source, where, Ref(source, None, True, where), zone, (),
-                        self.clauses(e["legal"], (*p, "legal")))
+                        self.clauses(e["legal"], (*p, "legal")),
+                        card_filter=self.expressions.get(yaml_path((*p, "legal")) + "#filter"))
         return {"zone": zone, "leader": self.required(e["leader"], (*p, "leader")),
                 "players": self.expr(e.get("players"), (*p, "players")), "source": source, "option": option,
                 "winning_card": self.required(e["winning_card"], (*p, "winning_card")),

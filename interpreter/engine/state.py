@@ -56,7 +56,8 @@ class State:
         self.phase = ""
         self.steps = 0
         self.history: list[Action] = []
-        self.events: list[dict[str, Any]] = []
+        self._events: list[tuple[Any, ...]] = []  # recorded cheaply; `events` gives them as dicts
+        self._event_dicts: list[dict[str, Any]] = []
         self.hand_results: list[dict[str, Any]] = []
         self._legal: dict[Action, Option] | None = None  # the legal set, computed once per decision
 
@@ -108,11 +109,7 @@ class State:
         self.pending = None
         self._legal = None
         self.history.append(action)
-        event: dict[str, Any] = {"type": "action", "action": self.action_text(action), "seat": action.seat}
-        secret = self._secret_from(option, action, bindings)
-        if secret:
-            event["secret_from"] = secret
-        self.events.append(event)
+        self._events.append(("action", action, self._secret_from(option, action, bindings)))
         frame = self.stack[-1]
         assert isinstance(frame, (Decide, Trick))
         frame.resolve(self, action, option, bindings)
@@ -135,7 +132,7 @@ class State:
             cards[:] = reversed(order)
         self.face_up.clear(key)
         self.chance = None
-        self.events.append({"type": "chance", "zone": key[0], "order": [self.card_text(c) for c in reversed(cards)]})
+        self._events.append(("chance", key[0], cards[::-1]))
         self._advance()
 
     def returns(self) -> list[int]:
@@ -158,13 +155,41 @@ class State:
         copy.face_up = self.face_up.copy()
         copy.stack = [frame.copy() for frame in self.stack]
         copy.history = list(self.history)
-        copy.events = list(self.events)
+        copy._events = list(self._events)
+        copy._event_dicts = list(self._event_dicts)
         copy.hand_results = list(self.hand_results)
         copy._legal = None
         if self.pending is not None:
             copy.pending = decisions.Pending(self.pending.seat, self.pending.options, self.pending.bindings,
                                              self.pending.where)
         return copy
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """What has happened, in order, as JSON-serialisable dicts (the transcript and the log are made of
+        them): `hand`, `chance` (the new order, top first), `action`, `reveal`, `log`, `hand_end`."""
+        dicts = self._event_dicts
+        for event in self._events[len(dicts):]:
+            dicts.append(self._event_dict(event))
+        return dicts
+
+    def _event_dict(self, event: tuple[Any, ...]) -> dict[str, Any]:
+        kind = event[0]
+        if kind == "action":
+            action, secret = event[1], event[2]
+            found = {"type": "action", "action": self.action_text(action), "seat": action.seat}
+            if secret:
+                found["secret_from"] = secret
+            return found
+        if kind == "chance":
+            return {"type": "chance", "zone": event[1], "order": [self.card_text(c) for c in event[2]]}
+        if kind == "reveal":
+            return {"type": "reveal", "action": self.action_text(event[1])}
+        if kind == "log":
+            return {"type": "log", "text": event[1]}
+        if kind == "hand":
+            return {"type": "hand", "hand": event[1], "dealer": event[2]}
+        return {"type": "hand_end", "hand": event[1], "result": event[2]}
 
     # --- text forms --------------------------------------------------------------------------------------------
 
@@ -194,20 +219,18 @@ class State:
 
     # --- evaluation -----------------------------------------------------------------------------------------------
 
-    def environment(self, bindings: Bindings) -> dict[str, Any]:
-        env = dict(self.values)
-        env.update(bindings)
-        return env
+    def evaluate(self, expression: Expr, bindings: Bindings, values: dict[str, Any] | None = None) -> Any:
+        """The value of an expression with `bindings` bound (left unchanged)."""
+        return self.evaluate_kept(expression, dict(bindings), values)
 
-    def evaluate(self, expression: Expr, bindings: Bindings) -> Any:
-        return self.evaluate_in(expression, self.environment(bindings))
-
-    def evaluate_in(self, expression: Expr, env: dict[str, Any]) -> Any:
+    def evaluate_kept(self, expression: Expr, scratch: Bindings, values: dict[str, Any] | None = None) -> Any:
+        """The value of an expression; the parameterless definitions it computes are kept in `scratch`, so pass
+        a fresh dict that lives no longer than the state stays as it is (one decision)."""
         try:
-            return expression.function(env)
+            return expression.function(self.values if values is None else values, scratch)
         except Exception:  # any failure of generated code becomes a located ruleset error
-            try:
-                run_expression(expression.function, env)  # again, to name the failure in the ruleset's terms
+            try:  # again, to name the failure in the ruleset's terms
+                run_expression(expression.function, self.values if values is None else values, dict(scratch))
             except EvaluationError as error:
                 raise RulesetRuntimeError(str(error), expression.where) from None
             raise
@@ -447,10 +470,10 @@ class State:
 
     def reveal(self, deferred: list[Perform]) -> None:
         for perform in deferred:
-            self.events.append({"type": "reveal", "action": self.action_text(perform.action)})
+            self._events.append(("reveal", perform.action))
 
     def note(self, text: str) -> None:
-        self.events.append({"type": "log", "text": text})
+        self._events.append(("log", text))
 
     def _advance(self) -> None:
         """Run until a decision, a chance event or the end of the match."""
@@ -514,7 +537,7 @@ class State:
                 self.face_up.add(key, card)
         for name, value in variables.items():
             self.values[name] = value
-        self.events.append({"type": "hand", "hand": hand_number, "dealer": dealer})
+        self._events.append(("hand", hand_number, dealer))
         self._enter(phase, {})
         self._advance()
 
@@ -545,7 +568,7 @@ class State:
             self.values[name] = self._empty_zone(zone.owner)
         self.face_up.clear()
         self.values[game.ruleset.deck_zone] = list(reversed(game.deck.cards()))
-        self.events.append({"type": "hand", "hand": self.values["hand_number"], "dealer": self.values["dealer"]})
+        self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
         self._enter(game.program.start, {})
 
     def _enter(self, name: str, bindings: Bindings) -> None:
@@ -565,7 +588,7 @@ class State:
         program = self.game.program
         number = self.values["hand_number"]
         self.hand_results.append({"hand": number, "dealer": self.values["dealer"], "result": self.returns()})
-        self.events.append({"type": "hand_end", "hand": number, "result": self.returns()})
+        self._events.append(("hand_end", number, self.hand_results[-1]["result"]))
         hands = self.evaluate(program.hands, {}) if program.hands is not None else None
         cap = self.evaluate(program.hand_cap, {}) if program.hand_cap is not None else 1000
         ended = program.ends_when is not None and self.evaluate(program.ends_when, {})

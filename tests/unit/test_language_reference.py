@@ -26,7 +26,7 @@ def _evaluate_example(example: str) -> object:
     program = Program(environment)
     name = program.add(node, annotations)
     function = program.build()[name]
-    return evaluate(function, {"dealer": 0, "player_count": 4, "team_of": (0, 1, 0, 1)})
+    return evaluate(function, {"dealer": 0, "player_count": 4, "team_of": (0, 1, 0, 1)}, {})
 
 
 @pytest.mark.parametrize("name", sorted(BUILTINS))
