@@ -102,8 +102,8 @@ class Program:
         name = f"x_{len(self._expressions)}"
         conditions = " and ".join(f"{_Emitter(annotations).emit(node)}" for node, annotations in parts)
         self._expressions.append(name)
-        self._sources.append(f"def {name}(V, B, items):\n"
-                             f"    return [_item for _item in items if BIND(B, {variable!r}, _item) and {conditions}]\n")
+        loop = f"[_item for _item in items if BIND(B, {variable!r}, _item) and {conditions}]"
+        self._sources.append(f"def {name}(V, B, items):\n    return {loop}\n")
         self._emit_instances()
         return name
 

@@ -73,7 +73,7 @@ class Option:
     clauses: tuple[Clause, ...] = ()
     effects: tuple[Step, ...] = ()
     ends: bool = False
-    card_filter: Compiled | None = None  # every clause at once over candidate cards: f(V, B, cards) -> legal
+    card_filter: Callable[..., list[int]] | None = None  # every clause at once: f(V, B, cards) -> the legal ones
 
 
 @dataclass(frozen=True, slots=True)
