@@ -85,6 +85,7 @@ class Program:
         self._sources: list[str] = []
         self._expressions: list[str] = []
         self._emitted: set[str] = set()
+        self._keeping: set[str] = set()  # expressions that call definitions, which may keep values in `B`
         self.namespace: dict[str, Any] = _namespace(environment.deck)
 
     def add(self, node: ast.Node, annotations: Annotations) -> str:
@@ -93,6 +94,8 @@ class Program:
         code = _Emitter(annotations).emit(node)
         self._expressions.append(name)
         self._sources.append(f"def {name}(V, B):\n    return {code}\n")
+        if annotations.calls:
+            self._keeping.add(name)
         self._emit_instances()
         return name
 
@@ -119,7 +122,10 @@ class Program:
         self._emit_instances()
         source = "\n".join(self._sources)
         code = compile(source, "<ruleset expressions>", "exec")
-        exec(code, self.namespace)
+        exec(code, self.namespace)  # generated from the checked AST, see the module docstring
+        for name in self._expressions:
+            # Whether a caller must give this function a `B` of its own (it may keep definitions' values there).
+            self.namespace[name].keeps = name in self._keeping
         return {name: self.namespace[name] for name in self._expressions}
 
     @property

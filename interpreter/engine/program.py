@@ -21,6 +21,7 @@ class Expr:
 
     function: Compiled
     where: str
+    keeps: bool = True  # it may keep definitions' values in the bindings it is given: give it a copy
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,7 @@ class Ref:
     owner: Expr | None
     implicit: bool  # a bare per-owner name: the owner is the bound `player`
     where: str
+    owner_name: str | None = None  # the owner is simply this name (`hand[winner]`): read it, no evaluation
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,19 +49,21 @@ class Clause:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One step: `verb` says which; the other fields are the ones that verb uses."""
+class Step(dict[str, Any]):
+    """One step: `verb` says which; its fields (a dict, read on the hot path) are the ones that verb uses."""
 
-    verb: str
-    where: str
-    values: Mapping[str, Any] = field(default_factory=dict)
+    __slots__ = ("verb", "where")
 
-    def __getitem__(self, key: str) -> Any:
-        return self.values[key]
+    def __init__(self, verb: str, where: str, values: Mapping[str, Any] | None = None) -> None:
+        super().__init__(values or {})
+        self.verb = verb
+        self.where = where
 
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.values.get(key, default)
+    def __hash__(self) -> int:  # steps are identities, compared by `is`
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +114,8 @@ class _Builder:
     def __init__(self, ruleset: Ruleset) -> None:
         self.expressions = ruleset.expressions
         self.shown_types = ruleset.shown_types
+        define = ruleset.tree.entries.get("define")
+        self.definitions = {key.split("(")[0] for key in getattr(define, "entries", {})}
         self.simultaneous = False
         self.zones = ruleset.zones
         self.variables = ruleset.variables
@@ -121,7 +127,7 @@ class _Builder:
         function = self.expressions.get(where)
         if function is None:  # pragma: no cover - the loader compiles every expression it accepts
             raise AssertionError(f"no compiled expression at {where}")
-        return Expr(function, where)
+        return Expr(function, where, getattr(function, "keeps", True))
 
     def required(self, node: Node | None, path: Path) -> Expr:
         found = self.expr(node, path)
@@ -136,10 +142,12 @@ class _Builder:
         name = re.match(r"\s*([a-z_][a-z0-9_]*)", text)
         assert name is not None
         owner_function = self.expressions.get(where + "#index")
-        owner = Expr(owner_function, where) if owner_function else None
+        owner = Expr(owner_function, where, getattr(owner_function, "keeps", True)) if owner_function else None
         spec = self.zones.get(name[1]) or self.variables.get(name[1])
         per_owner = getattr(spec, "owner", None) in ("seat", "team") or getattr(spec, "per", None) in ("seat", "team")
-        return Ref(name[1], owner, per_owner and owner is None, where)
+        simple = re.fullmatch(r"\s*[a-z_][a-z0-9_]*\s*\[\s*([a-z_][a-z0-9_]*)\s*\]\s*", text)
+        owner_name = simple[1] if simple and simple[1] not in self.definitions else None
+        return Ref(name[1], owner, per_owner and owner is None, where, owner_name)
 
     def steps(self, node: Node | None, path: Path) -> tuple[Step, ...]:
         if not isinstance(node, SequenceNode):
@@ -258,7 +266,8 @@ class _Builder:
             parts.append(text[position:match.start()])
             function = self.expressions.get(f"{where}{{{index}}}")
             kind = self.shown_types.get(f"{where}{{{index}}}")
-            parts.append(Shown(Expr(function, where), kind) if function else match[0])
+            parts.append(Shown(Expr(function, where, getattr(function, "keeps", True)), kind) if function
+                         else match[0])
             position = match.end()
         parts.append(text[position:])
         return {"parts": tuple(part for part in parts if part != "")}

@@ -12,19 +12,8 @@ from interpreter.actions import Action, ActionSyntaxError
 from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.engine import decisions
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
-from interpreter.engine.frames import (
-    Decide,
-    ForEach,
-    Frame,
-    Move,
-    Perform,
-    PhaseFrame,
-    Repeat,
-    Round,
-    Steps,
-    Trick,
-    Turns,
-)
+from interpreter.engine.executors import EXECUTORS
+from interpreter.engine.frames import Decide, Frame, Move, Perform, PhaseFrame, Round, Trick
 from interpreter.engine.program import Expr, Option, Phase, Ref, Step
 from interpreter.engine.zones import FaceUp, ZoneKey, plain
 from interpreter.errors import EvaluationError
@@ -221,7 +210,7 @@ class State:
 
     def evaluate(self, expression: Expr, bindings: Bindings, values: dict[str, Any] | None = None) -> Any:
         """The value of an expression with `bindings` bound (left unchanged)."""
-        return self.evaluate_kept(expression, dict(bindings), values)
+        return self.evaluate_kept(expression, dict(bindings) if expression.keeps else bindings, values)
 
     def evaluate_kept(self, expression: Expr, scratch: Bindings, values: dict[str, Any] | None = None) -> Any:
         """The value of an expression; the parameterless definitions it computes are kept in `scratch`, so pass
@@ -238,6 +227,10 @@ class State:
     # --- zones and variables ---------------------------------------------------------------------------------
 
     def _owner(self, ref: Ref, bindings: Bindings) -> int:
+        name = ref.owner_name
+        if name is not None:
+            found = bindings.get(name)
+            return int(found if found is not None else self.values[name])
         if ref.owner is not None:
             owner: int = self.evaluate(ref.owner, bindings)
             return owner
@@ -336,51 +329,7 @@ class State:
 
     def execute(self, step: Step, bindings: Bindings) -> None:
         """Run one step, or push the frame that runs it."""
-        verb = step.verb
-        if verb == "set":
-            self._assign(step["target"], bindings, self.evaluate(step["value"], bindings))
-        elif verb == "change":
-            target = step["target"]
-            self._assign(target, bindings, self._read(target, bindings) + self.evaluate(step["by"], bindings))
-        elif verb == "transfer":
-            amount = self.evaluate(step["amount"], bindings)
-            source, destination = step["source"], step["destination"]
-            self._assign(source, bindings, self._read(source, bindings) - amount)
-            self._assign(destination, bindings, self._read(destination, bindings) + amount)
-        elif verb == "move":
-            self._move(step, bindings)
-        elif verb == "shuffle":
-            key, _ = self.zone(step["zone"], bindings)
-            self.chance = (key, step.where)
-        elif verb == "deal":
-            self._deal(step, bindings)
-        elif verb == "if":
-            branch = step["then"] if self.evaluate(step["condition"], bindings) else step["else"]
-            if branch:
-                self.stack.append(Steps(branch, bindings))
-        elif verb == "for_each":
-            self.stack.append(ForEach(step, list(self.evaluate(step["items"], bindings)), bindings))
-        elif verb == "repeat":
-            times = step["times"]
-            self.stack.append(Repeat(step, None if times is None else int(self.evaluate(times, bindings)), bindings))
-        elif verb == "round":
-            first = self.evaluate(step["first"], bindings)
-            seats = [(first + offset) % self.player_count for offset in range(self.player_count)]
-            self.stack.append(Round(step, seats, bindings))
-        elif verb == "turns":
-            self.stack.append(Turns(step, self.evaluate(step["first"], bindings), bindings))
-        elif verb == "decide":
-            self.stack.append(Decide(step, self.evaluate(step["seat"], bindings), bindings))
-        elif verb == "trick":
-            count = step["count"]
-            total = None if count is None else int(self.evaluate(count, bindings))
-            self.stack.append(Trick(step, self.evaluate(step["leader"], bindings), total, bindings))
-        elif verb == "log":
-            self.note("".join(part if isinstance(part, str) else
-                              self.shown(self.evaluate(part.expression, bindings), part.type)
-                              for part in step["parts"]))
-        else:  # pragma: no cover - the program builder knows every verb
-            raise RulesetRuntimeError(f"unknown step {verb}", step.where)
+        EXECUTORS[step.verb](self, step, bindings)
 
     def shown(self, value: Any, kind: Any) -> str:
         """A value as a transcript shows it: cards, ranks and suits by name, seats by number."""
