@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from interpreter.dsl.compiler import Compiled
@@ -58,12 +58,6 @@ class Step(dict[str, Any]):
         super().__init__(values or {})
         self.verb = verb
         self.where = where
-
-    def __hash__(self) -> int:  # steps are identities, compared by `is`
-        return id(self)
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
 
 
 @dataclass(frozen=True, slots=True)
