@@ -101,6 +101,16 @@ class Deck:
             return len(self.text_of) - 1
         return rank * len(self.suits) + suit
 
+    def value_text(self, kind: str, value: int) -> str:
+        """A card, rank or suit (by the name of its type) as its name in this deck."""
+        if kind == "card":
+            return self.card_text(value)
+        if kind == "suit":
+            return self.suit_name(value)
+        if kind == "rank":
+            return self.rank_name(value)
+        raise ValueError(f"{kind} is not a card, rank or suit type")
+
     def ranking(self, name: str) -> dict[int, int]:
         """Position of each rank in a named ranking (its listed ranks only)."""
         order = self.rankings[name]

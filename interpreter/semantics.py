@@ -64,20 +64,6 @@ def expression_text(node: ScalarNode) -> str:
     return "" if value is None else str(value)
 
 
-@dataclass
-class Checked:
-    """What the semantic pass produces for the loader."""
-
-    deck: Deck
-    deck_zone: str
-    players: Players
-    zones: dict[str, ZoneSpec]
-    variables: dict[str, VariableSpec]
-    parameters: dict[str, ParamSpec]
-    teams: dict[int, tuple[tuple[int, ...], ...]]
-    expression_names: dict[str, str] = field(default_factory=dict)  # yaml path -> compiled function name
-
-
 class RulesetChecker:
     """Walks a structurally valid merged tree, collecting every finding in `diagnostics`."""
 
@@ -481,5 +467,5 @@ def walk_named(items: list[Node]) -> Iterator[tuple[int, str, MappingNode]]:
             yield index, str(scalar(item.entries.get("name"))), item
 
 
-__all__ = ["ANY", "CONTEXTUAL", "ENGINE_NAMES", "Checked", "ExpressionSite", "RulesetChecker", "Scope",
+__all__ = ["ANY", "CONTEXTUAL", "ENGINE_NAMES", "ExpressionSite", "RulesetChecker", "Scope",
            "expression_text", "parameter_types", "scalar", "variable_type", "walk_named", "zone_type"]

@@ -48,16 +48,9 @@ def _zone_view(state: State, zone: ZoneSpec, owner: int, cards: list[int], seat:
 
 
 def _value(state: State, type_name: str, value: Any) -> Any:
-    if value is None or type_name in ("int", "bool", "str", "seat", "team"):
+    if value is None or type_name not in ("card", "suit", "rank"):
         return value
-    deck = state.game.deck
-    if type_name == "card":
-        return deck.card_text(value)
-    if type_name == "suit":
-        return deck.suit_name(value)
-    if type_name == "rank":
-        return deck.rank_name(value)
-    return value  # pragma: no cover - every variable type is listed above
+    return state.game.deck.value_text(type_name, value)
 
 
 def observe(state: State, seat: int) -> dict[str, Any]:

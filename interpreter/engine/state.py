@@ -340,13 +340,8 @@ class State:
             return self.shown(value, kind.element)
         if name == "list":
             return " ".join(self.shown(item, kind.element) for item in value)
-        deck = self.game.deck
-        if name == "card":
-            return deck.card_text(value)
-        if name == "suit":
-            return deck.suit_name(value)
-        if name == "rank":
-            return deck.rank_name(value)
+        if name in ("card", "suit", "rank"):
+            return self.game.deck.value_text(name, value)
         if isinstance(value, bool):
             return "true" if value else "false"
         return str(value)

@@ -310,12 +310,8 @@ class _Case:
     def _shown(self, type_name: str, value: Any) -> str:
         if value is None:
             return "unset"
-        if type_name == "card":
-            return self.deck.card_text(value)
-        if type_name == "suit":
-            return self.deck.suit_name(value)
-        if type_name == "rank":
-            return self.deck.rank_name(value)
+        if type_name in ("card", "suit", "rank"):
+            return self.deck.value_text(type_name, value)
         if type_name == "seat":
             return f"p{value}"
         return repr(value)
