@@ -25,13 +25,16 @@ from interpreter.runners.scenarios import run_file as run_scenarios
 
 
 def _expand(paths: Iterable[str]) -> list[str]:
-    """Files as given; a directory stands for every `.yaml` file under it."""
+    """Files as given; a directory stands for every `.yaml` file under it. None at all is a usage error."""
+    paths = list(paths)
     files: list[str] = []
     for path in paths:
         if Path(path).is_dir():
             files.extend(str(p) for p in sorted(Path(path).rglob("*.yaml")))
         else:
             files.append(path)
+    if not files:
+        raise click.UsageError("no .yaml files found in " + ", ".join(paths))
     return files
 
 
@@ -58,8 +61,6 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
     except ParameterError as error:
         raise click.UsageError(str(error)) from None
     files = _expand(paths)
-    if not files:
-        raise click.UsageError("no .yaml files found in " + ", ".join(paths))
     errors = warnings = 0
     for file in files:
         try:
@@ -152,8 +153,6 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
     error.
     """
     files = _expand(paths)
-    if not files:
-        raise click.UsageError("no .yaml files found in " + ", ".join(paths))
     passed = failed = 0
     for file in files:
         try:
