@@ -6,6 +6,8 @@
     p0 discard 7C            a card discarded
     p1 draw stock            the top card of a pile
     p1 take discard          a whole pile
+    p1 meld 7H 8H 2S=9H      a new meld, its cards in table order, each wild with what it stands for
+    p1 add 9H to m3          a card added to a meld (melds are numbered m0, m1, ... as laid in the hand)
 """
 
 from __future__ import annotations
@@ -35,12 +37,20 @@ class Action:
     card: int = -1
     name: str = ""
     arguments: tuple[tuple[str, Any], ...] = ()
+    cards: tuple[int, ...] = ()  # a meld's cards, in table order
+    roles: tuple[str, ...] = ()  # for each of them: "" for a natural card, what a wild stands for ("9H", "7")
+    target: int = -1  # the meld a card is added to
 
     def text(self, deck: Deck) -> str:
         """The canonical text form, e.g. `p2 play AH`."""
         head = f"p{self.seat} {self.kind}"
         if self.kind in CARD_KINDS:
             return f"{head} {deck.card_text(self.card)}"
+        if self.kind == "meld":
+            return head + "".join(f" {deck.card_text(card)}{'=' + role if role else ''}"
+                                  for card, role in zip(self.cards, self.roles, strict=True))
+        if self.kind == "add":
+            return f"{head} {deck.card_text(self.card)} to m{self.target}"
         if self.kind == "choose":
             parts = [head, self.name]
             for name, value in self.arguments:
@@ -62,6 +72,23 @@ class Action:
                 raise ActionSyntaxError(f"{text!r}: `{kind}` takes one card, e.g. `p{seat} {kind} AH`")
             try:
                 return Action(seat, kind, card=deck.parse_card(words[2]))
+            except ValueError as error:
+                raise ActionSyntaxError(f"{text!r}: {error}") from None
+        if kind == "meld":
+            cards, roles = [], []
+            try:
+                for word in words[2:]:
+                    card, _, role = word.partition("=")
+                    cards.append(deck.parse_card(card))
+                    roles.append(role)
+            except ValueError as error:
+                raise ActionSyntaxError(f"{text!r}: {error}") from None
+            return Action(seat, kind, cards=tuple(cards), roles=tuple(roles))
+        if kind == "add":
+            if len(words) != 5 or words[3] != "to" or not words[4].startswith("m") or not words[4][1:].isdigit():
+                raise ActionSyntaxError(f"{text!r}: write `p{seat} add 9H to m3`")
+            try:
+                return Action(seat, kind, card=deck.parse_card(words[2]), target=int(words[4][1:]))
             except ValueError as error:
                 raise ActionSyntaxError(f"{text!r}: {error}") from None
         if kind == "choose":

@@ -32,7 +32,11 @@ def all_cards(state: State) -> Counter[int]:
     for name, zone in state.game.ruleset.zones.items():
         stored = state.values[name]
         for cards in ([stored] if zone.owner == "table" else stored):
-            found.update(cards)
+            if zone.kind == "melds":
+                for meld in cards:
+                    found.update(meld.cards)
+            else:
+                found.update(cards)
     return found
 
 
@@ -43,7 +47,7 @@ def check_observations(state: State) -> None:
             shown = view["zones"][name]
             parts = [(shown, -1)] if zone.owner == "table" else list(zip(shown, range(len(shown)), strict=True))
             for part, owner in parts:
-                if sees_zone(state, zone, owner, seat):
+                if sees_zone(state, zone, owner, seat) or zone.kind == "melds":
                     continue
                 assert "cards" not in part, f"p{seat} sees the cards of {name}[{owner}]"
                 face_up = Counter(state.face_up.of((name, owner)))

@@ -63,8 +63,88 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             if _first_failure(state, option.clauses, bindings) is None:
                 found[Action(seat, kind, name=option.name)] = option
         else:
-            raise RulesetRuntimeError(f"`{kind}` options are not supported by this engine yet", option.where)
+            _meld_actions(state, pending, option, found)
     return found
+
+
+def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Action, Option]) -> None:
+    """The valid new melds (`meld`) or additions (`add`) the rules allow, each with the meld it makes."""
+    rules = state.game.meld_rules
+    if rules is None:  # pragma: no cover - the loader refuses meld options without a `melds:` section
+        raise RulesetRuntimeError("a `meld` or `add` option needs a `melds:` section", option.where)
+    assert option.source is not None and option.destination is not None
+    seat = pending.seat
+    _, hand = state.zone(option.source, pending.bindings)
+    key, table = state.zone(option.destination, pending.bindings)
+    if option.kind == "meld":
+        for meld in rules.candidates(hand, key[1], table, state.melds_laid):
+            if _passes(state, option, {**pending.bindings, "cards": list(meld.cards), "meld": meld}):
+                action = Action(seat, "meld", cards=meld.cards, roles=rules.roles(meld))
+                found[action] = option
+                state.meld_plans[action] = meld
+        return
+    for meld in table:
+        for card in dict.fromkeys(hand):
+            grown = rules.add(meld, card)
+            if grown is not None and _passes(state, option, {**pending.bindings, "cards": [card], "meld": meld}):
+                action = Action(seat, "add", card=card, target=meld.id)
+                found[action] = option
+                state.meld_plans[action] = grown
+
+
+def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActionError:
+    """Why a meld or an addition is refused: the rules of melds, or the clause of the ruleset that fails."""
+    rules = state.game.meld_rules
+    options = [o for o in pending.options if o.kind == action.kind]
+    if rules is None or not options:
+        return IllegalActionError(f"p{action.seat} cannot {action.kind} now")
+    option = options[0]
+    assert option.source is not None and option.destination is not None
+    _, hand = state.zone(option.source, pending.bindings)
+    key, table = state.zone(option.destination, pending.bindings)
+    text = state.action_text(action)
+    wanted = list(action.cards) if action.kind == "meld" else [action.card]
+    missing = [card for card in wanted if wanted.count(card) > hand.count(card)]
+    if missing:
+        return IllegalActionError(f"{text}: p{action.seat} does not hold {state.card_text(missing[0])}")
+    if action.kind == "meld":
+        same = [m for m in rules.candidates(hand, key[1], table, state.melds_laid)
+                if sorted(m.cards) == sorted(action.cards)]
+        if not same:
+            return IllegalActionError(f"{text} is not a meld: {rules.explain(list(action.cards), table)}")
+        failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(same[0].cards),
+                                                          "meld": same[0]})
+    else:
+        target = next((m for m in table if m.id == action.target), None)
+        if target is None:
+            return IllegalActionError(f"{text}: your side has no meld m{action.target}")
+        grown = rules.add(target, action.card)
+        if grown is None:
+            return IllegalActionError(f"{text}: {state.card_text(action.card)} does not fit m{action.target}")
+        failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": [action.card],
+                                                          "meld": target})
+    reason = failure.reason if failure is not None else "not allowed now"
+    return IllegalActionError(f"{text} is not allowed: {reason}", reason=reason)
+
+
+def match_meld(state: State, legal: dict[Action, Option], action: Action) -> Action | None:
+    """The legal meld action a text names, when it leaves out what a wild stands for (`p1 meld 6S 7S JK`)."""
+    if action.kind != "meld":
+        return None
+    found = [a for a in legal if a.kind == "meld" and a.seat == action.seat and sorted(a.cards) == sorted(action.cards)
+             and all(not given or given == role for given, role in _roles_by_card(action, a))]
+    return found[0] if len(found) == 1 else None
+
+
+def _roles_by_card(given: Action, legal: Action) -> list[tuple[str, str]]:
+    remaining = list(zip(legal.cards, legal.roles, strict=True))
+    pairs = []
+    for card, role in zip(given.cards, given.roles, strict=True):
+        match = next((i for i, (c, r) in enumerate(remaining) if c == card and (not role or r == role)), None)
+        if match is None:
+            return [("?", "")]
+        pairs.append((role, remaining.pop(match)[1]))
+    return pairs
 
 
 def bindings_for(state: State, pending: Pending, option: Option, action: Action) -> Bindings:
@@ -73,6 +153,9 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
         return {**pending.bindings, "card": action.card}
     if option.kind == "choose":
         return {**pending.bindings, **dict(action.arguments)}
+    if option.kind in ("meld", "add"):
+        return {**pending.bindings, "cards": list(action.cards) if option.kind == "meld" else [action.card],
+                "meld": state.meld_plans[action]}
     assert option.source is not None
     _, cards = state.zone(option.source, pending.bindings)
     return {**pending.bindings, "cards": [cards[-1]] if option.kind == "draw" else list(cards)}
@@ -82,6 +165,13 @@ def check(state: State, pending: Pending, action: Action) -> tuple[Option, Bindi
     """The option an action takes and the names it binds; IllegalActionError with the reason otherwise."""
     if action.seat != pending.seat:
         raise IllegalActionError(f"it is p{pending.seat}'s turn, not p{action.seat}'s")
+    if action.kind in ("meld", "add") and any(o.kind == action.kind for o in pending.options):
+        legal = state.legal_set()
+        named = action if action in legal else match_meld(state, legal, action)
+        if named is None:
+            raise _meld_refusal(state, pending, action)
+        option = legal[named]
+        return option, bindings_for(state, pending, option, named)
     candidates = [o for o in pending.options if o.kind == action.kind and (action.kind in ("play", "discard")
                                                                           or o.name == action.name)]
     if not candidates:

@@ -6,6 +6,7 @@ from functools import cache
 
 from interpreter.actions import Action
 from interpreter.engine.errors import IllegalActionError
+from interpreter.engine.melds import build_meld_rules
 from interpreter.engine.program import Program, build_program
 from interpreter.engine.state import State
 from interpreter.model import Ruleset
@@ -19,6 +20,7 @@ class Game:
         self.deck = ruleset.deck
         self.program: Program = build_program(ruleset)
         self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
+        self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
         self._card_actions: dict[tuple[int, str, int], Action] = {}
 
     def card_action(self, seat: int, kind: str, card: int) -> Action:

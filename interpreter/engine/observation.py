@@ -34,8 +34,12 @@ def sees_variable(state: State, variable: VariableSpec, owner: int, seat: int) -
     return team_of[seat] == owner
 
 
-def _zone_view(state: State, zone: ZoneSpec, owner: int, cards: list[int], seat: int) -> dict[str, Any]:
+def _zone_view(state: State, zone: ZoneSpec, owner: int, cards: list[Any], seat: int) -> dict[str, Any]:
     text = state.card_text
+    if zone.kind == "melds":
+        rules = state.game.meld_rules
+        return {"melds": [{"id": f"m{meld.id}", "kind": meld.kind, "cards": [text(card) for card in meld.cards],
+                           "roles": list(rules.roles(meld)) if rules else []} for meld in cards]}
     if sees_zone(state, zone, owner, seat):
         return {"cards": [text(card) for card in cards]}
     view: dict[str, Any] = {}

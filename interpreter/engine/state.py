@@ -49,6 +49,8 @@ class State:
         self._event_dicts: list[dict[str, Any]] = []
         self.hand_results: list[dict[str, Any]] = []
         self._legal: dict[Action, Option] | None = None  # the legal set, computed once per decision
+        self.meld_plans: dict[Action, Any] = {}  # for each legal meld or addition, the meld it makes
+        self.melds_laid = 0  # melds are numbered m0, m1, ... in the order they are laid in the hand
 
     # --- the public contract --------------------------------------------------------------------------------
 
@@ -73,11 +75,17 @@ class State:
         """The complete legal set, in a fixed order; empty at a chance node and when the match is over."""
         if self.terminal or self.chance is not None or self.pending is None:
             return []
+        return list(self.legal_set())
+
+    def legal_set(self) -> dict[Action, Option]:
+        """The legal actions with the option each takes (computed once per decision)."""
+        assert self.pending is not None
         if self._legal is None:
+            self.meld_plans = {}
             self._legal = decisions.legal_actions(self, self.pending)
             if not self._legal:
                 raise RulesetRuntimeError(f"p{self.pending.seat} has no legal action", self.pending.where)
-        return list(self._legal)
+        return self._legal
 
     def check(self, action: Action | str) -> None:
         """Raise IllegalActionError, quoting the ruleset's reason, unless the action is legal now."""
@@ -148,6 +156,7 @@ class State:
         copy._event_dicts = list(self._event_dicts)
         copy.hand_results = list(self.hand_results)
         copy._legal = None
+        copy.meld_plans = {}
         if self.pending is not None:
             copy.pending = decisions.Pending(self.pending.seat, self.pending.options, self.pending.bindings,
                                              self.pending.where)
@@ -370,6 +379,8 @@ class State:
         """An action's own movement (a card played or discarded, a card drawn, a pile taken); returns the
         bindings its option's steps see."""
         kind = option.kind
+        if kind in ("meld", "add"):
+            return self._lay(option, action, bindings)
         if kind in ("play", "discard", "draw", "take"):
             assert option.source is not None and option.destination is not None
             source_key, source = self.zone(option.source, bindings)
@@ -384,6 +395,21 @@ class State:
                 card, was_up = self._take(source_key, source, -1 if kind == "draw" else 0)
                 self._put(target_key, target, card, was_up, False)
             return {**bindings, "cards": taken}
+        return bindings
+
+    def _lay(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
+        """A meld laid, or a card added to one: the cards leave the hand; the meld is put (or replaced)."""
+        assert option.source is not None and option.destination is not None
+        plan = bindings["meld"]
+        source_key, source = self.zone(option.source, bindings)
+        for card in (action.cards if option.kind == "meld" else (action.card,)):
+            self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
+        _, table = self.zone(option.destination, bindings)
+        if option.kind == "meld":
+            table.append(plan)
+            self.melds_laid += 1
+        else:
+            table[next(i for i, meld in enumerate(table) if meld.id == plan.id)] = plan
         return bindings
 
     def await_decision(self, seat: int, options: tuple[Option, ...], bindings: Bindings, where: str) -> None:
@@ -511,6 +537,7 @@ class State:
         for name, zone in game.ruleset.zones.items():
             self.values[name] = self._empty_zone(zone.owner)
         self.face_up.clear()
+        self.melds_laid = 0
         self.values[game.ruleset.deck_zone] = list(reversed(game.deck.cards()))
         self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
         self._enter(game.program.start, {})

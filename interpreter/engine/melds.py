@@ -1,0 +1,390 @@
+"""Melds of a rummy: sets (cards of one rank) and runs (consecutive cards of one suit), with wild cards that
+stand for what is missing. A generic machinery driven by the ruleset's `melds:` section; nothing here knows a
+game.
+
+Runs are kept as positions: a rank's position is its place in the deck's order (0 for the lowest rank); the
+highest rank (the ace) may also sit at position -1, below the lowest, when the kind allows it low. A wild
+fills the one gap of a run; with no gap it sits at an end (the lower end when it can) and is free: it may
+later move to fill a gap at the other end, or give way to the natural card it stands for and go back to an
+end. A card that is wild but natural in its own place (`natural_in_place`) counts as natural there.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.cards import Deck
+from interpreter.engine.errors import RulesetRuntimeError
+
+
+@dataclass(frozen=True, slots=True)
+class MeldKind:
+    name: str
+    shape: str  # set | run
+    minimum: int
+    maximum: int
+    max_wilds: int
+    min_naturals: int
+    ranks: frozenset[int] | None  # for sets: the ranks allowed (None: all)
+    one_per_owner: bool
+    ace_low: bool
+    ace_high: bool
+    in_place: frozenset[int] = frozenset()  # wild cards that are natural in their own place in a run
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld on the table: its cards in table order and, for each, whether it acts as a wild."""
+
+    id: int
+    kind: str
+    shape: str
+    owner: int
+    cards: tuple[int, ...]
+    wild: tuple[bool, ...]
+    rank: int = -1  # a set's rank
+    suit: int = -1  # a run's suit
+    low: int = 0  # a run's position of cards[0]
+    free: bool = False  # a run's wild sits at an end and may move
+
+    @property
+    def wilds(self) -> list[int]:
+        return [card for card, wild in zip(self.cards, self.wild, strict=True) if wild]
+
+    @property
+    def naturals(self) -> list[int]:
+        return [card for card, wild in zip(self.cards, self.wild, strict=True) if not wild]
+
+
+class MeldRules:
+    """The meld kinds of a ruleset, with which cards are wild and which are natural in their own place."""
+
+    def __init__(self, deck: Deck, kinds: list[MeldKind], is_wild: Callable[[int], bool]) -> None:
+        self.deck = deck
+        self.kinds = {kind.name: kind for kind in kinds}
+        self.top = len(deck.ranks) - 1
+        self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
+
+    # --- positions -----------------------------------------------------------------------------------------
+
+    def positions(self, kind: MeldKind, card: int) -> list[int]:
+        """Where a card can sit naturally in a run of its suit."""
+        rank = self.deck.rank_of[card]
+        if rank > self.top:  # a joker
+            return []
+        found = []
+        if kind.ace_low and rank == self.top:
+            found.append(-1)
+        if rank != self.top or kind.ace_high:
+            found.append(rank)
+        return found
+
+    def _bounds(self, kind: MeldKind) -> tuple[int, int]:
+        return (-1 if kind.ace_low else 0), (self.top if kind.ace_high else self.top - 1)
+
+    def _is_natural_here(self, card: int, suit: int, position: int, kind: MeldKind) -> bool:
+        if self.deck.suit_of[card] != suit:
+            return False
+        if self.is_wild[card] and card not in kind.in_place:
+            return False
+        return position in self.positions(kind, card)
+
+    # --- building a run ----------------------------------------------------------------------------------------
+
+    def _run(self, kind: MeldKind, meld_id: int, owner: int, suit: int, naturals: dict[int, int],
+             wilds: list[int], prefer_low: bool = True) -> Meld | None:
+        """The run with these naturals (position -> card) and wild cards, wilds in the gaps, else at an end."""
+        if not naturals and not wilds:
+            return None
+        if len(wilds) > kind.max_wilds:
+            return None
+        positions = sorted(naturals)
+        lowest, highest = self._bounds(kind)
+        if positions:
+            if self.top in naturals and -1 in naturals and self.deck.rank_of[naturals[-1]] == self.top \
+                    and self.deck.rank_of[naturals[self.top]] == self.top:
+                return None  # an ace at both ends (BU-26)
+            gaps = [p for p in range(positions[0], positions[-1] + 1) if p not in naturals]
+        else:
+            return None
+        if len(gaps) > len(wilds):
+            return None
+        slots: dict[int, tuple[int, bool]] = {p: (card, False) for p, card in naturals.items()}
+        spare = list(wilds)
+        for gap in gaps:
+            slots[gap] = (spare.pop(0), True)
+        low, high = positions[0], positions[-1]
+        free = False
+        for wild in spare:  # wilds with no gap to fill sit at an end
+            if prefer_low and low - 1 >= lowest:
+                low -= 1
+                slots[low] = (wild, True)
+            elif high + 1 <= highest:
+                high += 1
+                slots[high] = (wild, True)
+            elif low - 1 >= lowest:
+                low -= 1
+                slots[low] = (wild, True)
+            else:
+                return None
+            free = True
+        size = high - low + 1
+        if not kind.minimum <= size <= kind.maximum:
+            return None
+        cards = tuple(slots[p][0] for p in range(low, high + 1))
+        wild = tuple(slots[p][1] for p in range(low, high + 1))
+        return Meld(meld_id, kind.name, "run", owner, cards, wild, suit=suit, low=low, free=free and sum(wild) > 0)
+
+    def _set(self, kind: MeldKind, meld_id: int, owner: int, rank: int, naturals: list[int],
+             wilds: list[int]) -> Meld | None:
+        if len(naturals) < kind.min_naturals or len(wilds) > kind.max_wilds:
+            return None
+        if not kind.minimum <= len(naturals) + len(wilds) <= kind.maximum:
+            return None
+        cards = tuple(sorted(naturals)) + tuple(wilds)
+        return Meld(meld_id, kind.name, "set", owner, cards, (False,) * len(naturals) + (True,) * len(wilds),
+                    rank=rank)
+
+    # --- new melds from a hand ----------------------------------------------------------------------------------
+
+    def candidates(self, hand: Iterable[int], owner: int, table: list[Meld], meld_id: int) -> list[Meld]:
+        """Every valid new meld that can be made from the hand (each distinct arrangement once)."""
+        counts = Counter(hand)
+        found: dict[tuple[object, ...], Meld] = {}
+        for kind in self.kinds.values():
+            made = self._sets(kind, counts, owner, table, meld_id) if kind.shape == "set" else \
+                self._runs(kind, counts, owner, meld_id)
+            for meld in made:
+                found.setdefault((meld.kind, meld.cards, meld.wild), meld)
+        return list(found.values())
+
+    def _wild_choices(self, counts: Counter[int], most: int, used: Counter[int]) -> list[tuple[int, ...]]:
+        wilds = sorted(card for card in counts if self.is_wild[card])
+        choices: list[tuple[int, ...]] = [()]
+        for size in range(1, most + 1):
+            for combo in itertools.combinations_with_replacement(wilds, size):
+                need = Counter(combo) + used
+                if all(counts[card] >= n for card, n in need.items()):
+                    choices.append(combo)
+        return choices
+
+    def _sets(self, kind: MeldKind, counts: Counter[int], owner: int, table: list[Meld],
+              meld_id: int) -> list[Meld]:
+        found = []
+        taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner else set()
+        by_rank: dict[int, list[int]] = {}
+        for card in counts:
+            if not self.is_wild[card]:
+                by_rank.setdefault(self.deck.rank_of[card], []).append(card)
+        for rank, cards in sorted(by_rank.items()):
+            if (kind.ranks is not None and rank not in kind.ranks) or rank in taken:
+                continue
+            cards.sort()
+            for amounts in itertools.product(*(range(counts[card] + 1) for card in cards)):
+                naturals = [card for card, n in zip(cards, amounts, strict=True) for _ in range(n)]
+                if len(naturals) < max(kind.min_naturals, 1):
+                    continue
+                for wilds in self._wild_choices(counts, kind.max_wilds, Counter(naturals)):
+                    meld = self._set(kind, meld_id, owner, rank, naturals, list(wilds))
+                    if meld is not None:
+                        found.append(meld)
+        return found
+
+    def _runs(self, kind: MeldKind, counts: Counter[int], owner: int, meld_id: int) -> list[Meld]:
+        found = []
+        lowest, highest = self._bounds(kind)
+        for suit in range(len(self.deck.suits)):
+            natural_at: dict[int, list[int]] = {}
+            for card in counts:
+                if self.deck.suit_of[card] == suit and not (self.is_wild[card] and card not in kind.in_place):
+                    for position in self.positions(kind, card):
+                        natural_at.setdefault(position, []).append(card)
+            if not natural_at:
+                continue
+            for low in range(lowest, highest + 1):
+                for high in range(low + kind.minimum - 1, min(highest, low + kind.maximum - 1) + 1):
+                    window = range(low, high + 1)
+                    missing = [p for p in window if p not in natural_at]
+                    if len(missing) > kind.max_wilds or len(missing) == len(window):
+                        continue
+                    for naturals in self._choose_naturals(window, natural_at, counts):
+                        used = Counter(naturals.values())
+                        for wilds in self._wild_choices(counts, kind.max_wilds, used):
+                            if len(wilds) < len(missing):
+                                continue
+                            meld = self._run(kind, meld_id, owner, suit, naturals, list(wilds))
+                            if meld is not None:
+                                found.append(meld)
+        return found
+
+    def _choose_naturals(self, window: range, natural_at: dict[int, list[int]],
+                         counts: Counter[int]) -> list[dict[int, int]]:
+        """The ways to fill the window's natural positions from the hand (a card used once per copy held)."""
+        positions = [p for p in window if p in natural_at]
+        ways = []
+        for choice in itertools.product(*(natural_at[p] for p in positions)):
+            if all(counts[card] >= n for card, n in Counter(choice).items()):
+                ways.append(dict(zip(positions, choice, strict=True)))
+        return ways
+
+    # --- adding to a meld ------------------------------------------------------------------------------------
+
+    def add(self, meld: Meld, card: int) -> Meld | None:
+        """The meld with one more card, or None when the card cannot go there."""
+        kind = self.kinds[meld.kind]
+        if meld.shape == "set":
+            if self.is_wild[card]:
+                return self._set(kind, meld.id, meld.owner, meld.rank, meld.naturals, [*meld.wilds, card])
+            if self.deck.rank_of[card] != meld.rank:
+                return None
+            return self._set(kind, meld.id, meld.owner, meld.rank, [*meld.naturals, card], meld.wilds)
+        return self._add_to_run(kind, meld, card)
+
+    def _add_to_run(self, kind: MeldKind, meld: Meld, card: int) -> Meld | None:
+        naturals = {meld.low + i: c for i, (c, w) in enumerate(zip(meld.cards, meld.wild, strict=True)) if not w}
+        wilds = {meld.low + i: c for i, (c, w) in enumerate(zip(meld.cards, meld.wild, strict=True)) if w}
+        high = meld.low + len(meld.cards) - 1
+        natural_options = [p for p in self.positions(kind, card) if self._is_natural_here(card, meld.suit, p, kind)]
+        for position in natural_options:
+            if position in naturals:
+                continue
+            if position in wilds:  # the natural the wild stands for replaces it (BU-30, BU-31)
+                freed = wilds.pop(position)
+                grown = {**naturals, position: card}
+                below = min(grown) - 1
+                if self._is_natural_here(freed, meld.suit, below, kind) and below >= self._bounds(kind)[0]:
+                    grown[below] = freed  # a two back in its own place, natural again (BU-32)
+                    result = self._run(kind, meld.id, meld.owner, meld.suit, grown, list(wilds.values()))
+                else:
+                    result = self._run(kind, meld.id, meld.owner, meld.suit, grown, [*wilds.values(), freed])
+                if result is not None:
+                    return result
+                continue
+            if meld.low - 2 <= position <= high + 2:
+                grown = {**naturals, position: card}
+                result = self._run(kind, meld.id, meld.owner, meld.suit, grown, list(wilds.values()))
+                if result is not None and (not wilds or meld.free or self._keeps_wilds(meld, result)):
+                    return result
+                if position == high + 2 and not wilds:  # a natural in place at the bottom turns wild (BU-32)
+                    bottom = naturals.get(meld.low)
+                    if bottom is not None and bottom in kind.in_place:
+                        rest = {p: c for p, c in grown.items() if p != meld.low}
+                        result = self._run(kind, meld.id, meld.owner, meld.suit, rest, [bottom])
+                        if result is not None:
+                            return result
+        if self.is_wild[card] and len(wilds) < kind.max_wilds:
+            return self._run(kind, meld.id, meld.owner, meld.suit, naturals, [*wilds.values(), card])
+        return None
+
+    def _keeps_wilds(self, before: Meld, after: Meld) -> bool:
+        """A fixed wild (between two naturals) may not move: it stands where it stood."""
+        old = {before.low + i for i, w in enumerate(before.wild) if w}
+        new = {after.low + i for i, w in enumerate(after.wild) if w}
+        return old == new
+
+    # --- text and explanations ---------------------------------------------------------------------------------
+
+    def rank_at(self, position: int) -> int:
+        return self.top if position == -1 else position
+
+    def roles(self, meld: Meld) -> tuple[str, ...]:
+        """What each card stands for, as the action's text gives it: "" for a natural card."""
+        deck = self.deck
+        found = []
+        for index, (card, wild) in enumerate(zip(meld.cards, meld.wild, strict=True)):
+            del card
+            if not wild:
+                found.append("")
+            elif meld.shape == "set":
+                found.append(deck.rank_name(meld.rank))
+            else:
+                found.append(deck.card_text(deck.card_of(self.rank_at(meld.low + index), meld.suit)))
+        return tuple(found)
+
+    def explain(self, cards: list[int], table: list[Meld]) -> str:
+        """Why these cards are not a meld, in the words of the rules."""
+        deck = self.deck
+        naturals = [card for card in cards if not self.is_wild[card]]
+        wilds = [card for card in cards if self.is_wild[card]]
+        sets = [k for k in self.kinds.values() if k.shape == "set"]
+        runs = [k for k in self.kinds.values() if k.shape == "run"]
+        smallest = min(kind.minimum for kind in self.kinds.values())
+        if len(cards) < smallest:
+            return f"a meld needs at least {smallest} cards"
+        ranks = {deck.rank_of[card] for card in naturals}
+        suits = {deck.suit_of[card] for card in cards if not self.is_wild[card] or
+                 any(card in kind.in_place for kind in runs)}
+        if sets and len(ranks) == 1:
+            kind = sets[0]
+            rank = next(iter(ranks))
+            if kind.ranks is not None and rank not in kind.ranks:
+                return f"there are no sets of {deck.rank_name(rank)}"
+            if kind.one_per_owner and any(m.kind == kind.name and m.rank == rank for m in table):
+                return f"your side already has a set of {deck.rank_name(rank)}; add to it"
+            if len(wilds) > kind.max_wilds:
+                return f"a set may hold {_count(kind.max_wilds, 'wild card')}; this one holds {len(wilds)}"
+            if len(naturals) < kind.min_naturals:
+                return f"a set needs at least {kind.min_naturals} natural cards"
+            if len(cards) > kind.maximum:
+                return f"a set holds at most {kind.maximum} cards"
+        if runs and len(suits) == 1:
+            kind = runs[0]
+            positions = Counter(deck.rank_of[card] for card in naturals)
+            if any(n > 1 for n in positions.values()):
+                return "a sequence may not hold two cards of one rank"
+            if len(wilds) > kind.max_wilds + sum(1 for card in wilds if card in kind.in_place):
+                return f"a sequence may hold {_count(kind.max_wilds, 'wild card')}; this one holds {len(wilds)}"
+            if len(cards) > kind.maximum:
+                return f"a sequence holds at most {kind.maximum} cards"
+            return "the cards are not consecutive (a wild card fills one gap at most; no wrapping round)"
+        if not naturals:
+            return "a meld needs natural cards, not only wild ones"
+        return "the cards are neither of one rank (a set) nor consecutive in one suit (a sequence)"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -> MeldRules | None:
+    """The meld rules of a ruleset's `melds:` section (the located tree), or None without one. `wild` and
+    `natural_in_place` are evaluated once per card here: they may read the card and parameters only."""
+    if section is None:
+        return None
+    entries = section.entries
+
+    def per_card(path: str) -> Callable[[int], bool]:
+        function = expressions.get(path)
+        if function is None:
+            return lambda card: False
+
+        def test(card: int) -> bool:
+            try:
+                return bool(function({}, {"card": card}))
+            except Exception:
+                raise RulesetRuntimeError("`wild` and `natural_in_place` may read only the card and parameters",
+                                          path) from None
+
+        return test
+
+    kinds = []
+    ranks_by_name = {name: index for index, name in enumerate(deck.rank_names)}
+    for index, node in enumerate(entries["kinds"].items):
+        e = node.entries
+        value = {key: getattr(item, "value", None) for key, item in e.items()}
+        ace = value.get("ace") or "low_or_high"
+        ranks = e.get("ranks")
+        in_place = per_card(f"melds.kinds[{index}].natural_in_place")
+        kinds.append(MeldKind(
+            name=str(value["name"]), shape=str(value["shape"]), minimum=int(value["min"]),
+            maximum=int(value.get("max") or 10_000), max_wilds=int(value.get("max_wilds") or 0),
+            min_naturals=int(value.get("min_naturals") or 0),
+            ranks=None if ranks is None else frozenset(ranks_by_name[str(item.value)] for item in ranks.items),
+            one_per_owner=value.get("one_per_owner") is True, ace_low=ace in ("low", "low_or_high"),
+            ace_high=ace in ("high", "low_or_high"),
+            in_place=frozenset(card for card in deck.distinct_cards() if in_place(card)),
+        ))
+    return MeldRules(deck, kinds, per_card("melds.wild"))
