@@ -75,7 +75,7 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     assert option.source is not None and option.destination is not None
     seat = pending.seat
     _, hand = state.zone(option.source, pending.bindings)
-    key, table = state.zone(option.destination, pending.bindings)
+    key, table = state.table(option.destination, pending.bindings)
     if option.kind == "meld":
         for meld in rules.candidates(hand, key[1], table, state.melds_laid):
             if _passes(state, option, {**pending.bindings, "cards": list(meld.cards), "meld": meld}):
@@ -101,7 +101,7 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
     option = options[0]
     assert option.source is not None and option.destination is not None
     _, hand = state.zone(option.source, pending.bindings)
-    key, table = state.zone(option.destination, pending.bindings)
+    key, table = state.table(option.destination, pending.bindings)
     text = state.action_text(action)
     wanted = list(action.cards) if action.kind == "meld" else [action.card]
     missing = [card for card in wanted if wanted.count(card) > hand.count(card)]

@@ -118,16 +118,16 @@ class MeldRules:
             slots[gap] = (spare.pop(0), True)
         low, high = positions[0], positions[-1]
         free = False
-        for wild in spare:  # wilds with no gap to fill sit at an end
+        for extra in spare:  # wilds with no gap to fill sit at an end
             if prefer_low and low - 1 >= lowest:
                 low -= 1
-                slots[low] = (wild, True)
+                slots[low] = (extra, True)
             elif high + 1 <= highest:
                 high += 1
-                slots[high] = (wild, True)
+                slots[high] = (extra, True)
             elif low - 1 >= lowest:
                 low -= 1
-                slots[low] = (wild, True)
+                slots[low] = (extra, True)
             else:
                 return None
             free = True
@@ -379,7 +379,7 @@ def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -
         ranks = e.get("ranks")
         in_place = per_card(f"melds.kinds[{index}].natural_in_place")
         kinds.append(MeldKind(
-            name=str(value["name"]), shape=str(value["shape"]), minimum=int(value["min"]),
+            name=str(value["name"]), shape=str(value["shape"]), minimum=int(value["min"] or 1),
             maximum=int(value.get("max") or 10_000), max_wilds=int(value.get("max_wilds") or 0),
             min_naturals=int(value.get("min_naturals") or 0),
             ranks=None if ranks is None else frozenset(ranks_by_name[str(item.value)] for item in ranks.items),

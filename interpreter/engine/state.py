@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from interpreter.actions import Action, ActionSyntaxError
 from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.engine import decisions
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.executors import EXECUTORS
+from interpreter.engine.melds import Meld
 from interpreter.engine.frames import Decide, Frame, Move, Perform, PhaseFrame, Round, Trick
 from interpreter.engine.program import Expr, Option, Phase, Ref, Step
 from interpreter.engine.zones import FaceUp, ZoneKey, plain
@@ -252,6 +253,11 @@ class State:
         key = (ref.name, owner)
         return key, self._zone_list(key)
 
+    def table(self, ref: Ref, bindings: Bindings) -> tuple[ZoneKey, list[Meld]]:
+        """A zone of melds."""
+        key, melds = self.zone(ref, bindings)
+        return key, cast("list[Meld]", melds)
+
     def _zone_list(self, key: ZoneKey) -> list[int]:
         name, owner = key
         stored = self.values[name]
@@ -404,7 +410,7 @@ class State:
         source_key, source = self.zone(option.source, bindings)
         for card in (action.cards if option.kind == "meld" else (action.card,)):
             self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
-        _, table = self.zone(option.destination, bindings)
+        _, table = self.table(option.destination, bindings)
         if option.kind == "meld":
             table.append(plan)
             self.melds_laid += 1
