@@ -13,8 +13,8 @@ from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.engine import decisions
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.executors import EXECUTORS
-from interpreter.engine.melds import Meld
 from interpreter.engine.frames import Decide, Frame, Move, Perform, PhaseFrame, Round, Trick
+from interpreter.engine.melds import Meld
 from interpreter.engine.program import Expr, Option, Phase, Ref, Step
 from interpreter.engine.zones import FaceUp, ZoneKey, plain
 from interpreter.errors import EvaluationError
