@@ -183,6 +183,10 @@ def _check_melds(checker: RulesetChecker, steps: StepChecker, root: MappingNode,
                               hint="ranks: " + " ".join(deck.rank_names))
         steps.expression(kind.entries.get("natural_in_place"), (*path, "natural_in_place"), {"card": CARD},
                          BOOL, "`natural_in_place`")
+        wrap = kind.entries.get("wrap")
+        if scalar(wrap) is True:
+            checker.error("unsupported", "runs that turn the corner (`wrap: true`) are not supported", wrap,
+                          (*path, "wrap"), hint="remove `wrap`, or set it to false")
 
 
 def _check_match(steps: StepChecker, root: MappingNode) -> None:

@@ -3,7 +3,9 @@
 Card plays follow the habits of trick games, judged with the ruleset's own `winning_card` rule: win the trick
 as cheaply as possible, or else throw the lowest card. Discards shed the lowest cards. Named choices (pass or
 play, bids) are decided by a few playouts to the end of the hand from positions where the cards this seat
-cannot see are dealt again at random, so the bot never uses what it may not know.
+cannot see are dealt again at random, so the bot never uses what it may not know. In a rummy turn it melds
+and adds whatever it can (natural cards before wild ones, the biggest meld first), takes a discard pile worth
+taking, and discards the card least likely to make a meld.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ class HeuristicAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         kinds = {action.kind for action in legal}
+        if kinds & {"meld", "add", "draw", "take"}:
+            return self._rummy(state, legal)
         if kinds == {"play"}:
             return self._play(state, legal)
         if kinds == {"discard"}:
@@ -39,6 +43,46 @@ class HeuristicAgent(Agent):
         if "choose" in kinds:
             return self._by_playouts(state, legal)
         return self.rng.choice(legal)
+
+    def _rummy(self, state: State, legal: list[Action]) -> Action:
+        rules = state.game.meld_rules
+        wild = rules.is_wild if rules is not None else {}
+        adds = [a for a in legal if a.kind == "add"]
+        natural_adds = [a for a in adds if not wild.get(a.card, False)]
+        if natural_adds:
+            return natural_adds[0]
+        melds = [a for a in legal if a.kind == "meld"]
+        if melds:
+            return max(melds, key=lambda a: (len(a.cards) - 3 * sum(1 for r in a.roles if r), -len(a.roles)))
+        if adds:
+            return adds[0]
+        takes = [a for a in legal if a.kind == "take"]
+        draws = [a for a in legal if a.kind == "draw"]
+        if takes or draws:
+            frame_pile = self._pile_size(state, takes[0]) if takes else 0
+            return takes[0] if takes and (frame_pile >= 3 or not draws) else draws[0] if draws else takes[0]
+        discards = [a for a in legal if a.kind == "discard"]
+        if discards:
+            return min(discards, key=lambda a: self._keep_value(state, a.card, wild))
+        return self.rng.choice(legal)
+
+    def _pile_size(self, state: State, action: Action) -> int:
+        assert state.pending is not None
+        option = next(o for o in state.pending.options if o.kind == "take" and o.name == action.name)
+        assert option.source is not None
+        return len(state.zone(option.source, state.pending.bindings)[1])
+
+    def _keep_value(self, state: State, card: int, wild: dict[int, bool]) -> tuple[int, int]:
+        """How much a card in hand is worth keeping: wilds most, then cards with a partner for a meld."""
+        if wild.get(card, False):
+            return (100, 0)
+        deck = state.game.deck
+        assert state.pending is not None
+        hand = state.values["hand"][state.pending.seat] if "hand" in state.values else []
+        rank, suit = deck.rank_of[card], deck.suit_of[card]
+        partners = sum(1 for other in hand if other != card and (
+            deck.rank_of[other] == rank or (deck.suit_of[other] == suit and abs(deck.rank_of[other] - rank) <= 2)))
+        return (partners, deck.value_of[card])
 
     def _strength(self, state: State, card: int) -> tuple[int, int]:
         deck = state.game.deck

@@ -34,6 +34,7 @@ class MeldKind:
     ace_low: bool
     ace_high: bool
     in_place: frozenset[int] = frozenset()  # wild cards that are natural in their own place in a run
+    either_end: bool = False  # a free wild may be laid at either end of a new run (else the lower end)
 
 @dataclass(frozen=True, slots=True)
 class Meld:
@@ -97,7 +98,7 @@ class MeldRules:
     def _run(self, kind: MeldKind, meld_id: int, owner: int, suit: int, naturals: dict[int, int],
              wilds: list[int], prefer_low: bool = True) -> Meld | None:
         """The run with these naturals (position -> card) and wild cards, wilds in the gaps, else at an end."""
-        if not naturals and not wilds:
+        if not naturals or len(naturals) < kind.min_naturals:
             return None
         if len(wilds) > kind.max_wilds:
             return None
@@ -215,9 +216,10 @@ class MeldRules:
                         for wilds in self._wild_choices(counts, kind.max_wilds, used):
                             if len(wilds) < len(missing):
                                 continue
-                            meld = self._run(kind, meld_id, owner, suit, naturals, list(wilds))
-                            if meld is not None:
-                                found.append(meld)
+                            for prefer_low in (True, False) if kind.either_end else (True,):
+                                meld = self._run(kind, meld_id, owner, suit, naturals, list(wilds), prefer_low)
+                                if meld is not None:
+                                    found.append(meld)
         return found
 
     def _choose_naturals(self, window: range, natural_at: dict[int, list[int]],
@@ -315,8 +317,7 @@ class MeldRules:
         if len(cards) < smallest:
             return f"a meld needs at least {smallest} cards"
         ranks = {deck.rank_of[card] for card in naturals}
-        suits = {deck.suit_of[card] for card in cards if not self.is_wild[card] or
-                 any(card in kind.in_place for kind in runs)}
+        suits = {deck.suit_of[card] for card in naturals}
         if sets and len(ranks) == 1:
             kind = sets[0]
             rank = next(iter(ranks))
@@ -335,7 +336,9 @@ class MeldRules:
             positions = Counter(deck.rank_of[card] for card in naturals)
             if any(n > 1 for n in positions.values()):
                 return "a sequence may not hold two cards of one rank"
-            if len(wilds) > kind.max_wilds + sum(1 for card in wilds if card in kind.in_place):
+            suit = next(iter(suits))
+            in_place = sum(1 for card in wilds if card in kind.in_place and deck.suit_of[card] == suit)
+            if len(wilds) > kind.max_wilds + min(in_place, 1):
                 return f"a sequence may hold {_count(kind.max_wilds, 'wild card')}; this one holds {len(wilds)}"
             if len(cards) > kind.maximum:
                 return f"a sequence holds at most {kind.maximum} cards"
@@ -386,5 +389,9 @@ def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -
             one_per_owner=value.get("one_per_owner") is True, ace_low=ace in ("low", "low_or_high"),
             ace_high=ace in ("high", "low_or_high"),
             in_place=frozenset(card for card in deck.distinct_cards() if in_place(card)),
+            either_end=value.get("free_wild") == "either_end",
         ))
+        if value.get("wrap") is True:
+            raise RulesetRuntimeError("runs that turn the corner (`wrap: true`) are not supported",
+                                      f"melds.kinds[{index}].wrap")
     return MeldRules(deck, kinds, per_card("melds.wild"))

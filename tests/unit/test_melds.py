@@ -1,0 +1,115 @@
+"""The meld machinery with Burraco's rules (RULES.md BU-22 to BU-34): which melds a hand can make, and what
+adding a card does to a meld on the table, wild cards included."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_ruleset
+from interpreter.engine.melds import Meld, MeldRules
+
+BURRACO = Path(__file__).resolve().parents[2] / "rulesets" / "burraco.yaml"
+
+
+@cache
+def rules() -> MeldRules:
+    game_rules = load_ruleset(BURRACO).meld_rules
+    assert game_rules is not None
+    return game_rules
+
+
+def cards(text: str) -> list[int]:
+    return [rules().deck.parse_card(word) for word in text.split()]
+
+
+def shown(meld: Meld | None) -> str | None:
+    if meld is None:
+        return None
+    deck = rules().deck
+    return " ".join(deck.card_text(c) + ("*" if w else "") for c, w in zip(meld.cards, meld.wild, strict=True))
+
+
+def new_melds(hand: str) -> list[str]:
+    return sorted(str(shown(meld)) for meld in rules().candidates(cards(hand), 0, [], 0))
+
+
+def laid(hand: str, size: int | None = None) -> Meld:
+    found = [m for m in rules().candidates(cards(hand), 0, [], 0) if size is None or len(m.cards) == size]
+    return max(found, key=lambda m: len(m.cards))
+
+
+def add(meld: Meld, card: str) -> Meld | None:
+    return rules().add(meld, cards(card)[0])
+
+
+def test_bu22_bu23_sets_of_one_rank_with_duplicates_and_at_most_one_wild() -> None:
+    assert new_melds("10C 10C 10S") == ["10S 10C 10C"]  # in the deck's suit order
+    assert "7H 7H 2D*" in new_melds("7H 7H 2D") and "7H 7H 2D*" in new_melds("7H 7H 7S 2D")
+    assert new_melds("2C 2D JK") == []  # no set of twos, and no meld of wild cards only
+
+
+def test_bu24_one_set_of_a_rank_per_team() -> None:
+    table = [laid("9S 9H 9D")]
+    assert not [m for m in rules().candidates(cards("9C 9C 9H"), 0, table, 1) if m.shape == "set"]
+
+
+def test_bu25_bu29_a_wild_at_an_end_sits_at_the_lower_end() -> None:
+    assert new_melds("6S 7S JK") == ["JK* 6S 7S"]
+    assert new_melds("5S 7S JK") == ["5S JK* 7S"]
+
+
+def test_bu26_the_ace_low_or_high_but_not_both_and_no_wrap() -> None:
+    assert "AH 2H 3H" in new_melds("AH 2H 3H")
+    assert "QH KH AH" in new_melds("QH KH AH")
+    assert new_melds("KH AH 2H") == ["2H* KH AH"]  # the two stands for the queen: K-A-2 never wraps
+
+
+def test_bu28_a_two_of_the_suit_as_the_wild_and_a_natural_two_in_place() -> None:
+    assert "9C 2C* JC" in new_melds("9C 2C JC")
+    assert "AS 2S 3S 2H* 5S" in new_melds("AS 2S 3S 2H 5S")
+
+
+def test_bu29_a_free_wild_moves_to_fill_a_gap_at_the_other_end() -> None:
+    assert shown(add(laid("2H 6S 7S"), "9S")) == "6S 7S 2H* 9S"
+
+
+def test_bu30_the_natural_card_replaces_the_wild_which_goes_to_the_lower_end() -> None:
+    meld = add(laid("8D JK 10D"), "9D")
+    assert shown(meld) == "JK* 8D 9D 10D"
+    assert meld is not None
+    assert shown(add(meld, "QD")) == "8D 9D 10D JK* QD"
+
+
+def test_bu31_a_wild_is_never_replaced_by_another_wild() -> None:
+    meld = laid("3H 4H 2H 6H", 4)
+    assert shown(meld) == "3H 4H 2H* 6H"
+    assert add(meld, "JK") is None and add(meld, "AH") is None
+    assert shown(add(meld, "5H")) == "2H 3H 4H 5H 6H"  # the two goes back to its place, natural
+
+
+def test_bu32_a_natural_two_at_the_bottom_becomes_the_wild_and_comes_back() -> None:
+    meld = laid("2D 3D 4D 5D 6D 7D", 6)
+    dirty = add(meld, "9D")
+    assert shown(dirty) == "3D 4D 5D 6D 7D 2D* 9D"
+    assert dirty is not None
+    assert shown(add(dirty, "8D")) == "2D 3D 4D 5D 6D 7D 8D 9D"
+
+
+def test_bu33_a_thirteen_card_sequence_with_a_wild_takes_the_missing_natural() -> None:
+    meld = laid("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS JK", 13)
+    assert sum(meld.wild) == 1
+    full = add(meld, "KS")
+    assert full is not None and len(full.cards) == 14 and sum(full.wild) == 1
+
+
+@pytest.mark.parametrize(("hand", "reason"), [
+    ("5H 6H", "a meld needs at least 3 cards"),
+    ("7H 7S JK 2C", "a set may hold 1 wild card; this one holds 2"),
+    ("5H 6H JK 2C", "a sequence may hold 1 wild card; this one holds 2"),
+    ("5H 6S 9D", "the cards are neither of one rank (a set) nor consecutive in one suit (a sequence)"),
+])
+def test_a_refused_meld_says_why(hand: str, reason: str) -> None:
+    assert rules().explain(cards(hand), []) == reason
