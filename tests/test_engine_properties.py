@@ -143,3 +143,40 @@ def test_test_games_keep_every_invariant(seed: int, index: int, players: int) ->
     allowed = test_game.ruleset.players
     count = allowed.minimum + players % (allowed.maximum - allowed.minimum + 1)
     play(test_game.new_initial_state(seed=seed, players=count), random.Random(seed))
+
+
+BURRACO = ROOT / "rulesets" / "burraco.yaml"
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_burraco_keeps_every_card_and_hides_hands_and_pozzetti(seed: int) -> None:
+    state = game(BURRACO, (("hand_cap", 1),)).new_initial_state(seed=seed, players=4)
+    play(state, random.Random(seed), steps=600)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_every_legal_meld_applies_and_leaves_valid_melds(seed: int) -> None:
+    burraco = game(BURRACO, (("hand_cap", 1),))
+    state = burraco.new_initial_state(seed=seed, players=4)
+    rng = random.Random(seed)
+    rules = burraco.meld_rules
+    assert rules is not None
+    for _ in range(300):
+        if state.is_terminal:
+            break
+        if state.current_player == CHANCE:
+            state.apply_chance()
+            continue
+        legal = state.legal_actions()
+        for action in legal:
+            if action.kind in ("meld", "add"):
+                trial = state.clone()
+                trial.apply(action)
+                for team_melds in trial.values["melds"]:
+                    for meld in team_melds:
+                        kind = rules.kinds[meld.kind]
+                        assert kind.minimum <= len(meld.cards) <= kind.maximum
+                        assert sum(meld.wild) <= kind.max_wilds
+        state.apply(rng.choice(legal))
