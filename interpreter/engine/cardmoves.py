@@ -1,0 +1,199 @@
+"""Cards and values at run time: finding a zone or a variable from a reference, moving cards (with their
+faces), dealing, and the movement an action makes (a card played or discarded, a pile taken, a meld laid)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from interpreter.actions import Action
+from interpreter.engine.errors import RulesetRuntimeError
+from interpreter.engine.frames import Move
+from interpreter.engine.melds import Meld
+from interpreter.engine.program import Option, Ref, Step
+from interpreter.engine.zones import ZoneKey
+
+if TYPE_CHECKING:
+    from interpreter.engine.frames import Frame
+    from interpreter.engine.game import Game
+    from interpreter.engine.program import Expr
+    from interpreter.engine.zones import FaceUp, ZoneKey
+
+Bindings = dict[str, Any]
+
+
+class CardsAndValues:
+    """The part of State that reads and writes zones and variables."""
+
+    if TYPE_CHECKING:  # provided by State
+        game: Game
+        values: dict[str, Any]
+        face_up: FaceUp
+        stack: list[Frame]
+        melds_laid: int
+        player_count: int
+
+        def evaluate(self, expression: Expr, bindings: Bindings, values: dict[str, Any] | None = None) -> Any: ...
+        def card_text(self, card: int) -> str: ...
+
+    # --- zones and variables ---------------------------------------------------------------------------------
+
+    def _owner(self, ref: Ref, bindings: Bindings) -> int:
+        name = ref.owner_name
+        if name is not None:
+            found = bindings.get(name)
+            return int(found if found is not None else self.values[name])
+        if ref.owner is not None:
+            owner: int = self.evaluate(ref.owner, bindings)
+            return owner
+        if ref.implicit:
+            return int(bindings["player"])
+        return -1
+
+    def zone(self, ref: Ref, bindings: Bindings) -> tuple[ZoneKey, list[int]]:
+        owner = self._owner(ref, bindings)
+        key = (ref.name, owner)
+        return key, self._zone_list(key)
+
+    def table(self, ref: Ref, bindings: Bindings) -> tuple[ZoneKey, list[Meld]]:
+        """A zone of melds."""
+        key, melds = self.zone(ref, bindings)
+        return key, cast("list[Meld]", melds)
+
+    def _zone_list(self, key: ZoneKey) -> list[int]:
+        name, owner = key
+        stored = self.values[name]
+        cards: list[int] = stored if owner < 0 else stored[owner]
+        return cards
+
+    def _assign(self, ref: Ref, bindings: Bindings, value: Any) -> None:
+        owner = self._owner(ref, bindings)
+        if owner < 0:
+            self.values[ref.name] = value
+        else:
+            self.values[ref.name][owner] = value
+
+    def _read(self, ref: Ref, bindings: Bindings) -> Any:
+        owner = self._owner(ref, bindings)
+        return self.values[ref.name] if owner < 0 else self.values[ref.name][owner]
+
+    def _put(self, key: ZoneKey, cards: list[int], card: int, face_up: bool, at_bottom: bool) -> None:
+        if at_bottom:
+            cards.insert(0, card)
+        else:
+            cards.append(card)
+        if face_up:
+            self.face_up.add(key, card)
+
+    def _take(self, key: ZoneKey, cards: list[int], index: int) -> tuple[int, bool]:
+        card = cards.pop(index)
+        return card, self.face_up.take(key, card)
+
+    def move_from_top(self, step: Step, count: int, bindings: Bindings) -> int:
+        """Move up to `count` cards from the top of the source; how many moved."""
+        source_key, source = self.zone(step["source"], bindings)
+        target_key, target = self.zone(step["destination"], bindings)
+        face, at_bottom = step["face"], step["at"] == "bottom"
+        moved = 0
+        while moved < count and source:
+            card, was_up = self._take(source_key, source, -1)
+            self._put(target_key, target, card, face == "up" or (was_up and face != "down"), at_bottom)
+            moved += 1
+        return moved
+
+    def _move(self, step: Step, bindings: Bindings) -> None:
+        amount = step["amount"]
+        if amount is None:  # all
+            source_key, source = self.zone(step["source"], bindings)
+            target_key, target = self.zone(step["destination"], bindings)
+            face, at_bottom = step["face"], step["at"] == "bottom"
+            cards = list(source)
+            ups = self.face_up.of(source_key)
+            was_up = list(ups)
+            source.clear()
+            self.face_up.clear(source_key)
+            if at_bottom:
+                target[:0] = cards
+            else:
+                target.extend(cards)
+            for card in cards:
+                if face == "up" or (face != "down" and card in was_up):
+                    if card in was_up:
+                        was_up.remove(card)
+                    self.face_up.add(target_key, card)
+            return
+        value = self.evaluate(amount, bindings)
+        if isinstance(value, list):
+            source_key, source = self.zone(step["source"], bindings)
+            target_key, target = self.zone(step["destination"], bindings)
+            for card in value:
+                if card not in source:
+                    raise RulesetRuntimeError(f"{self.card_text(card)} is not in {source_key[0]}", step.where)
+                _, card_was_up = self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
+                face = step["face"]
+                self._put(target_key, target, card, face == "up" or (card_was_up and face != "down"),
+                          step["at"] == "bottom")
+            return
+        if step["when_empty"]:
+            self.stack.append(Move(step, int(value), bindings))
+            return
+        moved = self.move_from_top(step, int(value), bindings)
+        if moved < value:
+            raise RulesetRuntimeError(f"{step['source'].name} ran out: {moved} of {value} cards moved "
+                                      "(a `when_empty:` refill would handle it)", step.where)
+
+    def _deal(self, step: Step, bindings: Bindings) -> None:
+        count = int(self.evaluate(step["count"], bindings))
+        source_key, source = self.zone(step["source"], bindings)
+        seats_expression = step["seats"]
+        if seats_expression is None:
+            dealer = self.values["dealer"]
+            seats = [(dealer + 1 + offset) % self.player_count for offset in range(self.player_count)]
+        else:
+            seats = list(self.evaluate(seats_expression, bindings))
+        zone = step["zone"]
+        face_up = step["face_up"]
+        order = ([(r, s) for r in range(1, count + 1) for s in seats] if step["one_at_a_time"]
+                 else [(r, s) for s in seats for r in range(1, count + 1)])
+        for round_number, seat in order:
+            if not source:
+                raise RulesetRuntimeError(f"{source_key[0]} ran out while dealing", step.where)
+            card, _ = self._take(source_key, source, -1)
+            up = face_up is not None and self.evaluate(face_up, {**bindings, "receiver": seat, "round": round_number})
+            self._put((zone, seat), self.values[zone][seat], card, bool(up), False)
+
+    def perform(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
+        """An action's own movement (a card played or discarded, a card drawn, a pile taken); returns the
+        bindings its option's steps see."""
+        kind = option.kind
+        if kind in ("meld", "add"):
+            return self._lay(option, action, bindings)
+        if kind in ("play", "discard", "draw", "take"):
+            assert option.source is not None and option.destination is not None
+            source_key, source = self.zone(option.source, bindings)
+            target_key, target = self.zone(option.destination, bindings)
+            if kind in ("play", "discard"):
+                index = len(source) - 1 - source[::-1].index(action.card)
+                card, was_up = self._take(source_key, source, index)
+                self._put(target_key, target, card, was_up or kind == "play", False)
+                return {**bindings, "card": card}
+            taken = [source[-1]] if kind == "draw" else list(source)
+            for _ in taken:  # the top card; or the whole pile, bottom first, so that its order is kept
+                card, was_up = self._take(source_key, source, -1 if kind == "draw" else 0)
+                self._put(target_key, target, card, was_up, False)
+            return {**bindings, "cards": taken}
+        return bindings
+
+    def _lay(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
+        """A meld laid, or a card added to one: the cards leave the hand; the meld is put (or replaced)."""
+        assert option.source is not None and option.destination is not None
+        plan = bindings["meld"]
+        source_key, source = self.zone(option.source, bindings)
+        for card in (action.cards if option.kind == "meld" else (action.card,)):
+            self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
+        _, table = self.table(option.destination, bindings)
+        if option.kind == "meld":
+            table.append(plan)
+            self.melds_laid += 1
+        else:
+            table[next(i for i, meld in enumerate(table) if meld.id == plan.id)] = plan
+        return bindings

@@ -1,0 +1,156 @@
+"""The match loop: setting up a match (or a hand already in progress, for scenarios), starting each hand
+with the deck in its zone, moving through the phases, and ending hands and the match."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
+from interpreter.engine.frames import PhaseFrame
+from interpreter.engine.program import Phase
+
+if TYPE_CHECKING:
+    from interpreter.engine.frames import Frame
+    from interpreter.engine.game import Game
+    from interpreter.engine.program import Expr
+    from interpreter.engine.zones import FaceUp, ZoneKey
+
+Bindings = dict[str, Any]
+
+
+class MatchLoop:
+    """The part of State that runs the match over hands."""
+
+    if TYPE_CHECKING:  # provided by State
+        game: Game
+        values: dict[str, Any]
+        face_up: FaceUp
+        stack: list[Frame]
+        melds_laid: int
+        player_count: int
+        terminal: bool
+        phase: str
+        hand_results: list[dict[str, Any]]
+        _events: list[tuple[Any, ...]]
+
+        def evaluate(self, expression: Expr, bindings: Bindings, values: dict[str, Any] | None = None) -> Any: ...
+        def card_text(self, card: int) -> str: ...
+        def returns(self) -> list[int]: ...
+        def _advance(self) -> None: ...
+        def _zone_list(self, key: ZoneKey) -> list[int]: ...
+
+    # --- hands and the match ----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Set up the match and run to the first decision or chance event."""
+        game = self.game
+        self.values["player_count"] = self.player_count
+        self.values["team_of"] = game.team_of(self.player_count)
+        self.values["hand_number"] = 1
+        self.values["dealer"] = 0
+        for name, zone in game.ruleset.zones.items():
+            self.values[name] = self._empty_zone(zone.owner)
+        for name, variable in game.ruleset.variables.items():
+            self.values[name] = self._initial(name, variable.per, variable.type)
+        first = game.program.first_dealer
+        self.values["dealer"] = self.evaluate(first, {}) if first is not None else 0
+        self._start_hand()
+        self._advance()
+
+    def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[int]],
+                 face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any]) -> None:
+        """Set up a hand already in progress (for scenarios): cards placed in zones, the rest of the deck in
+        the deck's zone, variables set over their initial values; then run from the named phase."""
+        game = self.game
+        self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
+                           hand_number=hand_number, dealer=dealer)
+        for name, zone in game.ruleset.zones.items():
+            self.values[name] = self._empty_zone(zone.owner)
+        for name, variable in game.ruleset.variables.items():
+            self.values[name] = self._initial(name, variable.per, variable.type)
+        remaining = Counter(game.deck.cards())
+        for key, cards in zones.items():
+            for card in cards:
+                if remaining[card] == 0:
+                    raise IllegalActionError(f"{self.card_text(card)} is placed more times than the deck holds it")
+                remaining[card] -= 1
+            self._zone_list(key).extend(cards)
+        rest: list[int] = []
+        for card in game.deck.cards():
+            if remaining[card] > 0:
+                remaining[card] -= 1
+                rest.append(card)
+        self._zone_list((game.ruleset.deck_zone, -1))[:0] = reversed(rest)
+        for key, cards in face_up.items():
+            for card in cards:
+                if card not in self._zone_list(key):
+                    raise IllegalActionError(f"{self.card_text(card)} is face up in {key[0]} but not placed there")
+                self.face_up.add(key, card)
+        for name, value in variables.items():
+            self.values[name] = value
+        self._events.append(("hand", hand_number, dealer))
+        self._enter(phase, {})
+        self._advance()
+
+    def _owners(self, per: str) -> int:
+        return self.player_count if per == "seat" else len(self.game.teams(self.player_count))
+
+    def _empty_zone(self, owner: str) -> Any:
+        if owner == "table":
+            return []
+        return [[] for _ in range(self._owners(owner))]
+
+    def _initial(self, name: str, per: str, type_name: str) -> Any:
+        expression = self.game.program.initial.get(name)
+        if per == "table":
+            return None if expression is None else self.evaluate(expression, {})
+        if expression is None:
+            return [None] * self._owners(per)
+        if per == "seat":
+            return [self.evaluate(expression, {"player": seat}) for seat in range(self.player_count)]
+        return [self.evaluate(expression, {}) for _ in range(self._owners(per))]
+
+    def _start_hand(self) -> None:
+        game = self.game
+        for name, variable in game.ruleset.variables.items():
+            if variable.lasts == "hand" and self.values["hand_number"] > 1:
+                self.values[name] = self._initial(name, variable.per, variable.type)
+        for name, zone in game.ruleset.zones.items():
+            self.values[name] = self._empty_zone(zone.owner)
+        self.face_up.clear()
+        self.melds_laid = 0
+        self.values[game.ruleset.deck_zone] = list(reversed(game.deck.cards()))
+        self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
+        self._enter(game.program.start, {})
+
+    def _enter(self, name: str, bindings: Bindings) -> None:
+        phase = self.game.program.phases[name]
+        self.phase = name
+        self.stack.append(PhaseFrame(phase, bindings))
+
+    def enter_next_phase(self, phase: Phase, bindings: Bindings) -> None:
+        for transition in phase.transitions:
+            if transition.condition is None or self.evaluate(transition.condition, bindings):
+                if transition.target != "end":
+                    self._enter(transition.target, bindings)
+                return
+        raise RulesetRuntimeError(f"no transition out of phase `{phase.name}` applies", phase.name)
+
+    def _end_hand(self) -> None:
+        program = self.game.program
+        number = self.values["hand_number"]
+        self.hand_results.append({"hand": number, "dealer": self.values["dealer"], "result": self.returns()})
+        self._events.append(("hand_end", number, self.hand_results[-1]["result"]))
+        hands = self.evaluate(program.hands, {}) if program.hands is not None else None
+        cap = self.evaluate(program.hand_cap, {}) if program.hand_cap is not None else 1000
+        ended = program.ends_when is not None and self.evaluate(program.ends_when, {})
+        if ended or (hands is not None and number >= hands) or number >= cap:
+            self.terminal = True
+            self.phase = ""
+            return
+        nxt = program.next_dealer
+        dealer = self.values["dealer"]
+        self.values["dealer"] = self.evaluate(nxt, {}) if nxt is not None else (dealer + 1) % self.player_count
+        self.values["hand_number"] = number + 1
+        self._start_hand()
