@@ -11,13 +11,13 @@ from typing import Any
 from interpreter.cards import Deck
 from interpreter.dsl import ast
 from interpreter.dsl.builtins import BUILTINS, QUANTIFIERS
+from interpreter.dsl.operators import OperatorChecks, _is_number, _plain
 from interpreter.dsl.types import (
     ANY,
     BOOL,
     CARD,
     CARDS,
     INT,
-    MELD,
     NULL,
     PARAMS,
     RANK,
@@ -215,7 +215,7 @@ Narrowed = frozenset[str]
 
 
 @dataclass
-class _Checker:
+class _Checker(OperatorChecks):
     environment: Environment
     context: dict[str, Type]
     annotations: Annotations
@@ -532,165 +532,12 @@ class _Checker:
 
     # --- operators ---------------------------------------------------------------------------------------------
 
-    def _check_unary(self, node: ast.Unary, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
-        if node.operator == "not":
-            self._expect(node.operand, BOOL, local, narrowed, "the operand of `not`")
-            return BOOL
-        self._expect(node.operand, INT, local, narrowed, "the operand of `-`")
-        return INT
-
-    def _check_binary(self, node: ast.Binary, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
-        operator = node.operator
-        if operator in ("and", "or"):
-            self._expect(node.left, BOOL, local, narrowed, f"the left side of `{operator}`")
-            inner = narrowed | _guards(node.left, "!=" if operator == "and" else "==")
-            self._expect(node.right, BOOL, local, inner, f"the right side of `{operator}`")
-            return BOOL
-        if operator in ("in", "not in"):
-            if isinstance(node.right, ast.ListDisplay) and not _is_number(node.left):
-                # `c.rank in [7, 8, 9]`: the item's type guides the numbers in the list.
-                item = self.check(node.left, local, narrowed, None)
-                container = self.check(node.right, local, narrowed, list_of(_plain(item) or ANY))
-            else:
-                container = self.check(node.right, local, narrowed, None)
-                if container == ANY:
-                    self.check(node.left, local, narrowed, None)
-                    return BOOL
-                if not container.is_list:
-                    raise self._fail(node.right, "type", f"`{operator}` needs a list on its right, not {container}")
-                item = self.check(node.left, local, narrowed,
-                                  None if container.element == ANY else container.element)
-            if not container.is_list:
-                raise self._fail(node.right, "type", f"`{operator}` needs a list on its right, not {container}")
-            if not (compatible(container.element, item) or compatible(item, container.element)):
-                raise self._fail(node, "type", f"{_article(item)} is never in a list of {container.element}")
-            return BOOL
-        comparison = operator in ("==", "!=", "<", "<=", ">", ">=")
-        # Check first the side that says most about its type; it guides a card name or a number on the other.
-        left_first = _type_strength(node.left) >= _type_strength(node.right)
-        first, second = (node.left, node.right) if left_first else (node.right, node.left)
-        first_type = self.check(first, local, narrowed, None)
-        second_type = self.check(second, local, narrowed, _plain(first_type) if comparison else None)
-        left, right = (first_type, second_type) if left_first else (second_type, first_type)
-        if ANY in (left, right):
-            return BOOL if operator in ("==", "!=", "<", "<=", ">", ">=") else (
-                ANY if operator == "+" else INT)
-        if operator in ("==", "!="):
-            return self._check_equality(node, left, right)
-        if operator in ("<", "<=", ">", ">="):
-            if left != right or left not in (INT, RANK):
-                raise self._fail(node, "type", f"`{operator}` compares two numbers or two ranks, not "
-                                 f"{left} and {right}")
-            return BOOL
-        if operator == "+" and left.is_list and right.is_list:
-            joined = join(left, right)
-            if joined is None:
-                raise self._fail(node, "type", f"cannot join {left} and {right}")
-            return joined
-        if left != INT or right != INT:
-            hint = "`+` also joins two lists" if operator == "+" else None
-            if "optional" in (left.name, right.name):
-                hint = "test it first: `if params.x == null then ... else ...`"
-            elif RANK in (left, right):
-                hint = "ranks are not numbers: `order(c.rank)` gives a rank's position"
-            elif SEAT in (left, right):
-                hint = "seats are not numbers: use `next_seat(seat)` or `seats_from(seat)`"
-            raise self._fail(node, "type", f"`{operator}` needs two numbers, not {left} and {right}", hint)
-        return INT
-
-    def _check_equality(self, node: ast.Binary, left: Type, right: Type) -> Type:
-        if not (compatible(left, right) or compatible(right, left)):
-            raise self._fail(node, "type", f"comparing {left} with {right} is always false",
-                             hint="compare a card's rank with a rank: `c.rank == K`" if CARD in (left, right)
-                             else None)
-        self._check_choice(node)
-        return BOOL
-
-    def _check_choice(self, node: ast.Binary) -> None:
-        for subject, other in ((node.left, node.right), (node.right, node.left)):
-            if (isinstance(subject, ast.Field) and isinstance(subject.subject, ast.Name)
-                    and subject.subject.identifier == "params" and isinstance(other, ast.Literal)
-                    and isinstance(other.value, str)):
-                parameter = self.environment.parameters.get(subject.field)
-                if parameter and parameter.choices and other.value not in parameter.choices:
-                    raise self._fail(other, "type", f"{other.value!r} is not a choice of params.{subject.field}",
-                                     hint="choices: " + ", ".join(parameter.choices))
-
-    def _check_conditional(self, node: ast.Conditional, local: Locals, narrowed: Narrowed,
-                           expected: Type | None) -> Type:
-        self._expect(node.condition, BOOL, local, narrowed, "the condition of `if`")
-        then_narrowed = narrowed | _guards(node.condition, "!=")
-        else_narrowed = narrowed | _guards(node.condition, "==")
-        # A bare number says least about its type: check the other branch first so it can guide it.
-        if _is_number(node.then) and not _is_number(node.otherwise):
-            else_type = self.check(node.otherwise, local, else_narrowed, expected)
-            then_type = self.check(node.then, local, then_narrowed, expected or _plain(else_type))
-        else:
-            then_type = self.check(node.then, local, then_narrowed, expected)
-            else_type = self.check(node.otherwise, local, else_narrowed, expected or _plain(then_type))
-        joined = join(then_type, else_type)
-        if joined is None:
-            raise self._fail(node, "type", f"the two branches differ: {then_type} and {else_type}")
-        return joined
-
-
-def _type_strength(node: ast.Node) -> int:
-    """How much a node's own text fixes its type: a bare number least, a card name more, anything else most."""
-    if _is_number(node):
-        return 0
-    if isinstance(node, (ast.Literal, ast.Symbol, ast.ListDisplay)):
-        return 1
-    return 2
-
-
 def _is_by_form(node: ast.Quantifier) -> bool:
     """`highest(c in hand by key)`: the body comes after the collection in the text."""
     return node.body.start > node.collection.end
 
 
-def _plain(kind: Type) -> Type | None:
-    """The expectation passed to the other side of a comparison (guides symbols and literals)."""
-    if kind.name == "optional":
-        return kind.element
-    return None if kind in (ANY, NULL, PARAMS) else kind
-
-
-def _guards(node: ast.Node, operator: str) -> frozenset[str]:
-    """Everything known not to be null (`!=`, through `and`) or tested null (`==`, through `or`) by `node`."""
-    chain = "and" if operator == "!=" else "or"
-    if isinstance(node, ast.Binary) and node.operator == chain:
-        return _guards(node.left, operator) | _guards(node.right, operator)
-    tested = _null_test(node, operator)
-    return frozenset({tested}) if tested else frozenset()
-
-
-def _is_number(node: ast.Node) -> bool:
-    return isinstance(node, ast.Literal) and isinstance(node.value, int) and not isinstance(node.value, bool)
-
-
-def _article(kind: Type) -> str:
-    text = str(kind)
-    return ("an " if text[0] in "aeiou" else "a ") + text
-
-
-def _null_test(node: ast.Node, operator: str) -> str | None:
-    """What `node` tests against null with `operator`: `params.NAME` or a plain NAME (an optional variable)."""
-    if not (isinstance(node, ast.Binary) and node.operator == operator):
-        return None
-    for subject, other in ((node.left, node.right), (node.right, node.left)):
-        if not (isinstance(other, ast.Literal) and other.value is None):
-            continue
-        if (isinstance(subject, ast.Field) and isinstance(subject.subject, ast.Name)
-                and subject.subject.identifier == "params"):
-            return f"params.{subject.field}"
-        if isinstance(subject, ast.Name):
-            return subject.identifier
-    return None
-
-
 __all__ = [
-    "MELD",
-    "SEAT",
     "Annotations",
     "ContextError",
     "Definition",
