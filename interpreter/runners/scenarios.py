@@ -268,7 +268,8 @@ class _Case:
         for key, cards in self._zone_entries(expected).items():
             actual = self.state._zone_list(key)
             if Counter(actual) != Counter(cards):
-                raise _Failure(f"{_zone_name(key)} holds {_cards_text(self, actual)}, not {_cards_text(self, cards)}")
+                raise _Failure(f"{self._zone_name(key)} holds {_cards_text(self, actual)}, "
+                               f"not {_cards_text(self, cards)}")
 
     def _expect_counts(self, expected: dict[str, Any]) -> None:
         for name, value in expected.items():
@@ -279,13 +280,13 @@ class _Case:
             for owner, count in owners.items():
                 actual = len(self.state._zone_list((name, owner)))
                 if actual != int(count):
-                    raise _Failure(f"{_zone_name((name, owner))} holds {actual} cards, not {count}")
+                    raise _Failure(f"{self._zone_name((name, owner))} holds {actual} cards, not {count}")
 
     def _expect_face_up(self, expected: dict[str, Any]) -> None:
         for key, cards in self._zone_entries(expected).items():
             actual = self.state.face_up.of(key)
             if Counter(actual) != Counter(cards):
-                raise _Failure(f"face up in {_zone_name(key)}: {_cards_text(self, actual)}, not "
+                raise _Failure(f"face up in {self._zone_name(key)}: {_cards_text(self, actual)}, not "
                                f"{_cards_text(self, cards)}")
 
     def _expect_variables(self, expected: dict[str, Any]) -> None:
@@ -300,12 +301,17 @@ class _Case:
                 continue
             for owner, wanted in self._owners(name, value, spec.per).items():
                 if stored[owner] != self.value(spec.type, wanted):
-                    raise _Failure(f"{name}[p{owner}] is {self._shown(spec.type, stored[owner])}, not {wanted}")
+                    raise _Failure(f"{name}[{_owner_text(owner, spec.per)}] is "
+                                   f"{self._shown(spec.type, stored[owner])}, not {wanted}")
 
     def _expect_returns(self, expected: list[Any]) -> None:
         actual = self.state.returns()
         if actual != [int(value) for value in expected]:
             raise _Failure(f"returns are {actual}, not {expected}")
+
+    def _zone_name(self, key: tuple[str, int]) -> str:
+        name, owner = key
+        return name if owner < 0 else f"{name}[{_owner_text(owner, self.game.ruleset.zones[name].owner)}]"
 
     def _shown(self, type_name: str, value: Any) -> str:
         if value is None:
@@ -317,8 +323,8 @@ class _Case:
         return repr(value)
 
 
-def _zone_name(key: tuple[str, int]) -> str:
-    return key[0] if key[1] < 0 else f"{key[0]}[p{key[1]}]"
+def _owner_text(owner: int, per: str) -> str:
+    return f"{'t' if per == 'team' else 'p'}{owner}"
 
 
 def _cards_text(case: _Case, cards: list[int]) -> str:
