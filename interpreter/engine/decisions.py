@@ -112,6 +112,11 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
                 if sorted(m.cards) == sorted(action.cards)]
         if not same:
             return IllegalActionError(f"{text} is not a meld: {rules.explain(list(action.cards), table)}")
+        if all(rules.roles(m) != action.roles for m in same) and any(action.roles):
+            ways = " or ".join(state.action_text(Action(action.seat, "meld", cards=m.cards, roles=rules.roles(m)))
+                               for m in same)
+            return IllegalActionError(f"{text}: with these cards a wild stands elsewhere (a wild with no gap to "
+                                      f"fill goes to the lower end): {ways}")
         failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(same[0].cards),
                                                           "meld": same[0]})
     else:

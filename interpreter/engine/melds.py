@@ -100,7 +100,8 @@ class MeldRules:
         """The run with these naturals (position -> card) and wild cards, wilds in the gaps, else at an end."""
         if not naturals or len(naturals) < kind.min_naturals:
             return None
-        if len(wilds) > kind.max_wilds:
+        in_place = sum(1 for card in wilds if card in kind.in_place and self.deck.suit_of[card] == suit)
+        if len(wilds) > kind.max_wilds + min(in_place, 1):
             return None
         positions = sorted(naturals)
         lowest, highest = self._bounds(kind)
@@ -116,27 +117,32 @@ class MeldRules:
         slots: dict[int, tuple[int, bool]] = {p: (card, False) for p, card in naturals.items()}
         spare = list(wilds)
         for gap in gaps:
-            slots[gap] = (spare.pop(0), True)
+            filler = spare.pop(0)
+            slots[gap] = (filler, not self._is_natural_here(filler, suit, gap, kind))
         low, high = positions[0], positions[-1]
         free = False
-        for extra in spare:  # wilds with no gap to fill sit at an end
+        for extra in spare:  # wilds with no gap to fill sit at an end (natural there if it is its own place)
             if prefer_low and low - 1 >= lowest:
                 low -= 1
-                slots[low] = (extra, True)
+                place = low
             elif high + 1 <= highest:
                 high += 1
-                slots[high] = (extra, True)
+                place = high
             elif low - 1 >= lowest:
                 low -= 1
-                slots[low] = (extra, True)
+                place = low
             else:
                 return None
-            free = True
+            natural = self._is_natural_here(extra, suit, place, kind)
+            slots[place] = (extra, not natural)
+            free = free or not natural
         size = high - low + 1
         if not kind.minimum <= size <= kind.maximum:
             return None
         cards = tuple(slots[p][0] for p in range(low, high + 1))
         wild = tuple(slots[p][1] for p in range(low, high + 1))
+        if sum(wild) > kind.max_wilds:
+            return None
         return Meld(meld_id, kind.name, "run", owner, cards, wild, suit=suit, low=low, free=free and sum(wild) > 0)
 
     def _set(self, kind: MeldKind, meld_id: int, owner: int, rank: int, naturals: list[int],
@@ -211,7 +217,8 @@ class MeldRules:
                     missing = [p for p in window if p not in natural_at]
                     if len(missing) > kind.max_wilds or len(missing) == len(window):
                         continue
-                    for naturals in self._choose_naturals(window, natural_at, counts):
+                    for naturals in self._choose_naturals(window, natural_at, counts,
+                                                          kind.max_wilds - len(missing)):
                         used = Counter(naturals.values())
                         for wilds in self._wild_choices(counts, kind.max_wilds, used):
                             if len(wilds) < len(missing):
@@ -222,14 +229,18 @@ class MeldRules:
                                     found.append(meld)
         return found
 
-    def _choose_naturals(self, window: range, natural_at: dict[int, list[int]],
-                         counts: Counter[int]) -> list[dict[int, int]]:
-        """The ways to fill the window's natural positions from the hand (a card used once per copy held)."""
-        positions = [p for p in window if p in natural_at]
+    def _choose_naturals(self, window: range, natural_at: dict[int, list[int]], counts: Counter[int],
+                         spare_wilds: int) -> list[dict[int, int]]:
+        """The ways to fill the window's natural positions from the hand (a card used once per copy held),
+        also leaving a place the hand could fill for a wild to stand in (as many as `spare_wilds` allows)."""
+        held = [p for p in window if p in natural_at]
         ways = []
-        for choice in itertools.product(*(natural_at[p] for p in positions)):
-            if all(counts[card] >= n for card, n in Counter(choice).items()):
-                ways.append(dict(zip(positions, choice, strict=True)))
+        for left_out in range(min(spare_wilds, len(held) - 1) + 1):
+            for omitted in itertools.combinations(held, left_out):
+                positions = [p for p in held if p not in omitted]
+                for choice in itertools.product(*(natural_at[p] for p in positions)):
+                    if all(counts[card] >= n for card, n in Counter(choice).items()):
+                        ways.append(dict(zip(positions, choice, strict=True)))
         return ways
 
     # --- adding to a meld ------------------------------------------------------------------------------------
