@@ -180,3 +180,12 @@ def test_every_legal_meld_applies_and_leaves_valid_melds(seed: int) -> None:
                         assert kind.minimum <= len(meld.cards) <= kind.maximum
                         assert sum(meld.wild) <= kind.max_wilds
         state.apply(rng.choice(legal))
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_burraco_the_same_seed_gives_the_same_game(seed: int) -> None:
+    burraco = game(BURRACO, (("hand_cap", 1),))
+    first = play(burraco.new_initial_state(seed=seed, players=4), random.Random(seed), inspect=False)
+    second = play(burraco.new_initial_state(seed=seed, players=4), random.Random(seed), inspect=False)
+    assert first == second
