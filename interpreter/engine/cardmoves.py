@@ -3,37 +3,24 @@ faces), dealing, and the movement an action makes (a card played or discarded, a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from interpreter.actions import Action
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.frames import Move
 from interpreter.engine.melds import Meld
+from interpreter.engine.parts import StateParts
 from interpreter.engine.program import Option, Ref, Step
 from interpreter.engine.zones import ZoneKey
 
 if TYPE_CHECKING:
-    from interpreter.engine.frames import Frame
-    from interpreter.engine.game import Game
-    from interpreter.engine.program import Expr
-    from interpreter.engine.zones import FaceUp, ZoneKey
+    from interpreter.engine.zones import ZoneKey
 
 Bindings = dict[str, Any]
 
 
-class CardsAndValues:
+class CardsAndValues(StateParts):
     """The part of State that reads and writes zones and variables."""
-
-    if TYPE_CHECKING:  # provided by State
-        game: Game
-        values: dict[str, Any]
-        face_up: FaceUp
-        stack: list[Frame]
-        melds_laid: int
-        player_count: int
-
-        def evaluate(self, expression: Expr, bindings: Bindings, values: dict[str, Any] | None = None) -> Any: ...
-        def card_text(self, card: int) -> str: ...
 
     # --- zones and variables ---------------------------------------------------------------------------------
 

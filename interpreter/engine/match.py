@@ -4,41 +4,18 @@ with the deck in its zone, moving through the phases, and ending hands and the m
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.frames import PhaseFrame
+from interpreter.engine.parts import StateParts
 from interpreter.engine.program import Phase
-
-if TYPE_CHECKING:
-    from interpreter.engine.frames import Frame
-    from interpreter.engine.game import Game
-    from interpreter.engine.program import Expr
-    from interpreter.engine.zones import FaceUp, ZoneKey
 
 Bindings = dict[str, Any]
 
 
-class MatchLoop:
+class MatchLoop(StateParts):
     """The part of State that runs the match over hands."""
-
-    if TYPE_CHECKING:  # provided by State
-        game: Game
-        values: dict[str, Any]
-        face_up: FaceUp
-        stack: list[Frame]
-        melds_laid: int
-        player_count: int
-        terminal: bool
-        phase: str
-        hand_results: list[dict[str, Any]]
-        _events: list[tuple[Any, ...]]
-
-        def evaluate(self, expression: Expr, bindings: Bindings, values: dict[str, Any] | None = None) -> Any: ...
-        def card_text(self, card: int) -> str: ...
-        def returns(self) -> list[int]: ...
-        def _advance(self) -> None: ...
-        def _zone_list(self, key: ZoneKey) -> list[int]: ...
 
     # --- hands and the match ----------------------------------------------------------------------------------
 
