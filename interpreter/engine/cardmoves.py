@@ -13,9 +13,6 @@ from interpreter.engine.parts import StateParts
 from interpreter.engine.program import Option, Ref, Step
 from interpreter.engine.zones import ZoneKey
 
-if TYPE_CHECKING:
-    from interpreter.engine.zones import ZoneKey
-
 Bindings = dict[str, Any]
 
 
