@@ -22,6 +22,8 @@ from interpreter.runners.human import Quit, human_chooser
 from interpreter.runners.play import agents_for, play_match
 from interpreter.runners.scenarios import ScenarioError
 from interpreter.runners.scenarios import run_file as run_scenarios
+from interpreter.runners.simulate import Job
+from interpreter.runners.simulate import simulate as run_simulation
 
 
 def _expand(paths: Iterable[str]) -> list[str]:
@@ -102,15 +104,7 @@ def play(ruleset: str, players: int | None, seed: int | None, assignments: tuple
          human: int | None, log_path: str | None, as_json: bool) -> None:
     """Play one match of a ruleset with bots, printing a readable transcript."""
     game = load_game_or_exit(ruleset, assignments)
-    allowed = game.ruleset.players
-    count = allowed.default if players is None else players
-    if count not in allowed.counts():
-        raise click.UsageError(f"{game.name} is for {allowed.minimum} to {allowed.maximum} players, not {count}")
-    kinds = [kind.strip() for kind in bots.split(",") if kind.strip()]
-    unknown = [kind for kind in kinds if kind not in AGENTS]
-    if unknown or not kinds or len(kinds) not in (1, count):
-        detail = f"unknown bot {unknown[0]!r}" if unknown else f"give one bot kind, or {count} (one per seat)"
-        raise click.UsageError(f"--bots: {detail}; bots: {', '.join(AGENTS)}")
+    count, kinds = _table_and_bots(game, players, bots)
     if human is not None and not 0 <= human < count:
         raise click.UsageError(f"--human: seats are 0 to {count - 1}")
     if seed is None:
@@ -141,6 +135,56 @@ def play(ruleset: str, players: int | None, seed: int | None, assignments: tuple
     winners = " and ".join(f"p{seat}" for seat, value in enumerate(result.returns) if value == best)
     click.echo(f"\nMatch over after {result.hands} hand{'s' if result.hands != 1 else ''}: {scores}. "
                f"Best: {winners}.")
+
+
+@cli.command()
+@click.argument("ruleset", metavar="RULESET")
+@click.option("-n", "games", type=click.IntRange(min=1), required=True, metavar="GAMES", help="Matches to play.")
+@click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
+@click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
+@click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
+@click.option("--bots", default="random", show_default=True, metavar="KIND,...",
+              help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to play in (the results do not depend on it).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where the workers run.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def simulate(ruleset: str, games: int, players: int | None, seed: int, assignments: tuple[str, ...], bots: str,
+             workers: int, backend: str, as_json: bool) -> None:
+    """Play many matches and print each seat's mean result and share of wins, with a progress bar."""
+    if backend == "ray":
+        raise click.UsageError("--backend ray is not available yet; use --workers with the local backend")
+    game = load_game_or_exit(ruleset, assignments)
+    count, kinds = _table_and_bots(game, players, bots)
+    job = Job(ruleset, tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
+    with click.progressbar(length=games, label=f"{game.name}, {count} players", file=sys.stderr,
+                           show_eta=True) as bar:
+        summary = run_simulation(job, games=games, seed=seed, workers=workers, progress=bar.update)
+    if as_json:
+        click.echo(json.dumps({"ruleset": game.name, "bots": kinds, "seed": seed, **summary.as_json()}, indent=2))
+        return
+    click.echo(f"{game.name}: {games} matches, {count} players, bots {','.join(kinds)}, seed {seed}")
+    click.echo(f"{'seat':>6} {'mean result':>12} {'± s.e.':>9} {'stdev':>9} {'wins':>7}")
+    for row in summary.per_seat():
+        click.echo(f"{'p' + str(int(row['seat'])):>6} {row['mean']:12.2f} {row['stderr']:9.2f} {row['stdev']:9.2f} "
+                   f"{row['wins']:7.1%}")
+    overall = summary.as_json()
+    click.echo(f"hands per match {overall['mean_hands']:.2f}, actions per match {overall['mean_actions']:.1f}")
+
+
+def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, list[str]]:
+    """The player count and the bots, or a usage error naming what is allowed."""
+    allowed = game.ruleset.players
+    count = allowed.default if players is None else players
+    if count not in allowed.counts():
+        raise click.UsageError(f"{game.name} is for {allowed.minimum} to {allowed.maximum} players, not {count}")
+    kinds = [kind.strip() for kind in bots.split(",") if kind.strip()]
+    unknown = [kind for kind in kinds if kind not in AGENTS]
+    if unknown or not kinds or len(kinds) not in (1, count):
+        detail = f"unknown bot {unknown[0]!r}" if unknown else f"give one bot kind, or {count} (one per seat)"
+        raise click.UsageError(f"--bots: {detail}; bots: {', '.join(AGENTS)}")
+    return count, kinds
 
 
 @cli.command(name="test")

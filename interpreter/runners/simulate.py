@@ -1,0 +1,106 @@
+"""Many matches for statistics: each match seeded from the run's seed and its number, so the results are the
+same whatever the number of worker processes."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from interpreter.engine.game import Game
+from interpreter.loader import load_ruleset
+from interpreter.runners.play import agents_for, play_match
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every match of a run shares."""
+
+    ruleset: str
+    params: tuple[tuple[str, Any], ...]
+    players: int
+    bots: tuple[str, ...]
+
+
+@dataclass
+class Summary:
+    """The statistics of a run, per seat and overall."""
+
+    matches: int
+    players: int
+    results: list[list[int]] = field(default_factory=list)  # per match, each seat's result
+    hands: list[int] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+
+    def per_seat(self) -> list[dict[str, float]]:
+        rows = []
+        for seat in range(self.players):
+            values = [result[seat] for result in self.results]
+            wins = sum(_share_of_best(result, seat) for result in self.results)
+            spread = statistics.stdev(values) if len(values) > 1 else 0.0
+            rows.append({"seat": seat, "mean": statistics.fmean(values), "stdev": spread,
+                         "stderr": spread / math.sqrt(len(values)), "wins": wins / len(values)})
+        return rows
+
+    def as_json(self) -> dict[str, Any]:
+        return {"matches": self.matches, "players": self.players, "seats": self.per_seat(),
+                "mean_hands": statistics.fmean(self.hands), "mean_actions": statistics.fmean(self.actions)}
+
+
+def _share_of_best(result: Sequence[int], seat: int) -> float:
+    best = max(result)
+    tied = sum(1 for value in result if value == best)
+    return 1 / tied if result[seat] == best else 0.0
+
+
+def match_seed(seed: int, number: int) -> int:
+    """The seed of one match of a run (a fixed function of the run's seed and the match's number)."""
+    return (seed * 1_000_003 + number) % (2**62)
+
+
+@cache
+def _game(ruleset: str, params: tuple[tuple[str, Any], ...]) -> Game:
+    return load_ruleset(ruleset, dict(params), params_as_text=True)
+
+
+def play_one(job: Job, seed: int) -> tuple[list[int], int, int]:
+    """One match of a run: its results, hands and actions (runs in a worker process)."""
+    game = _game(job.ruleset, job.params)
+    agents = agents_for(job.bots, job.players, seed)
+    result = play_match(game, players=job.players, seed=seed, choosers=[agent.choose for agent in agents])
+    return result.returns, result.hands, result.actions
+
+
+def _play_many(job: Job, seeds: list[int]) -> list[tuple[list[int], int, int]]:
+    return [play_one(job, seed) for seed in seeds]
+
+
+def simulate(job: Job, *, games: int, seed: int, workers: int,
+             progress: Callable[[int], None] | None = None) -> Summary:
+    """Play `games` matches (in `workers` processes) and gather their statistics."""
+    summary = Summary(games, job.players)
+    seeds = [match_seed(seed, number) for number in range(games)]
+    for outcome in _outcomes(job, seeds, workers):
+        results, hands, actions = outcome
+        summary.results.append(results)
+        summary.hands.append(hands)
+        summary.actions.append(actions)
+        if progress is not None:
+            progress(1)
+    return summary
+
+
+def _outcomes(job: Job, seeds: list[int], workers: int) -> Iterator[tuple[list[int], int, int]]:
+    if workers <= 1:
+        for seed in seeds:
+            yield play_one(job, seed)
+        return
+    size = max(1, min(50, len(seeds) // (workers * 4)))
+    chunks = [seeds[start:start + size] for start in range(0, len(seeds), size)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for chunk in pool.map(_play_many, [job] * len(chunks), chunks):
+            yield from chunk

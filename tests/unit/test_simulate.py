@@ -1,0 +1,48 @@
+"""`ruledeck simulate`: many matches, statistics per seat, the same results whatever the number of workers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from interpreter.cli import cli
+from interpreter.runners.simulate import Job, match_seed, simulate
+
+ROOT = Path(__file__).resolve().parents[2]
+BOURRE = str(ROOT / "rulesets" / "bourre.yaml")
+
+
+def test_results_do_not_depend_on_the_number_of_workers() -> None:
+    job = Job(BOURRE, (("hands", "2"),), 4, ("random",))
+    one = simulate(job, games=12, seed=5, workers=1)
+    two = simulate(job, games=12, seed=5, workers=2)
+    assert one.results == two.results and one.hands == two.hands
+    assert len(one.results) == 12 and all(len(result) == 4 for result in one.results)
+
+
+def test_each_match_has_its_own_seed() -> None:
+    assert len({match_seed(3, number) for number in range(1000)}) == 1000
+
+
+def test_shares_of_wins_add_up_to_one() -> None:
+    summary = simulate(Job(BOURRE, (("hands", "1"),), 3, ("random",)), games=20, seed=1, workers=1)
+    assert abs(sum(row["wins"] for row in summary.per_seat()) - 1.0) < 1e-9
+
+
+def test_the_command_prints_statistics_as_json() -> None:
+    result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "6", "--set", "hands=1", "--players", "3",
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["matches"] == 6 and data["players"] == 3 and len(data["seats"]) == 3
+    assert data["mean_hands"] == 1.0
+
+
+def test_bad_arguments_exit_2() -> None:
+    assert CliRunner().invoke(cli, ["simulate", BOURRE]).exit_code == 2  # -n is required
+    result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--players", "1"])
+    assert result.exit_code == 2 and "is for 2 to 8 players, not 1" in result.stderr
+    result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--backend", "ray"])
+    assert result.exit_code == 2 and "not available yet" in result.stderr
