@@ -44,8 +44,8 @@ VARIABLE_TYPES = {"int": INT, "bool": BOOL, "str": STR, "seat": SEAT, "team": TE
                   "card": CARD}
 PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
 # Names the engine binds in some places; a ruleset may not declare them.
-CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "winner": SEAT, "receiver": SEAT,
-              "round": INT, "to_play": INT}
+CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "after": MELD, "winner": SEAT,
+              "receiver": SEAT, "round": INT, "to_play": INT}
 ENGINE_NAMES = {"dealer": SEAT, "hand_number": INT}
 KEYWORDS = {"params", "end", "all", "while", "remove"}  # words with a meaning of their own in a ruleset
 RESERVED = {*CONTEXTUAL, *ENGINE_NAMES, *KEYWORDS}

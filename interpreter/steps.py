@@ -255,8 +255,9 @@ class StepChecker:
             if verb in entries:
                 self.zone(entries[verb], (*path, verb), scope)
                 inner["cards"] = CARDS
+                inner["after"] = MELD  # the meld as it will be after the action
                 if verb == "add":
-                    inner["meld"] = MELD
+                    inner["meld"] = MELD  # the meld as it is
         if "to" in entries:
             self.zone(entries["to"], (*path, "to"), scope,
                       kind="melds" if "meld" in entries or "add" in entries else "cards")

@@ -25,7 +25,9 @@ MAX_ACTIONS = 3000
 # failures, so the day one becomes playable the test says so.
 NOT_YET_PLAYABLE: dict[str, str] = {}
 # Parameters for a playthrough of reasonable length (a rummy's random bots rarely reach the target).
-PARAMS = {"rulesets/burraco.yaml": {"hand_cap": 1}}
+PARAMS = {path: {"hand_cap": 1} for path in (
+    "rulesets/burraco.yaml", "rulesets/variants/burraco_bonuses.yaml", "rulesets/variants/burraco_internazionale.yaml",
+    "rulesets/variants/burraco_target.yaml", "rulesets/variants/burraco_two_players.yaml")}
 SHOWN_LEGAL = 12
 
 

@@ -170,7 +170,7 @@ class CardsAndValues(StateParts):
     def _lay(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
         """A meld laid, or a card added to one: the cards leave the hand; the meld is put (or replaced)."""
         assert option.source is not None and option.destination is not None
-        plan = bindings["meld"]
+        plan = bindings["after"]
         source_key, source = self.zone(option.source, bindings)
         for card in (action.cards if option.kind == "meld" else (action.card,)):
             self._take(source_key, source, len(source) - 1 - source[::-1].index(card))

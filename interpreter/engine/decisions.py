@@ -78,7 +78,7 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     key, table = state.table(option.destination, pending.bindings)
     if option.kind == "meld":
         for meld in rules.candidates(hand, key[1], table, state.melds_laid):
-            if _passes(state, option, {**pending.bindings, "cards": list(meld.cards), "meld": meld}):
+            if _passes(state, option, {**pending.bindings, "cards": list(meld.cards), "after": meld}):
                 action = Action(seat, "meld", cards=meld.cards, roles=rules.roles(meld))
                 found[action] = option
                 state.meld_plans[action] = meld
@@ -86,7 +86,8 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     for meld in table:
         for card in dict.fromkeys(hand):
             grown = rules.add(meld, card)
-            if grown is not None and _passes(state, option, {**pending.bindings, "cards": [card], "meld": meld}):
+            if grown is not None and _passes(state, option, {**pending.bindings, "cards": [card], "meld": meld,
+                                                             "after": grown}):
                 action = Action(seat, "add", card=card, target=meld.id)
                 found[action] = option
                 state.meld_plans[action] = grown
@@ -118,7 +119,7 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
             return IllegalActionError(f"{text}: with these cards a wild stands elsewhere (a wild with no gap to "
                                       f"fill goes to the lower end): {ways}")
         failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(same[0].cards),
-                                                          "meld": same[0]})
+                                                          "after": same[0]})
     else:
         target = next((m for m in table if m.id == action.target), None)
         if target is None:
@@ -127,7 +128,7 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
         if grown is None:
             return IllegalActionError(f"{text}: {state.card_text(action.card)} does not fit m{action.target}")
         failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": [action.card],
-                                                          "meld": target})
+                                                          "meld": target, "after": grown})
     reason = failure.reason if failure is not None else "not allowed now"
     return IllegalActionError(f"{text} is not allowed: {reason}", reason=reason)
 
@@ -158,9 +159,13 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
         return {**pending.bindings, "card": action.card}
     if option.kind == "choose":
         return {**pending.bindings, **dict(action.arguments)}
-    if option.kind in ("meld", "add"):
-        return {**pending.bindings, "cards": list(action.cards) if option.kind == "meld" else [action.card],
-                "meld": state.meld_plans[action]}
+    if option.kind == "meld":
+        return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
+    if option.kind == "add":
+        assert option.destination is not None
+        _, table = state.table(option.destination, pending.bindings)
+        target = next(meld for meld in table if meld.id == action.target)
+        return {**pending.bindings, "cards": [action.card], "meld": target, "after": state.meld_plans[action]}
     assert option.source is not None
     _, cards = state.zone(option.source, pending.bindings)
     return {**pending.bindings, "cards": [cards[-1]] if option.kind == "draw" else list(cards)}
