@@ -97,7 +97,8 @@ def render() -> str:
     lines.append("## Builtin functions")
     lines.append("")
     lines.append("Each example is an expression that is true with a 52-card deck, four players in two teams "
-                 "(seats 0 and 2 against 1 and 3) and the dealer at seat 0; a test checks every one.")
+                 "(seats 0 and 2 against 1 and 3), the dealer at seat 0 and the melds of a plain rummy (sets "
+                 "and runs of three or more, no wild cards); a test checks every one.")
     categories: dict[str, list[str]] = {}
     for builtin in BUILTINS.values():
         categories.setdefault(builtin.category, []).append(builtin.name)

@@ -269,6 +269,15 @@ def _partner(env: Mapping[str, Any], seat: int) -> int:
     raise EvaluationError(f"seat p{seat} has no partner")
 
 
+def _can_meld(env: Mapping[str, Any], cards: Sequence[int], melds: Sequence[Any]) -> bool:
+    rules = env.get("_meld_rules")
+    if rules is None:
+        raise EvaluationError("can_meld() needs a `melds:` section in the ruleset")
+    if rules.candidates(cards, 0, list(melds), 0):
+        return True
+    return any(rules.add(meld, card) is not None for meld in melds for card in dict.fromkeys(cards))
+
+
 def _builtin(name: str, signature: str, category: str, doc: str, example: str,
              implementation: Callable[..., Any], context: Context = "none") -> Builtin:
     return Builtin(name, f"{name}{signature}", category, doc, example, implementation, context)
@@ -333,6 +342,11 @@ BUILTINS: dict[str, Builtin] = {
                  "How many of `own` cards are sure to win against `others` however they are played: each of "
                  "ours that an unused higher card of theirs could beat is counted lost (greedy, high to low).",
                  "certain_winners([KS, QS, 10S, 9S, 8S], [AS, JS]) == 3", _certain_winners, "deck"),
+        # melds
+        _builtin("can_meld", "(cards: list[card], melds: list[meld]) -> bool", "melds",
+                 "Whether the cards can make a new meld of the ruleset's kinds, or give a card to one of `melds` "
+                 "(with the ruleset's `melds:` rules; `melds` also decides which sets a side already has).",
+                 "can_meld([7H, 7S, 7D], []) and not can_meld([7H, 9S], [])", _can_meld, "env"),
         # seats and teams
         _builtin("seats", "() -> list[seat]", "seats", "Every seat, from seat 0 clockwise.",
                  "size(seats()) == player_count()", _seats, "env"),

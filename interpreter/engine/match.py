@@ -24,6 +24,7 @@ class MatchLoop(StateParts):
         game = self.game
         self.values["player_count"] = self.player_count
         self.values["team_of"] = game.team_of(self.player_count)
+        self.values["_meld_rules"] = game.meld_rules  # for builtins such as can_meld()
         self.values["hand_number"] = 1
         self.values["dealer"] = 0
         for name, zone in game.ruleset.zones.items():
@@ -41,7 +42,7 @@ class MatchLoop(StateParts):
         the deck's zone, variables set over their initial values; then run from the named phase."""
         game = self.game
         self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
-                           hand_number=hand_number, dealer=dealer)
+                           hand_number=hand_number, dealer=dealer, _meld_rules=game.meld_rules)
         for name, zone in game.ruleset.zones.items():
             self.values[name] = self._empty_zone(zone.owner)
         for name, variable in game.ruleset.variables.items():

@@ -11,6 +11,13 @@ from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import BOOL, SEAT
+from interpreter.engine.melds import MeldKind, MeldRules
+
+# A plain rummy's melds for the examples: sets of three or more of a rank, runs of three or more, no wild cards.
+RUMMY = MeldRules(standard_deck(), [
+    MeldKind("set", "set", 3, 4, 0, 3, None, False, False, False),
+    MeldKind("run", "run", 3, 13, 0, 3, None, False, True, True),
+], lambda card: False)
 
 
 def test_docs_language_md_is_current() -> None:
@@ -26,7 +33,7 @@ def _evaluate_example(example: str) -> object:
     program = Program(environment)
     name = program.add(node, annotations)
     function = program.build()[name]
-    return evaluate(function, {"dealer": 0, "player_count": 4, "team_of": (0, 1, 0, 1)}, {})
+    return evaluate(function, {"dealer": 0, "player_count": 4, "team_of": (0, 1, 0, 1), "_meld_rules": RUMMY}, {})
 
 
 @pytest.mark.parametrize("name", sorted(BUILTINS))
