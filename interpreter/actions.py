@@ -51,6 +51,8 @@ class Action:
                                   for card, role in zip(self.cards, self.roles, strict=True))
         if self.kind == "add":
             return f"{head} {deck.card_text(self.card)} to m{self.target}"
+        if self.kind == "take" and self.target > 0:
+            return f"{head} {self.name} {self.target}"
         if self.kind == "choose":
             parts = [head, self.name]
             for name, value in self.arguments:
@@ -97,6 +99,8 @@ class Action:
                 raise ActionSyntaxError(f"{text!r}: arguments come in pairs, e.g. `choose play discard 3`")
             arguments = tuple((rest[i], _parse_value(rest[i + 1], deck)) for i in range(0, len(rest), 2))
             return Action(seat, kind, name=words[2], arguments=arguments)
+        if kind == "take" and len(words) == 4 and words[3].isdigit():
+            return Action(seat, kind, name=words[2], target=int(words[3]))  # the top N cards of the pile
         if len(words) != 3:
             raise ActionSyntaxError(f"{text!r}: `{kind}` names one pile, e.g. `p{seat} {kind} stock`")
         return Action(seat, kind, name=words[2])

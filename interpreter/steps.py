@@ -82,6 +82,12 @@ class StepChecker:
                                node, path)
         return name
 
+    def _every_table(self, node: Node | None) -> bool:
+        """`to: melds` naming a zone of melds with one table per owner, and no owner: every owner's table."""
+        name = scalar(node)
+        zone = self.zones.get(str(name)) if isinstance(name, str) else None
+        return zone is not None and zone.kind == "melds" and zone.owner != "table"
+
     def target(self, node: Node | None, path: Path, scope: Scope) -> Type | None:
         found = self._reference(node, path, scope, dict(self.variables), "variable")
         return found[1] if found else None
@@ -258,9 +264,13 @@ class StepChecker:
                 inner["after"] = MELD  # the meld as it will be after the action
                 if verb == "add":
                     inner["meld"] = MELD  # the meld as it is
-        if "to" in entries:
+        if "add" in entries and self._every_table(entries.get("to")):
+            pass  # `to: melds`: every owner's table of melds
+        elif "to" in entries:
             self.zone(entries["to"], (*path, "to"), scope,
                       kind="melds" if "meld" in entries or "add" in entries else "cards")
+        if "depth" in entries and "take" not in entries:
+            self.checker.error("schema", "`depth` goes with `take`", entries["depth"], (*path, "depth"))
         self.clauses(entries.get("legal"), (*path, "legal"), inner)
         self.steps(entries.get("do"), (*path, "do"), inner)
 

@@ -160,10 +160,12 @@ class CardsAndValues(StateParts):
                 card, was_up = self._take(source_key, source, index)
                 self._put(target_key, target, card, was_up or kind == "play", False)
                 return {**bindings, "card": card}
-            taken = [source[-1]] if kind == "draw" else list(source)
-            for _ in taken:  # the top card; or the whole pile, bottom first, so that its order is kept
-                card, was_up = self._take(source_key, source, -1 if kind == "draw" else 0)
+            count = 1 if kind == "draw" else action.target if action.target > 0 else len(source)
+            taken = source[len(source) - count:]
+            for _ in taken:  # the top card; or the top cards, deepest first, so that their order is kept
+                card, was_up = self._take(source_key, source, len(source) - count)
                 self._put(target_key, target, card, was_up, False)
+                count -= 1
             return {**bindings, "cards": taken}
         return bindings
 
@@ -174,10 +176,26 @@ class CardsAndValues(StateParts):
         source_key, source = self.zone(option.source, bindings)
         for card in (action.cards if option.kind == "meld" else (action.card,)):
             self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
-        _, table = self.table(option.destination, bindings)
         if option.kind == "meld":
+            _, table = self.table(option.destination, bindings)
             table.append(plan)
             self.melds_laid += 1
-        else:
-            table[next(i for i, meld in enumerate(table) if meld.id == plan.id)] = plan
+            return bindings
+        tables = self.tables(option.destination) if option.every_table else [self.table(option.destination,
+                                                                                             bindings)[1]]
+        for table in tables:
+            for index, meld in enumerate(table):
+                if meld.id == plan.id:
+                    table[index] = plan
         return bindings
+
+    def tables(self, ref: Ref) -> list[list[Meld]]:
+        """Every owner's table of a zone of melds."""
+        return cast("list[list[Meld]]", self.values[ref.name])
+
+    def all_melds(self, option: Option, bindings: Bindings) -> list[Meld]:
+        """The melds an `add` option may go to: its zone's, or every owner's with `every_table`."""
+        assert option.destination is not None
+        if option.every_table:
+            return [meld for table in self.tables(option.destination) for meld in table]
+        return self.table(option.destination, bindings)[1]

@@ -59,6 +59,11 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             _, cards = state.zone(option.source, pending.bindings)
             if not cards:
                 continue
+            if option.any_depth:  # the top N cards, for every N
+                for count in range(1, len(cards) + 1):
+                    if _passes(state, option, {**pending.bindings, "cards": cards[len(cards) - count:]}):
+                        found[Action(seat, kind, name=option.name, target=count)] = option
+                continue
             bindings = {**pending.bindings, "cards": [cards[-1]] if kind == "draw" else list(cards)}
             if _first_failure(state, option.clauses, bindings) is None:
                 found[Action(seat, kind, name=option.name)] = option
@@ -83,7 +88,8 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
                 found[action] = option
                 state.meld_plans[action] = meld
         return
-    for meld in table:
+    tables = state.tables(option.destination) if option.every_table else [table]
+    for meld in (meld for owned in tables for meld in owned):
         for card in dict.fromkeys(hand):
             grown = rules.add(meld, card)
             if grown is not None and _passes(state, option, {**pending.bindings, "cards": [card], "meld": meld,
@@ -121,7 +127,7 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
         failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(same[0].cards),
                                                           "after": same[0]})
     else:
-        target = next((m for m in table if m.id == action.target), None)
+        target = next((m for m in state.all_melds(option, pending.bindings) if m.id == action.target), None)
         if target is None:
             return IllegalActionError(f"{text}: your side has no meld m{action.target}")
         grown = rules.add(target, action.card)
@@ -163,11 +169,12 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
         return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
     if option.kind == "add":
         assert option.destination is not None
-        _, table = state.table(option.destination, pending.bindings)
-        target = next(meld for meld in table if meld.id == action.target)
+        target = next(meld for meld in state.all_melds(option, pending.bindings) if meld.id == action.target)
         return {**pending.bindings, "cards": [action.card], "meld": target, "after": state.meld_plans[action]}
     assert option.source is not None
     _, cards = state.zone(option.source, pending.bindings)
+    if option.kind == "take" and action.target > 0:
+        return {**pending.bindings, "cards": cards[len(cards) - action.target:]}
     return {**pending.bindings, "cards": [cards[-1]] if option.kind == "draw" else list(cards)}
 
 
@@ -223,7 +230,15 @@ def _check_option(state: State, pending: Pending, option: Option, action: Action
         _, cards = state.zone(option.source, pending.bindings)
         if not cards:
             raise IllegalActionError(f"{option.source.name} is empty")
-        bindings["cards"] = [cards[-1]] if option.kind == "draw" else list(cards)
+        if option.any_depth:
+            if not 1 <= action.target <= len(cards):
+                raise IllegalActionError(f"say how many cards to take from the top of {option.source.name}: "
+                                         f"1 to {len(cards)}, e.g. `p{action.seat} take {option.name} 2`")
+            bindings["cards"] = cards[len(cards) - action.target:]
+        else:
+            if action.target > 0:
+                raise IllegalActionError(f"{option.source.name} is taken whole: `p{action.seat} take {option.name}`")
+            bindings["cards"] = [cards[-1]] if option.kind == "draw" else list(cards)
     failure = _first_failure(state, option.clauses, dict(bindings))
     if failure is not None:
         raise IllegalActionError(f"{state.action_text(action)} is not allowed: {failure.reason}",

@@ -72,6 +72,8 @@ class Option:
     effects: tuple[Step, ...] = ()
     ends: bool = False
     card_filter: Callable[..., list[int]] | None = None  # every clause at once: f(V, B, cards) -> the legal ones
+    any_depth: bool = False  # `take` of the top N cards for any N (else the whole pile)
+    every_table: bool = False  # `add` to the melds of every owner of the destination zone
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,9 +226,14 @@ class _Builder:
             arguments = tuple((name, self.required(value, (*path, "args", name)))
                               for name, value in args_node.entries.items())
         name = str(_scalar(e["choose"])) if kind == "choose" else (source.name if source else "")
-        return Option(kind, name, yaml_path(path), source, self.ref(e.get("to"), (*path, "to")), arguments,
+        destination = self.ref(e.get("to"), (*path, "to"))
+        # `add` to a zone of melds named without an owner: every owner's table (lay-offs onto anyone's melds).
+        every_table = kind == "add" and destination is not None and destination.implicit
+
+        return Option(kind, name, yaml_path(path), source, destination, arguments,
                       self.clauses(e.get("legal"), (*path, "legal")), self.steps(e.get("do"), (*path, "do")),
-                      _scalar(e.get("ends")) is True, self.expressions.get(yaml_path((*path, "legal")) + "#filter"))
+                      _scalar(e.get("ends")) is True, self.expressions.get(yaml_path((*path, "legal")) + "#filter"),
+                      any_depth=_scalar(e.get("depth")) == "any", every_table=every_table)
 
     def clauses(self, node: Node | None, path: Path) -> tuple[Clause, ...]:
         if not isinstance(node, SequenceNode):
