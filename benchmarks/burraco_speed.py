@@ -134,15 +134,27 @@ def run_engine(games: int, seed: int, ruleset: Path = VARIANT) -> tuple[float, C
 
 
 def check_hands(state: State, games: int) -> Counter[str]:
-    """How each hand ended; stops the run if a hand did not end by a closing or the stock at two cards."""
-    logs = Counter(event["text"] for event in state.events if event["type"] == "log")
-    ended = Counter(closed=sum(n for text, n in logs.items() if text.endswith(" closes")),
-                    stock_out=logs["The stock is down to two cards"],
-                    pozzetti=sum(n for text, n in logs.items() if "takes a pozzetto" in text))
+    """How the hands ended; stops the run unless each of the `games` hands ended by a closing or with the stock
+    down to two cards (a closing on the last turn counts as a closing)."""
+    ended: Counter[str] = Counter()
+    how = ""
+    for event in state.events:
+        kind = event["type"]
+        if kind == "log":
+            text = event["text"]
+            if text.endswith(" closes"):
+                how = "closed"
+            elif text == "The stock is down to two cards" and not how:
+                how = "stock_out"
+            elif "takes a pozzetto" in text:
+                ended["pozzetti"] += 1
+        elif kind == "hand_end":
+            ended[how or "unfinished"] += 1
+            how = ""
     if len(state.hand_results) != games or ended["closed"] + ended["stock_out"] != games:
         raise SystemExit(f"the engine's match did not play {games} hands to their end: "
                          f"{len(state.hand_results)} hands, {ended['closed']} closed, {ended['stock_out']} "
-                         f"ended at the stock")
+                         f"ended at the stock, {ended['unfinished']} neither")
     return ended
 
 
