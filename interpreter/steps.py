@@ -300,6 +300,9 @@ class StepChecker:
         self.steps(entries.get("then"), (*path, "then"), {**scope, "winner": SEAT})
         self.expression(entries.get("count"), (*path, "count"), scope, INT, "the number of tricks")
 
+    def _step_form_team(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.expression(entries["form_team"], (*path, "form_team"), scope, list_of(SEAT), "the seats of the team")
+
     def _step_log(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.site.template(entries["log"], (*path, "log"), scope)
 

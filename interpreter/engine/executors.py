@@ -79,6 +79,10 @@ def _trick(state: State, step: Step, bindings: Bindings) -> None:
     state.stack.append(Trick(step, state.evaluate(step["leader"], bindings), total, bindings))
 
 
+def _form_team(state: State, step: Step, bindings: Bindings) -> None:
+    state.form_team(list(state.evaluate(step["seats"], bindings)))
+
+
 def _log(state: State, step: Step, bindings: Bindings) -> None:
     state.note("".join(part if isinstance(part, str) else state.shown(state.evaluate(part.expression, bindings),
                                                                        part.type)
@@ -88,5 +92,5 @@ def _log(state: State, step: Step, bindings: Bindings) -> None:
 EXECUTORS: dict[str, Callable[[State, Step, Bindings], None]] = {
     "set": _set, "change": _change, "transfer": _transfer, "move": _move, "shuffle": _shuffle, "deal": _deal,
     "if": _if, "for_each": _for_each, "repeat": _repeat, "round": _round, "turns": _turns, "decide": _decide,
-    "trick": _trick, "log": _log,
+    "trick": _trick, "log": _log, "form_team": _form_team,
 }

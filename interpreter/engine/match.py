@@ -3,6 +3,7 @@ with the deck in its zone, moving through the phases, and ending hands and the m
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -89,8 +90,32 @@ class MatchLoop(StateParts):
             return [self.evaluate(expression, {"player": seat}) for seat in range(self.player_count)]
         return [self.evaluate(expression, {}) for _ in range(self._owners(per))]
 
+    def form_team(self, seats: list[int]) -> None:
+        """The seats play as one team (the first seat's) until the hand ends; the other teams' per-team zones
+        join its zones."""
+        if not seats:
+            return
+        team_of = list(self.values["team_of"])
+        keeper = team_of[seats[0]]
+        joining = {team_of[seat] for seat in seats} - {keeper}
+        for name, zone in self.game.ruleset.zones.items():
+            if zone.owner == "team":
+                stored = self.values[name]
+                for team in sorted(joining):
+                    moved = stored[team]
+                    if zone.kind == "melds":  # the melds now belong to the team they joined
+                        moved = [dataclasses.replace(meld, owner=keeper) for meld in moved]
+                    stored[keeper].extend(moved)
+                    stored[team].clear()
+        for seat, team in enumerate(team_of):
+            if team in joining:
+                team_of[seat] = keeper
+        self.values["team_of"] = tuple(team_of)
+        self._events.append(("log", "Team: " + " and ".join(f"p{seat}" for seat in seats)))
+
     def _start_hand(self) -> None:
         game = self.game
+        self.values["team_of"] = game.team_of(self.player_count)  # teams formed in a hand last until its end
         for name, variable in game.ruleset.variables.items():
             if variable.lasts == "hand" and self.values["hand_number"] > 1:
                 self.values[name] = self._initial(name, variable.per, variable.type)

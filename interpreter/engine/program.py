@@ -258,6 +258,9 @@ class _Builder:
                 "winning_card": self.required(e["winning_card"], (*p, "winning_card")),
                 "then": self.steps(e.get("then"), (*p, "then")), "count": self.expr(e.get("count"), (*p, "count"))}
 
+    def _form_team(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"seats": self.required(e["form_team"], (*p, "form_team"))}
+
     def _log(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         text = str(_scalar(e["log"]))
         where = yaml_path((*p, "log"))
