@@ -86,6 +86,7 @@ class Program:
         self._expressions: list[str] = []
         self._emitted: set[str] = set()
         self._keeping: set[str] = set()  # expressions that call definitions, which may keep values in `B`
+        self._uses: dict[str, frozenset[str]] = {}  # the names each expression reads from `B`, transitively
         self.namespace: dict[str, Any] = _namespace(environment.deck)
 
     def add(self, node: ast.Node, annotations: Annotations) -> str:
@@ -96,6 +97,7 @@ class Program:
         self._sources.append(f"def {name}(V, B):\n    return {code}\n")
         if annotations.calls:
             self._keeping.add(name)
+        self._uses[name] = frozenset(annotations.used_context)
         self._emit_instances()
         return name
 
@@ -126,6 +128,7 @@ class Program:
         for name in self._expressions:
             # Whether a caller must give this function a `B` of its own (it may keep definitions' values there).
             self.namespace[name].keeps = name in self._keeping
+            self.namespace[name].uses = self._uses.get(name, frozenset())
         return {name: self.namespace[name] for name in self._expressions}
 
     @property

@@ -79,6 +79,9 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
         raise RulesetRuntimeError("a `meld` or `add` option needs a `melds:` section", option.where)
     assert option.source is not None and option.destination is not None
     seat = pending.seat
+    shared = dict(pending.bindings)
+    if any(not clause.per_action and not state.evaluate_kept(clause.rule, shared) for clause in option.clauses):
+        return  # a clause that no meld can satisfy (`drawn` is false): no need to look for melds
     _, hand = state.zone(option.source, pending.bindings)
     key, table = state.table(option.destination, pending.bindings)
     if option.kind == "meld":

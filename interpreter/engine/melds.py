@@ -209,19 +209,28 @@ class MeldRules:
                 if self.deck.suit_of[card] == suit and not (self.is_wild[card] and card not in kind.in_place):
                     for position in self.positions(kind, card):
                         natural_at.setdefault(position, []).append(card)
-            if not natural_at:
+            wild_count = sum(n for card, n in counts.items() if self.is_wild[card])
+            if not natural_at or len(natural_at) + min(wild_count, kind.max_wilds) < kind.minimum:
                 continue
+            # held[i]: how many of the positions lowest .. lowest+i-1 the hand can fill (the missing places of a
+            # window in constant time: most windows are ruled out without looking at them).
+            held = [0]
+            for position in range(lowest, highest + 1):
+                held.append(held[-1] + (position in natural_at))
             for low in range(lowest, highest + 1):
                 for high in range(low + kind.minimum - 1, min(highest, low + kind.maximum - 1) + 1):
+                    filled = held[high - lowest + 1] - held[low - lowest]
+                    gaps = high - low + 1 - filled
+                    if gaps > kind.max_wilds or filled == 0:
+                        continue
                     window = range(low, high + 1)
                     missing = [p for p in window if p not in natural_at]
-                    if len(missing) > kind.max_wilds or len(missing) == len(window):
-                        continue
                     for naturals in self._choose_naturals(window, natural_at, counts,
                                                           kind.max_wilds - len(missing)):
                         used = Counter(naturals.values())
+                        needed = len(window) - len(naturals)  # an extra wild at an end is another window's
                         for wilds in self._wild_choices(counts, kind.max_wilds, used):
-                            if len(wilds) < len(missing):
+                            if len(wilds) != needed:
                                 continue
                             for prefer_low in (True, False) if kind.either_end else (True,):
                                 meld = self._run(kind, meld_id, owner, suit, naturals, list(wilds), prefer_low)

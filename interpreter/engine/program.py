@@ -47,6 +47,7 @@ class Ref:
 class Clause:
     rule: Expr
     reason: str
+    per_action: bool = True  # reads what differs between the actions of one option (`card`, `cards`, ...)
 
 
 class Step(dict[str, Any]):
@@ -104,6 +105,9 @@ class Program:
 
 
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
+# The names that differ between the candidate actions of one option; a clause reading none of them holds for
+# all of its actions or for none, and is tested once.
+_PER_ACTION = frozenset({"card", "cards", "meld", "after"})
 
 
 class _Builder:
@@ -241,8 +245,10 @@ class _Builder:
         found = []
         for index, item in enumerate(node.items):
             assert isinstance(item, MappingNode)
-            found.append(Clause(self.required(item.entries["rule"], (*path, index, "rule")),
-                                str(_scalar(item.entries["reason"]))))
+            rule = self.required(item.entries["rule"], (*path, index, "rule"))
+            uses = getattr(rule.function, "uses", None)
+            per_action = uses is None or bool(uses & _PER_ACTION)
+            found.append(Clause(rule, str(_scalar(item.entries["reason"])), per_action))
         return tuple(found)
 
     def _trick(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
