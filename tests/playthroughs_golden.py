@@ -27,7 +27,8 @@ NOT_YET_PLAYABLE: dict[str, str] = {}
 # Parameters for a playthrough of reasonable length (a rummy's random bots rarely reach the target).
 PARAMS = {path: {"hand_cap": 1} for path in (
     "rulesets/burraco.yaml", "rulesets/variants/burraco_bonuses.yaml", "rulesets/variants/burraco_internazionale.yaml",
-    "rulesets/variants/burraco_target.yaml", "rulesets/variants/burraco_two_players.yaml")}
+    "rulesets/variants/burraco_target.yaml", "rulesets/variants/burraco_two_players.yaml",
+    "rulesets/variants/burraco_three_players.yaml")}
 SHOWN_LEGAL = 12
 
 

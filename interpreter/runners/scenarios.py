@@ -120,11 +120,21 @@ class _Case:
             return found
         return value
 
+    def team(self, value: Any) -> int:
+        text = str(value)
+        number = int(text[1:]) if text.startswith("t") and text[1:].isdigit() else int(text) if text.isdigit() else -1
+        teams = len(self.game.teams(self.state.player_count))
+        if not 0 <= number < teams:
+            raise _Failure(f"there is no team {text} (teams are t0 to t{teams - 1})")
+        return number
+
     def _owners(self, name: str, given: Any, kind: str) -> dict[int, Any]:
         if isinstance(given, dict):
-            return {self.seat(owner) if kind == "seat" else int(str(owner).lstrip("t")): value
-                    for owner, value in given.items()}
+            return {self.seat(owner) if kind == "seat" else self.team(owner): value for owner, value in given.items()}
         if isinstance(given, list):
+            count = self.state.player_count if kind == "seat" else len(self.game.teams(self.state.player_count))
+            if len(given) != count:
+                raise _Failure(f"{name} needs {count} values, one per {kind}, not {len(given)}")
             return dict(enumerate(given))
         raise _Failure(f"{name} has one value per {kind}: give them as {{p0: ..., p1: ...}}")
 
