@@ -12,7 +12,6 @@ each (median of the runs), their ratio, and the cold start of `ruledeck validate
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import statistics
 import subprocess
@@ -21,20 +20,16 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+from references import load_reference  # a sibling module: the benchmarks run as scripts
+
 from interpreter import CHANCE, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT.parent / "shared" / "bench" / "bourre_handcoded.py"
 VARIANT = ROOT / "benchmarks" / "bourre_benchmark.yaml"
 
 
 def reference_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bourre_handcoded", REFERENCE)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load the reference {REFERENCE}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_reference("bourre_handcoded")
 
 
 def run_reference(module: ModuleType, games: int, players: int, seed: int) -> tuple[float, int]:

@@ -15,7 +15,6 @@ takes, melds, closings per hand), and the cost of one `legal_actions()` on a 25-
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import statistics
 import sys
@@ -25,21 +24,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from references import load_reference  # a sibling module: the benchmarks run as scripts
+
 from interpreter import CHANCE, Action, State, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT.parent / "shared" / "bench" / "burraco_handcoded.py"
 VARIANT = ROOT / "benchmarks" / "burraco_benchmark.yaml"
 BASE = ROOT / "rulesets" / "burraco.yaml"
 
 
 def reference_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("burraco_handcoded", REFERENCE)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load the reference {REFERENCE}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_reference("burraco_handcoded")
 
 
 def run_reference(module: ModuleType, games: int, seed: int) -> tuple[float, dict[str, Any]]:
