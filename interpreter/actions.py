@@ -12,8 +12,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter.cards import Deck
 from interpreter.errors import RuledeckError
@@ -27,10 +26,10 @@ class ActionSyntaxError(RuledeckError):
     """Text that is not an action."""
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One move of one seat. `card` for play and discard, `name` for choose (the choice) and for draw and take
-    (the pile), `arguments` for a choice's named arguments."""
+    (the pile), `arguments` for a choice's named arguments. (A named tuple: hashed and compared at C speed,
+    since legal sets are dicts of actions.)"""
 
     seat: int
     kind: str
