@@ -19,6 +19,7 @@ from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, Rul
 from interpreter.flow import check_deck_arithmetic, check_phases
 from interpreter.model import Ruleset
 from interpreter.parameters import ParamValue, resolve
+from interpreter.procedures import expand_procedures
 from interpreter.schema import validate_structure
 from interpreter.semantics import (
     CONTEXTUAL,
@@ -50,10 +51,14 @@ def compile_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *
                     params_as_text: bool = False) -> Ruleset:
     """Load, check and compile a ruleset into its frozen specification (see load_ruleset)."""
     root = load_merged(path)
+    spliced = expand_procedures(root)
+    if any(d.severity == "error" for d in spliced):
+        raise RulesetError(spliced)
     structural = validate_structure(root)
     if structural:
         raise RulesetError(structural)
     checker = RulesetChecker(root, {})
+    checker.diagnostics.extend(spliced)  # warnings about procedures never called
     specs = checker.build_parameters()
     values = resolve(specs, params or {}, from_text=params_as_text)
     checker.parameter_values = values

@@ -1,0 +1,102 @@
+"""Named lists of steps: a ruleset's `procedures:` section, and `- call: name` steps that stand for a
+procedure's steps, spliced in place before anything else checks the ruleset. Every spliced node keeps the file
+and line it was written at, so a finding inside a procedure points at the procedure."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from interpreter.errors import Diagnostic
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
+
+Path = tuple[str | int, ...]
+
+
+@dataclass
+class _Splicer:
+    procedures: dict[str, Node]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    calls: dict[str, set[str]] = field(default_factory=dict)  # who calls whom ("" for the hand itself)
+
+    def expand(self, node: Node, path: Path, calling: list[str]) -> None:
+        if isinstance(node, MappingNode):
+            for key, value in node.entries.items():
+                self.expand(value, (*path, key), calling)
+        elif isinstance(node, SequenceNode):
+            items: list[Node] = []
+            for index, item in enumerate(node.items):
+                name = _called(item)
+                if name is None:
+                    self.expand(item, (*path, index), calling)
+                    items.append(item)
+                    continue
+                self.calls.setdefault(calling[-1] if calling else "", set()).add(name)
+                items.extend(self.body(name, item, (*path, index), calling))
+            node.items[:] = items
+
+    def body(self, name: str, item: Node, path: Path, calling: list[str]) -> list[Node]:
+        assert isinstance(item, MappingNode)
+        where = item.entries["call"].location
+        if len(item.entries) > 1:
+            extra = ", ".join(key for key in item.entries if key != "call")
+            self.diagnostics.append(Diagnostic("schema", f"a `call` step takes nothing else; found {extra}", where,
+                                               yaml_path(path)))
+        found = self.procedures.get(name)
+        if found is None:
+            close = difflib.get_close_matches(name, list(self.procedures), n=1)
+            hint = f"did you mean `{close[0]}`?" if close else (
+                "procedures: " + ", ".join(self.procedures) if self.procedures else "declare it under `procedures:`")
+            self.diagnostics.append(Diagnostic("unknown-procedure", f"unknown procedure `{name}`", where,
+                                               yaml_path(path), hint=hint))
+            return []
+        if name in calling:
+            chain = " -> ".join([*calling[calling.index(name):], name])
+            self.diagnostics.append(Diagnostic("recursion", f"procedures may not call themselves: {chain}", where,
+                                               yaml_path(path), hint="a procedure is spliced in place; it cannot loop"))
+            return []
+        if not isinstance(found, SequenceNode):
+            return []  # the schema reports a procedure that is not a list of steps
+        copy = SequenceNode(found.location, list(found.items))
+        self.expand(copy, path, [*calling, name])
+        return copy.items
+
+    def reached(self) -> set[str]:
+        """The procedures the hand calls, directly or through others."""
+        seen: set[str] = set()
+        pending = list(self.calls.get("", ()))
+        while pending:
+            name = pending.pop()
+            if name not in seen:
+                seen.add(name)
+                pending.extend(self.calls.get(name, ()))
+        return seen
+
+
+def expand_procedures(root: MappingNode) -> list[Diagnostic]:
+    """Splice every `call` step (in `hand`, and in procedures) into the steps it names; the findings."""
+    section = root.entries.get("procedures")
+    procedures = dict(section.entries) if isinstance(section, MappingNode) else {}
+    splicer = _Splicer(procedures)
+    for name, body in procedures.items():  # procedures calling procedures, first
+        splicer.expand(body, ("procedures", name), [name])
+    hand = root.entries.get("hand")
+    if isinstance(hand, MappingNode):
+        splicer.expand(hand, ("hand",), [])
+    reached = splicer.reached()
+    for name in procedures:
+        if name not in reached and isinstance(section, MappingNode):
+            splicer.diagnostics.append(Diagnostic(
+                "unused-procedure", f"procedure `{name}` is never called", section.key_locations[name],
+                f"procedures.{name}", hint=f"call it with `- call: {name}`, or remove it", severity="warning"))
+    unique: dict[tuple[object, ...], Diagnostic] = {}
+    for diagnostic in splicer.diagnostics:
+        unique.setdefault((diagnostic.code, diagnostic.sort_key()), diagnostic)
+    return list(unique.values())
+
+
+def _called(item: Node) -> str | None:
+    if isinstance(item, MappingNode) and "call" in item.entries:
+        value = item.entries["call"]
+        return str(value.value) if isinstance(value, ScalarNode) else ""
+    return None

@@ -1,0 +1,70 @@
+"""Procedures: named lists of steps, spliced in place of `- call: name` steps before the ruleset is checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import RulesetError, load_ruleset, validate_file
+
+HEAD = """
+format: 1
+name: procedures
+players: {min: 2, max: 4}
+deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A], suits: [S, H, D, C]}
+zones:
+  - {name: stock}
+  - {name: hand, owner: seat, visibility: owner}
+variables:
+  - {name: dealt, type: int, initial: 0}
+match:
+  hands: 1
+  result: dealt
+"""
+
+
+def ruleset(tmp_path: Path, procedures: str, steps: str) -> Path:
+    path = tmp_path / "r.yaml"
+    path.write_text(HEAD + "procedures:\n" + procedures + "\nhand:\n  start: a\n  phases:\n    - name: a\n"
+                    "      steps:\n" + steps + "      next: end\n", encoding="utf-8")
+    return path
+
+
+DEAL = "  deal_two:\n    - {deal: 2, from: stock, to: hand}\n    - call: count\n  count:\n    - {change: dealt, by: 2}\n"
+
+
+def test_a_call_runs_the_procedures_steps_in_place_each_time(tmp_path: Path) -> None:
+    path = ruleset(tmp_path, DEAL, "        - shuffle: stock\n        - call: deal_two\n        - call: deal_two\n")
+    state = load_ruleset(path).new_initial_state(seed=1, players=3)
+    state.apply_chance()
+    assert state.is_terminal and state.returns() == [4, 4, 4]
+
+
+def test_an_unknown_procedure_is_named_with_a_suggestion(tmp_path: Path) -> None:
+    path = ruleset(tmp_path, DEAL, "        - call: deal_tw\n")
+    codes = {(d.code, d.message, d.hint) for d in validate_file(path)}
+    assert ("unknown-procedure", "unknown procedure `deal_tw`", "did you mean `deal_two`?") in codes
+
+
+def test_a_procedure_may_not_call_itself(tmp_path: Path) -> None:
+    looping = "  a:\n    - call: b\n  b:\n    - call: a\n"
+    path = ruleset(tmp_path, looping, "        - call: a\n")
+    with pytest.raises(RulesetError) as raised:
+        load_ruleset(path)
+    assert any(d.code == "recursion" and "a -> b -> a" in d.message for d in raised.value.diagnostics)
+
+
+def test_a_procedure_never_called_is_a_warning(tmp_path: Path) -> None:
+    path = ruleset(tmp_path, DEAL, "        - call: count\n")
+    findings = validate_file(path)
+    assert [(d.code, d.severity) for d in findings] == [("unused-procedure", "warning")]
+    assert "deal_two" in findings[0].message
+
+
+def test_an_error_inside_a_procedure_points_at_the_procedure(tmp_path: Path) -> None:
+    broken = "  bad:\n    - {change: dealt, by: dealtt}\n"
+    path = ruleset(tmp_path, broken, "        - call: bad\n")
+    (finding,) = [d for d in validate_file(path) if d.severity == "error"]
+    assert finding.code == "unknown-name" and finding.location is not None
+    assert finding.location.line == path.read_text().splitlines().index("    - {change: dealt, by: dealtt}") + 1
