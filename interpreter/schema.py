@@ -173,8 +173,11 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
                           _location(root, path), where,
                           hint=f"did you mean `{close[0]}`?" if close else "allowed: " + ", ".join(choices))
     if kind == "pattern" and "a-z" in str(error.validator_value):
+        hint = "names are lower case letters, digits and `_`, starting with a letter"
+        if any(mark in str(error.instance) for mark in "()[]"):
+            hint = "a comma inside `{...}` separates YAML entries: quote an expression that holds a comma"
         return Diagnostic("schema", f"{error.instance!r} is not a valid name", _location(root, path), where,
-                          hint="names are lower case letters, digits and `_`, starting with a letter")
+                          hint=hint)
     if kind == "pattern":
         return Diagnostic("schema", f"{error.instance!r} is not a valid card, rank or suit name",
                           _location(root, path), where,
