@@ -31,7 +31,8 @@ def ruleset(tmp_path: Path, procedures: str, steps: str) -> Path:
     return path
 
 
-DEAL = "  deal_two:\n    - {deal: 2, from: stock, to: hand}\n    - call: count\n  count:\n    - {change: dealt, by: 2}\n"
+DEAL = ("  deal_two:\n    - {deal: 2, from: stock, to: hand}\n    - call: count\n"
+        "  count:\n    - {change: dealt, by: 2}\n")
 
 
 def test_a_call_runs_the_procedures_steps_in_place_each_time(tmp_path: Path) -> None:
