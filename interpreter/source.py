@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,17 +107,6 @@ def to_plain(node: Node) -> Any:
         return [to_plain(item) for item in node.items]
     assert isinstance(node, MappingNode)
     return {key: to_plain(value) for key, value in node.entries.items()}
-
-
-def walk(node: Node, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Node]]:
-    """Every node of a tree with its path, parents before children."""
-    yield path, node
-    if isinstance(node, SequenceNode):
-        for index, item in enumerate(node.items):
-            yield from walk(item, (*path, index))
-    elif isinstance(node, MappingNode):
-        for key, value in node.entries.items():
-            yield from walk(value, (*path, key))
 
 
 def yaml_path(path: tuple[str | int, ...]) -> str:

@@ -9,16 +9,13 @@ from pathlib import Path
 import pytest
 
 from interpreter import CHANCE, load_ruleset
-from tests.playthroughs_golden import NOT_YET_PLAYABLE, ROOT, ruleset_files
+from tests.playthroughs_golden import ROOT, ruleset_files
 
 MAX_ACTIONS = 20_000
 
 
 @pytest.mark.parametrize("path", ruleset_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_ruleset_plays_whole_matches_with_random_bots(path: Path) -> None:
-    reason = NOT_YET_PLAYABLE.get(path.relative_to(ROOT).as_posix())
-    if reason is not None:
-        pytest.xfail(f"not yet playable: {reason}")
     game = load_ruleset(path)
     allowed = game.ruleset.players
     for players in sorted({allowed.minimum, allowed.default, allowed.maximum}):

@@ -7,14 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.playthroughs_golden import NOT_YET_PLAYABLE, ROOT, golden_path, playthrough, ruleset_files
+from tests.playthroughs_golden import ROOT, golden_path, playthrough, ruleset_files
 
 
 @pytest.mark.parametrize("ruleset", ruleset_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_ruleset_has_a_golden_playthrough_that_replays_exactly(ruleset: Path) -> None:
-    reason = NOT_YET_PLAYABLE.get(ruleset.relative_to(ROOT).as_posix())
-    if reason is not None:
-        pytest.xfail(f"not yet playable: {reason}")
     golden = golden_path(ruleset)
     assert golden.exists(), f"{golden.relative_to(ROOT)} is missing: run `python tests/playthroughs_golden.py`"
     expected = golden.read_text(encoding="utf-8").splitlines()

@@ -43,16 +43,6 @@ class FaceUp:
             self.cards.pop(key, None)
 
 
-def move_card(cards_from: list[int], index: int, cards_to: list[int], *, at_bottom: bool) -> int:
-    """Move the card at `index` of one zone to the top (or bottom) of another; returns it."""
-    card = cards_from.pop(index)
-    if at_bottom:
-        cards_to.insert(0, card)
-    else:
-        cards_to.append(card)
-    return card
-
-
 def plain(value: Any) -> Any:
     """A deep copy of zone and variable storage (lists of lists and scalars)."""
     if isinstance(value, list):
