@@ -274,14 +274,15 @@ class MeldRules:
             if position in naturals:
                 continue
             if position in wilds:  # the natural the wild stands for replaces it (BU-30, BU-31)
-                freed = wilds.pop(position)
+                freed = wilds[position]
+                others = [c for p, c in wilds.items() if p != position]  # (the next position still has it)
                 grown = {**naturals, position: card}
                 below = min(grown) - 1
                 if self._is_natural_here(freed, meld.suit, below, kind) and below >= self._bounds(kind)[0]:
                     grown[below] = freed  # a two back in its own place, natural again (BU-32)
-                    result = self._run(kind, meld.id, meld.owner, meld.suit, grown, list(wilds.values()))
+                    result = self._run(kind, meld.id, meld.owner, meld.suit, grown, others)
                 else:
-                    result = self._run(kind, meld.id, meld.owner, meld.suit, grown, [*wilds.values(), freed])
+                    result = self._run(kind, meld.id, meld.owner, meld.suit, grown, [*others, freed])
                 if result is not None:
                     return result
                 continue

@@ -12,6 +12,7 @@ from interpreter import load_ruleset
 from interpreter.engine.melds import Meld, MeldRules
 
 BURRACO = Path(__file__).resolve().parents[2] / "rulesets" / "burraco.yaml"
+RUMMY_500 = Path(__file__).resolve().parents[2] / "tests" / "games" / "rummy500.yaml"
 
 
 @cache
@@ -113,3 +114,17 @@ def test_bu33_a_thirteen_card_sequence_with_a_wild_takes_the_missing_natural() -
 ])
 def test_a_refused_meld_says_why(hand: str, reason: str) -> None:
     assert rules().explain(cards(hand), []) == reason
+
+
+
+def test_a_wild_displaced_by_its_natural_is_never_lost() -> None:
+    # Rummy 500 (tests/games/rummy500.yaml): the joker stands for the ace below 2D..KD, a sequence of the
+    # most cards there can be. The ace of diamonds could only take the joker's place, and the joker would have
+    # nowhere to go, so it cannot be laid off (it once was, and the joker vanished from the table).
+    rummy = load_ruleset(RUMMY_500).meld_rules
+    assert rummy is not None
+    run = "JK 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD"
+    hand = [rummy.deck.parse_card(word) for word in run.split(" ")]
+    meld = max(rummy.candidates(hand, 0, [], 0), key=lambda m: len(m.cards))
+    assert len(meld.cards) == 13 and rummy.deck.parse_card("JK") in meld.cards
+    assert rummy.add(meld, rummy.deck.parse_card("AD")) is None
