@@ -266,12 +266,23 @@ def evaluate(function: Compiled, values: Mapping[str, Any], bound: dict[str, Any
     index failures into EvaluationError."""
     try:
         return function(values, {} if bound is None else bound)
-    except ZeroDivisionError:
-        raise EvaluationError("division by zero") from None
-    except IndexError:
-        raise EvaluationError("index out of range") from None
-    except KeyError as error:
-        raise EvaluationError(f"`{error.args[0]}` is not bound here") from None
-    except TypeError:
-        raise EvaluationError("a value was read before it was set (a variable without `initial` that no step "
-                              "has set yet?)") from None
+    except (ZeroDivisionError, IndexError, KeyError, TypeError) as failure:
+        explained = explain_failure(failure)
+        assert explained is not None
+        raise explained from None
+
+
+def explain_failure(failure: BaseException) -> EvaluationError | None:
+    """A failure of generated code in the ruleset's terms (None for one that is not a ruleset's failure)."""
+    if isinstance(failure, EvaluationError):
+        return failure
+    if isinstance(failure, ZeroDivisionError):
+        return EvaluationError("division by zero")
+    if isinstance(failure, IndexError):
+        return EvaluationError("index out of range")
+    if isinstance(failure, KeyError):
+        return EvaluationError(f"`{failure.args[0]}` is not bound here")
+    if isinstance(failure, TypeError):
+        return EvaluationError("a value was read before it was set (a variable without `initial` that no step "
+                               "has set yet?)")
+    return None

@@ -10,7 +10,7 @@ from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.frames import Move
 from interpreter.engine.melds import Meld
 from interpreter.engine.parts import StateParts
-from interpreter.engine.program import Option, Ref, Step
+from interpreter.engine.program import Expr, Option, Ref, Step
 from interpreter.engine.zones import ZoneKey
 
 Bindings = dict[str, Any]
@@ -76,7 +76,10 @@ class CardsAndValues(StateParts):
         """Move up to `count` cards from the top of the source; how many moved."""
         source_key, source = self.zone(step["source"], bindings)
         target_key, target = self.zone(step["destination"], bindings)
-        face, at_bottom = step["face"], step["at"] == "bottom"
+        return self._move_top(source_key, source, target_key, target, step["face"], step["at"] == "bottom", count)
+
+    def _move_top(self, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
+                  face: str | None, at_bottom: bool, count: int) -> int:
         moved = 0
         while moved < count and source:
             card, was_up = self._take(source_key, source, -1)
@@ -84,66 +87,82 @@ class CardsAndValues(StateParts):
             moved += 1
         return moved
 
-    def _move(self, step: Step, bindings: Bindings) -> None:
-        amount = step["amount"]
-        if amount is None:  # all
-            source_key, source = self.zone(step["source"], bindings)
-            target_key, target = self.zone(step["destination"], bindings)
-            face, at_bottom = step["face"], step["at"] == "bottom"
-            cards = list(source)
-            ups = self.face_up.of(source_key)
-            was_up = list(ups)
-            source.clear()
+    def move_all(self, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
+                 face: str | None, at_bottom: bool) -> None:
+        """Every card of the source to the target, in order; each keeps its face unless `face` says."""
+        if not source:
+            return
+        cards = list(source)
+        source.clear()
+        was_up = list(self.face_up.of(source_key))
+        if was_up:
             self.face_up.clear(source_key)
-            if at_bottom:
-                target[:0] = cards
-            else:
-                target.extend(cards)
+        if at_bottom:
+            target[:0] = cards
+        else:
+            target.extend(cards)
+        if face == "up":
             for card in cards:
-                if face == "up" or (face != "down" and card in was_up):
-                    if card in was_up:
-                        was_up.remove(card)
+                self.face_up.add(target_key, card)
+        elif face != "down" and was_up:
+            for card in cards:
+                if card in was_up:
+                    was_up.remove(card)
                     self.face_up.add(target_key, card)
-            return
-        value = self.evaluate(amount, bindings)
-        if isinstance(value, list):
-            source_key, source = self.zone(step["source"], bindings)
-            target_key, target = self.zone(step["destination"], bindings)
-            for card in value:
-                if card not in source:
-                    raise RulesetRuntimeError(f"{self.card_text(card)} is not in {source_key[0]}", step.where)
-                _, card_was_up = self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
-                face = step["face"]
-                self._put(target_key, target, card, face == "up" or (card_was_up and face != "down"),
-                          step["at"] == "bottom")
-            return
-        if step["when_empty"]:
-            self.stack.append(Move(step, int(value), bindings))
-            return
-        moved = self.move_from_top(step, int(value), bindings)
-        if moved < value:
-            raise RulesetRuntimeError(f"{step['source'].name} ran out: {moved} of {value} cards moved "
-                                      "(a `when_empty:` refill would handle it)", step.where)
 
-    def _deal(self, step: Step, bindings: Bindings) -> None:
-        count = int(self.evaluate(step["count"], bindings))
+    def move_some(self, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
+                  face: str | None, at_bottom: bool, amount: int | list[int], where: str) -> None:
+        """The named cards (a list), or a number of cards from the top, which must all be there."""
+        if isinstance(amount, list):
+            for card in amount:
+                if card not in source:
+                    raise RulesetRuntimeError(f"{self.card_text(card)} is not in {source_key[0]}", where)
+                _, card_was_up = self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
+                self._put(target_key, target, card, face == "up" or (card_was_up and face != "down"), at_bottom)
+            return
+        moved = self._move_top(source_key, source, target_key, target, face, at_bottom, int(amount))
+        if moved < amount:
+            raise RulesetRuntimeError(f"{source_key[0]} ran out: {moved} of {amount} cards moved "
+                                      "(a `when_empty:` refill would handle it)", where)
+
+    def _move(self, step: Step, bindings: Bindings) -> None:
+        """A `move` step that refills its source when it runs out (the others are generated code)."""
+        amount = step["amount"]
+        value = None if amount is None else self.evaluate(amount, bindings)
+        if step["when_empty"] and isinstance(value, int):
+            self.stack.append(Move(step, value, bindings))
+            return
         source_key, source = self.zone(step["source"], bindings)
-        seats_expression = step["seats"]
-        if seats_expression is None:
+        target_key, target = self.zone(step["destination"], bindings)
+        if value is None:
+            self.move_all(source_key, source, target_key, target, step["face"], step["at"] == "bottom")
+        else:
+            self.move_some(source_key, source, target_key, target, step["face"], step["at"] == "bottom", value,
+                           step.where)
+
+    def deal_cards(self, source_key: ZoneKey, source: list[int], zone: str, count: int, seats: list[int] | None,
+                   one_at_a_time: bool, face_up: Expr | None, bindings: Bindings, where: str) -> None:
+        """Deal `count` cards to each seat (by default every seat from the dealer's left), one at a time round
+        the table or each seat's cards together; `face_up` says which land face up."""
+        if seats is None:
             dealer = self.values["dealer"]
             seats = [(dealer + 1 + offset) % self.player_count for offset in range(self.player_count)]
         else:
-            seats = list(self.evaluate(seats_expression, bindings))
-        zone = step["zone"]
-        face_up = step["face_up"]
-        order = ([(r, s) for r in range(1, count + 1) for s in seats] if step["one_at_a_time"]
+            seats = list(seats)
+        order = ([(r, s) for r in range(1, count + 1) for s in seats] if one_at_a_time
                  else [(r, s) for s in seats for r in range(1, count + 1)])
+        hands = self.values[zone]
+        scratch = dict(bindings)
         for round_number, seat in order:
             if not source:
-                raise RulesetRuntimeError(f"{source_key[0]} ran out while dealing", step.where)
+                raise RulesetRuntimeError(f"{source_key[0]} ran out while dealing", where)
             card, _ = self._take(source_key, source, -1)
-            up = face_up is not None and self.evaluate(face_up, {**bindings, "receiver": seat, "round": round_number})
-            self._put((zone, seat), self.values[zone][seat], card, bool(up), False)
+            hands[seat].append(card)
+            if face_up is not None:
+                scratch["receiver"] = seat
+                scratch["round"] = round_number
+                if self.evaluate(face_up, scratch):
+                    self.face_up.add((zone, seat), card)
 
     def perform(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
         """An action's own movement (a card played or discarded, a card drawn, a pile taken); returns the

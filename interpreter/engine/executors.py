@@ -41,7 +41,10 @@ def _shuffle(state: State, step: Step, bindings: Bindings) -> None:
 
 
 def _deal(state: State, step: Step, bindings: Bindings) -> None:
-    state._deal(step, bindings)
+    source_key, source = state.zone(step["source"], bindings)
+    seats = None if step["seats"] is None else list(state.evaluate(step["seats"], bindings))
+    state.deal_cards(source_key, source, step["zone"], int(state.evaluate(step["count"], bindings)), seats,
+                     step["one_at_a_time"], step["face_up"], bindings, step.where)
 
 
 def _if(state: State, step: Step, bindings: Bindings) -> None:
@@ -84,9 +87,8 @@ def _form_team(state: State, step: Step, bindings: Bindings) -> None:
 
 
 def _log(state: State, step: Step, bindings: Bindings) -> None:
-    state.note("".join(part if isinstance(part, str) else state.shown(state.evaluate(part.expression, bindings),
-                                                                       part.type)
-                       for part in step["parts"]))
+    state.note_parts(tuple(part if isinstance(part, str) else (state.evaluate(part.expression, bindings), part.type)
+                           for part in step["parts"]))
 
 
 EXECUTORS: dict[str, Callable[[State, Step, Bindings], None]] = {

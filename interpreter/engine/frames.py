@@ -36,22 +36,29 @@ class Frame:
 
 
 class Steps(Frame):
-    """A list of steps, run in order."""
+    """A list of steps, run in order: the generated functions of its plan one after the other, and a step that
+    may stop the game by the machine (see flowcode.py)."""
 
     __slots__ = ("index", "steps")
 
     def __init__(self, steps: tuple[Step, ...], bindings: Bindings) -> None:
         super().__init__(bindings)
-        self.steps = steps
+        self.steps: tuple[Any, ...] = getattr(steps, "plan", steps)
         self.index = 0
 
     def run(self, state: State) -> None:
-        if self.index >= len(self.steps):
-            state.stack.pop()
-            return
-        step = self.steps[self.index]
-        self.index += 1
-        state.execute(step, self.bindings)
+        plan = self.steps
+        while self.index < len(plan):
+            item = plan[self.index]
+            self.index += 1
+            if item.__class__ is Step:
+                state.execute(item, self.bindings)
+                return
+            item(state, self.bindings)  # a generated run of steps that never stop the game
+        self.done(state)
+
+    def done(self, state: State) -> None:
+        state.stack.pop()
 
 
 class PhaseFrame(Steps):
@@ -63,10 +70,7 @@ class PhaseFrame(Steps):
         super().__init__(phase.steps, bindings)
         self.phase = phase
 
-    def run(self, state: State) -> None:
-        if self.index < len(self.steps):
-            super().run(state)
-            return
+    def done(self, state: State) -> None:
         state.stack.pop()
         state.enter_next_phase(self.phase, self.bindings)
 

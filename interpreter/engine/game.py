@@ -6,9 +6,10 @@ from functools import cache
 
 from interpreter.actions import Action
 from interpreter.engine.errors import IllegalActionError
+from interpreter.engine.flowcode import compile_flow
 from interpreter.engine.melds import build_meld_rules
 from interpreter.engine.program import Program, build_program
-from interpreter.engine.state import State
+from interpreter.engine.state import MAX_STEPS, State
 from interpreter.model import Ruleset
 
 
@@ -19,6 +20,7 @@ class Game:
         self.ruleset = ruleset
         self.deck = ruleset.deck
         self.program: Program = build_program(ruleset)
+        compile_flow(self.program, MAX_STEPS)
         self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
         self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
         self._card_actions: dict[tuple[int, str, int], Action] = {}

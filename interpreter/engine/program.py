@@ -61,6 +61,18 @@ class Step(dict[str, Any]):
         self.where = where
 
 
+class Block(tuple[Step, ...]):
+    """A list of steps. Its `plan` is what a Steps frame runs: the flow compiler's generated functions for the
+    runs of steps that never stop the game, and between them the steps that may (see flowcode.py)."""
+
+    plan: tuple[Any, ...]
+
+    def __new__(cls, steps: tuple[Step, ...] = ()) -> Block:
+        block = super().__new__(cls, steps)
+        block.plan = steps
+        return block
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     kind: str  # choose play discard draw take meld add
@@ -149,11 +161,11 @@ class _Builder:
         owner_name = simple[1] if simple and simple[1] not in self.definitions else None
         return Ref(name[1], owner, per_owner and owner is None, where, owner_name)
 
-    def steps(self, node: Node | None, path: Path) -> tuple[Step, ...]:
+    def steps(self, node: Node | None, path: Path) -> Block:
         if not isinstance(node, SequenceNode):
-            return ()
-        return tuple(self.step(item, (*path, index)) for index, item in enumerate(node.items)
-                     if isinstance(item, MappingNode))
+            return Block()
+        return Block(tuple(self.step(item, (*path, index)) for index, item in enumerate(node.items)
+                           if isinstance(item, MappingNode)))
 
     def step(self, node: MappingNode, path: Path) -> Step:
         entries = node.entries
@@ -334,4 +346,5 @@ def build_program(ruleset: Ruleset) -> Program:
     )
 
 
-__all__ = ["Callable", "Clause", "Expr", "Option", "Phase", "Program", "Ref", "Step", "Transition", "build_program"]
+__all__ = ["Block", "Callable", "Clause", "Expr", "Option", "Phase", "Program", "Ref", "Step", "Transition",
+           "build_program"]

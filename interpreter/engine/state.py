@@ -187,6 +187,9 @@ class State(CardsAndValues, MatchLoop):
             return {"type": "reveal", "action": self.action_text(event[1])}
         if kind == "log":
             return {"type": "log", "text": event[1]}
+        if kind == "log_parts":
+            return {"type": "log", "text": "".join(part if part.__class__ is str else self.shown(*part)
+                                                   for part in event[1])}
         if kind == "hand":
             return {"type": "hand", "hand": event[1], "dealer": event[2]}
         return {"type": "hand_end", "hand": event[1], "result": event[2]}
@@ -288,6 +291,13 @@ class State(CardsAndValues, MatchLoop):
 
     def note(self, text: str) -> None:
         self._events.append(("log", text))
+
+    def note_parts(self, parts: tuple[Any, ...]) -> None:
+        """A log line from its parts (text, or a value with its type), made into text only when the events are
+        read: most games run by bots are never read."""
+        self._events.append(("log_parts", tuple(
+            part if part.__class__ is str else (list(part[0]), part[1]) if part[0].__class__ is list else part
+            for part in parts)))
 
     def _advance(self) -> None:
         """Run until a decision, a chance event or the end of the match."""

@@ -1,0 +1,298 @@
+"""The flow compiler: the steps of a hand that never stop the game (set, change, transfer, move, deal, log,
+form_team, and if / for_each / repeat made only of those) become generated Python, once per Game.
+
+A list of steps gets a *plan*: its runs of such steps, each one generated function `f(state, bindings)`, and
+between them the steps that may stop the game (a decision, a trick, a shuffle, a round, turns, a move that
+refills its source), which the frame machine runs as before. A Steps frame runs a plan's functions one after
+the other without returning to the machine; this is where the frame machine's per-step cost goes away.
+
+The generated code calls the ruleset's compiled expressions as `E<n>(V, B)` (with a copy of `B` when the
+expression keeps definitions' values in it) and a few helpers of the state for the card movements. Each
+expression is evaluated on a line of its own, so a failure is located from the line it happened on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from interpreter.dsl.compiler import explain_failure
+from interpreter.engine.errors import RulesetRuntimeError
+from interpreter.engine.program import Block, Expr, Option, Program, Ref, Shown, Step
+from interpreter.errors import EvaluationError
+
+FILENAME = "<ruleset flow>"
+_EXPRESSION_FILES = frozenset({FILENAME, "<ruleset expressions>"})
+
+
+def is_simple(step: Step) -> bool:
+    """Whether a step runs to its end without stopping the game or pushing a frame."""
+    verb = step.verb
+    if verb in ("set", "change", "transfer", "deal", "log", "form_team"):
+        return True
+    if verb == "move":
+        return not step["when_empty"]
+    if verb == "if":
+        return all(map(is_simple, step["then"])) and all(map(is_simple, step["else"]))
+    if verb in ("for_each", "repeat"):
+        return all(map(is_simple, step["body"]))
+    return False
+
+
+def compile_flow(program: Program, max_steps: int) -> None:
+    """Give every list of steps of the program its plan (see the module docstring)."""
+    writer = _Writer(max_steps)
+    plans = [(block, writer.plan(block)) for block in _blocks(program)]
+    namespace = writer.build()
+    for block, plan in plans:
+        block.plan = tuple(namespace[item] if isinstance(item, str) else item for item in plan)
+
+
+def _blocks(program: Program) -> Iterable[Block]:
+    """Every list of steps in the program, nested ones included."""
+    seen: set[int] = set()
+
+    def walk(block: tuple[Step, ...]) -> Iterable[Block]:
+        if isinstance(block, Block) and id(block) not in seen:
+            seen.add(id(block))
+            yield block
+        for step in block:
+            for value in step.values():
+                if isinstance(value, tuple) and value and isinstance(value[0], Step):
+                    yield from walk(value)
+                elif isinstance(value, tuple) and value and isinstance(value[0], Option):
+                    for option in value:
+                        yield from walk(option.effects)
+                elif isinstance(value, Option):
+                    yield from walk(value.effects)
+
+    for phase in program.phases.values():
+        yield from walk(phase.steps)
+
+
+class _Writer:
+    """Writes the generated functions of one program into one module's source."""
+
+    def __init__(self, max_steps: int) -> None:
+        self.max_steps = max_steps
+        self.lines: list[str] = []
+        self.places: dict[int, str] = {}  # line number (1-based) -> where in the ruleset
+        self.namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "int": int,
+                                                           "range": range, "len": len, "type": type}}
+        self.constants: dict[int, str] = {}  # id(object) -> its name in the namespace
+        self.pending: list[tuple[Block, int, str]] = []  # (block, index in its plan, function name)
+        self.count = 0
+        self.depth = 0
+
+    # --- plans and functions ----------------------------------------------------------------------------------
+
+    def plan(self, block: Block) -> tuple[Any, ...]:
+        items: list[Any] = []
+        run: list[Step] = []
+        for step in block:
+            if is_simple(step):
+                run.append(step)
+                continue
+            if run:
+                items.append(self.function(run))
+                run = []
+            items.append(step)
+        if run:
+            items.append(self.function(run))
+        return tuple(items)
+
+    def function(self, steps: list[Step]) -> str:
+        name = f"run_{self.count}"
+        self.count += 1
+        self.line(f"def {name}(S, B0):")
+        self.line("    V = S.values")
+        self.line("    try:")
+        self.depth = 0
+        for step in steps:
+            self.step(step, "B0", 2)
+        self.line("    except FAILURES as failure:")
+        self.line("        raise LOCATE(failure) from None")
+        self.line("")
+        return name
+
+    def build(self) -> dict[str, Any]:
+        self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
+        code = compile("\n".join(self.lines) + "\n", FILENAME, "exec")
+        exec(code, self.namespace)  # generated from the checked program, see the module docstring
+        return self.namespace
+
+    def locate(self, failure: BaseException) -> BaseException:
+        """A failure of generated code as a ruleset error at the place it happened (an engine failure as is)."""
+        trace = failure.__traceback__
+        line = trace.tb_lineno if trace is not None else 0
+        innermost = trace
+        while innermost is not None and innermost.tb_next is not None:
+            innermost = innermost.tb_next
+        source = innermost.tb_frame.f_code.co_filename if innermost is not None else ""
+        if source not in _EXPRESSION_FILES and not source.endswith("builtins.py"):
+            return failure  # a failure of the engine itself, not of the ruleset
+        explained = explain_failure(failure)
+        if explained is None:
+            return failure
+        return RulesetRuntimeError(str(explained), self.places.get(line, ""))
+
+    # --- writing ------------------------------------------------------------------------------------------------
+
+    def line(self, text: str, where: str | None = None) -> None:
+        self.lines.append(text)
+        if where is not None:
+            self.places[len(self.lines)] = where
+
+    def name_of(self, value: Any, prefix: str) -> str:
+        key = id(value)
+        name = self.constants.get(key)
+        if name is None:
+            name = self.constants[key] = f"{prefix}{len(self.constants)}"
+            self.namespace[name] = value
+        return name
+
+    def expr(self, expression: Expr, bindings: str) -> str:
+        """Code for an expression's value (to be put on a line of its own, located at the expression)."""
+        function = self.name_of(expression.function, "E")
+        return f"{function}(V, dict({bindings}))" if expression.keeps else f"{function}(V, {bindings})"
+
+    def value(self, expression: Expr, bindings: str, indent: int) -> str:
+        """Evaluate into a fresh local on a line of its own; returns the local's name."""
+        local = f"_v{self.fresh()}"
+        self.line(f"{'    ' * indent}{local} = {self.expr(expression, bindings)}", expression.where)
+        return local
+
+    def fresh(self) -> int:
+        self.depth += 1
+        return self.depth
+
+    def owner(self, ref: Ref, bindings: str, indent: int) -> str | None:
+        """Code for the owner of a zone or variable (None for one on the table)."""
+        if ref.owner_name is not None:
+            name = repr(ref.owner_name)
+            return f"({bindings}[{name}] if {name} in {bindings} else V[{name}])"
+        if ref.owner is not None:
+            return self.value(ref.owner, bindings, indent)
+        if ref.implicit:
+            return f"{bindings}['player']"
+        return None
+
+    def place(self, ref: Ref, bindings: str, indent: int) -> tuple[str, str]:
+        """(code for the stored value, code for its key) of a zone or variable."""
+        owner = self.owner(ref, bindings, indent)
+        name = repr(ref.name)
+        if owner is None:
+            return f"V[{name}]", f"({name}, -1)"
+        local = f"_o{self.fresh()}"
+        self.line(f"{'    ' * indent}{local} = {owner}", ref.where)
+        return f"V[{name}][{local}]", f"({name}, {local})"
+
+    # --- steps ----------------------------------------------------------------------------------------------------
+
+    def step(self, step: Step, bindings: str, indent: int) -> None:
+        getattr(self, f"_{step.verb}")(step, bindings, indent)
+
+    def block(self, steps: tuple[Step, ...], bindings: str, indent: int) -> None:
+        if not steps:
+            self.line(f"{'    ' * indent}pass")
+        for step in steps:
+            self.step(step, bindings, indent)
+
+    def _set(self, step: Step, bindings: str, indent: int) -> None:
+        value = self.value(step["value"], bindings, indent)
+        target, _ = self.place(step["target"], bindings, indent)
+        self.line(f"{'    ' * indent}{target} = {value}", step.where)
+
+    def _change(self, step: Step, bindings: str, indent: int) -> None:
+        by = self.value(step["by"], bindings, indent)
+        target, _ = self.place(step["target"], bindings, indent)
+        self.line(f"{'    ' * indent}{target} += {by}", step.where)
+
+    def _transfer(self, step: Step, bindings: str, indent: int) -> None:
+        amount = self.value(step["amount"], bindings, indent)
+        source, _ = self.place(step["source"], bindings, indent)
+        destination, _ = self.place(step["destination"], bindings, indent)
+        pad = "    " * indent
+        self.line(f"{pad}{source} -= {amount}", step.where)
+        self.line(f"{pad}{destination} += {amount}", step.where)
+
+    def _move(self, step: Step, bindings: str, indent: int) -> None:
+        pad = "    " * indent
+        amount = step["amount"]
+        count = None if amount is None else self.value(amount, bindings, indent)
+        source, source_key = self.place(step["source"], bindings, indent)
+        destination, destination_key = self.place(step["destination"], bindings, indent)
+        face, bottom = repr(step["face"]), step["at"] == "bottom"
+        where = self.name_of(step.where, "W")
+        if count is None:
+            self.line(f"{pad}S.move_all({source_key}, {source}, {destination_key}, {destination}, {face}, {bottom})",
+                      step.where)
+        else:
+            self.line(f"{pad}S.move_some({source_key}, {source}, {destination_key}, {destination}, {face}, {bottom}, "
+                      f"{count}, {where})", step.where)
+
+    def _deal(self, step: Step, bindings: str, indent: int) -> None:
+        pad = "    " * indent
+        count = self.value(step["count"], bindings, indent)
+        source, source_key = self.place(step["source"], bindings, indent)
+        seats = "None" if step["seats"] is None else self.value(step["seats"], bindings, indent)
+        face_up = "None" if step["face_up"] is None else self.name_of(step["face_up"], "F")
+        self.line(f"{pad}S.deal_cards({source_key}, {source}, {step['zone']!r}, int({count}), {seats}, "
+                  f"{step['one_at_a_time']}, {face_up}, {bindings}, {self.name_of(step.where, 'W')})", step.where)
+
+    def _log(self, step: Step, bindings: str, indent: int) -> None:
+        parts: list[str] = []
+        for part in step["parts"]:
+            if isinstance(part, Shown):
+                value = self.value(part.expression, bindings, indent)
+                parts.append(f"({value}, {self.name_of(part.type, 'T')})")
+            else:
+                parts.append(repr(part))
+        self.line(f"{'    ' * indent}S.note_parts(({', '.join(parts)},))", step.where)
+
+    def _form_team(self, step: Step, bindings: str, indent: int) -> None:
+        seats = self.value(step["seats"], bindings, indent)
+        self.line(f"{'    ' * indent}S.form_team(list({seats}))", step.where)
+
+    def _if(self, step: Step, bindings: str, indent: int) -> None:
+        condition = self.value(step["condition"], bindings, indent)
+        pad = "    " * indent
+        self.line(f"{pad}if {condition}:")
+        self.block(step["then"], bindings, indent + 1)
+        if step["else"]:
+            self.line(f"{pad}else:")
+            self.block(step["else"], bindings, indent + 1)
+
+    def _for_each(self, step: Step, bindings: str, indent: int) -> None:
+        pad = "    " * indent
+        items = self.value(step["items"], bindings, indent)
+        number = self.fresh()
+        inner = f"B{number}"
+        self.line(f"{pad}{inner} = dict({bindings})")
+        self.line(f"{pad}for _i{number} in list({items}):")
+        self.line(f"{pad}    {inner}[{step['name']!r}] = _i{number}")
+        if step["where"] is not None:
+            condition = self.value(step["where"], inner, indent + 1)
+            self.line(f"{pad}    if not {condition}:")
+            self.line(f"{pad}        continue")
+        self.block(step["body"], inner, indent + 1)
+
+    def _repeat(self, step: Step, bindings: str, indent: int) -> None:
+        pad = "    " * indent
+        if step["times"] is not None:
+            times = self.value(step["times"], bindings, indent)
+            self.line(f"{pad}for _ in range(int({times})):")
+            self.block(step["body"], bindings, indent + 1)
+            return
+        self.line(f"{pad}while True:")
+        condition = self.value(step["while"], bindings, indent + 1)
+        self.line(f"{pad}    if not {condition}:")
+        self.line(f"{pad}        break")
+        self.line(f"{pad}    S.steps += 1")
+        self.line(f"{pad}    if S.steps > {self.max_steps}:")
+        self.line(f"{pad}        raise RUNTIME('the match ran more than {self.max_steps:,} steps; does a loop never "
+                  f"end?', {step.where!r})")
+        self.block(step["body"], bindings, indent + 1)
+
+
+_FAILURES = (ZeroDivisionError, IndexError, KeyError, TypeError, EvaluationError)
