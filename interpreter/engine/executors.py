@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.frames import Decide, ForEach, Repeat, Round, Steps, Trick, Turns
+from interpreter.engine.frames import Decide, ForEach, Repeat, Round, Trick, Turns
 from interpreter.engine.program import Step
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def _deal(state: State, step: Step, bindings: Bindings) -> None:
 def _if(state: State, step: Step, bindings: Bindings) -> None:
     branch = step["then"] if state.evaluate(step["condition"], bindings) else step["else"]
     if branch:
-        state.stack.append(Steps(branch, bindings))
+        state.run_block(branch, bindings)
 
 
 def _for_each(state: State, step: Step, bindings: Bindings) -> None:

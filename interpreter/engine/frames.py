@@ -190,12 +190,13 @@ class Decide(Frame):
     def resolve(self, state: State, action: Action, option: Option, bindings: Bindings) -> None:
         if not (self.step["repeat"] and not option.ends):
             state.stack.pop()
-        perform = Perform(option, action, bindings)
-        round_frame = state.simultaneous_round()
+        round_frame = state.simultaneous_round() if state.game.has_simultaneous_rounds else None
         if round_frame is not None:
-            round_frame.deferred.append(perform)
-        else:
-            state.stack.append(perform)
+            round_frame.deferred.append(Perform(option, action, bindings))
+            return
+        bindings = state.perform(option, action, bindings)
+        if option.effects:
+            state.run_block(option.effects, bindings)
 
 
 class Perform(Frame):
@@ -212,7 +213,7 @@ class Perform(Frame):
         state.stack.pop()
         bindings = state.perform(self.option, self.action, self.bindings)
         if self.option.effects:
-            state.stack.append(Steps(self.option.effects, bindings))
+            state.run_block(self.option.effects, bindings)
 
 
 class Trick(Frame):
@@ -277,9 +278,9 @@ class Trick(Frame):
         self.done += 1
         self.leader = winner
         self.order = []
-        state.note(f"p{winner} wins the trick")
+        state.note_parts(("p", (winner, None), " wins the trick"))
         if step["then"]:
-            state.stack.append(Steps(step["then"], {**self.bindings, "winner": winner}))
+            state.run_block(step["then"], {**self.bindings, "winner": winner})
 
 
 class Move(Frame):

@@ -24,6 +24,8 @@ class Game:
         self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
         self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
         self._card_actions: dict[tuple[int, str, int], Action] = {}
+        # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
+        self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}
 
     def card_action(self, seat: int, kind: str, card: int) -> Action:
         """The one Action value for a card played or discarded by a seat (made once, then shared)."""

@@ -14,7 +14,7 @@ from interpreter.engine import decisions
 from interpreter.engine.cardmoves import CardsAndValues
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.executors import EXECUTORS
-from interpreter.engine.frames import Decide, Frame, Perform, Round, Trick
+from interpreter.engine.frames import Decide, Frame, Perform, Round, Steps, Trick
 from interpreter.engine.match import MatchLoop
 from interpreter.engine.program import Expr, Option, Step
 from interpreter.engine.zones import FaceUp, ZoneKey, plain
@@ -75,9 +75,9 @@ class State(CardsAndValues, MatchLoop):
 
     def legal_actions(self) -> list[Action]:
         """The complete legal set, in a fixed order; empty at a chance node and when the match is over."""
-        if self.terminal or self.chance is not None or self.pending is None:
+        if self.pending is None or self.chance is not None or self.terminal:
             return []
-        return list(self.legal_set())
+        return list(self._legal if self._legal is not None else self.legal_set())
 
     def legal_set(self) -> dict[Action, Option]:
         """The legal actions with the option each takes (computed once per decision)."""
@@ -102,13 +102,22 @@ class State(CardsAndValues, MatchLoop):
 
     def apply(self, action: Action | str) -> None:
         """Check an action, then apply it and run the game on to the next decision or chance event."""
-        action = self._action(action)
-        option, bindings = self._checked(action)
-        assert self.pending is not None
+        # The hot path: an action of the legal set just computed needs no check (speed, see DESIGN.md).
+        legal = self._legal
+        option = legal.get(action) if legal is not None and action.__class__ is Action else None
+        pending = self.pending
+        if option is not None and pending is not None:
+            assert isinstance(action, Action)
+            bindings = decisions.bindings_for(self, pending, option, action)
+        else:
+            action = self._action(action)
+            option, bindings = self._checked(action)
         self.pending = None
         self._legal = None
         self.history.append(action)
-        self._events.append(("action", action, self._secret_from(option, action, bindings)))
+        secret = self._secret_from(option, action, bindings) if option.kind == "discard" or \
+            self.game.has_simultaneous_rounds else ()
+        self._events.append(("action", action, secret))
         frame = self.stack[-1]
         assert isinstance(frame, (Decide, Trick))
         frame.resolve(self, action, option, bindings)
@@ -179,7 +188,7 @@ class State(CardsAndValues, MatchLoop):
             action, secret = event[1], event[2]
             found = {"type": "action", "action": self.action_text(action), "seat": action.seat}
             if secret:
-                found["secret_from"] = secret
+                found["secret_from"] = list(secret)
             return found
         if kind == "chance":
             return {"type": "chance", "zone": event[1], "order": [self.card_text(c) for c in event[2]]}
@@ -224,7 +233,11 @@ class State(CardsAndValues, MatchLoop):
 
     def evaluate(self, expression: Expr, bindings: Bindings, values: dict[str, Any] | None = None) -> Any:
         """The value of an expression with `bindings` bound (left unchanged)."""
-        return self.evaluate_kept(expression, dict(bindings) if expression.keeps else bindings, values)
+        try:
+            return expression.function(self.values if values is None else values,
+                                       dict(bindings) if expression.keeps else bindings)
+        except Exception:  # any failure of generated code becomes a located ruleset error
+            return self.evaluate_kept(expression, dict(bindings), values)
 
     def evaluate_kept(self, expression: Expr, scratch: Bindings, values: dict[str, Any] | None = None) -> Any:
         """The value of an expression; the parameterless definitions it computes are kept in `scratch`, so pass
@@ -243,6 +256,21 @@ class State(CardsAndValues, MatchLoop):
     def execute(self, step: Step, bindings: Bindings) -> None:
         """Run one step, or push the frame that runs it."""
         EXECUTORS[step.verb](self, step, bindings)
+
+    def run_block(self, steps: tuple[Step, ...], bindings: Bindings) -> None:
+        """Run a list of steps: its generated functions at once, up to a step that may stop the game, which
+        runs in a Steps frame that goes on with the rest (or on its own when it is the last)."""
+        plan = getattr(steps, "plan", steps)
+        last = len(plan) - 1
+        for index, item in enumerate(plan):
+            if item.__class__ is Step:
+                if index < last:
+                    frame = Steps(steps, bindings)
+                    frame.index = index + 1
+                    self.stack.append(frame)
+                EXECUTORS[item.verb](self, item, bindings)
+                return
+            item(self, bindings)
 
     def shown(self, value: Any, kind: Any) -> str:
         """A value as a transcript shows it: cards, ranks and suits by name, seats by number."""
@@ -263,21 +291,25 @@ class State(CardsAndValues, MatchLoop):
         self.pending = decisions.Pending(seat, options, bindings, where)
         self._legal = None
 
-    def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> list[int]:
+    def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> tuple[int, ...]:
         """The seats that may not see what this action is: everyone else while a simultaneous round is open;
         for a discard, the seats that cannot see where the card goes."""
         if option.kind != "discard" and not self.game.has_simultaneous_rounds:
-            return []
-        others = [seat for seat in range(self.player_count) if seat != action.seat]
-        if self.simultaneous_round() is not None:
+            return ()
+        others = tuple(seat for seat in range(self.player_count) if seat != action.seat)
+        if self.game.has_simultaneous_rounds and self.simultaneous_round() is not None:
             return others
         if option.kind != "discard" or option.destination is None:
-            return []
+            return ()
         from interpreter.engine.observation import sees_zone
 
-        key, _ = self.zone(option.destination, bindings)
-        zone = self.game.ruleset.zones[key[0]]
-        return [seat for seat in others if not sees_zone(self, zone, key[1], seat)]
+        key = (option.destination.name, self._owner(option.destination, bindings), action.seat,
+               self.values["team_of"])
+        found = self.game.secrets.get(key)
+        if found is None:
+            zone = self.game.ruleset.zones[key[0]]
+            found = self.game.secrets[key] = tuple(seat for seat in others if not sees_zone(self, zone, key[1], seat))
+        return found
 
     def simultaneous_round(self) -> Round | None:
         for frame in reversed(self.stack):
