@@ -34,9 +34,10 @@ class CardsAndValues(StateParts):
         return -1
 
     def zone(self, ref: Ref, bindings: Bindings) -> tuple[ZoneKey, list[int]]:
+        if ref.on_table:
+            return ref.table_key, self.values[ref.name]
         owner = self._owner(ref, bindings)
-        key = (ref.name, owner)
-        return key, self._zone_list(key)
+        return (ref.name, owner), self.values[ref.name][owner]
 
     def table(self, ref: Ref, bindings: Bindings) -> tuple[ZoneKey, list[Meld]]:
         """A zone of melds."""
@@ -174,11 +175,17 @@ class CardsAndValues(StateParts):
             assert option.source is not None and option.destination is not None
             source_key, source = self.zone(option.source, bindings)
             target_key, target = self.zone(option.destination, bindings)
-            if kind in ("play", "discard"):
-                index = len(source) - 1 - source[::-1].index(action.card)
-                card, was_up = self._take(source_key, source, index)
-                self._put(target_key, target, card, was_up or kind == "play", False)
-                return {**bindings, "card": card}
+            if kind in ("play", "discard"):  # (the hot path of trick games: kept flat)
+                card = action.card
+                if source[-1] == card:
+                    source.pop()
+                else:
+                    del source[len(source) - 1 - source[::-1].index(card)]
+                was_up = self.face_up.take(source_key, card) if self.face_up.cards else False
+                target.append(card)
+                if was_up or kind == "play":
+                    self.face_up.add(target_key, card)
+                return {**bindings, "card": card} if option.effects else bindings
             count = 1 if kind == "draw" else action.target if action.target > 0 else len(source)
             taken = source[len(source) - count:]
             for _ in taken:  # the top card; or the top cards, deepest first, so that their order is kept

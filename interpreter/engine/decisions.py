@@ -40,20 +40,23 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                 if _first_failure(state, option.clauses, bindings) is None:
                     found[Action(seat, "choose", name=option.name, arguments=arguments)] = option
         elif kind in ("play", "discard"):
-            bindings = dict(pending.bindings)  # one dict for every card: what does not depend on it is kept
             assert option.source is not None
             _, cards = state.zone(option.source, pending.bindings)
-            candidates = list(dict.fromkeys(cards))
+            candidates = cards if state.game.unique_cards else list(dict.fromkeys(cards))
             if option.card_filter is not None:
-                try:
-                    allowed = option.card_filter(state.values, bindings, candidates)
+                try:  # one dict for every card: what does not depend on the card is kept in it
+                    allowed = option.card_filter(state.values, dict(pending.bindings), candidates)
                 except Exception:  # name the failure: test the clauses one by one, which locates it
                     allowed = [c for c in candidates if _passes(state, option, {**pending.bindings, "card": c})]
+            elif option.clauses:
+                allowed = [c for c in candidates if _passes(state, option, {**pending.bindings, "card": c})]
             else:
-                allowed = [c for c in candidates if _passes(state, option, {**bindings, "card": c})]
-            action_for = state.game.card_action
+                allowed = candidates
+            actions = state.game.card_actions(seat, kind)
+            if len(pending.options) == 1:
+                return dict.fromkeys([actions[card] for card in allowed], option)
             for card in allowed:
-                found[action_for(seat, kind, card)] = option
+                found[actions[card]] = option
         elif kind in ("draw", "take"):
             assert option.source is not None
             _, cards = state.zone(option.source, pending.bindings)

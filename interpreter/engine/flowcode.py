@@ -235,10 +235,40 @@ class _Writer:
         pad = "    " * indent
         count = self.value(step["count"], bindings, indent)
         source, source_key = self.place(step["source"], bindings, indent)
-        seats = "None" if step["seats"] is None else self.value(step["seats"], bindings, indent)
-        face_up = "None" if step["face_up"] is None else self.name_of(step["face_up"], "F")
-        self.line(f"{pad}S.deal_cards({source_key}, {source}, {step['zone']!r}, int({count}), {seats}, "
-                  f"{step['one_at_a_time']}, {face_up}, {bindings}, {self.name_of(step.where, 'W')})", step.where)
+        number = self.fresh()
+        seats = f"_s{number}"
+        if step["seats"] is None:
+            self.line(f"{pad}{seats} = [(V['dealer'] + 1 + _k) % S.player_count for _k in range(S.player_count)]")
+        else:
+            self.line(f"{pad}{seats} = list({self.expr(step['seats'], bindings)})", step["seats"].where)
+        where = self.name_of(step.where, "W")
+        zone = repr(step["zone"])
+        self.line(f"{pad}_n{number} = int({count})")
+        self.line(f"{pad}_from{number} = {source}")
+        self.line(f"{pad}if len(_from{number}) < _n{number} * len({seats}):")
+        self.line(f"{pad}    raise RUNTIME({source_key}[0] + ' ran out while dealing', {where})")
+        self.line(f"{pad}_up{number} = bool(S.face_up.of({source_key}))")  # a dealt card is face down unless
+        self.line(f"{pad}_to{number} = V[{zone}]")
+        inner = f"B{number}"
+        face_up = step["face_up"]
+        if face_up is not None:
+            self.line(f"{pad}{inner} = dict({bindings})")
+        if step["one_at_a_time"]:
+            self.line(f"{pad}for _r{number} in range(1, _n{number} + 1):")
+            self.line(f"{pad}    for _p{number} in {seats}:")
+        else:
+            self.line(f"{pad}for _p{number} in {seats}:")
+            self.line(f"{pad}    for _r{number} in range(1, _n{number} + 1):")
+        body = pad + "        "
+        self.line(f"{body}_c{number} = _from{number}.pop()")
+        self.line(f"{body}if _up{number}:")  # `face_up` says otherwise
+        self.line(f"{body}    S.face_up.take({source_key}, _c{number})")
+        self.line(f"{body}_to{number}[_p{number}].append(_c{number})")
+        if face_up is not None:
+            self.line(f"{body}{inner}['receiver'] = _p{number}")
+            self.line(f"{body}{inner}['round'] = _r{number}")
+            self.line(f"{body}if {self.expr(face_up, inner)}:", face_up.where)
+            self.line(f"{body}    S.face_up.add(({zone}, _p{number}), _c{number})")
 
     def _log(self, step: Step, bindings: str, indent: int) -> None:
         parts: list[str] = []

@@ -23,17 +23,24 @@ class Game:
         compile_flow(self.program, MAX_STEPS)
         self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
         self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
-        self._card_actions: dict[tuple[int, str, int], Action] = {}
+        self._card_actions: dict[tuple[int, str], list[Action]] = {}
+        self.unique_cards = ruleset.deck.packs == 1 and ruleset.deck.jokers <= 1  # no two cards are the same value
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
         self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}
 
     def card_action(self, seat: int, kind: str, card: int) -> Action:
         """The one Action value for a card played or discarded by a seat (made once, then shared)."""
-        key = (seat, kind, card)
-        action = self._card_actions.get(key)
-        if action is None:
-            action = self._card_actions[key] = Action(seat, kind, card=card)
-        return action
+        return self.card_actions(seat, kind)[card]
+
+    def card_actions(self, seat: int, kind: str) -> list[Action]:
+        """A seat's actions of one kind (play or discard) for every card, indexed by the card: made once,
+        then shared by every legal set."""
+        key = (seat, kind)
+        actions = self._card_actions.get(key)
+        if actions is None:
+            actions = self._card_actions[key] = [Action(seat, kind, card=card)
+                                                 for card in range(len(self.deck.text_of))]
+        return actions
 
     @property
     def name(self) -> str:

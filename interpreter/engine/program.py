@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.dsl.compiler import Compiled
@@ -41,6 +41,12 @@ class Ref:
     implicit: bool  # a bare per-owner name: the owner is the bound `player`
     where: str
     owner_name: str | None = None  # the owner is simply this name (`hand[winner]`): read it, no evaluation
+    on_table: bool = field(init=False)  # no owner: read as `V[name]`
+    table_key: tuple[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "on_table", self.owner_name is None and self.owner is None and not self.implicit)
+        object.__setattr__(self, "table_key", (self.name, -1))
 
 
 @dataclass(frozen=True, slots=True)
