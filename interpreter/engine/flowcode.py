@@ -78,7 +78,7 @@ class _Writer:
         self.lines: list[str] = []
         self.places: dict[int, str] = {}  # line number (1-based) -> where in the ruleset
         self.namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "int": int,
-                                                           "range": range, "len": len, "type": type}}
+                                                           "range": range, "len": len, "bool": bool}}
         self.constants: dict[int, str] = {}  # id(object) -> its name in the namespace
         self.pending: list[tuple[Block, int, str]] = []  # (block, index in its plan, function name)
         self.count = 0
