@@ -32,13 +32,21 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
     in zone order; choices' arguments in the order their lists give."""
     found: dict[Action, Option] = {}
     seat = pending.seat
+    shared: Bindings | None = None  # one scratch copy of the bindings for the clauses that bind nothing more
+    choice = state.game.choice_action
     for option in pending.options:
         kind = option.kind
         if kind == "choose":
+            if not option.arguments:
+                if shared is None:
+                    shared = dict(pending.bindings)
+                if _first_failure(state, option.clauses, shared) is None:
+                    found[choice(seat, option.name, ())] = option
+                continue
             for arguments in _argument_combinations(state, option, pending.bindings):
-                bindings = {**pending.bindings, **dict(arguments)}
-                if _first_failure(state, option.clauses, bindings) is None:
-                    found[Action(seat, "choose", name=option.name, arguments=arguments)] = option
+                if not option.clauses or _first_failure(state, option.clauses,
+                                                        {**pending.bindings, **dict(arguments)}) is None:
+                    found[choice(seat, option.name, arguments)] = option
         elif kind in ("play", "discard"):
             assert option.source is not None
             _, cards = state.zone(option.source, pending.bindings)

@@ -93,7 +93,7 @@ class ForEach(Frame):
             bindings = {**self.bindings, name: item}
             if where is not None and not state.evaluate(where, bindings):
                 continue
-            state.stack.append(Steps(step["body"], bindings))
+            state.run_block(step["body"], bindings)
             return
         state.stack.pop()
 
@@ -113,7 +113,7 @@ class Repeat(Frame):
             state.stack.pop()
             return
         self.done += 1
-        state.stack.append(Steps(self.step["body"], self.bindings))
+        state.run_block(self.step["body"], self.bindings)
 
 
 class Round(Frame):
@@ -137,7 +137,7 @@ class Round(Frame):
             bindings = {**self.bindings, "player": seat}
             if where is not None and not state.evaluate(where, bindings):
                 continue
-            state.stack.append(Steps(self.step["body"], bindings))
+            state.run_block(self.step["body"], bindings)
             return
         state.stack.pop()
         if self.deferred:
@@ -169,7 +169,7 @@ class Turns(Frame):
             self.started = True
             bindings = {**self.bindings, "player": self.seat}
             if step["where"] is None or state.evaluate(step["where"], bindings):
-                state.stack.append(Steps(step["body"], bindings))
+                state.run_block(step["body"], bindings)
                 return
         raise RulesetRuntimeError("no seat may take a turn (`where` holds for none)", step.where)
 
@@ -302,4 +302,4 @@ class Move(Frame):
             state.stack.pop()
             return
         self.refilled = True
-        state.stack.append(Steps(self.step["when_empty"], self.bindings))
+        state.run_block(self.step["when_empty"], self.bindings)

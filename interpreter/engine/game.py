@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from interpreter.actions import Action
 from interpreter.engine.errors import IllegalActionError
@@ -24,6 +25,7 @@ class Game:
         self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
         self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
         self._card_actions: dict[tuple[int, str], list[Action]] = {}
+        self._choice_actions: dict[tuple[int, str, tuple[tuple[str, Any], ...]], Action] = {}
         self.unique_cards = ruleset.deck.packs == 1 and ruleset.deck.jokers <= 1  # no two cards are the same value
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
         self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}
@@ -31,6 +33,14 @@ class Game:
     def card_action(self, seat: int, kind: str, card: int) -> Action:
         """The one Action value for a card played or discarded by a seat (made once, then shared)."""
         return self.card_actions(seat, kind)[card]
+
+    def choice_action(self, seat: int, name: str, arguments: tuple[tuple[str, Any], ...]) -> Action:
+        """The one Action value for a named choice with its arguments (made once, then shared)."""
+        key = (seat, name, arguments)
+        action = self._choice_actions.get(key)
+        if action is None:
+            action = self._choice_actions[key] = Action(seat, "choose", name=name, arguments=arguments)
+        return action
 
     def card_actions(self, seat: int, kind: str) -> list[Action]:
         """A seat's actions of one kind (play or discard) for every card, indexed by the card: made once,
