@@ -94,10 +94,11 @@ class Program:
     def add(self, node: ast.Node, annotations: Annotations) -> str:
         """Queue one checked expression; returns the name its function will have after `build()`."""
         name = f"x_{len(self._expressions)}"
-        code = self._emitter(annotations).emit(node)
+        emitter = self._emitter(annotations)
+        code = emitter.emit(node)
         self._expressions.append(name)
         self._sources.append(f"def {name}(V, B):\n    return {code}\n")
-        if annotations.calls:
+        if annotations.calls or emitter.hoisted:
             self._keeping.add(name)
         self._uses[name] = frozenset(annotations.used_context)
         self._emit_instances()
@@ -108,6 +109,8 @@ class Program:
         bound in `B` under `variable` while its conditions are tested (several checked expressions at once)."""
         name = f"x_{len(self._expressions)}"
         emitters = [(self._emitter(annotations), node) for node, annotations in parts]
+        for emitter, _ in emitters:
+            emitter.looping = True  # the conditions run once per item: what reads no item is worked out once
         # A condition that always holds is left out (`has_cinch: "false"` makes a clause always hold).
         conditions = " and ".join(emitter.emit(node) for emitter, node in emitters
                                   if emitter.constant(node) is _UNKNOWN or not emitter.constant(node)) or "True"
@@ -179,6 +182,7 @@ class _Folding:
     def __init__(self, environment: Environment) -> None:
         self.environment = environment
         self.values: dict[str, Any] = {}
+        self.hoisted: dict[int, str] = {}  # id(call node) -> the key its value is kept under in `B`
 
     def definition(self, function_name: str) -> Any:
         if function_name not in self.values:
@@ -198,6 +202,8 @@ class _Emitter:
         self.annotations = annotations
         self.locals: set[str] = set(parameters)  # quantifier variables and definition parameters in scope
         self.folding = folding
+        self.hoisted = False  # whether a value is kept in `B` (the caller must then give a `B` of its own)
+        self.looping = False  # the expression runs once per item of a filter
 
     def emit(self, node: ast.Node) -> str:
         value = self.constant(node)
@@ -287,7 +293,27 @@ class _Emitter:
             return f"{call}(V, B{''.join(', ' + a for a in arguments)})"
         if BUILTINS[node.function].context == "env":
             arguments.insert(0, "V")
-        return f"B_{node.function}({', '.join(arguments)})"
+        code = f"B_{node.function}({', '.join(arguments)})"
+        if (self.locals or self.looping) and self.folding is not None and node.arguments and self._invariant(node):
+            # A builtin over game values only, inside a loop or a definition with parameters (`trick_winner(
+            # trick, trump)` in `beats_trick(c)`): worked out once per evaluation and kept in `B`.
+            key = self.folding.hoisted.setdefault(id(node), f"h_{len(self.folding.hoisted)}")
+            self.hoisted = True
+            return f"(B[{key!r}] if {key!r} in B else KEEP(B, {key!r}, {code}))"
+        return code
+
+    def _invariant(self, node: ast.Node) -> bool:
+        """Whether a node reads the game's values and constants only: no bound name, no variable of a loop or
+        parameter, no definition (which may read bound names)."""
+        annotations = self.annotations
+        if isinstance(node, ast.Name):
+            return node.identifier not in self.locals and id(node) not in annotations.bound and \
+                id(node) not in annotations.calls and id(node) not in annotations.implicit_index
+        if isinstance(node, ast.Call) and id(node) in annotations.calls:
+            return False
+        if isinstance(node, (ast.Quantifier, ast.Comprehension)):
+            return False
+        return all(self._invariant(child) for child in ast.children(node))
 
     @contextmanager
     def _bound(self, variable: str) -> Iterator[None]:

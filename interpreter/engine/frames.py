@@ -19,6 +19,10 @@ Bindings = dict[str, Any]
 
 class Frame:
     __slots__ = ("bindings",)
+    fields: tuple[str, ...] = ("bindings",)  # every slot of the class, for copies
+
+    def __init_subclass__(cls) -> None:
+        cls.fields = tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
 
     def __init__(self, bindings: Bindings) -> None:
         self.bindings = bindings
@@ -27,11 +31,12 @@ class Frame:
         raise NotImplementedError
 
     def copy(self) -> Frame:
+        """A copy for a copied state: lists (seats to come, cards played) are copied; bindings are shared,
+        since they are never changed once made."""
         clone = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                value = getattr(self, name)
-                setattr(clone, name, list(value) if isinstance(value, list) else value)
+        for name in self.fields:
+            value = getattr(self, name)
+            setattr(clone, name, list(value) if value.__class__ is list else value)
         return clone
 
 

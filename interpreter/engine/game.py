@@ -26,6 +26,12 @@ class Game:
         self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
         self._card_actions: dict[tuple[int, str], list[Action]] = {}
         self._choice_actions: dict[tuple[int, str, tuple[tuple[str, Any], ...]], Action] = {}
+        # What a copy of a state copies: zones on the table and per-owner variables are lists of values;
+        # per-owner zones are lists of lists (melds are frozen, so a list of them is copied shallow).
+        zones, variables = ruleset.zones, ruleset.variables
+        self.shallow_copied = tuple([name for name, zone in zones.items() if zone.owner == "table"] +
+                                    [name for name, variable in variables.items() if variable.per != "table"])
+        self.deep_copied = tuple(name for name, zone in zones.items() if zone.owner != "table")
         self.unique_cards = ruleset.deck.packs == 1 and ruleset.deck.jokers <= 1  # no two cards are the same value
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
         self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from interpreter.engine.frames import Frame
     from interpreter.engine.game import Game
+    from interpreter.engine.log import Log
     from interpreter.engine.program import Expr
     from interpreter.engine.zones import FaceUp, ZoneKey
 
@@ -26,7 +27,7 @@ class StateParts:
         terminal: bool
         phase: str
         hand_results: list[dict[str, Any]]
-        _events: list[tuple[Any, ...]]
+        _events: Log
 
         def evaluate(self, expression: Expr, bindings: Bindings, values: dict[str, Any] | None = None) -> Any: ...
         def card_text(self, card: int) -> str: ...

@@ -15,9 +15,10 @@ from interpreter.engine.cardmoves import CardsAndValues
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.executors import EXECUTORS
 from interpreter.engine.frames import Decide, Frame, Perform, Round, Steps, Trick
+from interpreter.engine.log import Log
 from interpreter.engine.match import MatchLoop
 from interpreter.engine.program import Expr, Option, Step
-from interpreter.engine.zones import FaceUp, ZoneKey, plain
+from interpreter.engine.zones import FaceUp, ZoneKey
 from interpreter.errors import EvaluationError
 
 if TYPE_CHECKING:
@@ -46,9 +47,9 @@ class State(CardsAndValues, MatchLoop):
         self.terminal = False
         self.phase = ""
         self.steps = 0
-        self.history: list[Action] = []
-        self._events: list[tuple[Any, ...]] = []  # recorded cheaply; `events` gives them as dicts
-        self._event_dicts: list[dict[str, Any]] = []
+        self._history = Log()  # the actions taken, in order
+        self._events = Log()  # recorded cheaply as tuples; `events` gives them as dicts
+        self._event_dicts = Log()
         self.hand_results: list[dict[str, Any]] = []
         self._legal: dict[Action, Option] | None = None  # the legal set, computed once per decision
         self.meld_plans: dict[Action, Any] = {}  # for each legal meld or addition, the meld it makes
@@ -114,7 +115,7 @@ class State(CardsAndValues, MatchLoop):
             option, bindings = self._checked(action)
         self.pending = None
         self._legal = None
-        self.history.append(action)
+        self._history.append(action)
         secret = self._secret_from(option, action, bindings) if option.kind == "discard" or \
             self.game.has_simultaneous_rounds else ()
         self._events.append(("action", action, secret))
@@ -155,22 +156,24 @@ class State(CardsAndValues, MatchLoop):
         return observe(self, seat)
 
     def clone(self) -> State:
+        """An independent copy: zones and variables copied, the history and events shared until either side
+        appends (so a copy costs the same early and late in a match), the legal set shared."""
         copy = object.__new__(State)
         copy.__dict__.update(self.__dict__)
-        copy.rng = random.Random()
+        copy.rng = random.Random.__new__(random.Random)
         copy.rng.setstate(self.rng.getstate())
-        copy.values = {name: plain(value) for name, value in self.values.items()}
+        values = copy.values = dict(self.values)  # numbers, text and tuples are shared: they are never changed
+        game = self.game
+        for name in game.shallow_copied:
+            values[name] = list(values[name])
+        for name in game.deep_copied:
+            values[name] = [list(owned) for owned in values[name]]
         copy.face_up = self.face_up.copy()
         copy.stack = [frame.copy() for frame in self.stack]
-        copy.history = list(self.history)
-        copy._events = list(self._events)
-        copy._event_dicts = list(self._event_dicts)
+        copy._history = self._history.fork()
+        copy._events = self._events.fork()
+        copy._event_dicts = self._event_dicts.fork()
         copy.hand_results = list(self.hand_results)
-        copy._legal = None
-        copy.meld_plans = {}
-        if self.pending is not None:
-            copy.pending = decisions.Pending(self.pending.seat, self.pending.options, self.pending.bindings,
-                                             self.pending.where)
         return copy
 
     @property
@@ -178,9 +181,14 @@ class State(CardsAndValues, MatchLoop):
         """What has happened, in order, as JSON-serialisable dicts (the transcript and the log are made of
         them): `hand`, `chance` (the new order, top first), `action`, `reveal`, `log`, `hand_end`."""
         dicts = self._event_dicts
-        for event in self._events[len(dicts):]:
+        for event in self._events.since(len(dicts)):
             dicts.append(self._event_dict(event))
-        return dicts
+        return dicts.as_list()
+
+    @property
+    def history(self) -> list[Action]:
+        """The actions taken so far, in order."""
+        return self._history.as_list()
 
     def _event_dict(self, event: tuple[Any, ...]) -> dict[str, Any]:
         kind = event[0]

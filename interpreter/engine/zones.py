@@ -4,8 +4,6 @@ zone's face-up cards are kept as a small multiset beside it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 ZoneKey = tuple[str, int]  # (zone name, owner index; -1 for a table zone)
 
 
@@ -42,9 +40,3 @@ class FaceUp:
         else:
             self.cards.pop(key, None)
 
-
-def plain(value: Any) -> Any:
-    """A deep copy of zone and variable storage (lists of lists and scalars)."""
-    if isinstance(value, list):
-        return [plain(item) for item in value] if value and isinstance(value[0], list) else list(value)
-    return value

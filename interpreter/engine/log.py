@@ -1,0 +1,52 @@
+"""An append-only list that a copy of the state shares instead of copying: a match's history and events grow
+with every action, and copying them made `clone()` cost as much as the match was long."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+class Log:
+    """Items appended in order. `fork()` gives a log that sees this one's items so far and appends its own;
+    both go on independently (this one only ever appends, so the part the fork sees never changes)."""
+
+    __slots__ = ("base", "base_length", "items")
+
+    def __init__(self, base: Log | None = None, base_length: int = 0) -> None:
+        self.base = base
+        self.base_length = base_length
+        self.items: list[Any] = []
+
+    def append(self, item: Any) -> None:
+        self.items.append(item)
+
+    def __len__(self) -> int:
+        return self.base_length + len(self.items)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.as_list())
+
+    def fork(self) -> Log:
+        return Log(self, len(self))
+
+    def prefix(self, length: int) -> list[Any]:
+        """The first `length` items."""
+        if length <= self.base_length:
+            return self.base.prefix(length) if self.base is not None else []
+        own = self.items[:length - self.base_length]
+        return (self.base.prefix(self.base_length) if self.base is not None else []) + own
+
+    def since(self, start: int) -> list[Any]:
+        """The items from position `start` on."""
+        if start >= self.base_length:
+            return self.items[start - self.base_length:]
+        return self.as_list()[start:]
+
+    def as_list(self) -> list[Any]:
+        """Every item, as a list this log keeps (the shared part is copied in once, on the first read)."""
+        if self.base is not None:
+            self.items = self.base.prefix(self.base_length) + self.items
+            self.base = None
+            self.base_length = 0
+        return self.items
