@@ -105,11 +105,8 @@ class CardsAndValues(StateParts):
         if face == "up":
             for card in cards:
                 self.face_up.add(target_key, card)
-        elif face != "down" and was_up:
-            for card in cards:
-                if card in was_up:
-                    was_up.remove(card)
-                    self.face_up.add(target_key, card)
+        elif face != "down" and was_up:  # every card keeps its face: the face-up ones stay face up
+            self.face_up.cards.setdefault(target_key, []).extend(was_up)
 
     def move_some(self, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
                   face: str | None, at_bottom: bool, amount: int | list[int], where: str) -> None:

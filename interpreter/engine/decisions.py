@@ -43,9 +43,12 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                 if _first_failure(state, option.clauses, shared) is None:
                     found[choice(seat, option.name, ())] = option
                 continue
+            if not option.clauses:  # every combination of the arguments' values: the same actions each time
+                lists = tuple(tuple(state.evaluate(expression, pending.bindings)) for _, expression in option.arguments)
+                found.update(dict.fromkeys(state.game.choice_actions(seat, option, lists), option))
+                continue
             for arguments in _argument_combinations(state, option, pending.bindings):
-                if not option.clauses or _first_failure(state, option.clauses,
-                                                        {**pending.bindings, **dict(arguments)}) is None:
+                if _first_failure(state, option.clauses, {**pending.bindings, **dict(arguments)}) is None:
                     found[choice(seat, option.name, arguments)] = option
         elif kind in ("play", "discard"):
             assert option.source is not None

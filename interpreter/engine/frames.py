@@ -244,7 +244,7 @@ class Trick(Frame):
         if self.position < len(self.order):
             seat = self.order[self.position]
             bindings = {**self.bindings, "player": seat, "to_play": len(self.order) - self.position - 1}
-            state.await_decision(seat, (self.step["option"],), bindings, self.step.where)
+            state.await_decision(seat, self.step["options"], bindings, self.step.where)
             return
         self._finish(state)
 
@@ -252,10 +252,23 @@ class Trick(Frame):
         step = self.step
         if self.total is not None and self.done >= self.total:
             return False
-        seats = [(self.leader + offset) % state.player_count for offset in range(state.player_count)]
+        count = state.player_count
+        seats = [(self.leader + offset) % count for offset in range(count)]
         players = step["players"]
         if players is not None:
-            seats = [seat for seat in seats if state.evaluate(players, {**self.bindings, "player": seat})]
+            scratch = dict(self.bindings)
+            values = state.values
+            function = players.function
+            keeps = players.keeps
+            taking_part = []
+            try:
+                for seat in seats:
+                    scratch["player"] = seat
+                    if function(values, dict(scratch) if keeps else scratch):
+                        taking_part.append(seat)
+            except Exception:  # again, through evaluate, which names the failure in the ruleset's terms
+                taking_part = [seat for seat in seats if state.evaluate(players, {**self.bindings, "player": seat})]
+            seats = taking_part
         source = step["source"]
         if self.total is None and not any(state.values[source][seat] for seat in seats):
             return False
@@ -283,7 +296,7 @@ class Trick(Frame):
         self.done += 1
         self.leader = winner
         self.order = []
-        state.note_parts(("p", (winner, None), " wins the trick"))
+        state._events.append(("log_parts", ("p", (winner, None), " wins the trick")))
         if step["then"]:
             state.run_block(step["then"], {**self.bindings, "winner": winner})
 

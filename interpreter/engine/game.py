@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 from typing import Any
 
@@ -9,7 +10,7 @@ from interpreter.actions import Action
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.flowcode import compile_flow
 from interpreter.engine.melds import build_meld_rules
-from interpreter.engine.program import Program, build_program
+from interpreter.engine.program import Option, Program, build_program
 from interpreter.engine.state import MAX_STEPS, State
 from interpreter.model import Ruleset
 
@@ -26,6 +27,7 @@ class Game:
         self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
         self._card_actions: dict[tuple[int, str], list[Action]] = {}
         self._choice_actions: dict[tuple[int, str, tuple[tuple[str, Any], ...]], Action] = {}
+        self._choice_lists: dict[tuple[int, str, tuple[tuple[Any, ...], ...]], list[Action]] = {}
         # What a copy of a state copies: zones on the table and per-owner variables are lists of values;
         # per-owner zones are lists of lists (melds are frozen, so a list of them is copied shallow).
         zones, variables = ruleset.zones, ruleset.variables
@@ -47,6 +49,17 @@ class Game:
         if action is None:
             action = self._choice_actions[key] = Action(seat, "choose", name=name, arguments=arguments)
         return action
+
+    def choice_actions(self, seat: int, option: Option, values: tuple[tuple[Any, ...], ...]) -> list[Action]:
+        """A choice with every combination of its arguments' values, in order (made once per values)."""
+        key = (seat, option.name, values)
+        actions = self._choice_lists.get(key)
+        if actions is None:
+            names = [name for name, _ in option.arguments]
+            actions = self._choice_lists[key] = [
+                self.choice_action(seat, option.name, tuple(zip(names, combination, strict=True)))
+                for combination in itertools.product(*values)]
+        return actions
 
     def card_actions(self, seat: int, kind: str) -> list[Action]:
         """A seat's actions of one kind (play or discard) for every card, indexed by the card: made once,

@@ -279,6 +279,7 @@ class _Builder:
                         card_filter=self.expressions.get(yaml_path((*p, "legal")) + "#filter"))
         return {"zone": zone, "leader": self.required(e["leader"], (*p, "leader")),
                 "players": self.expr(e.get("players"), (*p, "players")), "source": source, "option": option,
+                "options": (option,),
                 "winning_card": self.required(e["winning_card"], (*p, "winning_card")),
                 "then": self.steps(e.get("then"), (*p, "then")), "count": self.expr(e.get("count"), (*p, "count"))}
 
