@@ -1,0 +1,115 @@
+"""The compiled forms of a ruleset behave as the rules say: steps run as generated code still fail with the
+place in the ruleset, definitions made of parameters fold away without changing a value, and a copied
+state goes its own way while sharing the history it was copied with."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import CHANCE, load_ruleset
+from interpreter.engine.errors import RulesetRuntimeError
+from interpreter.engine.log import Log
+from interpreter.engine.state import State
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
+
+
+def _variant(tmp_path: Path, old: str, new: str) -> Path:
+    assert old in TINY
+    path = tmp_path / "game.yaml"
+    path.write_text(TINY.replace(old, new), encoding="utf-8")
+    return path
+
+
+def _play_to_end(state: State, seed: int = 1) -> None:
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        if state.current_player == CHANCE:
+            state.apply_chance()
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def test_a_failing_expression_in_a_generated_step_names_its_place(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "            - change: tricks[winner]\n              by: 1",
+                    "            - change: tricks[winner]\n              by: 1 // (size(trick) - size(trick))")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    with pytest.raises(RulesetRuntimeError) as raised:
+        _play_to_end(state)
+    assert "division by zero" in str(raised.value)
+    assert raised.value.where == "hand.phases[1].steps[0].then[0].by"
+
+
+def test_a_failing_builtin_in_a_generated_loop_names_its_place(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - for_each: seats()\n          do:\n            - set: trump\n"
+                    "              to: first(won[player]).suit")
+    with pytest.raises(RulesetRuntimeError) as raised:
+        load_ruleset(path).new_initial_state(seed=1, players=2).apply_chance()
+    assert "first() of an empty list" in str(raised.value)
+    assert raised.value.where == "hand.phases[0].steps[2].do[0].to"
+
+
+def test_parameters_fold_away_without_changing_what_is_legal(tmp_path: Path) -> None:
+    # `pot_limit` is null, so `strict` is false and the rule reduces to the follow-suit test of the original.
+    folded = _variant(tmp_path, "              reason: \"you must follow suit\"",
+                      "              reason: \"you must follow suit\"\n"
+                      "            - rule: not strict or size(trick) == 0 or card.suit == trump\n"
+                      "              reason: \"never, with no pot limit\"")
+    folded.write_text(folded.read_text(encoding="utf-8").replace(
+        "  winning: trick_winner(trick, trump)",
+        "  winning: trick_winner(trick, trump)\n  strict: params.pot_limit != null and params.pot_limit > 0"),
+        encoding="utf-8")
+    original = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml").new_initial_state(seed=5, players=3)
+    changed = load_ruleset(folded).new_initial_state(seed=5, players=3)
+    rng = random.Random(5)
+    while not original.is_terminal:
+        if original.current_player == CHANCE:
+            original.apply_chance()
+            changed.apply_chance()
+            continue
+        legal = original.legal_actions()
+        assert changed.legal_actions() == legal
+        action = rng.choice(legal)
+        original.apply(action)
+        changed.apply(action)
+    assert changed.returns() == original.returns()
+
+
+def test_a_copy_shares_the_past_and_keeps_its_own_future() -> None:
+    game = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml")
+    state = game.new_initial_state(seed=3, players=3)
+    state.apply_chance()
+    state.apply(state.legal_actions()[0])
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    taken = len(state.history)
+    before = list(state.events)
+    copy = state.clone()
+    copy.apply(copy.legal_actions()[-1])
+    state.apply(state.legal_actions()[0])
+    assert copy.events[:len(before)] == before == state.events[:len(before)]
+    assert copy.events[len(before)] != state.events[len(before)]
+    assert len(copy.history) == len(state.history) == taken + 1
+    assert copy.history[:taken] == state.history[:taken] and copy.history[taken] != state.history[taken]
+    _play_to_end(copy)
+    assert copy.is_terminal and not state.is_terminal
+
+
+def test_a_log_fork_sees_the_items_so_far_only() -> None:
+    log = Log()
+    for item in range(3):
+        log.append(item)
+    fork = log.fork()
+    log.append("original")
+    fork.append("fork")
+    second = fork.fork()
+    second.append("second")
+    assert log.as_list() == [0, 1, 2, "original"]
+    assert fork.since(2) == [2, "fork"] and len(fork) == 4
+    assert list(second) == [0, 1, 2, "fork", "second"]
+    assert fork.as_list() == [0, 1, 2, "fork"]
