@@ -302,21 +302,19 @@ class State(CardsAndValues, MatchLoop):
     def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> tuple[int, ...]:
         """The seats that may not see what this action is: everyone else while a simultaneous round is open;
         for a discard, the seats that cannot see where the card goes."""
-        if option.kind != "discard" and not self.game.has_simultaneous_rounds:
-            return ()
-        others = tuple(seat for seat in range(self.player_count) if seat != action.seat)
         if self.game.has_simultaneous_rounds and self.simultaneous_round() is not None:
-            return others
+            return tuple(seat for seat in range(self.player_count) if seat != action.seat)
         if option.kind != "discard" or option.destination is None:
             return ()
-        from interpreter.engine.observation import sees_zone
-
         key = (option.destination.name, self._owner(option.destination, bindings), action.seat,
                self.values["team_of"])
         found = self.game.secrets.get(key)
         if found is None:
+            from interpreter.engine.observation import sees_zone
+
             zone = self.game.ruleset.zones[key[0]]
-            found = self.game.secrets[key] = tuple(seat for seat in others if not sees_zone(self, zone, key[1], seat))
+            found = self.game.secrets[key] = tuple(seat for seat in range(self.player_count)
+                                                   if seat != action.seat and not sees_zone(self, zone, key[1], seat))
         return found
 
     def simultaneous_round(self) -> Round | None:
