@@ -168,20 +168,33 @@ class MeldRules:
                 found.setdefault((meld.kind, meld.cards, meld.wild), meld)
         return list(found.values())
 
-    def _wild_choices(self, counts: Counter[int], most: int, used: Counter[int]) -> list[tuple[int, ...]]:
+    def _wild_combinations(self, counts: Counter[int], most: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Every multiset of at most `most` wild cards the hand holds: (the wilds, the distinct cards among them).
+        Worked out once per search; `_wild_choices` then leaves out those the naturals already use up."""
         wilds = sorted(card for card in counts if self.is_wild[card])
-        choices: list[tuple[int, ...]] = [()]
+        found: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
         for size in range(1, most + 1):
             for combo in itertools.combinations_with_replacement(wilds, size):
-                need = Counter(combo) + used
-                if all(counts[card] >= n for card, n in need.items()):
-                    choices.append(combo)
-        return choices
+                if all(counts[card] >= combo.count(card) for card in combo):
+                    found.append((combo, tuple(dict.fromkeys(combo))))
+        return found
+
+    def _wild_choices(self, counts: Counter[int], combinations: list[tuple[tuple[int, ...], tuple[int, ...]]],
+                      naturals: Iterable[int], size: int | None = None) -> list[tuple[int, ...]]:
+        """The wild cards that can go with these naturals (as many as `size`, if given)."""
+        is_wild = self.is_wild
+        used: dict[int, int] = {}
+        for card in naturals:
+            if is_wild[card]:  # a wild card used as a natural (a two in its own place)
+                used[card] = used.get(card, 0) + 1
+        return [combo for combo, distinct in combinations if (size is None or len(combo) == size) and
+                (not used or all(counts[card] >= combo.count(card) + used.get(card, 0) for card in distinct))]
 
     def _sets(self, kind: MeldKind, counts: Counter[int], owner: int, table: list[Meld],
               meld_id: int) -> list[Meld]:
         found = []
         taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner else set()
+        combinations = self._wild_combinations(counts, kind.max_wilds)
         by_rank: dict[int, list[int]] = {}
         for card in counts:
             if not self.is_wild[card]:
@@ -194,7 +207,7 @@ class MeldRules:
                 naturals = [card for card, n in zip(cards, amounts, strict=True) for _ in range(n)]
                 if len(naturals) < max(kind.min_naturals, 1):
                     continue
-                for wilds in self._wild_choices(counts, kind.max_wilds, Counter(naturals)):
+                for wilds in self._wild_choices(counts, combinations, naturals):
                     meld = self._set(kind, meld_id, owner, rank, naturals, list(wilds))
                     if meld is not None:
                         found.append(meld)
@@ -203,6 +216,7 @@ class MeldRules:
     def _runs(self, kind: MeldKind, counts: Counter[int], owner: int, meld_id: int) -> list[Meld]:
         found = []
         lowest, highest = self._bounds(kind)
+        combinations = self._wild_combinations(counts, kind.max_wilds)
         for suit in range(len(self.deck.suits)):
             natural_at: dict[int, list[int]] = {}
             for card in counts:
@@ -227,11 +241,8 @@ class MeldRules:
                     missing = [p for p in window if p not in natural_at]
                     for naturals in self._choose_naturals(window, natural_at, counts,
                                                           kind.max_wilds - len(missing)):
-                        used = Counter(naturals.values())
                         needed = len(window) - len(naturals)  # an extra wild at an end is another window's
-                        for wilds in self._wild_choices(counts, kind.max_wilds, used):
-                            if len(wilds) != needed:
-                                continue
+                        for wilds in self._wild_choices(counts, combinations, naturals.values(), needed):
                             for prefer_low in (True, False) if kind.either_end else (True,):
                                 meld = self._run(kind, meld_id, owner, suit, naturals, list(wilds), prefer_low)
                                 if meld is not None:
@@ -248,7 +259,7 @@ class MeldRules:
             for omitted in itertools.combinations(held, left_out):
                 positions = [p for p in held if p not in omitted]
                 for choice in itertools.product(*(natural_at[p] for p in positions)):
-                    if all(counts[card] >= n for card, n in Counter(choice).items()):
+                    if len(set(choice)) == len(choice) or all(counts[card] >= choice.count(card) for card in choice):
                         ways.append(dict(zip(positions, choice, strict=True)))
         return ways
 
