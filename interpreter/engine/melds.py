@@ -326,10 +326,11 @@ class MeldRules:
 
     def roles(self, meld: Meld) -> tuple[str, ...]:
         """What each card stands for, as the action's text gives it: "" for a natural card."""
+        if True not in meld.wild:
+            return ("",) * len(meld.cards)
         deck = self.deck
         found = []
-        for index, (card, wild) in enumerate(zip(meld.cards, meld.wild, strict=True)):
-            del card
+        for index, wild in enumerate(meld.wild):
             if not wild:
                 found.append("")
             elif meld.shape == "set":
