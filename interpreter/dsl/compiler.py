@@ -11,7 +11,6 @@ parameters), or calls of other generated functions. Literals are emitted with re
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -20,6 +19,7 @@ from interpreter.cards import Deck
 from interpreter.dsl import ast
 from interpreter.dsl.builtins import BUILTINS
 from interpreter.dsl.checker import Annotations, Environment
+from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
 from interpreter.errors import EvaluationError
 
 Compiled = Callable[[Mapping[str, Any], dict[str, Any]], Any]
@@ -89,7 +89,7 @@ class Program:
         self._keeping: set[str] = set()  # expressions that call definitions, which may keep values in `B`
         self._uses: dict[str, frozenset[str]] = {}  # the names each expression reads from `B`, transitively
         self.namespace: dict[str, Any] = _namespace(environment.deck)
-        self._folding = _Folding(environment)
+        self._folding = Folding(environment)
 
     def add(self, node: ast.Node, annotations: Annotations) -> str:
         """Queue one checked expression; returns the name its function will have after `build()`."""
@@ -115,7 +115,7 @@ class Program:
             emitter.kept_locally = kept
         # A condition that always holds is left out (`has_cinch: "false"` makes a clause always hold).
         conditions = " and ".join(emitter.emit(node) for emitter, node in emitters
-                                  if emitter.constant(node) is _UNKNOWN or not emitter.constant(node)) or "True"
+                                  if emitter.constant(node) is UNKNOWN or not emitter.constant(node)) or "True"
         self._expressions.append(name)
         start = "".join(f"    {local} = UNSET\n" for local in sorted(set(kept.values())))
         self._sources.append(
@@ -164,46 +164,14 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         namespace[f"B_{name}"] = function
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
-        Q_highest=_q_highest, Q_lowest=_q_lowest, KEEP=_keep, BIND=_bind, UNSET=_UNKNOWN,
+        Q_highest=_q_highest, Q_lowest=_q_lowest, KEEP=_keep, BIND=_bind, UNSET=UNKNOWN,
     )
     return namespace
 
 
-_UNKNOWN: Any = object()  # not a constant
-_FOLDED: dict[str, Callable[[Any, Any], Any]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "in": lambda a, b: a in b,
-    "not in": lambda a, b: a not in b}
-
-
-def _truth(value: Any) -> bool | None:
-    return None if value is _UNKNOWN else bool(value)
-
-
-class _Folding:
-    """The constant values of parameterless definitions (`has_cinch: "false"`, or one made of parameters), so
-    that their uses fold away: a clause that reads `not (leading and has_cinch)` costs nothing."""
-
-    def __init__(self, environment: Environment) -> None:
-        self.environment = environment
-        self.values: dict[str, Any] = {}
-        self.hoisted: dict[int, str] = {}  # id(call node) -> the key its value is kept under in `B`
-
-    def definition(self, function_name: str) -> Any:
-        if function_name not in self.values:
-            self.values[function_name] = _UNKNOWN
-            instance = next((i for i in self.environment.instances.values() if i.function_name == function_name),
-                            None)
-            if instance is not None and instance.annotations is not None and not instance.failed \
-                    and not instance.definition.parameters:
-                self.values[function_name] = _Emitter(instance.annotations, (), self).constant(
-                    instance.definition.body)
-        return self.values[function_name]
-
-
 class _Emitter:
     def __init__(self, annotations: Annotations, parameters: Iterable[str] = (),
-                 folding: _Folding | None = None) -> None:
+                 folding: Folding | None = None) -> None:
         self.annotations = annotations
         self.locals: set[str] = set(parameters)  # quantifier variables and definition parameters in scope
         self.folding = folding
@@ -213,51 +181,14 @@ class _Emitter:
 
     def emit(self, node: ast.Node) -> str:
         value = self.constant(node)
-        if value is not _UNKNOWN and isinstance(value, (bool, int, str, type(None))):
+        if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
             return repr(value)
         method: Callable[[Any], str] = getattr(self, f"_emit_{type(node).__name__.lower()}")
         return method(node)
 
     def constant(self, node: ast.Node) -> Any:
-        """The node's value when it is the same at every evaluation (parameters, literals, and what is made of
-        them alone), else _UNKNOWN. The language has no side effects, so `x and false` folds to false."""
-        constants = self.annotations.constants
-        if id(node) in constants:
-            return constants[id(node)]
-        if isinstance(node, ast.Literal):
-            return node.value
-        if isinstance(node, ast.Name):
-            call = self.annotations.calls.get(id(node))
-            if call is None or self.folding is None or node.identifier in self.locals:
-                return _UNKNOWN
-            return self.folding.definition(call)
-        if isinstance(node, ast.Unary):
-            operand = self.constant(node.operand)
-            if operand is _UNKNOWN:
-                return _UNKNOWN
-            return (not operand) if node.operator == "not" else -operand
-        if isinstance(node, ast.Conditional):
-            condition = self.constant(node.condition)
-            if condition is _UNKNOWN:
-                return _UNKNOWN
-            return self.constant(node.then if condition else node.otherwise)
-        if isinstance(node, ast.Binary):
-            left, right = self.constant(node.left), self.constant(node.right)
-            if node.operator in ("and", "or"):
-                deciding = node.operator == "or"  # the value that decides the result on either side
-                if deciding in (_truth(left), _truth(right)):
-                    return deciding
-                if left is not _UNKNOWN and right is not _UNKNOWN:
-                    return not deciding
-                return _UNKNOWN
-            function = _FOLDED.get(node.operator)
-            if function is None or left is _UNKNOWN or right is _UNKNOWN:
-                return _UNKNOWN
-            try:
-                return function(left, right)
-            except TypeError:
-                return _UNKNOWN
-        return _UNKNOWN
+        """The node's value when it is the same at every evaluation, else UNKNOWN (see folding.py)."""
+        return constant_value(node, self.annotations, self.locals, self.folding)
 
     def _emit_literal(self, node: ast.Literal) -> str:
         return repr(node.value)
@@ -376,15 +307,15 @@ class _Emitter:
     def _emit_binary(self, node: ast.Binary) -> str:
         if node.operator in ("and", "or"):  # a side that cannot decide the result is left out
             neutral = node.operator == "and"
-            if self.constant(node.left) is not _UNKNOWN and bool(self.constant(node.left)) == neutral:
+            if self.constant(node.left) is not UNKNOWN and bool(self.constant(node.left)) == neutral:
                 return self.emit(node.right)
-            if self.constant(node.right) is not _UNKNOWN and bool(self.constant(node.right)) == neutral:
+            if self.constant(node.right) is not UNKNOWN and bool(self.constant(node.right)) == neutral:
                 return self.emit(node.left)
         return f"({self.emit(node.left)} {_OPERATORS[node.operator]} {self.emit(node.right)})"
 
     def _emit_conditional(self, node: ast.Conditional) -> str:
         condition = self.constant(node.condition)
-        if condition is not _UNKNOWN:
+        if condition is not UNKNOWN:
             return self.emit(node.then if condition else node.otherwise)
         return f"({self.emit(node.then)} if {self.emit(node.condition)} else {self.emit(node.otherwise)})"
 

@@ -1,0 +1,93 @@
+"""Constant folding for the compiler: the parts of an expression whose value is the same at every evaluation
+(literals, symbols, parameters, and what is made of them alone, definitions included) are worked out once, at
+load time. A clause such as `not (leading and has_cinch)` costs nothing when `has_cinch` is `false`.
+
+The language has no side effects, so a part that cannot change the result is not evaluated at all:
+`false and first(trick).suit == trump` is false even on an empty trick (where `first` would fail).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from interpreter.dsl import ast
+from interpreter.dsl.checker import Annotations, Environment
+
+UNKNOWN: Any = object()  # not a constant (also the "not worked out yet" marker of generated code)
+
+_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "in": lambda a, b: a in b,
+    "not in": lambda a, b: a not in b}
+
+
+class Folding:
+    """What one ruleset's compilation knows of its constants: the values of its parameterless definitions that
+    are constant, and the keys under which values worked out once per evaluation are kept."""
+
+    def __init__(self, environment: Environment) -> None:
+        self.environment = environment
+        self.values: dict[str, Any] = {}
+        self.hoisted: dict[int, str] = {}  # id(call node) -> the key its value is kept under in `B`
+
+    def definition(self, function_name: str) -> Any:
+        """The value of a parameterless definition when it is constant, else UNKNOWN."""
+        if function_name not in self.values:
+            self.values[function_name] = UNKNOWN
+            instance = next((i for i in self.environment.instances.values() if i.function_name == function_name),
+                            None)
+            if instance is not None and instance.annotations is not None and not instance.failed \
+                    and not instance.definition.parameters:
+                self.values[function_name] = constant_value(instance.definition.body, instance.annotations, (),
+                                                            self)
+        return self.values[function_name]
+
+
+def truth(value: Any) -> bool | None:
+    """A constant's truth, or None when it is not a constant."""
+    return None if value is UNKNOWN else bool(value)
+
+
+def constant_value(node: ast.Node, annotations: Annotations, local_names: Iterable[str],
+                   folding: Folding | None) -> Any:
+    """The node's value when it is the same at every evaluation, else UNKNOWN. `local_names` are the
+    quantifier variables and definition parameters in scope (never constant)."""
+    constants = annotations.constants
+    if id(node) in constants:
+        return constants[id(node)]
+    if isinstance(node, ast.Literal):
+        return node.value
+    if isinstance(node, ast.Name):
+        call = annotations.calls.get(id(node))
+        if call is None or folding is None or node.identifier in local_names:
+            return UNKNOWN
+        return folding.definition(call)
+
+    def inner(part: ast.Node) -> Any:
+        return constant_value(part, annotations, local_names, folding)
+
+    if isinstance(node, ast.Unary):
+        operand = inner(node.operand)
+        if operand is UNKNOWN:
+            return UNKNOWN
+        return (not operand) if node.operator == "not" else -operand
+    if isinstance(node, ast.Conditional):
+        condition = inner(node.condition)
+        return UNKNOWN if condition is UNKNOWN else inner(node.then if condition else node.otherwise)
+    if isinstance(node, ast.Binary):
+        left, right = inner(node.left), inner(node.right)
+        if node.operator in ("and", "or"):  # both sides are booleans (the checker says so)
+            deciding = node.operator == "or"  # the value that decides the result on either side
+            if deciding in (truth(left), truth(right)):
+                return deciding
+            return not deciding if UNKNOWN not in (left, right) else UNKNOWN
+        function = _OPERATORS.get(node.operator)
+        if function is None or left is UNKNOWN or right is UNKNOWN:
+            return UNKNOWN
+        try:
+            return function(left, right)
+        except TypeError:
+            return UNKNOWN
+    return UNKNOWN
