@@ -73,7 +73,9 @@ def _turns(state: State, step: Step, bindings: Bindings) -> None:
 
 
 def _decide(state: State, step: Step, bindings: Bindings) -> None:
-    state.stack.append(Decide(step, state.evaluate(step["seat"], bindings), bindings))
+    frame = Decide(step, state.evaluate(step["seat"], bindings), bindings)
+    state.stack.append(frame)
+    frame.run(state)  # the decision waits at once (the machine would run the frame next anyway)
 
 
 def _trick(state: State, step: Step, bindings: Bindings) -> None:

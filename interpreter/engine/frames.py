@@ -283,6 +283,8 @@ class Trick(Frame):
         state.perform(option, action, bindings)
         self.played.append(action.seat)
         self.position += 1
+        if self.position < len(self.order):  # the next seat's card is awaited at once
+            self.run(state)
 
     def _finish(self, state: State) -> None:
         step = self.step

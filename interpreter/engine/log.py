@@ -46,7 +46,7 @@ class Log:
     def as_list(self) -> list[Any]:
         """Every item, as a list this log keeps (the shared part is copied in once, on the first read)."""
         if self.base is not None:
-            self.items = self.base.prefix(self.base_length) + self.items
+            self.items[:0] = self.base.prefix(self.base_length)  # in place: `items` stays the same list
             self.base = None
             self.base_length = 0
         return self.items

@@ -109,16 +109,18 @@ class State(CardsAndValues, MatchLoop):
         pending = self.pending
         if option is not None and pending is not None:
             assert isinstance(action, Action)
-            bindings = decisions.bindings_for(self, pending, option, action)
+            kind = option.kind
+            bindings = {**pending.bindings, "card": action.card} if kind == "play" or kind == "discard" else \
+                decisions.bindings_for(self, pending, option, action)
         else:
             action = self._action(action)
             option, bindings = self._checked(action)
         self.pending = None
         self._legal = None
-        self._history.append(action)
+        self._history.items.append(action)  # (Log.append, without the call)
         secret = self._secret_from(option, action, bindings) if option.kind == "discard" or \
             self.game.has_simultaneous_rounds else ()
-        self._events.append(("action", action, secret))
+        self._events.items.append(("action", action, secret))
         frame = self.stack[-1]
         assert isinstance(frame, (Decide, Trick))
         frame.resolve(self, action, option, bindings)
