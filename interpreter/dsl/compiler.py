@@ -68,16 +68,6 @@ def _q_lowest(items: Iterable[Any], key: Callable[[Any], Any]) -> Any:
     return best
 
 
-def _bind(bound: dict[str, Any], key: str, value: Any) -> bool:
-    bound[key] = value
-    return True
-
-
-def _keep(environment: dict[str, Any], key: str, value: Any) -> Any:
-    environment[key] = value
-    return value
-
-
 class Program:
     """The generated functions of one ruleset: expressions and definition instances, compiled together."""
 
@@ -164,7 +154,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         namespace[f"B_{name}"] = function
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
-        Q_highest=_q_highest, Q_lowest=_q_lowest, KEEP=_keep, BIND=_bind, UNSET=UNKNOWN,
+        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN,
     )
     return namespace
 
@@ -242,7 +232,7 @@ class _Emitter:
     def _kept(self, key: str, code: str) -> str:
         """A value worked out once and kept: in `B` under `key`, and at the top of a card filter also in a local
         of the filter's function (not inside a quantifier, where Python forbids binding a local)."""
-        in_bindings = f"(B[{key!r}] if {key!r} in B else KEEP(B, {key!r}, {code}))"
+        in_bindings = f"(B[{key!r}] if {key!r} in B else B.setdefault({key!r}, {code}))"
         if self.kept_locally is None or self.locals:
             return in_bindings
         local = self.kept_locally.setdefault(key, f"k_{key}")
