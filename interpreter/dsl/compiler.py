@@ -261,8 +261,17 @@ class _Emitter:
             if not shadowed:
                 self.locals.discard(variable)
 
+    def _iterable(self, node: ast.Node) -> str:
+        """The list a quantifier or comprehension goes over: Python forbids binding a local inside it, so what
+        it keeps is kept in `B` only."""
+        kept, self.kept_locally = self.kept_locally, None
+        try:
+            return self.emit(node)
+        finally:
+            self.kept_locally = kept
+
     def _emit_quantifier(self, node: ast.Quantifier) -> str:
-        collection = self.emit(node.collection)
+        collection = self._iterable(node.collection)
         variable = f"v_{node.variable}"
         with self._bound(node.variable):
             body = self.emit(node.body)
@@ -280,7 +289,7 @@ class _Emitter:
         return f"Q_{function}({collection}, lambda {variable}: {body})"
 
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
-        collection = self.emit(node.collection)
+        collection = self._iterable(node.collection)
         variable = f"v_{node.variable}"
         with self._bound(node.variable):
             result = self.emit(node.result)

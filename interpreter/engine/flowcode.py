@@ -83,6 +83,7 @@ class _Writer:
         self.pending: list[tuple[Block, int, str]] = []  # (block, index in its plan, function name)
         self.count = 0
         self.depth = 0
+        self.step_where = ""  # the step being written
 
     # --- plans and functions ----------------------------------------------------------------------------------
 
@@ -129,7 +130,7 @@ class _Writer:
         while innermost is not None and innermost.tb_next is not None:
             innermost = innermost.tb_next
         source = innermost.tb_frame.f_code.co_filename if innermost is not None else ""
-        if source not in _EXPRESSION_FILES and not source.endswith("builtins.py"):
+        if not isinstance(failure, EvaluationError) and source not in _EXPRESSION_FILES:
             return failure  # a failure of the engine itself, not of the ruleset
         explained = explain_failure(failure)
         if explained is None:
@@ -139,8 +140,10 @@ class _Writer:
     # --- writing ------------------------------------------------------------------------------------------------
 
     def line(self, text: str, where: str | None = None) -> None:
+        """One line of generated code; a failure on it is reported at `where` (by default, its step)."""
         self.lines.append(text)
-        if where is not None:
+        where = where if where is not None else self.step_where
+        if where:
             self.places[len(self.lines)] = where
 
     def name_of(self, value: Any, prefix: str) -> str:
@@ -190,7 +193,9 @@ class _Writer:
     # --- steps ----------------------------------------------------------------------------------------------------
 
     def step(self, step: Step, bindings: str, indent: int) -> None:
+        outer, self.step_where = self.step_where, step.where
         getattr(self, f"_{step.verb}")(step, bindings, indent)
+        self.step_where = outer
 
     def block(self, steps: tuple[Step, ...], bindings: str, indent: int) -> None:
         if not steps:
@@ -211,9 +216,9 @@ class _Writer:
     def _transfer(self, step: Step, bindings: str, indent: int) -> None:
         amount = self.value(step["amount"], bindings, indent)
         source, _ = self.place(step["source"], bindings, indent)
-        destination, _ = self.place(step["destination"], bindings, indent)
         pad = "    " * indent
         self.line(f"{pad}{source} -= {amount}", step.where)
+        destination, _ = self.place(step["destination"], bindings, indent)  # found after the source is debited
         self.line(f"{pad}{destination} += {amount}", step.where)
 
     def _move(self, step: Step, bindings: str, indent: int) -> None:

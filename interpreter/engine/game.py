@@ -52,7 +52,7 @@ class Game:
 
     def choice_actions(self, seat: int, option: Option, values: tuple[tuple[Any, ...], ...]) -> list[Action]:
         """A choice with every combination of its arguments' values, in order (made once per values)."""
-        key = (seat, option.name, values)
+        key = (seat, option.where, values)  # (two options may share a name but not their arguments)
         actions = self._choice_lists.get(key)
         if actions is None:
             names = [name for name, _ in option.arguments]

@@ -11,11 +11,14 @@ class Log:
     """Items appended in order. `fork()` gives a log that sees this one's items so far and appends its own;
     both go on independently (this one only ever appends, so the part the fork sees never changes)."""
 
-    __slots__ = ("base", "base_length", "items")
+    __slots__ = ("base", "base_length", "depth", "items")
+
+    DEEPEST = 32  # a fork of a fork of ... this deep is first flattened, so that reading stays quick
 
     def __init__(self, base: Log | None = None, base_length: int = 0) -> None:
         self.base = base
         self.base_length = base_length
+        self.depth: int = 0 if base is None else base.depth + 1
         self.items: list[Any] = []
 
     def append(self, item: Any) -> None:
@@ -28,14 +31,23 @@ class Log:
         return iter(self.as_list())
 
     def fork(self) -> Log:
+        if self.depth >= self.DEEPEST:
+            self.as_list()
         return Log(self, len(self))
 
     def prefix(self, length: int) -> list[Any]:
-        """The first `length` items."""
-        if length <= self.base_length:
-            return self.base.prefix(length) if self.base is not None else []
-        own = self.items[:length - self.base_length]
-        return (self.base.prefix(self.base_length) if self.base is not None else []) + own
+        """The first `length` items (a loop down the chain of logs forked from each other)."""
+        parts: list[list[Any]] = []
+        log: Log | None = self
+        while log is not None and length > 0:
+            if length > log.base_length:
+                parts.append(log.items[:length - log.base_length])
+                length = log.base_length
+            log = log.base
+        found: list[Any] = []
+        for part in reversed(parts):
+            found.extend(part)
+        return found
 
     def since(self, start: int) -> list[Any]:
         """The items from position `start` on."""
@@ -49,4 +61,5 @@ class Log:
             self.items[:0] = self.base.prefix(self.base_length)  # in place: `items` stays the same list
             self.base = None
             self.base_length = 0
+            self.depth = 0
         return self.items

@@ -31,6 +31,11 @@ MAX_STEPS = 5_000_000
 Bindings = dict[str, Any]
 
 
+def _snapshot(value: list[Any]) -> list[Any]:
+    """A list value as it is now, lists inside it included (zones change after a log line is written)."""
+    return [_snapshot(item) if item.__class__ is list else item for item in value]
+
+
 class State(CardsAndValues, MatchLoop):
     """One match in progress. `current_player` is a seat, CHANCE or TERMINAL."""
 
@@ -176,6 +181,8 @@ class State(CardsAndValues, MatchLoop):
         copy._events = self._events.fork()
         copy._event_dicts = self._event_dicts.fork()
         copy.hand_results = list(self.hand_results)
+        copy._legal = None  # worked out again: a caller may change the copy's cards before asking
+        copy.meld_plans = {}
         return copy
 
     @property
@@ -336,7 +343,7 @@ class State(CardsAndValues, MatchLoop):
         """A log line from its parts (text, or a value with its type), made into text only when the events are
         read: most games run by bots are never read."""
         self._events.append(("log_parts", tuple(
-            part if part.__class__ is str else (list(part[0]), part[1]) if part[0].__class__ is list else part
+            part if part.__class__ is str else (_snapshot(part[0]), part[1]) if part[0].__class__ is list else part
             for part in parts)))
 
     def _advance(self) -> None:

@@ -113,3 +113,86 @@ def test_a_log_fork_sees_the_items_so_far_only() -> None:
     assert fork.since(2) == [2, "fork"] and len(fork) == 4
     assert list(second) == [0, 1, 2, "fork", "second"]
     assert fork.as_list() == [0, 1, 2, "fork"]
+
+
+def _play_some(path: Path, players: int = 2, actions: int = 400) -> State:
+    state = load_ruleset(path).new_initial_state(seed=1, players=players)
+    rng = random.Random(0)
+    for _ in range(actions):
+        if state.is_terminal:
+            break
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+FOLLOW = "size(trick) == 0 or follows(card) or not any(follows(c) for c in hand)"
+
+
+@pytest.mark.parametrize("rule", [
+    "size(trick) == 0 or follows(card) or not any(follows(c) for c in mine)",  # a kept definition looped over
+    f"{FOLLOW} or all(c != card for c in reverse(trick))",  # a builtin over game values looped over
+])
+def test_a_card_filter_may_loop_over_values_it_keeps(tmp_path: Path, rule: str) -> None:
+    path = _variant(tmp_path, f"            - rule: {FOLLOW}", f"            - rule: {rule}")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  led: trick[0].suit", "  led: trick[0].suit\n  mine: hand"), encoding="utf-8")
+    assert _play_some(path).hand_results
+
+
+def test_two_choices_of_one_name_bind_their_own_arguments(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "    - name: play\n      steps:\n", "    - name: play\n      steps:\n"
+                    "        - decide: dealer\n          options:\n            - choose: bid\n"
+                    "              args: {amount: 'numbers(0, 2)'}\n              do: [{log: 'amount {amount}'}]\n"
+                    "        - decide: dealer\n          options:\n            - choose: bid\n"
+                    "              args: {level: 'numbers(0, 2)'}\n              do: [{log: 'level {level}'}]\n")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    state.apply("p0 choose bid amount 1")
+    assert [state.action_text(a) for a in state.legal_actions()] == [f"p0 choose bid level {n}" for n in range(3)]
+    state.apply("p0 choose bid level 2")
+    assert [e["text"] for e in state.events if e["type"] == "log"][-2:] == ["amount 1", "level 2"]
+
+
+def test_a_transfer_finds_its_destination_after_the_source_is_debited(tmp_path: Path) -> None:
+    # The destination is the richest seat once the five chips have left seat 0 (10 -> 5 against 9).
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n"
+                    "        - transfer: 5\n          from: chips[0]\n"
+                    "          to: chips[highest(p in seats() by chips[p])]\n")
+    chips = "  - {name: chips, type: int, per: seat, initial: 'if player == 0 then 10 else 9'}"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n" + chips),
+                    encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    assert state.values["chips"] == [5, 14]
+
+
+def test_a_log_line_shows_the_cards_as_they_were_when_it_was_written(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n"
+                    "        - log: \"hands {[hand[p] for p in seats()]}\"")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    dealt = [state.card_text(card) for hand in state.values["hand"] for card in hand]
+    state.apply(state.legal_actions()[0])
+    assert next(e["text"] for e in state.events if e["type"] == "log") == "hands " + " ".join(dealt)
+
+
+def test_an_empty_highest_in_a_generated_step_names_its_place(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "          to: last(hand[dealer]).suit",
+                    "          to: highest(c in won[dealer] by c.rank).suit")
+    with pytest.raises(RulesetRuntimeError) as raised:
+        load_ruleset(path).new_initial_state(seed=1, players=2).apply_chance()
+    assert "highest() over no items" in str(raised.value) and raised.value.where == "hand.phases[0].steps[2].to"
+
+
+def test_a_long_chain_of_copies_reads_its_history() -> None:
+    log = Log()
+    for step in range(5000):  # each copy of a copy, as a search that keeps the latest copy makes
+        log.append(step)
+        log = log.fork()
+    assert log.as_list() == list(range(5000)) and log.since(4998) == [4998, 4999]
