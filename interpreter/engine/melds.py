@@ -235,7 +235,9 @@ class MeldRules:
                 for high in range(low + kind.minimum - 1, min(highest, low + kind.maximum - 1) + 1):
                     filled = held[high - lowest + 1] - held[low - lowest]
                     gaps = high - low + 1 - filled
-                    if gaps > kind.max_wilds or filled == 0:
+                    if gaps > kind.max_wilds:
+                        break  # a longer window from the same place has as many gaps or more
+                    if filled == 0:
                         continue
                     window = range(low, high + 1)
                     missing = [p for p in window if p not in natural_at]
@@ -277,6 +279,8 @@ class MeldRules:
         return self._add_to_run(kind, meld, card)
 
     def _add_to_run(self, kind: MeldKind, meld: Meld, card: int) -> Meld | None:
+        if not self.is_wild[card] and self.deck.suit_of[card] != meld.suit:
+            return None  # a natural card of another suit never goes in a run
         naturals = {meld.low + i: c for i, (c, w) in enumerate(zip(meld.cards, meld.wild, strict=True)) if not w}
         wilds = {meld.low + i: c for i, (c, w) in enumerate(zip(meld.cards, meld.wild, strict=True)) if w}
         high = meld.low + len(meld.cards) - 1
