@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.errors import RulesetRuntimeError
-from interpreter.engine.program import Option, Phase, Step
+from interpreter.engine.program import Block, Option, Phase, Step
 
 if TYPE_CHECKING:
     from interpreter.actions import Action
@@ -46,9 +46,9 @@ class Steps(Frame):
 
     __slots__ = ("index", "steps")
 
-    def __init__(self, steps: tuple[Step, ...], bindings: Bindings) -> None:
-        super().__init__(bindings)
-        self.steps: tuple[Any, ...] = getattr(steps, "plan", steps)
+    def __init__(self, steps: Block, bindings: Bindings) -> None:
+        self.bindings = bindings  # (Frame.__init__, without the call: frames are made on the hot path)
+        self.steps: tuple[Any, ...] = steps.plan
         self.index = 0
 
     def run(self, state: State) -> None:
@@ -72,7 +72,7 @@ class PhaseFrame(Steps):
     __slots__ = ("phase",)
 
     def __init__(self, phase: Phase, bindings: Bindings) -> None:
-        super().__init__(phase.steps, bindings)
+        Steps.__init__(self, phase.steps, bindings)
         self.phase = phase
 
     def done(self, state: State) -> None:
@@ -84,7 +84,7 @@ class ForEach(Frame):
     __slots__ = ("index", "items", "step")
 
     def __init__(self, step: Step, items: list[Any], bindings: Bindings) -> None:
-        super().__init__(bindings)
+        self.bindings = bindings  # (Frame.__init__, without the call: frames are made on the hot path)
         self.step = step
         self.items = items
         self.index = 0
@@ -107,7 +107,7 @@ class Repeat(Frame):
     __slots__ = ("done", "step", "times")
 
     def __init__(self, step: Step, times: int | None, bindings: Bindings) -> None:
-        super().__init__(bindings)
+        self.bindings = bindings  # (Frame.__init__, without the call: frames are made on the hot path)
         self.step = step
         self.times = times
         self.done = 0
@@ -128,7 +128,7 @@ class Round(Frame):
     __slots__ = ("deferred", "index", "seats", "step")
 
     def __init__(self, step: Step, seats: list[int], bindings: Bindings) -> None:
-        super().__init__(bindings)
+        self.bindings = bindings  # (Frame.__init__, without the call: frames are made on the hot path)
         self.step = step
         self.seats = seats
         self.index = 0
@@ -157,7 +157,7 @@ class Turns(Frame):
     __slots__ = ("seat", "started", "step")
 
     def __init__(self, step: Step, first: int, bindings: Bindings) -> None:
-        super().__init__(bindings)
+        self.bindings = bindings  # (Frame.__init__, without the call: frames are made on the hot path)
         self.step = step
         self.seat = first
         self.started = False
@@ -185,7 +185,7 @@ class Decide(Frame):
     __slots__ = ("seat", "step")
 
     def __init__(self, step: Step, seat: int, bindings: Bindings) -> None:
-        super().__init__({**bindings, "player": seat})
+        self.bindings = {**bindings, "player": seat}
         self.step = step
         self.seat = seat
 
@@ -210,7 +210,7 @@ class Perform(Frame):
     __slots__ = ("action", "option")
 
     def __init__(self, option: Option, action: Action, bindings: Bindings) -> None:
-        super().__init__(bindings)
+        self.bindings = bindings  # (Frame.__init__, without the call: frames are made on the hot path)
         self.option = option
         self.action = action
 
@@ -228,7 +228,7 @@ class Trick(Frame):
     __slots__ = ("done", "leader", "order", "played", "position", "step", "total")
 
     def __init__(self, step: Step, leader: int, total: int | None, bindings: Bindings) -> None:
-        super().__init__(bindings)
+        self.bindings = bindings  # (Frame.__init__, without the call: frames are made on the hot path)
         self.step = step
         self.leader = leader
         self.total = total
@@ -310,7 +310,7 @@ class Move(Frame):
     __slots__ = ("refilled", "remaining", "step")
 
     def __init__(self, step: Step, remaining: int, bindings: Bindings) -> None:
-        super().__init__(bindings)
+        self.bindings = bindings  # (Frame.__init__, without the call: frames are made on the hot path)
         self.step = step
         self.remaining = remaining
         self.refilled = False

@@ -79,6 +79,9 @@ class Block(tuple[Step, ...]):
         return block
 
 
+NO_STEPS = Block()  # (a Block is never changed once built: one empty list serves every option without steps)
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     kind: str  # choose play discard draw take meld add
@@ -88,7 +91,7 @@ class Option:
     destination: Ref | None = None
     arguments: tuple[tuple[str, Expr], ...] = ()
     clauses: tuple[Clause, ...] = ()
-    effects: tuple[Step, ...] = ()
+    effects: Block = NO_STEPS
     ends: bool = False
     card_filter: Callable[..., list[int]] | None = None  # every clause at once: f(V, B, cards) -> the legal ones
     any_depth: bool = False  # `take` of the top N cards for any N (else the whole pile)
@@ -104,7 +107,7 @@ class Transition:
 @dataclass(frozen=True, slots=True)
 class Phase:
     name: str
-    steps: tuple[Step, ...]
+    steps: Block
     transitions: tuple[Transition, ...]
 
 

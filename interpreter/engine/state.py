@@ -17,7 +17,7 @@ from interpreter.engine.executors import EXECUTORS
 from interpreter.engine.frames import Decide, Frame, Perform, Round, Steps, Trick
 from interpreter.engine.log import Log
 from interpreter.engine.match import MatchLoop
-from interpreter.engine.program import Expr, Option, Step
+from interpreter.engine.program import Block, Expr, Option, Step
 from interpreter.engine.zones import FaceUp, ZoneKey
 from interpreter.errors import EvaluationError
 
@@ -112,23 +112,23 @@ class State(CardsAndValues, MatchLoop):
         legal = self._legal
         option = legal.get(action) if legal is not None and action.__class__ is Action else None
         pending = self.pending
+        taken: Action
         if option is not None and pending is not None:
-            assert isinstance(action, Action)
+            taken = action  # type: ignore[assignment]  # an Action: it was found in the legal set
             kind = option.kind
-            bindings = {**pending.bindings, "card": action.card} if kind == "play" or kind == "discard" else \
-                decisions.bindings_for(self, pending, option, action)
+            bindings = {**pending.bindings, "card": taken.card} if kind == "play" or kind == "discard" else \
+                decisions.bindings_for(self, pending, option, taken)
         else:
-            action = self._action(action)
-            option, bindings = self._checked(action)
+            taken = self._action(action)
+            option, bindings = self._checked(taken)
         self.pending = None
         self._legal = None
-        self._history.items.append(action)  # (Log.append, without the call)
-        secret = self._secret_from(option, action, bindings) if option.kind == "discard" or \
+        self._history.items.append(taken)  # (Log.append, without the call)
+        secret = self._secret_from(option, taken, bindings) if option.kind == "discard" or \
             self.game.has_simultaneous_rounds else ()
-        self._events.items.append(("action", action, secret))
-        frame = self.stack[-1]
-        assert isinstance(frame, (Decide, Trick))
-        frame.resolve(self, action, option, bindings)
+        self._events.items.append(("action", taken, secret))
+        frame: Decide | Trick = self.stack[-1]  # type: ignore[assignment]  # the pending decision's frame
+        frame.resolve(self, taken, option, bindings)
         self._advance()
 
     def apply_chance(self, outcome: Sequence[int] | Sequence[str] | None = None) -> None:
@@ -274,10 +274,10 @@ class State(CardsAndValues, MatchLoop):
         """Run one step, or push the frame that runs it."""
         EXECUTORS[step.verb](self, step, bindings)
 
-    def run_block(self, steps: tuple[Step, ...], bindings: Bindings) -> None:
+    def run_block(self, steps: Block, bindings: Bindings) -> None:
         """Run a list of steps: its generated functions at once, up to a step that may stop the game, which
         runs in a Steps frame that goes on with the rest (or on its own when it is the last)."""
-        plan = getattr(steps, "plan", steps)
+        plan = steps.plan
         last = len(plan) - 1
         for index, item in enumerate(plan):
             if item.__class__ is Step:
