@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.dsl.ast import free_names
-from interpreter.dsl.checker import Environment, did_you_mean
+from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
+from interpreter.dsl.definitions import did_you_mean
 from interpreter.dsl.types import INT, SEAT
 from interpreter.engine.game import Game
 from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, RulesetError

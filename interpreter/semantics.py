@@ -11,8 +11,9 @@ from typing import Any
 
 from interpreter.cards import JOKER, Deck
 from interpreter.dsl import ast
-from interpreter.dsl.checker import Annotations, Definition, DefinitionError, Environment, Parameter, Tainted
+from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program
+from interpreter.dsl.definitions import Annotations, Definition, DefinitionError, Parameter, Tainted
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import (
     ANY,

@@ -16,8 +16,9 @@ import pytest
 import yaml
 
 from interpreter.cards import Deck, standard_deck
-from interpreter.dsl.checker import Definition, Environment, Parameter
+from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
+from interpreter.dsl.definitions import Definition, Parameter
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import Type, optional, parse_type, per_seat, per_team
 from interpreter.errors import EvaluationError, ExpressionError

@@ -1,9 +1,9 @@
 """The static checker: resolves names, card symbols and parameters, checks arity and types, instantiates
-definitions per argument types and refuses recursion. It annotates the AST for the compiler."""
+definitions per argument types and refuses recursion. It annotates the AST for the compiler (the records it
+keeps are in definitions.py)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,12 +11,24 @@ from typing import Any
 from interpreter.cards import Deck
 from interpreter.dsl import ast
 from interpreter.dsl.builtins import BUILTINS, QUANTIFIERS
+from interpreter.dsl.definitions import (
+    FIELDS,
+    VOLATILE_NAMES,
+    Annotations,
+    ContextError,
+    Definition,
+    DefinitionError,
+    Instance,
+    Parameter,
+    Tainted,
+    _recursion,
+    did_you_mean,
+)
 from interpreter.dsl.operators import OperatorChecks, _is_number, _plain
 from interpreter.dsl.types import (
     ANY,
     BOOL,
     CARD,
-    CARDS,
     INT,
     NULL,
     PARAMS,
@@ -33,75 +45,6 @@ from interpreter.dsl.types import (
     unify,
 )
 from interpreter.errors import ExpressionError
-
-FIELDS: dict[str, dict[str, Type]] = {
-    "card": {"rank": RANK, "suit": SUIT},
-    "meld": {"cards": CARDS, "kind": STR, "owner": TEAM, "wilds": CARDS, "naturals": CARDS},
-}
-
-
-@dataclass(frozen=True)
-class Definition:
-    """A named expression of the ruleset: `name(a, b): body`."""
-
-    name: str
-    parameters: tuple[str, ...]
-    body: ast.Node
-    text: str
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """A ruleset parameter as the checker sees it: its type (optional when it may be null), value, choices."""
-
-    type: Type
-    value: Any
-    choices: tuple[str, ...] = ()
-
-
-@dataclass
-class Instance:
-    """One checked instantiation of a definition, for given argument types in a given context."""
-
-    key: tuple[Any, ...]
-    definition: Definition
-    function_name: str
-    argument_types: tuple[Type, ...]
-    context: Mapping[str, Type]
-    type: Type | None = None
-    annotations: Annotations | None = None
-    failed: bool = False  # its body has errors, already reported; uses of it check as `any` and never compile
-
-
-@dataclass
-class Annotations:
-    """What the compiler needs beyond the AST, keyed by node identity."""
-
-    types: dict[int, Type] = field(default_factory=dict)
-    constants: dict[int, Any] = field(default_factory=dict)  # symbols, coerced literals, parameters
-    implicit_index: set[int] = field(default_factory=set)  # per-seat names used bare: index by `player`
-    calls: dict[int, str] = field(default_factory=dict)  # definition call or zero-arg use -> function name
-    binder_types: dict[int, Type] = field(default_factory=dict)
-    memoised: set[str] = field(default_factory=set)  # parameterless definitions kept once per environment
-    used_context: set[str] = field(default_factory=set)  # contextual names used, transitively
-    tainted: bool = False  # uses a definition that has errors (reported there): check on, but never compile
-    bound: set[int] = field(default_factory=set)  # names bound by the place (read from B, not from V)
-
-# A parameterless definition is kept once per evaluation environment unless it uses one of these names,
-# which change within one decision (the card being tested, the cards being laid).
-VOLATILE_NAMES = frozenset({"card", "cards", "meld", "after"})
-
-
-class Tainted(Exception):
-    """The expression uses a definition whose errors were reported at the definition: do not compile it."""
-
-
-class ContextError(Exception):
-    """A definition used a contextual name (such as `card`) that the place using it does not bind."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
 
 
 @dataclass
@@ -183,31 +126,6 @@ class Environment:
         finally:
             self._stack.pop()
         return instance
-
-
-class DefinitionError(ExpressionError):
-    """An error inside a definition's body, to be reported at the definition (its span is in the body)."""
-
-    def __init__(self, definition: Definition, error: ExpressionError) -> None:
-        super().__init__(error.code, f"in definition `{definition.name}`: {error.message}", error.start,
-                         error.end, hint=error.hint)
-        self.definition = definition
-        self.error = error
-
-
-def _recursion(stack: list[str], name: str, definition: Definition) -> DefinitionError:
-    chain = " -> ".join([*stack[stack.index(name):], name]) if name in stack else name
-    return DefinitionError(
-        definition,
-        ExpressionError("recursion", f"definitions may not call themselves: {chain}", 0, len(definition.text),
-                        hint="the language has no recursion; use a quantifier over a finite list"),
-    )
-
-
-def did_you_mean(name: str, candidates: list[str]) -> str | None:
-    """`did you mean `x`?` for the closest candidate, or None."""
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.7)
-    return f"did you mean `{close[0]}`?" if close else None
 
 
 Locals = dict[str, Type]

@@ -18,7 +18,8 @@ from typing import Any
 from interpreter.cards import Deck
 from interpreter.dsl import ast
 from interpreter.dsl.builtins import BUILTINS
-from interpreter.dsl.checker import Annotations, Environment
+from interpreter.dsl.checker import Environment
+from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
 from interpreter.errors import EvaluationError
 

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from interpreter.dsl import ast
-from interpreter.dsl.checker import Annotations, Environment
+from interpreter.dsl.checker import Environment
+from interpreter.dsl.definitions import Annotations
 
 UNKNOWN: Any = object()  # not a constant (also the "not worked out yet" marker of generated code)
 
