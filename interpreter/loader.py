@@ -26,13 +26,13 @@ from interpreter.semantics import (
     CONTEXTUAL,
     ENGINE_NAMES,
     VARIABLE_TYPES,
-    ExpressionSite,
     RulesetChecker,
     Scope,
     mentioned_names,
     parameter_types,
     scalar,
 )
+from interpreter.sites import ExpressionSite
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 from interpreter.steps import StepChecker, variable_scope
 from interpreter.variants import load_merged

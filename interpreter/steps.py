@@ -12,7 +12,6 @@ from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, SEAT, Type,
 from interpreter.errors import ExpressionError
 from interpreter.model import VariableSpec, ZoneSpec
 from interpreter.semantics import (
-    ExpressionSite,
     RulesetChecker,
     Scope,
     expression_text,
@@ -20,6 +19,7 @@ from interpreter.semantics import (
     variable_type,
     zone_type,
 )
+from interpreter.sites import ExpressionSite
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 
 Path = tuple[str | int, ...]
