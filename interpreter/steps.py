@@ -214,6 +214,13 @@ class StepChecker:
         inner = {**scope, "player": SEAT}
         self.expression(entries.get("where"), (*path, "where"), inner, BOOL, "`where`")
         self.steps(entries["do"], (*path, "do"), inner)
+        simultaneous = entries.get("simultaneous")
+        if scalar(simultaneous) is True and decisions_per_pass(entries["do"]) > 1:
+            self.checker.error(
+                "unsupported", "in a simultaneous round each seat decides once: the effects of its choice wait "
+                "until every seat has chosen, so a second decision would not see them", simultaneous,
+                (*path, "simultaneous"),
+                hint="decide once (a `choose` with `args:` can hold several choices), or drop `simultaneous`")
 
     def _step_turns(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.expression(entries["turns"], (*path, "turns"), scope, SEAT, "the seat that takes the first turn")
@@ -305,6 +312,29 @@ class StepChecker:
 
     def _step_log(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.site.template(entries["log"], (*path, "log"), scope)
+
+
+def decisions_per_pass(node: Node | None) -> int:
+    """The most decisions one run through these steps may ask of a seat (2 stands for "more than one")."""
+    total = 0
+    for item in node.items if isinstance(node, SequenceNode) else []:
+        if not isinstance(item, MappingNode):
+            continue
+        entries = item.entries
+        if "decide" in entries:
+            options = entries["options"].items if isinstance(entries["options"], SequenceNode) else []
+            after = max((decisions_per_pass(o.entries.get("do")) for o in options if isinstance(o, MappingNode)),
+                        default=0)
+            total += 2 if scalar(entries.get("repeat")) is True else 1 + after
+        elif "if" in entries:
+            total += max(decisions_per_pass(entries.get("then")), decisions_per_pass(entries.get("else")))
+        elif "trick" in entries:
+            total += 2
+        elif any(loop in entries for loop in ("repeat", "for_each", "round", "turns")):
+            total += 2 * decisions_per_pass(entries.get("do"))
+        elif "move" in entries:
+            total += decisions_per_pass(entries.get("when_empty"))
+    return min(total, 2)
 
 
 def variable_scope(variables: dict[str, VariableSpec], zones: dict[str, ZoneSpec]) -> Scope:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.frames import Decide, ForEach, Repeat, Round, Trick, Turns
 from interpreter.engine.program import Step
 
@@ -73,7 +74,13 @@ def _turns(state: State, step: Step, bindings: Bindings) -> None:
 
 
 def _decide(state: State, step: Step, bindings: Bindings) -> None:
-    frame = Decide(step, state.evaluate(step["seat"], bindings), bindings)
+    seat = state.evaluate(step["seat"], bindings)
+    if state.game.has_simultaneous_rounds:
+        round_frame = state.simultaneous_round()
+        if round_frame is not None and any(perform.action.seat == seat for perform in round_frame.deferred):
+            raise RulesetRuntimeError(f"p{seat} would decide twice in a simultaneous round, before the effects of "
+                                      "its first choice (each seat decides once in such a round)", step.where)
+    frame = Decide(step, seat, bindings)
     state.stack.append(frame)
     frame.run(state)  # the decision waits at once (the machine would run the frame next anyway)
 
