@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from interpreter.cards import Deck
@@ -40,8 +41,9 @@ class Action(NamedTuple):
     roles: tuple[str, ...] = ()  # for each of them: "" for a natural card, what a wild stands for ("9H", "7")
     target: int = -1  # the meld a card is added to
 
-    def text(self, deck: Deck) -> str:
-        """The canonical text form, e.g. `p2 play AH`."""
+    def text(self, deck: Deck, kinds: Mapping[tuple[str, str], str] | None = None) -> str:
+        """The canonical text form, e.g. `p2 play AH`. `kinds` gives the type of a choice's argument when it is
+        a card, a rank or a suit ((choice, argument) -> `card`, `rank` or `suit`), shown by name."""
         head = f"p{self.seat} {self.kind}"
         if self.kind in CARD_KINDS:
             return f"{head} {deck.card_text(self.card)}"
@@ -55,13 +57,15 @@ class Action(NamedTuple):
         if self.kind == "choose":
             parts = [head, self.name]
             for name, value in self.arguments:
-                parts += [name, _value_text(value)]
+                kind = kinds.get((self.name, name)) if kinds else None
+                parts += [name, deck.value_text(kind, value) if kind else _value_text(value)]
             return " ".join(parts)
         return f"{head} {self.name}"
 
     @staticmethod
-    def parse(text: str, deck: Deck) -> Action:
-        """The action a canonical text names. Raises ActionSyntaxError saying what is wrong."""
+    def parse(text: str, deck: Deck, kinds: Mapping[tuple[str, str], str] | None = None) -> Action:
+        """The action a canonical text names (`kinds` as for `text`). Raises ActionSyntaxError saying what is
+        wrong."""
         words = text.split()
         if len(words) < 3 or not words[0].startswith("p") or not words[0][1:].isdigit():
             raise ActionSyntaxError(f"{text!r} is not an action: expected e.g. `p2 play AH` or `p0 choose pass`")
@@ -96,8 +100,15 @@ class Action(NamedTuple):
             rest = words[3:]
             if len(rest) % 2:
                 raise ActionSyntaxError(f"{text!r}: arguments come in pairs, e.g. `choose play discard 3`")
-            arguments = tuple((rest[i], _parse_value(rest[i + 1], deck)) for i in range(0, len(rest), 2))
-            return Action(seat, kind, name=words[2], arguments=arguments)
+            values = []
+            for index in range(0, len(rest), 2):
+                argument_kind = kinds.get((words[2], rest[index])) if kinds else None
+                try:
+                    values.append((rest[index], deck.parse_value(argument_kind, rest[index + 1]) if argument_kind
+                                   else _parse_value(rest[index + 1], deck)))
+                except ValueError as error:
+                    raise ActionSyntaxError(f"{text!r}: {error}") from None
+            return Action(seat, kind, name=words[2], arguments=tuple(values))
         if kind == "take" and len(words) == 4 and words[3].isdigit():
             return Action(seat, kind, name=words[2], target=int(words[3]))  # the top N cards of the pile
         if len(words) != 3:

@@ -111,6 +111,16 @@ class Deck:
             return self.rank_name(value)
         raise ValueError(f"{kind} is not a card, rank or suit type")
 
+    def parse_value(self, kind: str, text: str) -> int:
+        """A card, rank or suit (by the name of its type) from its name; ValueError if the deck has none."""
+        if kind == "card":
+            return self.parse_card(text)
+        found = self.rank_index(text) if kind == "rank" else self.suit_index(text)
+        if found is None:
+            names = self.rank_names if kind == "rank" else self.suits
+            raise ValueError(f"{text!r} is not a {kind} of this deck ({' '.join(names)})")
+        return found
+
     def ranking(self, name: str) -> dict[int, int]:
         """Position of each rank in a named ranking (its listed ranks only)."""
         order = self.rankings[name]

@@ -256,6 +256,7 @@ class StepChecker:
                         self.checker.error("type", f"an argument's values are a list, not {kind}", values,
                                            (*path, "args", name), hint="e.g. `numbers(0, 5)`")
                     inner[name] = kind.element if kind is not None and kind.is_list else ANY
+                    self.site.types[yaml_path((*path, "args", name))] = inner[name]  # how actions show it
         for verb in ("play", "discard"):
             if verb in entries:
                 self.zone(entries[verb], (*path, verb), scope)

@@ -233,7 +233,11 @@ def _check_option(state: State, pending: Pending, option: Option, action: Action
         for name, expression in option.arguments:
             allowed = state.evaluate(expression, pending.bindings)
             if given[name] not in allowed:
-                raise IllegalActionError(f"{name} must be one of {', '.join(map(str, allowed))}, not {given[name]}")
+                kind = state.game.program.choice_kinds.get((option.name, name))
+                def shown(value: Any, kind: str | None = kind) -> str:
+                    return state.game.deck.value_text(kind, value) if kind else str(value)
+                raise IllegalActionError(f"{name} must be one of {', '.join(map(shown, allowed))}, "
+                                         f"not {shown(given[name]) if isinstance(given[name], int) else given[name]}")
             bindings[name] = given[name]
     elif option.kind in ("play", "discard"):
         assert option.source is not None

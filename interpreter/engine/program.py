@@ -123,6 +123,7 @@ class Program:
     result: Expr
     initial: Mapping[str, Expr]  # variable name -> its initial value
     has_simultaneous_rounds: bool = False
+    choice_kinds: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (choice, argument) -> card type
 
 
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
@@ -138,6 +139,7 @@ class _Builder:
         define = ruleset.tree.entries.get("define")
         self.definitions = {key.split("(")[0] for key in getattr(define, "entries", {})}
         self.simultaneous = False
+        self.choice_kinds: dict[tuple[str, str], str] = {}
         self.zones = ruleset.zones
         self.variables = ruleset.variables
 
@@ -251,6 +253,10 @@ class _Builder:
             arguments = tuple((name, self.required(value, (*path, "args", name)))
                               for name, value in args_node.entries.items())
         name = str(_scalar(e["choose"])) if kind == "choose" else (source.name if source else "")
+        for argument, _ in arguments:  # a card, rank or suit argument is shown by name in the action's text
+            shown = getattr(self.shown_types.get(yaml_path((*path, "args", argument))), "name", "")
+            if shown in ("card", "rank", "suit"):
+                self.choice_kinds.setdefault((name, argument), shown)
         destination = self.ref(e.get("to"), (*path, "to"))
         # `add` to a zone of melds named without an owner: every owner's table (lay-offs onto anyone's melds).
         every_table = kind == "add" and destination is not None and destination.implicit
@@ -352,7 +358,7 @@ def build_program(ruleset: Ruleset) -> Program:
         hand_cap=builder.expr(entries.get("hand_cap"), ("match", "hand_cap")),
         ends_when=builder.expr(entries.get("ends_when"), ("match", "ends_when")),
         result=builder.required(entries["result"], ("match", "result")), initial=initial,
-        has_simultaneous_rounds=builder.simultaneous,
+        has_simultaneous_rounds=builder.simultaneous, choice_kinds=builder.choice_kinds,
     )
 
 

@@ -226,10 +226,10 @@ class State(CardsAndValues, MatchLoop):
         return self.game.deck.card_text(card)
 
     def action_text(self, action: Action) -> str:
-        return action.text(self.game.deck)
+        return action.text(self.game.deck, self.game.program.choice_kinds)
 
     def parse_action(self, text: str) -> Action:
-        return Action.parse(text, self.game.deck)
+        return Action.parse(text, self.game.deck, self.game.program.choice_kinds)
 
     def _action(self, action: Action | str) -> Action:
         return self.parse_action(action) if isinstance(action, str) else action
