@@ -286,6 +286,28 @@ def _argument_combinations(state: State, option: Option, bindings: Bindings) -> 
     return [tuple(zip(names, values, strict=True)) for values in itertools.product(*lists)]
 
 
+def why_none(state: State, pending: Pending) -> str:
+    """Why a decision has no legal action, for its error: each card refused with the clause that refuses it
+    (or what else each option lacks)."""
+    reasons: list[str] = []
+    for option in pending.options:
+        if option.kind in ("play", "discard") and option.source is not None:
+            _, cards = state.zone(option.source, pending.bindings)
+            if not cards:
+                reasons.append(f"{option.source.name} is empty")
+            for card in dict.fromkeys(cards):
+                failure = _first_failure(state, option.clauses, {**pending.bindings, "card": card})
+                if failure is not None:
+                    reasons.append(f"{state.card_text(card)}: {failure.reason}")
+        elif option.kind == "choose" and not option.arguments:
+            failure = _first_failure(state, option.clauses, dict(pending.bindings))
+            if failure is not None:
+                reasons.append(f"choose {option.name}: {failure.reason}")
+        else:
+            reasons.append(f"no {_describe(option)} is possible")
+    return "; " + "; ".join(reasons) if reasons else ""
+
+
 def _describe(option: Option) -> str:
     if option.kind == "choose":
         return f"choose {option.name}"

@@ -92,7 +92,9 @@ class State(CardsAndValues, MatchLoop):
             self.meld_plans = {}
             self._legal = decisions.legal_actions(self, self.pending)
             if not self._legal:
-                raise RulesetRuntimeError(f"p{self.pending.seat} has no legal action", self.pending.where)
+                self._legal = None
+                raise RulesetRuntimeError(f"p{self.pending.seat} has no legal action"
+                                          f"{decisions.why_none(self, self.pending)}", self.pending.where)
         return self._legal
 
     def check(self, action: Action | str) -> None:

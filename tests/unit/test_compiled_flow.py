@@ -196,3 +196,17 @@ def test_a_long_chain_of_copies_reads_its_history() -> None:
         log.append(step)
         log = log.fork()
     assert log.as_list() == list(range(5000)) and log.since(4998) == [4998, 4999]
+
+
+def test_a_decision_with_no_legal_action_says_what_refuses_each_card(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "              reason: \"you must follow suit\"",
+                    "              reason: \"you must follow suit\"\n"
+                    "            - rule: size(trick) > 0\n"
+                    "              reason: \"nobody may lead\"")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.apply_chance()
+        state.legal_actions()
+    held = [state.card_text(card) for card in state.values["hand"][1]]
+    assert str(raised.value).startswith("p1 has no legal action; " + "; ".join(f"{c}: nobody may lead" for c in held))
+    assert raised.value.where == "hand.phases[1].steps[0]"
