@@ -11,6 +11,7 @@ parameters), or calls of other generated functions. Literals are emitted with re
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -160,6 +161,16 @@ def _namespace(deck: Deck) -> dict[str, Any]:
     return namespace
 
 
+_PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None")
+_INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
+
+
+def _nodes(node: ast.Node) -> Iterator[ast.Node]:
+    yield node
+    for child in ast.children(node):
+        yield from _nodes(child)
+
+
 class _Emitter:
     def __init__(self, annotations: Annotations, parameters: Iterable[str] = (),
                  folding: Folding | None = None) -> None:
@@ -169,6 +180,9 @@ class _Emitter:
         self.hoisted = False  # whether a value is kept in `B` (the caller must then give a `B` of its own)
         self.looping = False  # the expression runs once per item of a filter
         self.kept_locally: dict[str, str] | None = None  # in a filter: key -> the local keeping its value
+        self.arguments: dict[str, str] = {}  # in a definition written in place of its call: parameter -> code
+        self.shadowing: list[str] = []  # the quantifier variables in scope, innermost last
+        self.inline_depth = 0
 
     def emit(self, node: ast.Node) -> str:
         value = self.constant(node)
@@ -197,11 +211,16 @@ class _Emitter:
                 return self._kept(call, f"{call}(V, B)")
             return f"{call}(V, B)"
         if node.identifier in self.locals:
-            return f"v_{node.identifier}"
+            return self._argument(node.identifier) or f"v_{node.identifier}"
         code = f"{'B' if id(node) in annotations.bound else 'V'}[{node.identifier!r}]"
         if id(node) in annotations.implicit_index:
-            code += "[v_player]" if "player" in self.locals else "[B['player']]"
+            player = self._argument("player") or ("v_player" if "player" in self.locals else "B['player']")
+            code += f"[{player}]"
         return code
+
+    def _argument(self, name: str) -> str | None:
+        """The code of the argument a parameter stands for, in a definition written in place of its call."""
+        return self.arguments.get(name) if name not in self.shadowing else None
 
     def _emit_field(self, node: ast.Field) -> str:
         subject = self.emit(node.subject)
@@ -218,7 +237,7 @@ class _Emitter:
         arguments = [self.emit(argument) for argument in node.arguments]
         call = self.annotations.calls.get(id(node))
         if call is not None:
-            return f"{call}(V, B{''.join(', ' + a for a in arguments)})"
+            return self._inline(call, arguments) or f"{call}(V, B{''.join(', ' + a for a in arguments)})"
         if BUILTINS[node.function].context == "env":
             arguments.insert(0, "V")
         code = f"B_{node.function}({', '.join(arguments)})"
@@ -229,6 +248,26 @@ class _Emitter:
             self.hoisted = True
             return self._kept(key, code)
         return code
+
+    def _inline(self, function_name: str, arguments: list[str]) -> str | None:
+        """A small definition with parameters written in place of its call (`heads(card)` becomes the test
+        itself), when every argument is a plain value that may be read more than once; None otherwise."""
+        instance = self.folding.instance(function_name) if self.folding is not None else None
+        if instance is None or instance.annotations is None or instance.failed or self.inline_depth >= 3 or \
+                not instance.definition.parameters or not all(_PLAIN_ARGUMENT.fullmatch(a) for a in arguments):
+            return None
+        body = instance.definition.body
+        nodes = list(_nodes(body))
+        captured = {f"v_{n.variable}" for n in nodes if isinstance(n, (ast.Quantifier, ast.Comprehension))}
+        if len(nodes) > _INLINE_SIZE or captured & set(arguments):
+            return None
+        inner = _Emitter(instance.annotations, instance.definition.parameters, self.folding)
+        inner.arguments = dict(zip(instance.definition.parameters, arguments, strict=True))
+        inner.looping = True  # a definition with parameters is called in a loop, as a rule
+        inner.inline_depth = self.inline_depth + 1
+        code = inner.emit(body)
+        self.hoisted = self.hoisted or inner.hoisted
+        return f"({code})"
 
     def _kept(self, key: str, code: str) -> str:
         """A value worked out once and kept: in `B` under `key`, and at the top of a card filter also in a local
@@ -256,9 +295,11 @@ class _Emitter:
     def _bound(self, variable: str) -> Iterator[None]:
         shadowed = variable in self.locals
         self.locals.add(variable)
+        self.shadowing.append(variable)
         try:
             yield
         finally:
+            self.shadowing.pop()
             if not shadowed:
                 self.locals.discard(variable)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from interpreter.dsl import ast
 from interpreter.dsl.checker import Environment
-from interpreter.dsl.definitions import Annotations
+from interpreter.dsl.definitions import Annotations, Instance
 
 UNKNOWN: Any = object()  # not a constant (also the "not worked out yet" marker of generated code)
 
@@ -33,12 +33,15 @@ class Folding:
         self.values: dict[str, Any] = {}
         self.hoisted: dict[int, str] = {}  # id(call node) -> the key its value is kept under in `B`
 
+    def instance(self, function_name: str) -> Instance | None:
+        """The checked instance of a definition a generated function name stands for."""
+        return next((i for i in self.environment.instances.values() if i.function_name == function_name), None)
+
     def definition(self, function_name: str) -> Any:
         """The value of a parameterless definition when it is constant, else UNKNOWN."""
         if function_name not in self.values:
             self.values[function_name] = UNKNOWN
-            instance = next((i for i in self.environment.instances.values() if i.function_name == function_name),
-                            None)
+            instance = self.instance(function_name)
             if instance is not None and instance.annotations is not None and not instance.failed \
                     and not instance.definition.parameters:
                 self.values[function_name] = constant_value(instance.definition.body, instance.annotations, (),
