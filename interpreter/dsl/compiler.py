@@ -80,6 +80,7 @@ class Program:
         self._emitted: set[str] = set()
         self._keeping: set[str] = set()  # expressions that call definitions, which may keep values in `B`
         self._uses: dict[str, frozenset[str]] = {}  # the names each expression reads from `B`, transitively
+        self._constants: dict[str, Any] = {}  # expressions whose value is a constant (bool, int, str or null)
         self.namespace: dict[str, Any] = _namespace(environment.deck)
         self._folding = Folding(environment)
 
@@ -93,6 +94,9 @@ class Program:
         if annotations.calls or emitter.hoisted:
             self._keeping.add(name)
         self._uses[name] = frozenset(annotations.used_context)
+        value = emitter.constant(node)
+        if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
+            self._constants[name] = value  # the same at every evaluation: callers may read it once
         self._emit_instances()
         return name
 
@@ -140,6 +144,8 @@ class Program:
             # Whether a caller must give this function a `B` of its own (it may keep definitions' values there).
             self.namespace[name].keeps = name in self._keeping
             self.namespace[name].uses = self._uses.get(name, frozenset())
+            if name in self._constants:
+                self.namespace[name].constant = (self._constants[name],)
         return {name: self.namespace[name] for name in self._expressions}
 
     @property

@@ -86,6 +86,9 @@ class MatchLoop(StateParts):
             return None if expression is None else self.evaluate(expression, {})
         if expression is None:
             return [None] * self._owners(per)
+        constant = getattr(expression.function, "constant", None)  # (value,) for a constant (an immutable one)
+        if constant is not None:
+            return [constant[0]] * self._owners(per)
         if per == "seat":
             return [self.evaluate(expression, {"player": seat}) for seat in range(self.player_count)]
         return [self.evaluate(expression, {}) for _ in range(self._owners(per))]
@@ -123,7 +126,7 @@ class MatchLoop(StateParts):
             self.values[name] = self._empty_zone(zone.owner)
         self.face_up.clear()
         self.melds_laid = 0
-        self.values[game.ruleset.deck_zone] = list(reversed(game.deck.cards()))
+        self.values[game.ruleset.deck_zone] = list(game.fresh_deck)
         self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
         self._enter(game.program.start, {})
 
