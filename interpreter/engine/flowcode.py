@@ -80,9 +80,8 @@ class _Writer:
         self.namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "int": int,
                                                            "range": range, "len": len, "bool": bool}}
         self.constants: dict[int, str] = {}  # id(object) -> its name in the namespace
-        self.pending: list[tuple[Block, int, str]] = []  # (block, index in its plan, function name)
-        self.count = 0
-        self.depth = 0
+        self.count = 0  # generated functions so far
+        self.names = 0  # fresh local names so far
         self.step_where = ""  # the step being written
 
     # --- plans and functions ----------------------------------------------------------------------------------
@@ -108,7 +107,7 @@ class _Writer:
         self.line(f"def {name}(S, B0):")
         self.line("    V = S.values")
         self.line("    try:")
-        self.depth = 0
+        self.names = 0
         for step in steps:
             self.step(step, "B0", 2)
         self.line("    except FAILURES as failure:")
@@ -166,8 +165,8 @@ class _Writer:
         return local
 
     def fresh(self) -> int:
-        self.depth += 1
-        return self.depth
+        self.names += 1
+        return self.names
 
     def owner(self, ref: Ref, bindings: str, indent: int) -> str | None:
         """Code for the owner of a zone or variable (None for one on the table)."""
