@@ -25,13 +25,17 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
     return path
 
 
-def _play_to_end(state: State, seed: int = 1) -> None:
+def _play(state: State, seed: int = 1, actions: int = 100_000) -> State:
+    """Random legal actions until the match ends (or for as many actions)."""
     rng = random.Random(seed)
-    while not state.is_terminal:
+    for _ in range(actions):
+        if state.is_terminal:
+            break
         if state.current_player == CHANCE:
             state.apply_chance()
-            continue
-        state.apply(rng.choice(state.legal_actions()))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    return state
 
 
 def test_a_failing_expression_in_a_generated_step_names_its_place(tmp_path: Path) -> None:
@@ -39,7 +43,7 @@ def test_a_failing_expression_in_a_generated_step_names_its_place(tmp_path: Path
                     "            - change: tricks[winner]\n              by: 1 // (size(trick) - size(trick))")
     state = load_ruleset(path).new_initial_state(seed=1, players=2)
     with pytest.raises(RulesetRuntimeError) as raised:
-        _play_to_end(state)
+        _play(state)
     assert "division by zero" in str(raised.value)
     assert raised.value.where == "hand.phases[1].steps[0].then[0].by"
 
@@ -96,7 +100,7 @@ def test_a_copy_shares_the_past_and_keeps_its_own_future() -> None:
     assert copy.events[len(before)] != state.events[len(before)]
     assert len(copy.history) == len(state.history) == taken + 1
     assert copy.history[:taken] == state.history[:taken] and copy.history[taken] != state.history[taken]
-    _play_to_end(copy)
+    _play(copy)
     assert copy.is_terminal and not state.is_terminal
 
 
@@ -115,19 +119,6 @@ def test_a_log_fork_sees_the_items_so_far_only() -> None:
     assert fork.as_list() == [0, 1, 2, "fork"]
 
 
-def _play_some(path: Path, players: int = 2, actions: int = 400) -> State:
-    state = load_ruleset(path).new_initial_state(seed=1, players=players)
-    rng = random.Random(0)
-    for _ in range(actions):
-        if state.is_terminal:
-            break
-        if state.current_player == CHANCE:
-            state.apply_chance()
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
 FOLLOW = "size(trick) == 0 or follows(card) or not any(follows(c) for c in hand)"
 
 
@@ -139,7 +130,7 @@ def test_a_card_filter_may_loop_over_values_it_keeps(tmp_path: Path, rule: str) 
     path = _variant(tmp_path, f"            - rule: {FOLLOW}", f"            - rule: {rule}")
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("  led: trick[0].suit", "  led: trick[0].suit\n  mine: hand"), encoding="utf-8")
-    assert _play_some(path).hand_results
+    assert _play(load_ruleset(path).new_initial_state(seed=1, players=2), seed=0, actions=400).hand_results
 
 
 def test_two_choices_of_one_name_bind_their_own_arguments(tmp_path: Path) -> None:
