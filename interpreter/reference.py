@@ -40,7 +40,8 @@ is loaded (names, types, arity, card names) and compiled once into Python functi
 
 Card, rank and suit names come from the ruleset's deck and are written in upper case or start with a digit;
 the names of zones, variables, definitions and parameters are lower case. A number stands for a rank where a
-rank is expected (`c.rank == 7`) and for a seat where a seat is expected (`first_dealer: 0`).
+rank is expected (`c.rank == 7`), for a seat where a seat is expected (`first_dealer: 0`) and for a team
+where a team is expected (`score[0]` for a per-team `score`; teams are numbered from 0 as `teams:` lists them).
 
 Fields: a card has `.rank` and `.suit`; a meld has `.cards`, `.kind`, `.owner`, `.wilds` (its wild cards)
 and `.naturals` (the others). Parameters are read as

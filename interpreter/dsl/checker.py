@@ -181,6 +181,10 @@ class _Checker(OperatorChecks):
                 if not 0 <= value < 16:
                     raise self._fail(node, "type", f"there is no seat {value}; seats are numbered from 0")
                 return SEAT
+            if expected == TEAM:
+                if not 0 <= value < 16:
+                    raise self._fail(node, "type", f"there is no team {value}; teams are numbered from 0")
+                return TEAM
             return INT
         return STR
 
