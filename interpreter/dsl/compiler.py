@@ -372,14 +372,35 @@ def evaluate(function: Compiled, values: Mapping[str, Any], bound: dict[str, Any
     index failures into EvaluationError."""
     try:
         return function(values, {} if bound is None else bound)
-    except (ZeroDivisionError, IndexError, KeyError, TypeError) as failure:
+    except (ZeroDivisionError, IndexError, KeyError, TypeError, EvaluationError) as failure:
         explained = explain_failure(failure)
         assert explained is not None
         raise explained from None
 
 
 def explain_failure(failure: BaseException) -> EvaluationError | None:
-    """A failure of generated code in the ruleset's terms (None for one that is not a ruleset's failure)."""
+    """A failure of generated code in the ruleset's terms, naming the definition it happened in (None for one
+    that is not a ruleset's failure)."""
+    explained = _explained(failure)
+    if explained is None:
+        return None
+    definition = _failing_definition(failure)
+    return EvaluationError(f"{explained} (in definition `{definition}`)") if definition else explained
+
+
+def _failing_definition(failure: BaseException) -> str | None:
+    """The innermost definition of the ruleset whose generated function the failure passed through."""
+    found = None
+    trace = failure.__traceback__
+    while trace is not None:
+        code = trace.tb_frame.f_code
+        if code.co_filename == "<ruleset expressions>" and code.co_name.startswith("d_"):
+            found = code.co_name[2:].rsplit("_", 1)[0]  # d_<name>_<number>
+        trace = trace.tb_next
+    return found
+
+
+def _explained(failure: BaseException) -> EvaluationError | None:
     if isinstance(failure, EvaluationError):
         return failure
     if isinstance(failure, ZeroDivisionError):

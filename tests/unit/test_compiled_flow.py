@@ -201,3 +201,14 @@ def test_a_decision_with_no_legal_action_says_what_refuses_each_card(tmp_path: P
     held = [state.card_text(card) for card in state.values["hand"][1]]
     assert str(raised.value).startswith("p1 has no legal action; " + "; ".join(f"{c}: nobody may lead" for c in held))
     assert raised.value.where == "hand.phases[1].steps[0]"
+
+
+def test_a_failure_inside_a_definition_names_the_definition(tmp_path: Path) -> None:
+    path = _variant(tmp_path, f"            - rule: {FOLLOW}",
+                    "            - rule: follows(card) or not any(follows(c) for c in hand)")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.legal_actions()  # the first lead reads `led` of an empty trick
+    assert str(raised.value).startswith("index out of range (in definition `led`)")
+    assert raised.value.where == "hand.phases[1].steps[0].legal[0].rule"
