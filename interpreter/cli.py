@@ -135,6 +135,8 @@ def play(ruleset: str, players: int | None, seed: int | None, assignments: tuple
     winners = " and ".join(f"p{seat}" for seat, value in enumerate(result.returns) if value == best)
     click.echo(f"\nMatch over after {result.hands} hand{'s' if result.hands != 1 else ''}: {scores}. "
                f"Best: {winners}.")
+    if result.ended_by == "hand_cap":
+        click.echo(f"(Stopped at the hand cap of {result.hands} hands before the match ended: see `match.hand_cap`.)")
 
 
 @cli.command()
@@ -171,6 +173,9 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
                    f"{row['wins']:7.1%}")
     overall = summary.as_json()
     click.echo(f"hands per match {overall['mean_hands']:.2f}, actions per match {overall['mean_actions']:.1f}")
+    if summary.capped:
+        click.echo(f"{summary.capped} of {games} matches stopped at the hand cap before they ended "
+                   "(see `match.hand_cap`); their results are as the cap left them")
 
 
 def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, list[str]]:

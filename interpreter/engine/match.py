@@ -154,6 +154,7 @@ class MatchLoop(StateParts):
         if ended or (hands is not None and number >= hands) or number >= cap:
             self.terminal = True
             self.phase = ""
+            self.ended_by = "ends_when" if ended else "hands" if hands is not None and number >= hands else "hand_cap"
             return
         nxt = program.next_dealer
         dealer = self.values["dealer"]

@@ -25,6 +25,7 @@ class StateParts:
         melds_laid: int
         player_count: int
         terminal: bool
+        ended_by: str
         phase: str
         hand_results: list[dict[str, Any]]
         _events: Log

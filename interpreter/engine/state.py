@@ -50,6 +50,7 @@ class State(CardsAndValues, MatchLoop):
         self.pending: decisions.Pending | None = None
         self.chance: tuple[ZoneKey, str] | None = None
         self.terminal = False
+        self.ended_by = ""  # when the match is over: `ends_when`, `hands`, or `hand_cap` (stopped, not ended)
         self.phase = ""
         self.steps = 0
         self._history = Log()  # the actions taken, in order

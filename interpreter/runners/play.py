@@ -23,11 +23,12 @@ class MatchResult:
     returns: list[int]
     hand_results: list[dict[str, Any]] = field(default_factory=list)
     actions: int = 0
+    ended_by: str = ""  # `ends_when`, `hands`, or `hand_cap` (the match was stopped before its end)
 
     def as_json(self) -> dict[str, Any]:
         winners = [seat for seat, value in enumerate(self.returns) if value == max(self.returns)]
         return {"ruleset": self.ruleset, "players": self.players, "seed": self.seed, "hands": self.hands,
-                "actions": self.actions, "returns": self.returns, "winners": winners,
+                "actions": self.actions, "returns": self.returns, "winners": winners, "ended_by": self.ended_by,
                 "hand_results": self.hand_results}
 
 
@@ -74,7 +75,7 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
         state.apply(action)
         actions += 1
     result = MatchResult(game.name, players, seed, len(state.hand_results), state.returns(),
-                         state.hand_results, actions)
+                         state.hand_results, actions, state.ended_by)
     if log is not None:
         _write(log, {"type": "result", **result.as_json()})
     return result

@@ -35,6 +35,7 @@ class Summary:
     results: list[list[int]] = field(default_factory=list)  # per match, each seat's result
     hands: list[int] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
+    capped: int = 0  # matches stopped at the hand cap rather than ended by their rules
 
     def per_seat(self) -> list[dict[str, float]]:
         rows = []
@@ -48,7 +49,8 @@ class Summary:
 
     def as_json(self) -> dict[str, Any]:
         return {"matches": self.matches, "players": self.players, "seats": self.per_seat(),
-                "mean_hands": statistics.fmean(self.hands), "mean_actions": statistics.fmean(self.actions)}
+                "mean_hands": statistics.fmean(self.hands), "mean_actions": statistics.fmean(self.actions),
+                "capped": self.capped}
 
 
 def _share_of_best(result: Sequence[int], seat: int) -> float:
@@ -67,15 +69,19 @@ def _game(ruleset: str, params: tuple[tuple[str, Any], ...]) -> Game:
     return load_ruleset(ruleset, dict(params), params_as_text=True)
 
 
-def play_one(job: Job, seed: int) -> tuple[list[int], int, int]:
-    """One match of a run: its results, hands and actions (runs in a worker process)."""
+Outcome = tuple[list[int], int, int, bool]  # results, hands, actions, stopped at the hand cap
+
+
+def play_one(job: Job, seed: int) -> Outcome:
+    """One match of a run: its results, hands and actions, and whether the hand cap stopped it (runs in a
+    worker process)."""
     game = _game(job.ruleset, job.params)
     agents = agents_for(job.bots, job.players, seed)
     result = play_match(game, players=job.players, seed=seed, choosers=[agent.choose for agent in agents])
-    return result.returns, result.hands, result.actions
+    return result.returns, result.hands, result.actions, result.ended_by == "hand_cap"
 
 
-def _play_many(job: Job, seeds: list[int]) -> list[tuple[list[int], int, int]]:
+def _play_many(job: Job, seeds: list[int]) -> list[Outcome]:
     return [play_one(job, seed) for seed in seeds]
 
 
@@ -85,16 +91,17 @@ def simulate(job: Job, *, games: int, seed: int, workers: int,
     summary = Summary(games, job.players)
     seeds = [match_seed(seed, number) for number in range(games)]
     for outcome in _outcomes(job, seeds, workers):
-        results, hands, actions = outcome
+        results, hands, actions, capped = outcome
         summary.results.append(results)
         summary.hands.append(hands)
         summary.actions.append(actions)
+        summary.capped += capped
         if progress is not None:
             progress(1)
     return summary
 
 
-def _outcomes(job: Job, seeds: list[int], workers: int) -> Iterator[tuple[list[int], int, int]]:
+def _outcomes(job: Job, seeds: list[int], workers: int) -> Iterator[Outcome]:
     if workers <= 1:
         for seed in seeds:
             yield play_one(job, seed)

@@ -46,3 +46,19 @@ def test_bad_arguments_exit_2() -> None:
     assert result.exit_code == 2 and "is for 2 to 8 players, not 1" in result.stderr
     result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--backend", "ray"])
     assert result.exit_code == 2 and "not available yet" in result.stderr
+
+
+def test_matches_stopped_at_the_hand_cap_are_reported(tmp_path: Path) -> None:
+    # tests/games/tiny.yaml plays 3 hands; a cap of 2 stops every match before its end.
+    variant = tmp_path / "capped.yaml"
+    variant.write_text(f"extends: {ROOT / 'tests' / 'games' / 'tiny.yaml'}\nname: Tiny, capped\n"
+                       "match:\n  hand_cap: 2\n", encoding="utf-8")
+    played = CliRunner().invoke(cli, ["play", str(variant), "--bots", "random", "--seed", "1"])
+    assert played.exit_code == 0, played.output
+    assert "Match over after 2 hands" in played.stdout
+    assert "Stopped at the hand cap of 2 hands before the match ended" in played.stdout
+    summary = simulate(Job(str(variant), (), 2, ("random",)), games=4, seed=1, workers=1)
+    assert summary.capped == 4 and summary.as_json()["capped"] == 4
+    ended = simulate(Job(str(ROOT / "tests" / "games" / "tiny.yaml"), (), 2, ("random",)), games=4, seed=1,
+                     workers=1)
+    assert ended.capped == 0
