@@ -5,7 +5,8 @@ as cheaply as possible, or else throw the lowest card. Discards shed the lowest 
 play, bids) are decided by a few playouts to the end of the hand from positions where the cards this seat
 cannot see are dealt again at random, so the bot never uses what it may not know. In a rummy turn it melds
 and adds whatever it can (natural cards before wild ones, the biggest meld first), takes a discard pile worth
-taking, and discards the card least likely to make a meld.
+taking, and discards the card least likely to make a meld. Offered a card to play or a draw instead (a
+shedding game), it plays, the card worth most first.
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ class HeuristicAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         kinds = {action.kind for action in legal}
+        if "play" in kinds and kinds & {"draw", "take"} and not kinds & {"meld", "add"}:
+            # A shedding game (play a card, or draw instead): play, since drawing only grows the hand; shed
+            # the card worth most.
+            plays = [action for action in legal if action.kind == "play"]
+            return max(plays, key=lambda action: self._strength(state, action.card))
         if kinds & {"meld", "add", "draw", "take"}:
             return self._rummy(state, legal)
         if kinds == {"play"}:
