@@ -65,12 +65,15 @@ From the loosest to the tightest binding:
 `null` is only for optional parameters and for variables declared with `initial: null`, and such a value
 must be tested before use: in `if params.x == null then a else b` the `else` branch may use `params.x` as a
 number; so may the right side of `params.x != null and ...` (and likewise `trump == null or ...` for a
-variable). `if`, `and` and `or` evaluate only what they need, and a definition without parameters is computed
-on first use, so `size(trick) == 0 or card.suit == led` never reads `led` of an empty trick. Parameters, and
-what is made of parameters and literals alone (definitions included), are worked out once when the ruleset is
-loaded; the language has no side effects, so when such a constant decides an `and` or an `or` the other side
-is never evaluated, on either side: with `params.cinch` false, `leading and params.cinch` is false and
-`x or not params.cinch` is true without evaluating `leading` or `x`.
+variable). The same holds for steps: in an `if` step that tests `out != null`, the steps of `then` may use
+`out` as a value (`change: score[out]`), and with `out == null` those of `else`, up to a `set` of `out` (and
+not inside a loop or decision that sets it). `if`, `and` and `or` evaluate only what they need, and a
+definition without parameters is computed on first use, so `size(trick) == 0 or card.suit == led` never reads
+`led` of an empty trick. Parameters, and what is made of parameters and literals alone (definitions
+included), are worked out once when the ruleset is loaded; the language has no side effects, so when such a
+constant decides an `and` or an `or` the other side is never evaluated, on either side: with `params.cinch`
+false, `leading and params.cinch` is false and `x or not params.cinch` is true without evaluating `leading`
+or `x`.
 
 ## Lists, quantifiers and comprehensions
 

@@ -32,6 +32,7 @@ class ExpressionSite:
     types: dict[str, Type] = field(default_factory=dict)  # the type of each `{...}` of a log line
     checked: dict[str, tuple[ast.Node, Annotations]] = field(default_factory=dict)
     unparsed: int = 0  # expressions with syntax errors: what they use is unknown
+    narrowed: frozenset[str] = frozenset()  # optional names known not to be null where the steps are (`if` tests)
 
     def _parse(self, text: str) -> ast.Node:
         try:
@@ -48,7 +49,7 @@ class ExpressionSite:
             return None
         try:
             tree = self._parse(expression_text(node))
-            kind, annotations = self.environment.check(tree, scope, expected, what)
+            kind, annotations = self.environment.check(tree, scope, expected, what, self.narrowed)
         except DefinitionError as error:
             self.checker.report_definition(error)
             return None
@@ -71,7 +72,7 @@ class ExpressionSite:
     def check_tree(self, tree: ast.Node, node: ScalarNode, path: Path, scope: Scope, *, suffix: str) -> None:
         """Compile a part of an expression already checked whole (the owner in `hand[p]`)."""
         try:
-            _, annotations = self.environment.check(tree, scope)
+            _, annotations = self.environment.check(tree, scope, narrowed=self.narrowed)
         except (ExpressionError, Tainted):
             return  # reported with the whole expression
         self.compiled[yaml_path(path) + suffix] = self.program.add(tree, annotations)
@@ -84,7 +85,7 @@ class ExpressionSite:
             offset = match.start(1)
             try:
                 tree = self._parse(match[1])
-                kind, annotations = self.environment.check(tree, scope)
+                kind, annotations = self.environment.check(tree, scope, narrowed=self.narrowed)
             except DefinitionError as error:
                 self.checker.report_definition(error)
                 continue

@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from interpreter.dsl import ast
+from interpreter.dsl.operators import null_guards
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, SEAT, Type, list_of
 from interpreter.errors import ExpressionError
@@ -109,11 +111,17 @@ class StepChecker:
         entries = node.entries
         # `repeat: true` beside `decide` is the decision's modifier, not the `repeat` verb.
         verb = "decide" if "decide" in entries else next(key for key in entries if hasattr(self, f"_step_{key}"))
+        if verb in ("repeat", "for_each", "round", "turns", "trick", "decide", "move"):
+            # Steps that run again, or run later: a name set anywhere inside may be null when they run.
+            self.site.narrowed -= assigned_names(node)
         getattr(self, f"_step_{verb}")(entries, path, scope)
 
     def _step_set(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         kind = self.target(entries["set"], (*path, "set"), scope)
         self.expression(entries["to"], (*path, "to"), scope, kind, "the new value")
+        name = _bare_name(entries["set"])
+        if name is not None:
+            self.site.narrowed -= {name}  # it may be null again from here on
 
     def _step_change(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         kind = self.target(entries["change"], (*path, "change"), scope)
@@ -161,9 +169,15 @@ class StepChecker:
                         BOOL, "`face_up`")
 
     def _step_if(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
-        self.expression(entries["if"], (*path, "if"), scope, BOOL, "the condition")
+        checked = self.site.check(entries["if"], (*path, "if"), scope, BOOL, "the condition")
+        tree = checked[1] if checked else None
+        outer = self.site.narrowed
+        # `if: x != null` (through `and`): `x` is not null in `then`; `if: x == null` (through `or`): in `else`.
+        self.site.narrowed = outer | (null_guards(tree, "!=") if tree is not None else frozenset())
         self.steps(entries["then"], (*path, "then"), scope)
+        self.site.narrowed = outer | (null_guards(tree, "==") if tree is not None else frozenset())
         self.steps(entries.get("else"), (*path, "else"), scope)
+        self.site.narrowed = outer - assigned_names(entries["then"]) - assigned_names(entries.get("else"))
 
     def _step_for_each(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         kind = self.expression(entries["for_each"], (*path, "for_each"), scope, None, "`for_each`")
@@ -313,6 +327,33 @@ class StepChecker:
 
     def _step_log(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.site.template(entries["log"], (*path, "log"), scope)
+
+
+_BARE_NAME = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*")
+
+
+def _bare_name(node: Node | None) -> str | None:
+    """The variable a `set` target names as a whole (`out`, not `score[p]`)."""
+    if isinstance(node, ScalarNode) and isinstance(node.value, str):
+        found = _BARE_NAME.fullmatch(node.value)
+        return found[1] if found else None
+    return None
+
+
+def assigned_names(node: Node | None) -> frozenset[str]:
+    """The variables a `set` step anywhere in these steps assigns as a whole (`set: out`)."""
+    found: set[str] = set()
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, MappingNode):
+            name = _bare_name(item.entries.get("set"))
+            if name is not None:
+                found.add(name)
+            pending.extend(item.entries.values())
+        elif isinstance(item, SequenceNode):
+            pending.extend(item.items)
+    return frozenset(found)
 
 
 def decisions_per_pass(node: Node | None) -> int:

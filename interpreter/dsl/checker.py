@@ -80,11 +80,13 @@ class Environment:
         return found
 
     def check(self, node: ast.Node, context: Mapping[str, Type] | None = None,
-              expected: Type | None = None, what: str = "the expression") -> tuple[Type, Annotations]:
-        """Check one expression where `context` names are bound; raises ExpressionError."""
+              expected: Type | None = None, what: str = "the expression",
+              narrowed: frozenset[str] = frozenset()) -> tuple[Type, Annotations]:
+        """Check one expression where `context` names are bound; `narrowed` names (`params.x`, a variable) are
+        known not to be null there. Raises ExpressionError."""
         checker = _Checker(self, dict(context or {}), Annotations())
         try:
-            result = checker.check(node, {}, frozenset(), expected)
+            result = checker.check(node, {}, narrowed, expected)
         except ContextError as error:
             raise ExpressionError("unknown-name", f"`{error.name}` is not bound here", node.start, node.end) from None
         if checker.annotations.tainted:

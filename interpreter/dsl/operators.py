@@ -38,7 +38,7 @@ class OperatorChecks:
         operator = node.operator
         if operator in ("and", "or"):
             self._expect(node.left, BOOL, local, narrowed, f"the left side of `{operator}`")
-            inner = narrowed | _guards(node.left, "!=" if operator == "and" else "==")
+            inner = narrowed | null_guards(node.left, "!=" if operator == "and" else "==")
             self._expect(node.right, BOOL, local, inner, f"the right side of `{operator}`")
             return BOOL
         if operator in ("in", "not in"):
@@ -114,8 +114,8 @@ class OperatorChecks:
     def _check_conditional(self, node: ast.Conditional, local: Locals, narrowed: Narrowed,
                            expected: Type | None) -> Type:
         self._expect(node.condition, BOOL, local, narrowed, "the condition of `if`")
-        then_narrowed = narrowed | _guards(node.condition, "!=")
-        else_narrowed = narrowed | _guards(node.condition, "==")
+        then_narrowed = narrowed | null_guards(node.condition, "!=")
+        else_narrowed = narrowed | null_guards(node.condition, "==")
         # A bare number says least about its type: check the other branch first so it can guide it.
         if _is_number(node.then) and not _is_number(node.otherwise):
             else_type = self.check(node.otherwise, local, else_narrowed, expected)
@@ -145,11 +145,11 @@ def _plain(kind: Type) -> Type | None:
     return None if kind in (ANY, NULL, PARAMS) else kind
 
 
-def _guards(node: ast.Node, operator: str) -> frozenset[str]:
+def null_guards(node: ast.Node, operator: str) -> frozenset[str]:
     """Everything known not to be null (`!=`, through `and`) or tested null (`==`, through `or`) by `node`."""
     chain = "and" if operator == "!=" else "or"
     if isinstance(node, ast.Binary) and node.operator == chain:
-        return _guards(node.left, operator) | _guards(node.right, operator)
+        return null_guards(node.left, operator) | null_guards(node.right, operator)
     tested = _null_test(node, operator)
     return frozenset({tested}) if tested else frozenset()
 
