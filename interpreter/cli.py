@@ -13,6 +13,7 @@ import click
 
 from interpreter.actions import Action
 from interpreter.agents import AGENTS
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
 from interpreter.errors import Diagnostic, ParameterError, RuledeckError, RulesetError
@@ -234,6 +235,9 @@ def main(argv: list[str] | None = None) -> None:
     """The console entry point: no input ever ends in a traceback (set RULEDECK_DEBUG=1 to see one)."""
     try:
         cli.main(args=argv, prog_name="ruledeck", standalone_mode=True)
+    except RulesetRuntimeError as error:
+        click.echo(error.render(), err=True)
+        sys.exit(1)
     except RuledeckError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,6 +119,12 @@ def yaml_path(path: tuple[str | int, ...]) -> str:
         else:
             text += f".{part}" if text else part
     return text or "(top level)"
+
+
+def parse_yaml_path(text: str) -> tuple[str | int, ...]:
+    """('hand', 'phases', 2, 'next') from `hand.phases[2].next` (what follows `#` or `{` is left out)."""
+    text = re.split(r"[#{]", text, maxsplit=1)[0]
+    return tuple(int(index) if index else key for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", text))
 
 
 def find(root: Node, path: tuple[str | int, ...]) -> Node | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from interpreter.errors import RuledeckError
+from interpreter.errors import Location, RuledeckError, caret_excerpt
 
 
 class IllegalActionError(RuledeckError):
@@ -20,3 +20,13 @@ class RulesetRuntimeError(RuledeckError):
     def __init__(self, message: str, where: str = "") -> None:
         super().__init__(f"{message} (at {where})" if where else message)
         self.where = where
+        self.location: Location | None = None  # the place in the file, when the state could find it
+
+    def render(self) -> str:
+        """`PATH:LINE:COL: runtime error: message (at yaml.path)` and a caret excerpt, as `validate` shows
+        findings; just the message when the place is not known."""
+        if self.location is None:
+            return f"error: {self}"
+        where = self.location
+        return "\n".join([f"{where.path}:{where.line}:{where.column}: runtime error: {self}",
+                          *caret_excerpt(where)])

@@ -20,6 +20,7 @@ from interpreter.engine.match import MatchLoop
 from interpreter.engine.program import Block, Expr, Option, Step
 from interpreter.engine.zones import FaceUp, ZoneKey
 from interpreter.errors import EvaluationError
+from interpreter.source import find, parse_yaml_path
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -91,11 +92,17 @@ class State(CardsAndValues, MatchLoop):
         assert self.pending is not None
         if self._legal is None:
             self.meld_plans = {}
-            self._legal = decisions.legal_actions(self, self.pending)
+            try:
+                self._legal = decisions.legal_actions(self, self.pending)
+            except RulesetRuntimeError as error:
+                self._locate(error)
+                raise
             if not self._legal:
                 self._legal = None
-                raise RulesetRuntimeError(f"p{self.pending.seat} has no legal action"
-                                          f"{decisions.why_none(self, self.pending)}", self.pending.where)
+                stuck = RulesetRuntimeError(f"p{self.pending.seat} has no legal action"
+                                            f"{decisions.why_none(self, self.pending)}", self.pending.where)
+                self._locate(stuck)
+                raise stuck
         return self._legal
 
     def check(self, action: Action | str) -> None:
@@ -351,6 +358,20 @@ class State(CardsAndValues, MatchLoop):
 
     def _advance(self) -> None:
         """Run until a decision, a chance event or the end of the match."""
+        try:
+            self._run_machine()
+        except RulesetRuntimeError as error:
+            self._locate(error)
+            raise
+
+    def _locate(self, error: RulesetRuntimeError) -> None:
+        """Give a ruleset's failure its place in the file (its YAML path is known)."""
+        if error.location is None and error.where:
+            node = find(self.game.ruleset.tree, parse_yaml_path(error.where))
+            if node is not None:
+                error.location = node.location
+
+    def _run_machine(self) -> None:
         stack = self.stack
         while self.pending is None and self.chance is None and not self.terminal:
             if not stack:

@@ -212,3 +212,18 @@ def test_a_failure_inside_a_definition_names_the_definition(tmp_path: Path) -> N
         state.legal_actions()  # the first lead reads `led` of an empty trick
     assert str(raised.value).startswith("index out of range (in definition `led`)")
     assert raised.value.where == "hand.phases[1].steps[0].legal[0].rule"
+
+
+def test_the_command_line_shows_a_runtime_failure_at_its_place_in_the_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from interpreter.cli import main
+
+    path = _variant(tmp_path, "              by: 1", "              by: 1 // (size(trick) - size(trick))")
+    with pytest.raises(SystemExit) as exited:
+        main(["play", str(path), "--bots", "random", "--seed", "1", "--players", "2"])
+    assert exited.value.code == 1
+    lines = capsys.readouterr().err.splitlines()
+    line_number = next(number for number, text in enumerate(path.read_text().splitlines(), 1) if "by: 1 //" in text)
+    assert lines[-3] == (f"{path}:{line_number}:19: runtime error: division by zero "
+                         "(at hand.phases[1].steps[0].then[0].by)")
+    assert lines[-1].strip().startswith("|") and "^" in lines[-1]
