@@ -173,8 +173,8 @@ class State(CardsAndValues, MatchLoop):
         return observe(self, seat)
 
     def clone(self) -> State:
-        """An independent copy: zones and variables copied, the history and events shared until either side
-        appends (so a copy costs the same early and late in a match), the legal set shared."""
+        """An independent copy: zones and variables copied, the history and events shared with it (each side
+        appends its own, so a copy costs the same early and late in a match)."""
         copy = object.__new__(State)
         copy.__dict__.update(self.__dict__)
         copy.rng = random.Random.__new__(random.Random)
