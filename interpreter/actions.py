@@ -58,7 +58,7 @@ class Action(NamedTuple):
             parts = [head, self.name]
             for name, value in self.arguments:
                 kind = kinds.get((self.name, name)) if kinds else None
-                parts += [name, deck.value_text(kind, value) if kind else _value_text(value)]
+                parts += [name, _named(deck, kind, value) if kind else _value_text(value)]
             return " ".join(parts)
         return f"{head} {self.name}"
 
@@ -114,6 +114,14 @@ class Action(NamedTuple):
         if len(words) != 3:
             raise ActionSyntaxError(f"{text!r}: `{kind}` names one pile, e.g. `p{seat} {kind} stock`")
         return Action(seat, kind, name=words[2])
+
+
+def _named(deck: Deck, kind: str, value: Any) -> str:
+    """A card, rank or suit by name; a value that is none (of another type) as it is."""
+    try:
+        return deck.value_text(kind, value)
+    except (IndexError, TypeError, ValueError):
+        return _value_text(value)
 
 
 def _value_text(value: Any) -> str:

@@ -65,9 +65,10 @@ From the loosest to the tightest binding:
 `null` is only for optional parameters and for variables declared with `initial: null`, and such a value
 must be tested before use: in `if params.x == null then a else b` the `else` branch may use `params.x` as a
 number; so may the right side of `params.x != null and ...` (and likewise `trump == null or ...` for a
-variable). The same holds for steps: in an `if` step that tests `out != null`, the steps of `then` may use
-`out` as a value (`change: score[out]`), and with `out == null` those of `else`, up to a `set` of `out` (and
-not inside a loop or decision that sets it). `if`, `and` and `or` evaluate only what they need, and a
+variable). The same holds for steps, for a parameter or a variable on the table: in an `if` step that tests
+`out != null`, the steps of `then` may use `out` as a value (`change: score[out]`), and with `out == null`
+those of `else`, up to a `set` of `out` (and not inside a loop or decision that sets it, nor in the effects of
+a choice in a simultaneous round). `if`, `and` and `or` evaluate only what they need, and a
 definition without parameters is computed on first use, so `size(trick) == 0 or card.suit == led` never reads
 `led` of an empty trick. Parameters, and what is made of parameters and literals alone (definitions
 included), are worked out once when the ruleset is loaded; the language has no side effects, so when such a

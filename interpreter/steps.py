@@ -33,6 +33,7 @@ class StepChecker:
     site: ExpressionSite
     zones: dict[str, ZoneSpec]
     variables: dict[str, VariableSpec]
+    deferring: bool = False  # inside a simultaneous round, whose choices' effects wait for every seat
 
     # --- references to zones and variables ----------------------------------------------------------------
 
@@ -114,6 +115,12 @@ class StepChecker:
         if verb in ("repeat", "for_each", "round", "turns", "trick", "decide", "move"):
             # Steps that run again, or run later: a name set anywhere inside may be null when they run.
             self.site.narrowed -= assigned_names(node)
+        if verb == "decide" and self.deferring:
+            # In a simultaneous round a choice's effects wait for the others: whatever follows may run first.
+            outer, self.site.narrowed = self.site.narrowed, frozenset()
+            self._step_decide(entries, path, scope)
+            self.site.narrowed = outer
+            return
         getattr(self, f"_step_{verb}")(entries, path, scope)
 
     def _step_set(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
@@ -173,11 +180,18 @@ class StepChecker:
         tree = checked[1] if checked else None
         outer = self.site.narrowed
         # `if: x != null` (through `and`): `x` is not null in `then`; `if: x == null` (through `or`): in `else`.
-        self.site.narrowed = outer | (null_guards(tree, "!=") if tree is not None else frozenset())
+        # Only parameters and variables on the table: a definition is worked out again at each use, and a bare
+        # per-seat name reads whichever `player` is bound there.
+        self.site.narrowed = outer | self._steady(null_guards(tree, "!=") if tree is not None else frozenset())
         self.steps(entries["then"], (*path, "then"), scope)
-        self.site.narrowed = outer | (null_guards(tree, "==") if tree is not None else frozenset())
+        self.site.narrowed = outer | self._steady(null_guards(tree, "==") if tree is not None else frozenset())
         self.steps(entries.get("else"), (*path, "else"), scope)
         self.site.narrowed = outer - assigned_names(entries["then"]) - assigned_names(entries.get("else"))
+
+    def _steady(self, names: frozenset[str]) -> frozenset[str]:
+        """The names whose value stays what a test saw until a `set` of them: parameters, table variables."""
+        return frozenset(name for name in names if name.startswith("params.") or
+                         (name in self.variables and self.variables[name].per == "table"))
 
     def _step_for_each(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         kind = self.expression(entries["for_each"], (*path, "for_each"), scope, None, "`for_each`")
@@ -227,8 +241,10 @@ class StepChecker:
         self.expression(entries["round"], (*path, "round"), scope, SEAT, "the first seat of the round")
         inner = {**scope, "player": SEAT}
         self.expression(entries.get("where"), (*path, "where"), inner, BOOL, "`where`")
-        self.steps(entries["do"], (*path, "do"), inner)
         simultaneous = entries.get("simultaneous")
+        outer, self.deferring = self.deferring, self.deferring or scalar(simultaneous) is True
+        self.steps(entries["do"], (*path, "do"), inner)
+        self.deferring = outer
         if scalar(simultaneous) is True and decisions_per_pass(entries["do"]) > 1:
             self.checker.error(
                 "unsupported", "in a simultaneous round each seat decides once: the effects of its choice wait "

@@ -141,7 +141,7 @@ class MatchLoop(StateParts):
                 if transition.target != "end":
                     self._enter(transition.target, bindings)
                 return
-        raise RulesetRuntimeError(f"no transition out of phase `{phase.name}` applies", phase.name)
+        raise RulesetRuntimeError(f"no transition out of phase `{phase.name}` applies", phase.where)
 
     def _end_hand(self) -> None:
         program = self.game.program

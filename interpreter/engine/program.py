@@ -109,6 +109,7 @@ class Phase:
     name: str
     steps: Block
     transitions: tuple[Transition, ...]
+    where: str = ""  # its `next`, where a failure to leave the phase is reported
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,8 @@ class Program:
     result: Expr
     initial: Mapping[str, Expr]  # variable name -> its initial value
     has_simultaneous_rounds: bool = False
-    choice_kinds: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (choice, argument) -> card type
+    # (choice, argument) -> `card`, `rank` or `suit` for an argument shown by name ("" or absent: as it is)
+    choice_kinds: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
 
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
@@ -255,8 +257,10 @@ class _Builder:
         name = str(_scalar(e["choose"])) if kind == "choose" else (source.name if source else "")
         for argument, _ in arguments:  # a card, rank or suit argument is shown by name in the action's text
             shown = getattr(self.shown_types.get(yaml_path((*path, "args", argument))), "name", "")
-            if shown in ("card", "rank", "suit"):
-                self.choice_kinds.setdefault((name, argument), shown)
+            shown = shown if shown in ("card", "rank", "suit") else ""
+            # Two choices of one name whose argument differs in type: shown as stored (by number), both.
+            key = (name, argument)
+            self.choice_kinds[key] = shown if self.choice_kinds.get(key, shown) == shown else ""
         destination = self.ref(e.get("to"), (*path, "to"))
         # `add` to a zone of melds named without an owner: every owner's table (lay-offs onto anyone's melds).
         every_table = kind == "add" and destination is not None and destination.implicit
@@ -336,7 +340,8 @@ def build_program(ruleset: Ruleset) -> Program:
                 assert isinstance(item, MappingNode)
                 transitions.append(Transition(builder.expr(item.entries.get("if"), (*path, "next", t_index, "if")),
                                               str(_scalar(item.entries["goto"]))))
-        phases[name] = Phase(name, builder.steps(node.entries.get("steps"), (*path, "steps")), tuple(transitions))
+        phases[name] = Phase(name, builder.steps(node.entries.get("steps"), (*path, "steps")), tuple(transitions),
+                             yaml_path((*path, "next")))
     match = root.entries["match"]
     assert isinstance(match, MappingNode)
     entries = match.entries

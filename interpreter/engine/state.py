@@ -138,7 +138,11 @@ class State(CardsAndValues, MatchLoop):
             self.game.has_simultaneous_rounds else ()
         self._events.items.append(("action", taken, secret))
         frame: Decide | Trick = self.stack[-1]  # type: ignore[assignment]  # the pending decision's frame
-        frame.resolve(self, taken, option, bindings)
+        try:
+            frame.resolve(self, taken, option, bindings)
+        except RulesetRuntimeError as error:
+            self._locate(error)
+            raise
         self._advance()
 
     def apply_chance(self, outcome: Sequence[int] | Sequence[str] | None = None) -> None:

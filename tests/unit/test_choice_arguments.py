@@ -54,3 +54,20 @@ def test_a_refused_card_argument_names_the_allowed_cards(tmp_path: Path) -> None
     assert all(text in str(refused.value) for text in held)
     with pytest.raises(ActionSyntaxError, match="'ZZ' is not a suit of this deck"):
         state.parse_action(f"p1 choose name pick {missing} suit ZZ rank A count 1")
+
+
+def test_two_choices_of_one_name_with_other_argument_types_show_their_values_as_they_are(tmp_path: Path) -> None:
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    twice = ("        - decide: dealer\n          options:\n            - choose: pick\n"
+             "              args: {x: '[A, K]'}\n"
+             "        - decide: dealer\n          options:\n            - choose: pick\n"
+             "              args: {x: 'numbers(20, 21)'}\n")
+    path = tmp_path / "game.yaml"
+    path.write_text(TINY.replace(old, old + twice), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    state.apply_chance()
+    first = [state.action_text(action) for action in state.legal_actions()]
+    state.apply(first[0])
+    second = [state.action_text(action) for action in state.legal_actions()]
+    assert second == ["p0 choose pick x 20", "p0 choose pick x 21"]
+    assert all(state.parse_action(text) == action for text, action in zip(second, state.legal_actions(), strict=True))

@@ -227,3 +227,14 @@ def test_the_command_line_shows_a_runtime_failure_at_its_place_in_the_file(
     assert lines[-3] == (f"{path}:{line_number}:19: runtime error: division by zero "
                          "(at hand.phases[1].steps[0].then[0].by)")
     assert lines[-1].strip().startswith("|") and "^" in lines[-1]
+
+
+def test_a_failure_while_an_action_is_applied_is_located_in_the_file(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "          winning_card: winning", "          winning_card: trick[size(trick) + 1]")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    with pytest.raises(RulesetRuntimeError) as raised:
+        for _ in range(2):
+            state.apply(state.legal_actions()[0])
+    assert "index out of range" in str(raised.value) and raised.value.where.endswith("winning_card")
+    assert raised.value.location is not None and raised.value.location.path == str(path)

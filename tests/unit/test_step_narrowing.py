@@ -17,7 +17,9 @@ SET_TRUMP = "        - set: trump\n          to: last(hand[dealer]).suit\n"
 
 def _load(tmp_path: Path, steps: str) -> None:
     text = TINY.replace("  - {name: trump, type: suit}",
-                        "  - {name: trump, type: suit}\n  - {name: out, type: seat, initial: null}")
+                        "  - {name: trump, type: suit}\n  - {name: out, type: seat, initial: null}\n"
+                        "  - {name: bid, type: int, per: seat, initial: null}")
+    text = text.replace("  led: trick[0].suit", "  led: trick[0].suit\n  current: out")
     path = tmp_path / "game.yaml"
     path.write_text(text.replace(SET_TRUMP, SET_TRUMP + steps), encoding="utf-8")
     load_ruleset(path)
@@ -40,7 +42,23 @@ def test_the_branch_of_a_null_test_may_use_the_value(tmp_path: Path) -> None:
     "        - if: out != null\n          then:\n            - repeat: 2\n              do:\n"
     "                - change: score[out]\n                  by: 1\n"
     "                - set: out\n                  to: 'null'\n",
+    # a definition is worked out again at each use: the set of `out` changes it
+    "        - if: current != null\n          then:\n            - set: out\n              to: 'null'\n"
+    "            - change: score[current]\n              by: 1\n",
+    # a simultaneous round's choices take effect after the set that follows them
+    "        - round: dealer\n          simultaneous: true\n          do:\n"
+    "            - if: out != null\n              then:\n                - decide: player\n"
+    "                  options:\n                    - choose: ok\n                      do:\n"
+    "                        - change: score[out]\n                          by: 1\n"
+    "            - set: out\n              to: 'null'\n",
 ])
 def test_a_use_not_guarded_by_a_null_test_is_refused(tmp_path: Path, steps: str) -> None:
     with pytest.raises(RulesetError, match="must be seat, not seat or null"):
         _load(tmp_path, steps)
+
+
+def test_a_bare_per_seat_name_is_not_narrowed_by_a_step(tmp_path: Path) -> None:
+    # `bid` stands for `bid[player]`, and `player` is bound again by loops and rounds inside the branch.
+    with pytest.raises(RulesetError, match="the change must be int, not int or null"):
+        _load(tmp_path, "        - for_each: seats()\n          do:\n            - if: bid != null\n"
+                        "              then:\n                - change: score[player]\n                  by: bid\n")
