@@ -72,8 +72,8 @@ a choice in a simultaneous round). `if`, `and` and `or` evaluate only what they 
 definition without parameters is computed on first use, so `size(trick) == 0 or card.suit == led` never reads
 `led` of an empty trick. Parameters, and what is made of parameters and literals alone (definitions
 included), are worked out once when the ruleset is loaded; the language has no side effects, so when such a
-constant decides an `and` or an `or` the other side is never evaluated, on either side: with `params.cinch`
-false, `leading and params.cinch` is false and `x or not params.cinch` is true without evaluating `leading`
+constant decides an `and` or an `or` the other side is never evaluated, on either side: with `params.strict`
+false, `leading and params.strict` is false and `x or not params.strict` is true without evaluating `leading`
 or `x`.
 
 ## Lists, quantifiers and comprehensions

@@ -109,7 +109,7 @@ class Program:
         for emitter, _ in emitters:
             emitter.looping = True  # the conditions run once per item: what reads no item is worked out once
             emitter.kept_locally = kept
-        # A condition that always holds is left out (`has_cinch: "false"` makes a clause always hold).
+        # A condition that always holds is left out (a definition `strict: "false"` can make one always hold).
         conditions = " and ".join(emitter.emit(node) for emitter, node in emitters
                                   if emitter.constant(node) is UNKNOWN or not emitter.constant(node)) or "True"
         self._expressions.append(name)

@@ -1,6 +1,6 @@
 """Constant folding for the compiler: the parts of an expression whose value is the same at every evaluation
 (literals, symbols, parameters, and what is made of them alone, definitions included) are worked out once, at
-load time. A clause such as `not (leading and has_cinch)` costs nothing when `has_cinch` is `false`.
+load time. A clause such as `not (leading and strict)` costs nothing when the definition `strict` is `false`.
 
 The language has no side effects, so a part that cannot change the result is not evaluated at all:
 `false and first(trick).suit == trump` is false even on an empty trick (where `first` would fail).
