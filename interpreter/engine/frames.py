@@ -298,7 +298,7 @@ class Trick(Frame):
         self.done += 1
         self.leader = winner
         self.order = []
-        state._events.append(("log_parts", ("p", (winner, None), " wins the trick")))
+        state.note_parts(("p", (winner, None), " wins the trick"))
         if step["then"]:
             state.run_block(step["then"], {**self.bindings, "winner": winner})
 

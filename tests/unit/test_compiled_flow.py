@@ -13,6 +13,7 @@ from interpreter import CHANCE, load_ruleset
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.log import Log
 from interpreter.engine.state import State
+from tests.play_helpers import play_out, random_choices
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
@@ -27,15 +28,7 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
 
 def _play(state: State, seed: int = 1, actions: int = 100_000) -> State:
     """Random legal actions until the match ends (or for as many actions)."""
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if state.is_terminal:
-            break
-        if state.current_player == CHANCE:
-            state.apply_chance()
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    return state
+    return play_out(state, random_choices(seed), actions)
 
 
 def test_a_failing_expression_in_a_generated_step_names_its_place(tmp_path: Path) -> None:
