@@ -24,6 +24,8 @@ from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
 from interpreter.errors import EvaluationError
 
+FILENAME = "<ruleset expressions>"  # the file name of the generated code, in tracebacks
+
 Compiled = Callable[[Mapping[str, Any], dict[str, Any]], Any]
 
 _OPERATORS = {"and": "and", "or": "or", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
@@ -138,7 +140,7 @@ class Program:
         """Compile every queued function at once; returns them by name."""
         self._emit_instances()
         source = "\n".join(self._sources)
-        code = compile(source, "<ruleset expressions>", "exec")
+        code = compile(source, FILENAME, "exec")
         exec(code, self.namespace)  # generated from the checked AST, see the module docstring
         for name in self._expressions:
             # Whether a caller must give this function a `B` of its own (it may keep definitions' values there).
@@ -394,7 +396,7 @@ def _failing_definition(failure: BaseException) -> str | None:
     trace = failure.__traceback__
     while trace is not None:
         code = trace.tb_frame.f_code
-        if code.co_filename == "<ruleset expressions>" and code.co_name.startswith("d_"):
+        if code.co_filename == FILENAME and code.co_name.startswith("d_"):
             found = code.co_name[2:].rsplit("_", 1)[0]  # d_<name>_<number>
         trace = trace.tb_next
     return found

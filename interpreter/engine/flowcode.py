@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from interpreter.dsl.compiler import FILENAME as EXPRESSIONS_FILENAME
 from interpreter.dsl.compiler import explain_failure
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.program import Block, Expr, Option, Program, Ref, Shown, Step
 from interpreter.errors import EvaluationError
 
 FILENAME = "<ruleset flow>"
-_EXPRESSION_FILES = frozenset({FILENAME, "<ruleset expressions>"})
+_EXPRESSION_FILES = frozenset({FILENAME, EXPRESSIONS_FILENAME})
 
 
 def is_simple(step: Step) -> bool:
