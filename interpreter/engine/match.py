@@ -12,6 +12,8 @@ from interpreter.engine.frames import PhaseFrame
 from interpreter.engine.parts import StateParts
 from interpreter.engine.program import Phase
 
+DEFAULT_HAND_CAP = 1000  # the most hands of a match whose ruleset sets no `hand_cap`
+
 Bindings = dict[str, Any]
 
 
@@ -149,7 +151,9 @@ class MatchLoop(StateParts):
         self.hand_results.append({"hand": number, "dealer": self.values["dealer"], "result": self.returns()})
         self._events.append(("hand_end", number, self.hand_results[-1]["result"]))
         hands = self.evaluate(program.hands, {}) if program.hands is not None else None
-        cap = self.evaluate(program.hand_cap, {}) if program.hand_cap is not None else 1000
+        # The default cap guards against a match that never ends; it never cuts a fixed number of hands short.
+        cap = self.evaluate(program.hand_cap, {}) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
+                                                                                           hands or 0)
         ended = program.ends_when is not None and self.evaluate(program.ends_when, {})
         if ended or (hands is not None and number >= hands) or number >= cap:
             self.terminal = True

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from interpreter import load_ruleset
 from interpreter.cli import cli
 from interpreter.runners.simulate import Job, match_seed, simulate
 
@@ -62,3 +63,17 @@ def test_matches_stopped_at_the_hand_cap_are_reported(tmp_path: Path) -> None:
     ended = simulate(Job(str(ROOT / "tests" / "games" / "tiny.yaml"), (), 2, ("random",)), games=4, seed=1,
                      workers=1)
     assert ended.capped == 0
+
+
+def test_the_default_hand_cap_never_cuts_a_fixed_number_of_hands_short(tmp_path: Path) -> None:
+    # A match of 1200 hands (more than the default cap of 1000) plays them all; a hand here is one step.
+    ruleset = tmp_path / "long.yaml"
+    ruleset.write_text("format: 1\nname: Long\nplayers: {min: 2, max: 2}\n"
+                       "deck: {ranks: [A], suits: [S, H]}\nzones: [{name: stock}]\n"
+                       "variables: [{name: hands_played, type: int, initial: 0, lasts: match}]\n"
+                       "hand:\n  start: only\n  phases:\n    - name: only\n"
+                       "      steps: [{change: hands_played, by: 1}]\n      next: end\n"
+                       "match:\n  hands: 1200\n  result: hands_played\n", encoding="utf-8")
+    state = load_ruleset(ruleset).new_initial_state(seed=1, players=2)
+    assert state.is_terminal and state.ended_by == "hands"
+    assert state.returns() == [1200, 1200]
