@@ -11,6 +11,7 @@ parameters), or calls of other generated functions. Literals are emitted with re
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -78,6 +79,7 @@ class Program:
     def __init__(self, environment: Environment) -> None:
         self.environment = environment
         self._sources: list[str] = []
+        self._inlined: list[list[tuple[str, str]]] = []  # for each source: the definitions written in place
         self._expressions: list[str] = []
         self._emitted: set[str] = set()
         self._keeping: set[str] = set()  # expressions that call definitions, which may keep values in `B`
@@ -92,7 +94,7 @@ class Program:
         emitter = self._emitter(annotations)
         code = emitter.emit(node)
         self._expressions.append(name)
-        self._sources.append(f"def {name}(V, B):\n    return {code}\n")
+        self._append(f"def {name}(V, B):\n    return {code}\n", [emitter])
         if annotations.calls or emitter.hoisted:
             self._keeping.add(name)
         self._uses[name] = frozenset(annotations.used_context)
@@ -116,10 +118,10 @@ class Program:
                                   if emitter.constant(node) is UNKNOWN or not emitter.constant(node)) or "True"
         self._expressions.append(name)
         start = "".join(f"    {local} = UNSET\n" for local in sorted(set(kept.values())))
-        self._sources.append(
+        self._append(
             f"def {name}(V, B, items):\n{start}    found = []\n    for item in items:\n"
             f"        B[{variable!r}] = item\n        if {conditions}:\n            found.append(item)\n"
-            f"    return found\n")
+            f"    return found\n", [emitter for emitter, _ in emitters])
         self._emit_instances()
         return name
 
@@ -132,9 +134,28 @@ class Program:
                 continue  # a definition with errors (reported where it is written) is never compiled
             self._emitted.add(instance.function_name)
             parameters = "".join(f", v_{name}" for name in instance.definition.parameters)
-            code = self._emitter(instance.annotations, instance.definition.parameters).emit(
-                instance.definition.body)
-            self._sources.append(f"def {instance.function_name}(V, B{parameters}):\n    return {code}\n")
+            emitter = self._emitter(instance.annotations, instance.definition.parameters)
+            code = emitter.emit(instance.definition.body)
+            self._append(f"def {instance.function_name}(V, B{parameters}):\n    return {code}\n", [emitter])
+
+    def _append(self, source: str, emitters: list[_Emitter]) -> None:
+        self._sources.append(source)
+        self._inlined.append([written for emitter in emitters for written in emitter.inlined])
+
+    def _inlined_spans(self) -> dict[int, list[tuple[int, int, str]]]:
+        """Where each definition written in place of its call is in the generated code: line -> (first column,
+        end column, function name), so that a failure inside it can name the definition (`_failing_definition`)."""
+        spans: dict[int, list[tuple[int, int, str]]] = {}
+        line = 1
+        for source, inlined in zip(self._sources, self._inlined, strict=True):
+            for offset, text in enumerate(source.split("\n")):
+                for code, function_name in inlined:
+                    start = text.find(code)
+                    while start >= 0:
+                        spans.setdefault(line + offset, []).append((start, start + len(code), function_name))
+                        start = text.find(code, start + 1)
+            line += source.count("\n") + 1  # the sources are joined with a newline
+        return spans
 
     def build(self) -> dict[str, Compiled]:
         """Compile every queued function at once; returns them by name."""
@@ -142,6 +163,7 @@ class Program:
         source = "\n".join(self._sources)
         code = compile(source, FILENAME, "exec")
         exec(code, self.namespace)  # generated from the checked AST, see the module docstring
+        self.namespace["INLINED"] = self._inlined_spans()
         for name in self._expressions:
             # Whether a caller must give this function a `B` of its own (it may keep definitions' values there).
             self.namespace[name].keeps = name in self._keeping
@@ -191,6 +213,7 @@ class _Emitter:
         self.arguments: dict[str, str] = {}  # in a definition written in place of its call: parameter -> code
         self.shadowing: list[str] = []  # the quantifier variables in scope, innermost last
         self.inline_depth = 0
+        self.inlined: list[tuple[str, str]] = []  # (code, function name) of each definition written in place
 
     def emit(self, node: ast.Node) -> str:
         value = self.constant(node)
@@ -273,9 +296,10 @@ class _Emitter:
         inner.arguments = dict(zip(instance.definition.parameters, arguments, strict=True))
         inner.looping = True  # a definition with parameters is called in a loop, as a rule
         inner.inline_depth = self.inline_depth + 1
-        code = inner.emit(body)
+        code = f"({inner.emit(body)})"
         self.hoisted = self.hoisted or inner.hoisted
-        return f"({code})"
+        self.inlined += [*inner.inlined, (code, function_name)]
+        return code
 
     def _kept(self, key: str, code: str) -> str:
         """A value worked out once and kept: in `B` under `key`, and at the top of a card filter also in a local
@@ -396,10 +420,18 @@ def _failing_definition(failure: BaseException) -> str | None:
     trace = failure.__traceback__
     while trace is not None:
         code = trace.tb_frame.f_code
-        if code.co_filename == FILENAME and code.co_name.startswith("d_"):
-            found = code.co_name[2:].rsplit("_", 1)[0]  # d_<name>_<number>
+        if code.co_filename == FILENAME:
+            if code.co_name.startswith("d_"):
+                found = code.co_name
+            # A definition written in place of its call: the innermost whose code holds the failing operation.
+            line, _, start, end = next(itertools.islice(code.co_positions(), trace.tb_lasti // 2, None),
+                                       (None, None, None, None))
+            spans = trace.tb_frame.f_globals.get("INLINED", {}).get(line, ())
+            inside = [s for s in spans if start is not None and end is not None and s[0] <= start and end <= s[1]]
+            if inside:
+                found = min(inside, key=lambda span: span[1] - span[0])[2]
         trace = trace.tb_next
-    return found
+    return found[2:].rsplit("_", 1)[0] if found else None  # d_<name>_<number>
 
 
 def _explained(failure: BaseException) -> EvaluationError | None:

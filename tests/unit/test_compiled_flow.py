@@ -207,6 +207,20 @@ def test_a_failure_inside_a_definition_names_the_definition(tmp_path: Path) -> N
     assert raised.value.where == "hand.phases[1].steps[0].legal[0].rule"
 
 
+def test_a_failure_inside_a_definition_written_in_place_of_its_call_names_the_definition(tmp_path: Path) -> None:
+    # `above_lead(c)` is small and called with a plain argument, so its code is written into the rule's.
+    path = _variant(tmp_path, "  follows(c): c.suit == led\n",
+                    "  follows(c): c.suit == led\n  above_lead(c): c.rank > first(trick).rank\n")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        f"            - rule: {FOLLOW}", "            - rule: above_lead(card) or size(hand) > 5"), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.legal_actions()  # the first lead reads the first card of an empty trick
+    assert str(raised.value).startswith("first() of an empty list (in definition `above_lead`)")
+    assert raised.value.where == "hand.phases[1].steps[0].legal[0].rule"
+
+
 def test_the_command_line_shows_a_runtime_failure_at_its_place_in_the_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from interpreter.cli import main
