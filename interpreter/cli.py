@@ -8,6 +8,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -20,7 +21,8 @@ from interpreter.errors import Diagnostic, ParameterError, RuledeckError, Rulese
 from interpreter.loader import load_ruleset, validate_file
 from interpreter.parameters import parse_assignments
 from interpreter.runners.human import Quit, human_chooser
-from interpreter.runners.play import agents_for, play_match
+from interpreter.runners.play import agents_for, play_match, save_log
+from interpreter.runners.replay import read_log, replay
 from interpreter.runners.scenarios import ScenarioError
 from interpreter.runners.scenarios import run_file as run_scenarios
 from interpreter.runners.simulate import Job
@@ -91,7 +93,7 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 
 
 @cli.command()
-@click.argument("ruleset", metavar="RULESET")
+@click.argument("ruleset", metavar="[RULESET]", required=False)
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
@@ -100,30 +102,58 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 @click.option("--human", type=int, metavar="SEAT", help="Play this seat yourself at the terminal.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
               help="Write every event as a JSON line, flushed as written (a replayable record).")
+@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), metavar="FILE.jsonl",
+              help="Go on with the match a log holds (its ruleset, players, seed and parameters), adding to it.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
-def play(ruleset: str, players: int | None, seed: int | None, assignments: tuple[str, ...], bots: str,
-         human: int | None, log_path: str | None, as_json: bool) -> None:
-    """Play one match of a ruleset with bots, printing a readable transcript."""
-    game = load_game_or_exit(ruleset, assignments)
-    count, kinds = _table_and_bots(game, players, bots)
+def play(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...], bots: str,
+         human: int | None, log_path: str | None, resume_path: str | None, as_json: bool) -> None:
+    """Play one match of a ruleset with bots, printing a readable transcript.
+
+    A match stopped at the terminal (q, Ctrl-C or the end of input) is kept in its log, or in a new one when
+    none was asked for; `ruledeck play --resume FILE.jsonl` goes on with it.
+    """
+    state: State | None = None
+    if resume_path is not None:
+        if ruleset is not None or players is not None or seed is not None or assignments or log_path:
+            raise click.UsageError("--resume: the log gives the ruleset, players, seed and parameters, and the "
+                                   "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
+        state, header = _resumed(resume_path)
+        game, count, seed = state.game, state.player_count, state.seed
+        log_path = resume_path
+        kinds = _table_and_bots(game, count, bots)[1]
+    else:
+        if ruleset is None:
+            raise click.UsageError("give a RULESET to play, or --resume FILE.jsonl")
+        game = load_game_or_exit(ruleset, assignments)
+        count, kinds = _table_and_bots(game, players, bots)
+        header = {"ruleset": str(Path(ruleset).resolve()), "params": dict(game.ruleset.parameter_values)}
     if human is not None and not 0 <= human < count:
         raise click.UsageError(f"--human: seats are 0 to {count - 1}")
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    agents = agents_for(kinds, count, seed)
+    agents = agents_for(kinds, count, seed + (len(state.history) if state is not None else 0))
     choosers: list[Callable[[State], Action]] = [agent.choose for agent in agents]
     if human is not None:
         choosers[human] = human_chooser(human)
     on_line = None if as_json else click.echo
     if not as_json:
-        click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
-    header = {"ruleset": ruleset, "params": dict(game.ruleset.parameter_values)}
-    log_file = open(log_path, "w", encoding="utf-8") if log_path else None  # noqa: SIM115 - closed below
+        if state is not None:
+            click.echo(f"{game.name}: {count} players, seed {seed}, resumed from {resume_path} at hand "
+                       f"{state.values['hand_number']} after {len(state.history)} actions")
+        else:
+            click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
+    resumed = state is not None
+    if state is None:
+        state = game.new_initial_state(seed=seed, players=count)
+    log_file = open(log_path, "a" if resumed else "w", encoding="utf-8") if log_path else None  # noqa: SIM115
     try:
         result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line, log=log_file,
-                            header=header, viewer=human)
-    except Quit:
-        click.echo("Stopped." + (f" The match so far is in {log_path}." if log_path else ""), err=True)
+                            header=header, viewer=human, state=state, resumed=resumed)
+    except (Quit, KeyboardInterrupt):
+        kept = log_path or _new_log_path(str(header["ruleset"]), seed)
+        if log_path is None:
+            save_log(kept, header, state)
+        click.echo(f"Stopped. The match so far is in {kept}: go on with `ruledeck play --resume {kept}`.", err=True)
         sys.exit(130)
     finally:
         if log_file is not None:
@@ -138,6 +168,25 @@ def play(ruleset: str, players: int | None, seed: int | None, assignments: tuple
                f"Best: {winners}.")
     if result.ended_by == "hand_cap":
         click.echo(f"(Stopped at the hand cap of {result.hands} hands before the match ended: see `match.hand_cap`.)")
+
+
+def _resumed(path: str) -> tuple[State, dict[str, Any]]:
+    """The state a log leads to, and its header; a log whose match is over cannot be resumed."""
+    header = read_log(path)[0]
+    state = replay(path)
+    if state.is_terminal:
+        raise click.UsageError(f"--resume: the match in {path} is over")
+    return state, {key: value for key, value in header.items() if key not in ("type", "players", "seed")}
+
+
+def _new_log_path(ruleset: str, seed: int) -> str:
+    """A file name for the log of a stopped match, in the current folder, that is not taken yet."""
+    stem = Path(ruleset).stem
+    path, number = Path(f"{stem}-{seed}.jsonl"), 1
+    while path.exists():
+        number += 1
+        path = Path(f"{stem}-{seed}-{number}.jsonl")
+    return str(path)
 
 
 @cli.command()

@@ -35,14 +35,21 @@ def _show_zones(view: dict[str, Any], seat: int) -> list[str]:
 def _zone_text(part: dict[str, Any]) -> str:
     if "cards" in part:
         return " ".join(part["cards"]) if part["cards"] else ""
-    text = f"{part['count']} cards" if part.get("count") else ""
+    count = part.get("count")
+    text = f"{count} card{'s' if count != 1 else ''}" if count else ""
     if part.get("face_up"):
         text += f" (face up: {' '.join(part['face_up'])})"
     return text
 
 
+HELP = """  Answer with the number of a move, or its text (`play AH`, `choose pass`; the seat may be left out).
+  `?` shows this again, `q` stops the match: it is kept in its log, and `ruledeck play --resume FILE`
+  goes on with it."""
+
+
 def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Callable[[State], Action]:
-    """Ask at the terminal; a number or an action's text picks it, `q` stops (the log keeps the match)."""
+    """Ask at the terminal; a number or an action's text picks it, `?` explains, `q` (or the end of input)
+    stops (the log keeps the match)."""
 
     def choose(state: State) -> Action:
         view = state.observation(seat)
@@ -56,9 +63,15 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
         for index, action in enumerate(legal, 1):
             click.echo(f"  {index:>2}. {state.action_text(action)}")
         while True:
-            answer = prompt("Your move (number or text, q to stop)").strip()
+            try:
+                answer = prompt("Your move (number or text, ? for help, q to stop)").strip()
+            except click.Abort:  # the end of input, or Ctrl-C at the prompt
+                raise Quit() from None
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit()
+            if answer.lower() in ("?", "h", "help"):
+                click.echo(HELP)
+                continue
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
             try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Any
 
 from interpreter.agents import Agent, make_agent
@@ -44,14 +45,18 @@ def agents_for(kinds: Sequence[str], players: int, seed: int | None) -> list[Age
 
 def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence[Chooser],
                on_line: Callable[[str], None] | None = None, log: IO[str] | None = None,
-               header: dict[str, Any] | None = None, viewer: int | None = None) -> MatchResult:
+               header: dict[str, Any] | None = None, viewer: int | None = None,
+               state: State | None = None, resumed: bool = False) -> MatchResult:
     """Play to the end. `choosers[seat]` picks an action for a seat; `on_line` receives transcript lines;
-    `log` receives one JSON event per line, flushed as written."""
-    state = game.new_initial_state(seed=seed, players=players)
-    if log is not None:
-        _write(log, {"type": "match", **(header or {}), "players": players, "seed": seed})
-    shown = 0
-    actions = 0
+    `log` receives one JSON event per line, flushed as written. A `state` given is played on (the caller keeps
+    it, to save the match if it is stopped); a `resumed` one (replayed from its log) is played on without
+    showing or logging again what it has already done."""
+    if state is None:
+        state = game.new_initial_state(seed=seed, players=players)
+    shown = len(state.events) if resumed else 0
+    if log is not None and not resumed:
+        _write(log, log_header(header, players, seed))
+    actions = len(state.history)
 
     def flush_events() -> None:
         nonlocal shown
@@ -79,6 +84,19 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
     if log is not None:
         _write(log, {"type": "result", **result.as_json()})
     return result
+
+
+def log_header(header: dict[str, Any] | None, players: int, seed: int | None) -> dict[str, Any]:
+    """The first line of a match log: the ruleset, its parameters, the players and the seed."""
+    return {"type": "match", **(header or {}), "players": players, "seed": seed}
+
+
+def save_log(path: str | Path, header: dict[str, Any], state: State) -> None:
+    """A log of the match so far, as `--log` would have written it (for a match stopped without one)."""
+    with open(path, "w", encoding="utf-8") as log:
+        _write(log, log_header(header, state.player_count, state.seed))
+        for event in state.events:
+            _write(log, event)
 
 
 def _write(log: IO[str], event: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import cli
@@ -94,3 +95,60 @@ def test_a_person_can_stop_and_the_log_is_kept(tmp_path: Path) -> None:
                         stdin="q\n")
     assert code == 130 and "Stopped." in err
     assert replay(log).history == []
+
+
+def test_a_person_who_stops_without_a_log_finds_the_match_kept_and_goes_on_with_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--set", "hands=2", "--human", "1",
+                        "--bots", "random", stdin="?\n1\nq\n")
+    assert code == 130
+    assert "Stopped. The match so far is in bourre-5.jsonl: go on with `ruledeck play --resume bourre-5.jsonl`" \
+        in err
+    stopped = replay(tmp_path / "bourre-5.jsonl")
+    assert len([a for a in stopped.history if a.seat == 1]) == 1  # the one move the person made is kept
+    code, out, _ = _run("play", "--resume", "bourre-5.jsonl", "--human", "1", "--bots", "random",
+                        stdin="1\n" * 200)
+    assert code == 0, out
+    assert out.startswith(f"Bourré: 3 players, seed 5, resumed from bourre-5.jsonl at hand "
+                          f"{stopped.values['hand_number']} after {len(stopped.history)} actions")
+    assert "Match over after 2 hands" in out
+    finished = replay(tmp_path / "bourre-5.jsonl")
+    assert finished.is_terminal and finished.history[:len(stopped.history)] == stopped.history
+
+
+def test_the_end_of_input_stops_like_q_and_help_explains(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="?\n")
+    assert code == 130 and "`q` stops the match" in out
+    assert "Stopped. The match so far is in bourre-5.jsonl" in err
+
+
+def test_a_resumed_match_shuffles_on_as_the_uninterrupted_one(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    code, _, _ = _run("play", BOURRE, "--players", "4", "--seed", "3", "--set", "hands=3", "--bots", "random",
+                      "--log", str(whole), "--json")
+    assert code == 0
+    lines = whole.read_text(encoding="utf-8").splitlines()
+    cut_at = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "hand_end") + 1
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:cut_at]) + "\n", encoding="utf-8")
+    code, _, _ = _run("play", "--resume", str(cut), "--bots", "random", "--json")
+    assert code == 0
+
+    def chances(path: Path) -> list[list[str]]:
+        events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[cut_at:]]
+        return [event["order"] for event in events if event["type"] == "chance"]
+
+    assert chances(cut)[0] == chances(whole)[0]  # the second hand's shuffle, from the same generator
+
+
+def test_resume_takes_everything_from_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "match.jsonl"
+    _run("play", BOURRE, "--players", "3", "--seed", "2", "--set", "hands=1", "--log", str(log), "--json")
+    code, _, err = _run("play", BOURRE, "--resume", str(log))
+    assert code == 2 and "the log gives the ruleset, players, seed and parameters" in err
+    code, _, err = _run("play", "--resume", str(log))
+    assert code == 2 and "is over" in err
+    code, _, err = _run("play")
+    assert code == 2 and "give a RULESET to play, or --resume FILE.jsonl" in err
