@@ -174,8 +174,14 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
                           hint=f"did you mean `{close[0]}`?" if close else "allowed: " + ", ".join(choices))
     if kind == "pattern" and "a-z" in str(error.validator_value):
         hint = "names are lower case letters, digits and `_`, starting with a letter"
-        if any(mark in str(error.instance) for mark in "()[]"):
-            hint = "a comma inside `{...}` separates YAML entries: quote an expression that holds a comma"
+        text = str(error.instance)
+        if any(mark in text for mark in "()[]"):
+            balanced = text.count("(") == text.count(")") and text.count("[") == text.count("]")
+            hint = "a comma inside `{...}` separates YAML entries: quote an expression that holds a comma" \
+                if not balanced else "only a name may stand here, not an expression"
+            parent = find(root, path[:-1]) if path and path[-1] == "to" else None
+            if balanced and isinstance(parent, MappingNode) and "deal" in parent.entries:
+                hint = "`to` names the zone dealt to; choose who receives cards with `seats:` (a list of seats)"
         return Diagnostic("schema", f"{error.instance!r} is not a valid name", _location(root, path), where,
                           hint=hint)
     if kind == "pattern":

@@ -187,7 +187,7 @@ def parse_text(text: str, path: str) -> MappingNode:
     try:
         composed = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as error:
-        raise RulesetError([_yaml_error(error, source)]) from None
+        raise RulesetError([yaml_error(error, source)]) from None
     if composed is None:
         raise _file_error(path, "file-empty", "file holds no YAML document", "a ruleset starts with `format: 1`")
     _check_expansion(composed, source)
@@ -222,7 +222,7 @@ def _mark_location(source: SourceText, start: Any, end: Any = None) -> Location:
     return Location(source, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
-def _yaml_error(error: yaml.YAMLError, source: SourceText) -> Diagnostic:
+def yaml_error(error: yaml.YAMLError, source: SourceText) -> Diagnostic:
     """Any PyYAML error as a located diagnostic."""
     if isinstance(error, yaml.MarkedYAMLError):
         return _yaml_syntax(error, source)
@@ -276,7 +276,7 @@ def _check_aliases(text: str, source: SourceText) -> None:
                         ]
                     )
     except yaml.YAMLError as error:
-        raise RulesetError([_yaml_error(error, source)]) from None
+        raise RulesetError([yaml_error(error, source)]) from None
 
 
 def _check_expansion(root: yaml.Node, source: SourceText) -> None:

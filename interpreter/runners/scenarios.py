@@ -3,6 +3,7 @@ cards placed), applies actions and states what must hold. See docs/scenarios.md.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +15,9 @@ from interpreter.actions import ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, TERMINAL, State
-from interpreter.errors import ParameterError, RuledeckError, RulesetError
+from interpreter.errors import ParameterError, RuledeckError, RulesetError, SourceText
 from interpreter.loader import load_ruleset
+from interpreter.source import yaml_error
 
 
 class ScenarioError(RuledeckError):
@@ -38,9 +40,13 @@ def run_file(path: str | Path) -> list[CaseResult]:
     """Every case of one scenario file."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as error:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError(f"{path}: cannot read the scenario file: {error}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:  # located like a finding of `ruledeck validate`
+        raise ScenarioError(yaml_error(error, SourceText(str(path), text)).render()) from None
     if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
         raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
     ruleset = (path.parent / str(data["ruleset"])).resolve()
@@ -63,6 +69,11 @@ def run_file(path: str | Path) -> list[CaseResult]:
             raise ScenarioError(f"{path}: the ruleset {ruleset} cannot be loaded:\n{error}") from None
         except RuledeckError as error:
             results.append(CaseResult(str(path), name, False, f"{type(error).__name__}: {error}"))
+        except Exception as error:  # a bug: this case fails, saying so, and the others still run
+            if os.environ.get("RULEDECK_DEBUG"):
+                raise
+            results.append(CaseResult(str(path), name, False, f"internal error: {type(error).__name__}: {error} "
+                                      "(a bug in ruledeck; RULEDECK_DEBUG=1 shows where)"))
     return results
 
 
@@ -71,7 +82,7 @@ class _Case:
         self.game = game
         self.deck = game.deck
         self.deals = [list(order) for order in case.get("deals", [])]
-        players = int(case.get("players", data.get("players", game.ruleset.players.default)))
+        players = _number(case.get("players", data.get("players", game.ruleset.players.default)), "players")
         seed = case.get("seed", data.get("seed", 0))
         start = case.get("start")
         if players not in game.ruleset.players.counts():
@@ -88,7 +99,9 @@ class _Case:
 
     def seat(self, value: Any) -> int:
         text = str(value)
-        number = int(text[1:]) if text.startswith("p") and text[1:].isdigit() else int(text)
+        if isinstance(value, bool) or not (text.isdigit() or (text.startswith("p") and text[1:].isdigit())):
+            raise _Failure(f"expected a seat such as p2, not {value!r}{_NULL_HINT if text == 'null' else ''}")
+        number = int(text[1:]) if text.startswith("p") else int(text)
         if not 0 <= number < self.state.player_count:
             raise _Failure(f"there is no seat {text} at a table of {self.state.player_count}")
         return number
@@ -111,12 +124,12 @@ class _Case:
         if type_name == "suit":
             found = self.deck.suit_index(str(value))
             if found is None:
-                raise _Failure(f"no suit {value!r}")
+                raise _Failure(f"no suit {value!r}{_NULL_HINT if value == 'null' else ''}")
             return found
         if type_name == "rank":
             found = self.deck.rank_index(str(value))
             if found is None:
-                raise _Failure(f"no rank {value!r}")
+                raise _Failure(f"no rank {value!r}{_NULL_HINT if value == 'null' else ''}")
             return found
         return value
 
@@ -169,7 +182,7 @@ class _Case:
         per_owner = {name: value for name, value in variables.items() if isinstance(value, dict)}
         plain = {name: value for name, value in variables.items() if not isinstance(value, dict)}
         state.start_at(
-            phase, dealer=self.seat(start.get("dealer", 0)), hand_number=int(start.get("hand", 1)),
+            phase, dealer=self.seat(start.get("dealer", 0)), hand_number=_number(start.get("hand", 1), "hand"),
             zones=self._zone_entries(start.get("zones") or {}), face_up=self._zone_entries(start.get("face_up") or {}),
             variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()}},
         )
@@ -267,7 +280,7 @@ class _Case:
             raise _Failure(f"terminal is {self.state.is_terminal}")
 
     def _expect_hand(self, expected: Any) -> None:
-        if self.state.values["hand_number"] != int(expected):
+        if self.state.values["hand_number"] != _number(expected, "hand"):
             raise _Failure(f"hand is {self.state.values['hand_number']}, not {expected}")
 
     def _expect_dealer(self, expected: Any) -> None:
@@ -289,7 +302,7 @@ class _Case:
             owners = {-1: value} if zone.owner == "table" else self._owners(name, value, zone.owner)
             for owner, count in owners.items():
                 actual = len(self.state._zone_list((name, owner)))
-                if actual != int(count):
+                if actual != _number(count, "a count"):
                     raise _Failure(f"{self._zone_name((name, owner))} holds {actual} cards, not {count}")
 
     def _expect_face_up(self, expected: dict[str, Any]) -> None:
@@ -316,7 +329,7 @@ class _Case:
 
     def _expect_returns(self, expected: list[Any]) -> None:
         actual = self.state.returns()
-        if actual != [int(value) for value in expected]:
+        if not isinstance(expected, list) or actual != [_number(value, "a result") for value in expected]:
             raise _Failure(f"returns are {actual}, not {expected}")
 
     def _zone_name(self, key: tuple[str, int]) -> str:
@@ -331,6 +344,17 @@ class _Case:
         if type_name == "seat":
             return f"p{value}"
         return repr(value)
+
+
+_NULL_HINT = " (for no value, write null without quotes: `trump: null`)"
+
+
+def _number(value: Any, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    raise _Failure(f"{what} must be a whole number, not {value!r}")
 
 
 def _owner_text(owner: int, per: str) -> str:
