@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -200,19 +201,28 @@ def _new_log_path(ruleset: str, seed: int) -> str:
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where the workers run.")
+              help="Where the matches are played: local processes, or Ray tasks (pip install 'ruledeck[ray]').")
+@click.option("--address", metavar="HOST:PORT",
+              help="With --backend ray: the Ray cluster to use (default: a Ray started here with --workers CPUs).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def simulate(ruleset: str, games: int, players: int | None, seed: int, assignments: tuple[str, ...], bots: str,
-             workers: int, backend: str, as_json: bool) -> None:
-    """Play many matches and print each seat's mean result and share of wins, with a progress bar."""
-    if backend == "ray":
-        raise click.UsageError("--backend ray is not available yet; use --workers with the local backend")
+             workers: int, backend: str, address: str | None, as_json: bool) -> None:
+    """Play many matches and print each seat's mean result and share of wins, with a progress bar.
+
+    The results depend only on the ruleset, the bots, the seed and the number of matches: not on --workers or
+    --backend.
+    """
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address is for --backend ray")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise click.UsageError("--backend ray needs Ray: pip install 'ruledeck[ray]'")
     game = load_game_or_exit(ruleset, assignments)
     count, kinds = _table_and_bots(game, players, bots)
-    job = Job(ruleset, tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
+    job = Job(str(Path(ruleset).resolve()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
     with click.progressbar(length=games, label=f"{game.name}, {count} players", file=sys.stderr,
                            show_eta=True) as bar:
-        summary = run_simulation(job, games=games, seed=seed, workers=workers, progress=bar.update)
+        summary = run_simulation(job, games=games, seed=seed, workers=workers, progress=bar.update, backend=backend,
+                                 address=address)
     if as_json:
         click.echo(json.dumps({"ruleset": game.name, "bots": kinds, "seed": seed, **summary.as_json()}, indent=2))
         return

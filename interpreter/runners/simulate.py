@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
@@ -85,29 +85,46 @@ def _play_many(job: Job, seeds: list[int]) -> list[Outcome]:
     return [play_one(job, seed) for seed in seeds]
 
 
-def simulate(job: Job, *, games: int, seed: int, workers: int,
-             progress: Callable[[int], None] | None = None) -> Summary:
-    """Play `games` matches (in `workers` processes) and gather their statistics."""
+def simulate(job: Job, *, games: int, seed: int, workers: int, progress: Callable[[int], None] | None = None,
+             backend: str = "local", address: str | None = None) -> Summary:
+    """Play `games` matches and gather their statistics: in this process, in `workers` local processes, or
+    with `backend="ray"` as Ray tasks (on the cluster at `address`, or a local Ray with `workers` CPUs). The
+    matches are put in seed order whatever order they finish in."""
     summary = Summary(games, job.players)
     seeds = [match_seed(seed, number) for number in range(games)]
-    for outcome in _outcomes(job, seeds, workers):
-        results, hands, actions, capped = outcome
+    for results, hands, actions, capped in _outcomes(job, seeds, workers, backend, address, progress):
         summary.results.append(results)
         summary.hands.append(hands)
         summary.actions.append(actions)
         summary.capped += capped
-        if progress is not None:
-            progress(1)
     return summary
 
 
-def _outcomes(job: Job, seeds: list[int], workers: int) -> Iterator[Outcome]:
-    if workers <= 1:
-        for seed in seeds:
-            yield play_one(job, seed)
-        return
+def _chunks(seeds: list[int], workers: int) -> list[list[int]]:
     size = max(1, min(50, len(seeds) // (workers * 4)))
-    chunks = [seeds[start:start + size] for start in range(0, len(seeds), size)]
+    return [seeds[start:start + size] for start in range(0, len(seeds), size)]
+
+
+def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: str | None,
+              progress: Callable[[int], None] | None) -> list[Outcome]:
+    def done(count: int) -> None:
+        if progress is not None:
+            progress(count)
+
+    if backend == "ray":
+        from interpreter.runners.ray_backend import play_chunks
+
+        return [outcome for chunk in play_chunks(_play_many, job, _chunks(seeds, workers), workers, address, done)
+                for outcome in chunk]
+    if workers <= 1:
+        outcomes = []
+        for seed in seeds:
+            outcomes.append(play_one(job, seed))
+            done(1)
+        return outcomes
+    found: list[Outcome] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for chunk in pool.map(_play_many, [job] * len(chunks), chunks):
-            yield from chunk
+        for chunk in pool.map(_play_many, [job] * len(_chunks(seeds, workers)), _chunks(seeds, workers)):
+            found.extend(chunk)
+            done(len(chunk))
+    return found

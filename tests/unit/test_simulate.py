@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from interpreter import load_ruleset
-from interpreter.cli import cli
+from interpreter.cli import cli, main
 from interpreter.runners.simulate import Job, match_seed, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,8 +47,33 @@ def test_bad_arguments_exit_2() -> None:
     assert CliRunner().invoke(cli, ["simulate", BOURRE]).exit_code == 2  # -n is required
     result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--players", "1"])
     assert result.exit_code == 2 and "is for 2 to 8 players, not 1" in result.stderr
+    result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--address", "localhost:6379"])
+    assert result.exit_code == 2 and "--address is for --backend ray" in result.stderr
+
+
+def test_the_ray_backend_without_ray_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "ray" else real(name, *rest))
     result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--backend", "ray"])
-    assert result.exit_code == 2 and "not available yet" in result.stderr
+    assert result.exit_code == 2 and "--backend ray needs Ray: pip install 'ruledeck[ray]'" in result.stderr
+
+
+def test_the_ray_backend_plays_the_same_matches_as_local_processes() -> None:
+    pytest.importorskip("ray")
+    job = Job(BOURRE, (("hands", 1),), 3, ("random",))
+    seen: list[int] = []
+    on_ray = simulate(job, games=12, seed=4, workers=2, backend="ray", progress=seen.append)
+    local = simulate(job, games=12, seed=4, workers=1)
+    assert on_ray.results == local.results and on_ray.hands == local.hands and on_ray.actions == local.actions
+    assert sum(seen) == 12
+
+
+def test_an_unreachable_ray_cluster_is_reported_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray")
+    with pytest.raises(SystemExit) as exited:  # Ray itself would retry for minutes
+        main(["simulate", BOURRE, "-n", "2", "--backend", "ray", "--address", "127.0.0.1:1"])
+    assert exited.value.code == 1
+    assert "error: no Ray cluster answers at 127.0.0.1:1" in capsys.readouterr().err
 
 
 def test_matches_stopped_at_the_hand_cap_are_reported(tmp_path: Path) -> None:
