@@ -7,6 +7,7 @@ import json
 import os
 import random
 import sys
+import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from interpreter.loader import load_ruleset, validate_file
 from interpreter.parameters import parse_assignments
 from interpreter.runners.human import Quit, human_chooser
 from interpreter.runners.play import agents_for, play_match, save_log
-from interpreter.runners.replay import read_log, replay
+from interpreter.runners.replay import read_log_file, replay_log
 from interpreter.runners.scenarios import ScenarioError
 from interpreter.runners.scenarios import run_file as run_scenarios
 from interpreter.runners.simulate import Job
@@ -103,7 +104,8 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 @click.option("--human", type=int, metavar="SEAT", help="Play this seat yourself at the terminal.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
               help="Write every event as a JSON line, flushed as written (a replayable record).")
-@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False), metavar="FILE.jsonl",
+@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False, writable=True),
+              metavar="FILE.jsonl",
               help="Go on with the match a log holds (its ruleset, players, seed and parameters), adding to it.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
 def play(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...], bots: str,
@@ -114,14 +116,16 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     none was asked for; `ruledeck play --resume FILE.jsonl` goes on with it.
     """
     state: State | None = None
+    logged: int | None = None  # for a resumed match, the events its log already holds
     if resume_path is not None:
         if ruleset is not None or players is not None or seed is not None or assignments or log_path:
             raise click.UsageError("--resume: the log gives the ruleset, players, seed and parameters, and the "
                                    "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
-        state, header = _resumed(resume_path)
+        state, header, logged = _resumed(resume_path)
         game, count, seed = state.game, state.player_count, state.seed
         log_path = resume_path
         kinds = _table_and_bots(game, count, bots)[1]
+        human = header.get("human") if human is None else human
     else:
         if ruleset is None:
             raise click.UsageError("give a RULESET to play, or --resume FILE.jsonl")
@@ -130,6 +134,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         header = {"ruleset": str(Path(ruleset).resolve()), "params": dict(game.ruleset.parameter_values)}
     if human is not None and not 0 <= human < count:
         raise click.UsageError(f"--human: seats are 0 to {count - 1}")
+    if human is not None:
+        header["human"] = human  # a resumed match gives the seat back to its person
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     agents = agents_for(kinds, count, seed + (len(state.history) if state is not None else 0))
@@ -149,12 +155,9 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     log_file = open(log_path, "a" if resumed else "w", encoding="utf-8") if log_path else None  # noqa: SIM115
     try:
         result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line, log=log_file,
-                            header=header, viewer=human, state=state, resumed=resumed)
+                            header=header, viewer=human, state=state, shown=logged)
     except (Quit, KeyboardInterrupt):
-        kept = log_path or _new_log_path(str(header["ruleset"]), seed)
-        if log_path is None:
-            save_log(kept, header, state)
-        click.echo(f"Stopped. The match so far is in {kept}: go on with `ruledeck play --resume {kept}`.", err=True)
+        click.echo(_stopped(log_path, header, state), err=True)
         sys.exit(130)
     finally:
         if log_file is not None:
@@ -171,23 +174,48 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         click.echo(f"(Stopped at the hand cap of {result.hands} hands before the match ended: see `match.hand_cap`.)")
 
 
-def _resumed(path: str) -> tuple[State, dict[str, Any]]:
-    """The state a log leads to, and its header; a log whose match is over cannot be resumed."""
-    header = read_log(path)[0]
-    state = replay(path)
+def _resumed(path: str) -> tuple[State, dict[str, Any], int]:
+    """The state a log leads to, its header and how many events it holds; a last line cut off in writing is
+    cut from the file, so that what is added follows its last whole line. A match that is over cannot be
+    resumed."""
+    log = read_log_file(path)
+    state = replay_log(path, log)
     if state.is_terminal:
         raise click.UsageError(f"--resume: the match in {path} is over")
-    return state, {key: value for key, value in header.items() if key not in ("type", "players", "seed")}
+    if log.whole_bytes < Path(path).stat().st_size:
+        with open(path, "r+b") as cut:
+            cut.truncate(log.whole_bytes)
+    header = {key: value for key, value in log.header.items() if key not in ("type", "players", "seed")}
+    return state, header, len(log.events)
 
 
-def _new_log_path(ruleset: str, seed: int) -> str:
-    """A file name for the log of a stopped match, in the current folder, that is not taken yet."""
+def _stopped(log_path: str | None, header: dict[str, Any], state: State) -> str:
+    """Where a stopped match is kept (saved now when it has no log yet), and how to go on with it."""
+    kept = log_path
+    if kept is None:
+        failures = []
+        for folder in (Path(), Path(tempfile.gettempdir())):  # here, else in the temporary folder
+            path = _new_log_path(folder, str(header["ruleset"]), state.seed)
+            try:
+                save_log(path, header, state)
+            except OSError as error:
+                failures.append(f"{path}: {error.strerror or error}")
+                continue
+            kept = str(path)
+            break
+        else:
+            return "Stopped. The match could not be saved (" + "; ".join(failures) + ")."
+    return f"Stopped. The match so far is in {kept}: go on with `ruledeck play --resume {kept}`."
+
+
+def _new_log_path(folder: Path, ruleset: str, seed: int | None) -> Path:
+    """A file name for the log of a stopped match, in `folder`, that is not taken yet."""
     stem = Path(ruleset).stem
-    path, number = Path(f"{stem}-{seed}.jsonl"), 1
+    path, number = folder / f"{stem}-{seed}.jsonl", 1
     while path.exists():
         number += 1
-        path = Path(f"{stem}-{seed}-{number}.jsonl")
-    return str(path)
+        path = folder / f"{stem}-{seed}-{number}.jsonl"
+    return path
 
 
 @cli.command()
@@ -267,7 +295,7 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
         try:
             results = run_scenarios(file)
         except ScenarioError as error:
-            click.echo(f"error: {error}", err=True)
+            click.echo(str(error) if error.rendered else f"error: {error}", err=True)
             sys.exit(2)
         for result in results:
             if result.passed:

@@ -144,17 +144,25 @@ class Program:
 
     def _inlined_spans(self) -> dict[int, list[tuple[int, int, str]]]:
         """Where each definition written in place of its call is in the generated code: line -> (first column,
-        end column, function name), so that a failure inside it can name the definition (`_failing_definition`)."""
+        end column, function name), so that a failure inside it can name the definition (`_failing_definition`).
+        Copies with the same code (two definitions with one body) are told apart by their order: the k-th
+        written is the k-th found."""
         spans: dict[int, list[tuple[int, int, str]]] = {}
         line = 1
         for source, inlined in zip(self._sources, self._inlined, strict=True):
-            for offset, text in enumerate(source.split("\n")):
-                for code, function_name in inlined:
-                    start = text.find(code)
-                    while start >= 0:
-                        spans.setdefault(line + offset, []).append((start, start + len(code), function_name))
-                        start = text.find(code, start + 1)
-            line += source.count("\n") + 1  # the sources are joined with a newline
+            lines = source.split("\n")
+            names_by_code: dict[str, list[str]] = {}
+            for code, function_name in inlined:
+                names_by_code.setdefault(code, []).append(function_name)
+            for code, names in names_by_code.items():
+                places = [(offset, start) for offset, text in enumerate(lines) for start in _occurrences(text, code)]
+                if len(places) == len(names):
+                    named = list(zip(places, names, strict=True))
+                else:  # (not expected) every name at every place
+                    named = [(place, name) for place in places for name in dict.fromkeys(names)]
+                for (offset, start), function_name in named:
+                    spans.setdefault(line + offset, []).append((start, start + len(code), function_name))
+            line += len(lines)  # the sources are joined with a newline
         return spans
 
     def build(self) -> dict[str, Compiled]:
@@ -175,6 +183,13 @@ class Program:
     @property
     def source(self) -> str:
         return "\n".join(self._sources)
+
+
+def _occurrences(text: str, code: str) -> Iterator[int]:
+    start = text.find(code)
+    while start >= 0:
+        yield start
+        start = text.find(code, start + len(code))
 
 
 def _namespace(deck: Deck) -> dict[str, Any]:

@@ -46,16 +46,17 @@ def agents_for(kinds: Sequence[str], players: int, seed: int | None) -> list[Age
 def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence[Chooser],
                on_line: Callable[[str], None] | None = None, log: IO[str] | None = None,
                header: dict[str, Any] | None = None, viewer: int | None = None,
-               state: State | None = None, resumed: bool = False) -> MatchResult:
+               state: State | None = None, shown: int | None = None) -> MatchResult:
     """Play to the end. `choosers[seat]` picks an action for a seat; `on_line` receives transcript lines;
     `log` receives one JSON event per line, flushed as written. A `state` given is played on (the caller keeps
-    it, to save the match if it is stopped); a `resumed` one (replayed from its log) is played on without
-    showing or logging again what it has already done."""
+    it, to save the match if it is stopped). For a match resumed from its log, `shown` is the number of its
+    events the log already holds: they are neither shown nor written again, and no header is written."""
     if state is None:
         state = game.new_initial_state(seed=seed, players=players)
-    shown = len(state.events) if resumed else 0
-    if log is not None and not resumed:
-        _write(log, log_header(header, players, seed))
+    if shown is None:
+        shown = 0
+        if log is not None:
+            _write(log, log_header(header, players, seed))
     actions = len(state.history)
 
     def flush_events() -> None:

@@ -5,6 +5,7 @@ replays to where it stops."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,57 +20,118 @@ class ReplayError(RuledeckError):
     """A log that cannot be replayed: unreadable, or not matching its ruleset."""
 
 
+@dataclass
+class Log:
+    """A match log as read: its header, its events, and how many of its bytes are whole lines (a last line cut
+    off in the middle of writing is not, and is left out)."""
+
+    header: dict[str, Any]
+    events: list[dict[str, Any]]
+    whole_bytes: int
+
+
 def read_log(path: str | Path) -> list[dict[str, Any]]:
-    events = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
+    """The header, then the events, of a match log."""
+    log = read_log_file(path)
+    return [log.header, *log.events]
+
+
+def read_log_file(path: str | Path) -> Log:
+    """A match log, each line checked: a damaged line other than the last is refused (what follows it would
+    be lost), a last line cut off in writing is left out."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise ReplayError(f"{path}: cannot read the log: {error.strerror or error}") from None
+    lines = data.splitlines(keepends=True)
+    found: list[dict[str, Any]] = []
+    whole = 0
+    for number, line in enumerate(lines, 1):
         try:
-            events.append(json.loads(line))
-        except json.JSONDecodeError:
-            if number == 1:
-                raise ReplayError(f"{path}: line 1 is not JSON") from None
-            break  # a last line cut off in the middle of writing
-    if not events or events[0].get("type") != "match":
-        raise ReplayError(f"{path}: not a ruledeck match log (its first line must be the match header)")
-    return events
+            event = json.loads(line) if line.strip() else None
+        except ValueError:  # (UnicodeDecodeError and JSONDecodeError)
+            event = _DAMAGED
+        if event is _DAMAGED or (event is not None and not _well_formed(event, first=not found)):
+            if number == len(lines) and not line.endswith(b"\n") and found:
+                break  # the last line, cut off in the middle of writing
+            what = "not JSON" if event is _DAMAGED else "not an event of a ruledeck log"
+            raise ReplayError(f"{path}: line {number} is {what}" + (
+                "" if found else " (a match log starts with its `match` header line)"))
+        if event is not None:
+            found.append(event)
+        whole += len(line)
+    if not found:
+        raise ReplayError(f"{path}: the log is empty")
+    return Log(found[0], found[1:], whole)
+
+
+_DAMAGED: Any = object()
+_SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
+    "match": (("ruleset", str), ("players", int)),
+    "chance": (("zone", str), ("order", list)),
+    "action": (("action", str),),
+    "hand": (("hand", int), ("dealer", int)),
+    "hand_end": (("hand", int), ("result", list)),
+    "reveal": (("action", str),),
+    "log": (("text", str),),
+    "result": (),
+}
+
+
+def _well_formed(event: Any, *, first: bool) -> bool:
+    if not isinstance(event, dict) or (event.get("type") == "match") != first:
+        return False
+    shape = _SHAPES.get(event.get("type"))  # type: ignore[arg-type]
+    if shape is None or not all(isinstance(event.get(key), kind) and not isinstance(event.get(key), bool)
+                                for key, kind in shape):
+        return False
+    return not first or ((event.get("seed") is None or isinstance(event.get("seed"), int)) and \
+        isinstance(event.get("params", {}), dict))
 
 
 def replay(path: str | Path) -> State:
     """The state a log leads to."""
-    events = read_log(path)
-    header = events[0]
+    return replay_log(path, read_log_file(path))
+
+
+def replay_log(path: str | Path, log: Log) -> State:
+    """The state a log already read leads to."""
+    header = log.header
     game = load_ruleset(ruleset_of(path, header), header.get("params") or {})
-    state = game.new_initial_state(seed=header.get("seed"), players=header["players"])
-    for event in events[1:]:
-        kind = event.get("type")
+    players = header["players"]
+    if players not in game.ruleset.players.counts():
+        raise ReplayError(f"{path}: {game.name} is for {game.ruleset.players.minimum} to "
+                          f"{game.ruleset.players.maximum} players, not {players}")
+    state = game.new_initial_state(seed=header.get("seed"), players=players)
+    for number, event in enumerate(log.events, 2):
+        kind = event["type"]
         if kind == "chance":
             if not state.is_chance_node:
-                raise ReplayError(f"{path}: the log shuffles where the game does not")
+                raise ReplayError(f"{path}: line {number} shuffles where the game does not")
             try:
                 state = _shuffled_as_logged(state, event["order"])
             except (IllegalActionError, ValueError) as error:
-                raise ReplayError(f"{path}: a logged shuffle cannot be replayed: {error}") from None
+                raise ReplayError(f"{path}: line {number}: the logged shuffle cannot be replayed: {error}") \
+                    from None
         elif kind == "action":
             try:
                 state.apply(event["action"])
             except (IllegalActionError, ActionSyntaxError) as error:
-                raise ReplayError(f"{path}: the logged action `{event['action']}` cannot be replayed: {error}") \
-                    from None
+                raise ReplayError(f"{path}: line {number}: the logged action `{event['action']}` cannot be "
+                                  f"replayed: {error}") from None
     return state
 
 
 def ruleset_of(path: str | Path, header: dict[str, Any]) -> Path:
-    """The ruleset file a log's header names: as written, or else beside the log."""
-    named = header.get("ruleset")
-    if not isinstance(named, str) or "players" not in header:
-        raise ReplayError(f"{path}: the match header names no ruleset and players")
-    if Path(named).exists():
-        return Path(named)
-    beside = Path(path).parent / named
-    if beside.exists():
-        return beside
-    raise ReplayError(f"{path}: the ruleset it was played with, {named}, is not found")
+    """The ruleset file a log's header names: where it says, or beside the log (under the same relative path,
+    or by its file name)."""
+    named = Path(header["ruleset"])
+    beside = Path(path).parent
+    for candidate in (named, beside / named, beside / named.name):
+        if candidate.is_file():
+            return candidate
+    raise ReplayError(f"{path}: the ruleset it was played with, {named}, is not found; put it there, or beside "
+                      "the log")
 
 
 def _shuffled_as_logged(state: State, order: list[str]) -> State:

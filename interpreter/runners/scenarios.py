@@ -4,6 +4,7 @@ cards placed), applies actions and states what must hold. See docs/scenarios.md.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,12 @@ from interpreter.source import yaml_error
 
 
 class ScenarioError(RuledeckError):
-    """A scenario file that cannot be read or that names something the ruleset lacks."""
+    """A scenario file that cannot be read or that names something the ruleset lacks. `rendered`: the message is
+    a located finding already (`FILE:LINE:COL: error[...]: ...`), printed as it is."""
+
+    def __init__(self, message: str, *, rendered: bool = False) -> None:
+        super().__init__(message)
+        self.rendered = rendered
 
 
 @dataclass
@@ -46,7 +52,7 @@ def run_file(path: str | Path) -> list[CaseResult]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:  # located like a finding of `ruledeck validate`
-        raise ScenarioError(yaml_error(error, SourceText(str(path), text)).render()) from None
+        raise ScenarioError(yaml_error(error, SourceText(str(path), text)).render(), rendered=True) from None
     if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
         raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
     ruleset = (path.parent / str(data["ruleset"])).resolve()
@@ -57,7 +63,7 @@ def run_file(path: str | Path) -> list[CaseResult]:
         try:
             if not isinstance(case, dict):
                 raise _Failure("a case is a mapping with `name`, `steps` and a start")
-            params = {**(data.get("params") or {}), **(case.get("params") or {})}
+            params = {**_params(data.get("params")), **_params(case.get("params"))}
             key = tuple(sorted(params.items()))
             if key not in games:
                 games[key] = load_ruleset(ruleset, params)
@@ -81,10 +87,15 @@ class _Case:
     def __init__(self, game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
         self.game = game
         self.deck = game.deck
-        self.deals = [list(order) for order in case.get("deals", [])]
+        deals = case.get("deals", [])
+        if not isinstance(deals, list) or not all(isinstance(order, list) for order in deals):
+            raise _Failure("`deals` is a list of stacked orders, each a list of cards: deals: [[AS, KH, ...]]")
+        self.deals = [list(order) for order in deals]
         players = _number(case.get("players", data.get("players", game.ruleset.players.default)), "players")
-        seed = case.get("seed", data.get("seed", 0))
+        seed = _number(case.get("seed", data.get("seed", 0)), "seed")
         start = case.get("start")
+        if start is not None:
+            _mapping(start, "start", "start: {phase: tricks, zones: {...}, variables: {...}}")
         if players not in game.ruleset.players.counts():
             raise _Failure(f"the game is for {game.ruleset.players.minimum} to {game.ruleset.players.maximum} "
                            f"players, not {players}")
@@ -131,6 +142,14 @@ class _Case:
             if found is None:
                 raise _Failure(f"no rank {value!r}{_NULL_HINT if value == 'null' else ''}")
             return found
+        if type_name == "team":
+            return self.team(value)
+        if type_name == "int":
+            return _number(value, "an int variable's value")
+        if type_name == "bool" and not isinstance(value, bool):
+            raise _Failure(f"a bool variable's value is true or false, not {value!r}")
+        if type_name == "str" and not isinstance(value, str):
+            raise _Failure(f"a str variable's value is a text, not {value!r}")
         return value
 
     def team(self, value: Any) -> int:
@@ -153,7 +172,7 @@ class _Case:
 
     def _zone_entries(self, given: dict[str, Any]) -> dict[tuple[str, int], list[int]]:
         placed: dict[tuple[str, int], list[int]] = {}
-        for name, value in (given or {}).items():
+        for name, value in _mapping(given or {}, "zones", "{hand: {p0: [AS, KH]}, stock: [2C]}").items():
             zone = self.game.ruleset.zones.get(name)
             if zone is None:
                 raise _Failure(f"the ruleset has no zone {name!r}")
@@ -167,7 +186,7 @@ class _Case:
     def _start_at(self, start: dict[str, Any]) -> None:
         variables: dict[str, Any] = {}
         state = self.state
-        for name, value in (start.get("variables") or {}).items():
+        for name, value in _mapping(start.get("variables") or {}, "variables", "{pot: 3, chips: {p0: 5}}").items():
             spec = self.game.ruleset.variables.get(name)
             if spec is None:
                 raise _Failure(f"the ruleset has no variable {name!r}")
@@ -182,10 +201,17 @@ class _Case:
         per_owner = {name: value for name, value in variables.items() if isinstance(value, dict)}
         plain = {name: value for name, value in variables.items() if not isinstance(value, dict)}
         state.start_at(
-            phase, dealer=self.seat(start.get("dealer", 0)), hand_number=_number(start.get("hand", 1), "hand"),
+            phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
             zones=self._zone_entries(start.get("zones") or {}), face_up=self._zone_entries(start.get("face_up") or {}),
             variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()}},
         )
+
+    @staticmethod
+    def _hand_number(value: Any) -> int:
+        number = _number(value, "hand")
+        if number < 1:
+            raise _Failure(f"hands are numbered from 1, not {number}")
+        return number
 
     def _merged(self, name: str, owners: dict[int, Any]) -> list[Any]:
         spec = self.game.ruleset.variables[name]
@@ -237,6 +263,8 @@ class _Case:
         self._resolve_chance()
 
     def _step_legal(self, value: Any) -> None:
+        if not isinstance(value, list):
+            raise _Failure("`legal` is the list of the legal actions: legal: [p1 play AS, p1 play KS]")
         state = self.state
         expected = sorted(str(item) for item in value)
         actual = sorted(state.action_text(action) for action in state.legal_actions())
@@ -258,7 +286,7 @@ class _Case:
         raise _Failure(f"{value['action']} was allowed")
 
     def _step_expect(self, value: dict[str, Any]) -> None:
-        for key, expected in value.items():
+        for key, expected in _mapping(value, "expect", "expect: {phase: tricks, current_player: p2}").items():
             check = getattr(self, f"_expect_{key}", None)
             if check is None:
                 raise _Failure(f"unknown expectation {key!r}; expectations: phase, current_player, terminal, hand, "
@@ -295,7 +323,7 @@ class _Case:
                                f"not {_cards_text(self, cards)}")
 
     def _expect_counts(self, expected: dict[str, Any]) -> None:
-        for name, value in expected.items():
+        for name, value in _mapping(expected, "counts", "counts: {stock: 27, hand: {p0: 5}}").items():
             zone = self.game.ruleset.zones.get(name)
             if zone is None:
                 raise _Failure(f"the ruleset has no zone {name!r}")
@@ -313,7 +341,7 @@ class _Case:
                                f"{_cards_text(self, cards)}")
 
     def _expect_variables(self, expected: dict[str, Any]) -> None:
-        for name, value in expected.items():
+        for name, value in _mapping(expected, "variables", "variables: {pot: 7, chips: {p0: 3}}").items():
             spec = self.game.ruleset.variables.get(name)
             if spec is None:
                 raise _Failure(f"the ruleset has no variable {name!r}")
@@ -352,9 +380,25 @@ _NULL_HINT = " (for no value, write null without quotes: `trump: null`)"
 def _number(value: Any, what: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.lstrip("-").isdigit():
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
         return int(value)
     raise _Failure(f"{what} must be a whole number, not {value!r}")
+
+
+def _mapping(value: Any, what: str, example: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Failure(f"`{what}` is a mapping, e.g. {example}; not {value!r}")
+    return value
+
+
+def _params(value: Any) -> dict[str, Any]:
+    """A file's or a case's parameters: names and plain values."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(v, (int, float, str, bool)) or v is None
+                                              for v in value.values()):
+        raise _Failure(f"`params` gives parameters their values, e.g. params: {{hands: 1}}; not {value!r}")
+    return value
 
 
 def _owner_text(owner: int, per: str) -> str:
@@ -377,5 +421,8 @@ def _run_case(game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
         raise _Failure(f"the start is not possible: {error}") from None
     except RulesetRuntimeError as error:
         raise _Failure(f"the ruleset failed while starting: {error}") from None
-    for number, step in enumerate(case.get("steps") or [], 1):
+    steps = case.get("steps") or []
+    if not isinstance(steps, list):
+        raise _Failure("`steps` is a list: actions (`- p1 play AH`) and legal, refused, expect checks")
+    for number, step in enumerate(steps, 1):
         runner.step(number, step)

@@ -207,17 +207,26 @@ def test_a_failure_inside_a_definition_names_the_definition(tmp_path: Path) -> N
     assert raised.value.where == "hand.phases[1].steps[0].legal[0].rule"
 
 
-def test_a_failure_inside_a_definition_written_in_place_of_its_call_names_the_definition(tmp_path: Path) -> None:
-    # `above_lead(c)` is small and called with a plain argument, so its code is written into the rule's.
+@pytest.mark.parametrize(("rule", "failure"), [
+    ("above_lead(card) or size(hand) > 5", "first() of an empty list (in definition `above_lead`)"),
+    # Two definitions with one body: the one that ran is named, not the other (their code is the same text).
+    ("(size(hand) > 5 and ratio(card) > 0) or share(card) > 0", "division by zero (in definition `share`)"),
+    ("(size(hand) < 9 and share(card) > 0) or ratio(card) > 0", "division by zero (in definition `share`)"),
+])
+def test_a_failure_inside_a_definition_written_in_place_of_its_call_names_the_definition(
+        tmp_path: Path, rule: str, failure: str) -> None:
+    # The definitions are small and called with a plain argument, so their code is written into the rule's.
     path = _variant(tmp_path, "  follows(c): c.suit == led\n",
-                    "  follows(c): c.suit == led\n  above_lead(c): c.rank > first(trick).rank\n")
+                    "  follows(c): c.suit == led\n  above_lead(c): c.rank > first(trick).rank\n"
+                    "  ratio(c): order(c.rank) // (order(c.rank) - order(c.rank))\n"
+                    "  share(c): order(c.rank) // (order(c.rank) - order(c.rank))\n")
     path.write_text(path.read_text(encoding="utf-8").replace(
-        f"            - rule: {FOLLOW}", "            - rule: above_lead(card) or size(hand) > 5"), encoding="utf-8")
+        f"            - rule: {FOLLOW}", f"            - rule: {rule}"), encoding="utf-8")
     state = load_ruleset(path).new_initial_state(seed=1, players=2)
     state.apply_chance()
     with pytest.raises(RulesetRuntimeError) as raised:
-        state.legal_actions()  # the first lead reads the first card of an empty trick
-    assert str(raised.value).startswith("first() of an empty list (in definition `above_lead`)")
+        state.legal_actions()  # the first lead reads the first card of an empty trick; the others divide by 0
+    assert str(raised.value).startswith(failure)
     assert raised.value.where == "hand.phases[1].steps[0].legal[0].rule"
 
 

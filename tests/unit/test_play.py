@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import cli
+from interpreter.cli import cli, main
 from interpreter.runners.replay import replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,3 +153,94 @@ def test_resume_takes_everything_from_the_log(tmp_path: Path) -> None:
     assert code == 2 and "is over" in err
     code, _, err = _run("play")
     assert code == 2 and "give a RULESET to play, or --resume FILE.jsonl" in err
+
+
+def _full_log(tmp_path: Path, hands: int = 2) -> tuple[Path, list[str]]:
+    log = tmp_path / "full.jsonl"
+    code, _, _ = _run("play", BOURRE, "--players", "3", "--seed", "8", "--set", f"hands={hands}", "--bots", "random",
+                      "--log", str(log), "--json")
+    assert code == 0
+    return log, log.read_text(encoding="utf-8").splitlines()
+
+
+def test_resuming_a_log_whose_last_line_was_cut_off_keeps_it_readable(tmp_path: Path) -> None:
+    _, lines = _full_log(tmp_path)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:40]) + "\n" + lines[40][:15], encoding="utf-8")  # a line cut in writing
+    code, _, _ = _run("play", "--resume", str(cut), "--bots", "random", "--json")
+    assert code == 0
+    resumed = cut.read_text(encoding="utf-8").splitlines()
+    assert resumed[:40] == lines[:40] and all(json.loads(line) for line in resumed)
+    assert replay(cut).is_terminal
+
+
+def test_a_resumed_match_writes_the_events_its_log_missed(tmp_path: Path) -> None:
+    _, lines = _full_log(tmp_path)
+    # Cut right after the action that ends the first hand: its log lines and `hand_end` never reached the log.
+    end = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "hand_end")
+    last_action = max(i for i in range(end) if json.loads(lines[i])["type"] == "action")
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:last_action + 1]) + "\n", encoding="utf-8")
+    code, out, _ = _run("play", "--resume", str(cut), "--bots", "random")
+    assert code == 0 and "After hand 1:" in out
+    resumed = [json.loads(line) for line in cut.read_text(encoding="utf-8").splitlines()]
+    assert [event["type"] for event in resumed[:end + 1]] == [json.loads(line)["type"] for line in lines[:end + 1]]
+    assert len(replay(cut).events) == len(resumed) - 2  # every event but the header and the result
+
+
+def test_a_resumed_match_gives_the_person_their_seat_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "2", "--bots", "random", stdin="1\nq\n")
+    code, out, err = _run("play", "--resume", "bourre-5.jsonl", "--bots", "random", stdin="q\n")
+    assert code == 130 and "You are p2." in out and "go on with `ruledeck play --resume bourre-5.jsonl`" in err
+
+
+def test_a_stopped_match_that_cannot_be_saved_here_is_saved_in_the_temporary_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import interpreter.cli as command_line
+
+    monkeypatch.chdir(tmp_path)
+    elsewhere = tmp_path / "temporary"
+    elsewhere.mkdir()
+    monkeypatch.setattr(command_line.tempfile, "gettempdir", lambda: str(elsewhere))
+    saving = command_line.save_log
+
+    def unwritable_here(path: Path, header: dict[str, object], state: object) -> None:
+        if Path(path).parent != elsewhere:
+            raise PermissionError(13, "Permission denied")
+        saving(path, header, state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(command_line, "save_log", unwritable_here)
+    code, _, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="q\n")
+    assert code == 130 and f"The match so far is in {elsewhere / 'bourre-5.jsonl'}" in err
+    assert replay(elsewhere / "bourre-5.jsonl").history == []
+
+
+def test_a_log_moved_with_its_ruleset_is_resumed(tmp_path: Path) -> None:
+    _, lines = _full_log(tmp_path)
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    (moved / "bourre.yaml").write_text(Path(BOURRE).read_text(encoding="utf-8"), encoding="utf-8")
+    header = json.loads(lines[0])
+    header["ruleset"] = "/no/such/folder/bourre.yaml"
+    (moved / "match.jsonl").write_text("\n".join([json.dumps(header), *lines[1:30]]) + "\n", encoding="utf-8")
+    assert len(replay(moved / "match.jsonl").history) == sum(json.loads(x)["type"] == "action" for x in lines[1:30])
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    (lambda lines: [lines[0], "[1, 2]", *lines[2:]], "line 2 is not an event of a ruledeck log"),
+    (lambda lines: [lines[0], '{"type": "chance"}', *lines[2:]], "line 2 is not an event of a ruledeck log"),
+    (lambda lines: [lines[0], "not json", *lines[2:]], "line 2 is not JSON"),
+    (lambda lines: [lines[0].replace('"seed": 8', '"seed": "x"'), *lines[1:]], "line 1 is not an event"),
+    (lambda lines: [lines[0].replace('"players": 3', '"players": 9'), *lines[1:]], "is for 2 to 8 players, not 9"),
+    (lambda lines: [line.replace('"action": "p', '"action": "q') for line in lines], ": the logged action `q"),
+])
+def test_a_damaged_log_is_refused_saying_which_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    damage: Any, message: str) -> None:
+    _, lines = _full_log(tmp_path, hands=2)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(damage(lines)) + "\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "--resume", str(broken)])
+    err = capsys.readouterr().err
+    assert exited.value.code == 1 and f"error: {broken}: " in err and message in err, err
