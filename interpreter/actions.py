@@ -58,7 +58,7 @@ class Action(NamedTuple):
             parts = [head, self.name]
             for name, value in self.arguments:
                 kind = kinds.get((self.name, name)) if kinds else None
-                parts += [name, _named(deck, kind, value) if kind else _value_text(value)]
+                parts += [name, argument_text(deck, kind, value)]
             return " ".join(parts)
         return f"{head} {self.name}"
 
@@ -104,8 +104,7 @@ class Action(NamedTuple):
             for index in range(0, len(rest), 2):
                 argument_kind = kinds.get((words[2], rest[index])) if kinds else None
                 try:
-                    values.append((rest[index], deck.parse_value(argument_kind, rest[index + 1]) if argument_kind
-                                   else _parse_value(rest[index + 1], deck)))
+                    values.append((rest[index], _parse_argument(deck, argument_kind, rest[index + 1])))
                 except ValueError as error:
                     raise ActionSyntaxError(f"{text!r}: {error}") from None
             return Action(seat, kind, name=words[2], arguments=tuple(values))
@@ -114,6 +113,35 @@ class Action(NamedTuple):
         if len(words) != 3:
             raise ActionSyntaxError(f"{text!r}: `{kind}` names one pile, e.g. `p{seat} {kind} stock`")
         return Action(seat, kind, name=words[2])
+
+
+NO_ITEMS = "none"  # a list argument with no items, in an action's text (its items are joined with `+`)
+
+
+def frozen(value: Any) -> Any:
+    """A choice's argument value as an action holds it: lists (of cards, say) as tuples, so that it hashes."""
+    return tuple(frozen(item) for item in value) if isinstance(value, (list, tuple)) else value
+
+
+def thawed(value: Any) -> Any:
+    """An action's argument value as the ruleset's expressions see it: tuples as lists."""
+    return [thawed(item) for item in value] if isinstance(value, tuple) else value
+
+
+def argument_text(deck: Deck, kind: str | None, value: Any) -> str:
+    """A choice's argument value in an action's text (`kind` as for `Action.text`; `list:card` for a list of
+    cards)."""
+    if isinstance(value, (list, tuple)):  # a list: its items joined with `+`
+        element = kind.removeprefix("list:") if kind and kind.startswith("list:") else None
+        return "+".join(argument_text(deck, element, item) for item in value) or NO_ITEMS
+    return _named(deck, kind, value) if kind else _value_text(value)
+
+
+def _parse_argument(deck: Deck, kind: str | None, text: str) -> Any:
+    if kind and kind.startswith("list:"):
+        element = kind.removeprefix("list:") or None
+        return () if text == NO_ITEMS else tuple(_parse_argument(deck, element, item) for item in text.split("+"))
+    return deck.parse_value(kind, text) if kind else _parse_value(text, deck)
 
 
 def _named(deck: Deck, kind: str, value: Any) -> str:

@@ -7,6 +7,8 @@ runtime values: cards, ranks, suits, seats and teams are ints; lists are Python 
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -143,6 +145,19 @@ def _without(items: Sequence[Any], removed: Sequence[Any]) -> list[Any]:
         if item in remaining:
             remaining.remove(item)
     return remaining
+
+
+MAX_SUBSETS = 100_000  # beyond this, a choice among subsets is no longer a decision a player can weigh
+
+
+def _subsets(items: Sequence[Any], smallest: int | None = None, largest: int | None = None) -> list[list[Any]]:
+    low = 0 if smallest is None else max(smallest, 0)
+    high = len(items) if largest is None else min(largest, len(items))
+    count = sum(math.comb(len(items), size) for size in range(low, high + 1))
+    if count > MAX_SUBSETS:
+        raise EvaluationError(f"subsets() of {len(items)} items makes {count:,} subsets, more than "
+                              f"{MAX_SUBSETS:,}: narrow the sizes, or choose one item at a time")
+    return [list(chosen) for size in range(low, high + 1) for chosen in itertools.combinations(items, size)]
 
 
 def _round_up(number: int, multiple: int) -> int:
@@ -303,6 +318,13 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("without", "(items: list[T], removed: list[T]) -> list[T]", "lists",
                  "The items less one copy of each removed item.", "without([AH, AH, KH], [AH]) == [AH, KH]",
                  _without),
+        _builtin("subsets", "(items: list[T], smallest: int = null, largest: int = null) -> list[list[T]]",
+                 "lists", "Every choice of some of the items, each keeping their order: the smaller first, from "
+                 "`smallest` items (default 0) to `largest` (default all). n items have 2^n subsets: more than "
+                 "100,000 is an error. Repeated items give repeated subsets (`distinct` removes them). As a "
+                 "choice's argument values, it lets a player choose several cards in one action.",
+                 "subsets([1, 2, 3], 2) == [[1, 2], [1, 3], [2, 3], [1, 2, 3]] and size(subsets([1, 2])) == 4",
+                 _subsets),
         # numbers
         _builtin("total", "(numbers: list[int]) -> int", "numbers", "The sum of a list of numbers.",
                  "total([1, 2, 3]) == 6", sum),

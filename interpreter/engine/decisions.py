@@ -7,7 +7,7 @@ import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.actions import Action
+from interpreter.actions import Action, argument_text, frozen, thawed
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.program import Clause, Option
 
@@ -48,7 +48,7 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                 found.update(dict.fromkeys(state.game.choice_actions(seat, option, lists), option))
                 continue
             for arguments in _argument_combinations(state, option, pending.bindings):
-                if _first_failure(state, option.clauses, {**pending.bindings, **dict(arguments)}) is None:
+                if _first_failure(state, option.clauses, {**pending.bindings, **_bound(arguments)}) is None:
                     found[choice(seat, option.name, arguments)] = option
         elif kind in ("play", "discard"):
             assert option.source is not None
@@ -181,7 +181,7 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
     if option.kind in ("play", "discard"):
         return {**pending.bindings, "card": action.card}
     if option.kind == "choose":
-        return {**pending.bindings, **dict(action.arguments)}
+        return {**pending.bindings, **_bound(action.arguments)}
     if option.kind == "meld":
         return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
     if option.kind == "add":
@@ -231,14 +231,14 @@ def _check_option(state: State, pending: Pending, option: Option, action: Action
             wanted = " ".join(f"{name} N" for name in declared) or "no arguments"
             raise IllegalActionError(f"`choose {option.name}` takes {wanted}")
         for name, expression in option.arguments:
-            allowed = state.evaluate(expression, pending.bindings)
+            allowed = frozen(state.evaluate(expression, pending.bindings))
             if given[name] not in allowed:
                 kind = state.game.program.choice_kinds.get((option.name, name))
-                def shown(value: Any, kind: str | None = kind) -> str:
-                    return state.game.deck.value_text(kind, value) if kind else str(value)
-                raise IllegalActionError(f"{name} must be one of {', '.join(map(shown, allowed))}, "
-                                         f"not {shown(given[name]) if isinstance(given[name], int) else given[name]}")
-            bindings[name] = given[name]
+                shown = [argument_text(state.game.deck, kind, value) for value in allowed]
+                listed = ", ".join(shown[:12]) + (f", ... ({len(shown)} in all)" if len(shown) > 12 else "")
+                raise IllegalActionError(f"{name} must be one of {listed}, not "
+                                         f"{argument_text(state.game.deck, kind, given[name])}")
+            bindings[name] = thawed(given[name])
     elif option.kind in ("play", "discard"):
         assert option.source is not None
         _, cards = state.zone(option.source, pending.bindings)
@@ -282,8 +282,13 @@ def _argument_combinations(state: State, option: Option, bindings: Bindings) -> 
     if not option.arguments:
         return [()]
     names = [name for name, _ in option.arguments]
-    lists = [state.evaluate(expression, bindings) for _, expression in option.arguments]
+    lists = [frozen(state.evaluate(expression, bindings)) for _, expression in option.arguments]
     return [tuple(zip(names, values, strict=True)) for values in itertools.product(*lists)]
+
+
+def _bound(arguments: tuple[tuple[str, Any], ...]) -> Bindings:
+    """A choice's arguments as the expressions of its option see them (lists as lists)."""
+    return {name: thawed(value) for name, value in arguments}
 
 
 def why_none(state: State, pending: Pending) -> str:

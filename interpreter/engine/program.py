@@ -256,8 +256,7 @@ class _Builder:
                               for name, value in args_node.entries.items())
         name = str(_scalar(e["choose"])) if kind == "choose" else (source.name if source else "")
         for argument, _ in arguments:  # a card, rank or suit argument is shown by name in the action's text
-            shown = getattr(self.shown_types.get(yaml_path((*path, "args", argument))), "name", "")
-            shown = shown if shown in ("card", "rank", "suit") else ""
+            shown = _shown_kind(self.shown_types.get(yaml_path((*path, "args", argument))))
             # Two choices of one name whose argument differs in type: shown as stored (by number), both.
             key = (name, argument)
             self.choice_kinds[key] = shown if self.choice_kinds.get(key, shown) == shown else ""
@@ -313,6 +312,17 @@ class _Builder:
             position = match.end()
         parts.append(text[position:])
         return {"parts": tuple(part for part in parts if part != "")}
+
+
+def _shown_kind(value_type: Any) -> str:
+    """How a choice's argument is written in an action's text: `card`, `rank` or `suit` by name; a list of them
+    as `list:card`, ... (`list:` for a list of other values); "" for a number, a text or a boolean."""
+    name = getattr(value_type, "name", "")
+    if name in ("card", "rank", "suit"):
+        return str(name)
+    if name == "list":
+        return "list:" + _shown_kind(getattr(value_type, "element", None))
+    return ""
 
 
 def _scalar(node: Node | None) -> Any:

@@ -71,3 +71,77 @@ def test_two_choices_of_one_name_with_other_argument_types_show_their_values_as_
     second = [state.action_text(action) for action in state.legal_actions()]
     assert second == ["p0 choose pick x 20", "p0 choose pick x 21"]
     assert all(state.parse_action(text) == action for text, action in zip(second, state.legal_actions(), strict=True))
+
+
+SEVERAL = """        - decide: next_seat(dealer)
+          options:
+            - choose: give
+              args:
+                given: subsets(hand[next_seat(dealer)], 1, 2)
+              legal:
+                - rule: all(c.suit != trump for c in given) or size(given) == 1
+                  reason: "two cards given hold no trump"
+              do:
+                - move: given
+                  from: hand[player]
+                  to: stock
+                - log: "gave {given}: {size(given)} cards"
+"""
+
+
+def _several(tmp_path: Path, seed: int = 2) -> State:
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    path = tmp_path / "several.yaml"
+    path.write_text(TINY.replace(old, old + SEVERAL), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=seed, players=2)
+    state.apply_chance()
+    return state
+
+
+def test_a_choice_among_lists_offers_one_action_per_allowed_list(tmp_path: Path) -> None:
+    state = _several(tmp_path, seed=6)  # p1 holds one trump: the pairs with it are refused
+    hand = state.values["hand"][1]
+    trump = state.values["trump"]
+    names = [state.card_text(card) for card in hand]
+    singles = [f"p1 choose give given {name}" for name in names]
+    pairs = [f"p1 choose give given {names[i]}+{names[j]}" for i in range(5) for j in range(i + 1, 5)
+             if trump not in (state.game.deck.suit_of[hand[i]], state.game.deck.suit_of[hand[j]])]
+    texts = [state.action_text(action) for action in state.legal_actions()]
+    assert texts == singles + pairs and len(pairs) == 6
+    assert all(state.parse_action(text) == action for text, action in zip(texts, state.legal_actions(), strict=True))
+
+
+def test_the_chosen_list_is_bound_as_a_list_and_its_cards_move(tmp_path: Path) -> None:
+    state = _several(tmp_path)
+    chosen = state.action_text(state.legal_actions()[-1])
+    first, second = chosen.rsplit(" ", 1)[1].split("+")
+    state.apply(chosen)
+    held = [state.card_text(card) for card in state.values["hand"][1]]
+    assert first not in held and second not in held and len(held) == 3
+    assert {"type": "log", "text": f"gave {first} {second}: 2 cards"} in state.events
+
+
+def test_a_refused_list_names_the_allowed_lists_or_the_rule(tmp_path: Path) -> None:
+    state = _several(tmp_path, seed=6)
+    names = [state.card_text(card) for card in state.values["hand"][1]]
+    with pytest.raises(IllegalActionError, match=r"given must be one of .*, \.\.\. \(15 in all\), not 2C\+3C\+4C"):
+        state.check("p1 choose give given 2C+3C+4C")
+    with pytest.raises(IllegalActionError, match=r"not none"):
+        state.check("p1 choose give given none")
+    trump = state.game.deck.suit_name(state.values["trump"])
+    with_trump = next(n for n in names if n.endswith(trump))  # (with seed 6 p1 holds one trump)
+    other = next(n for n in names if n != with_trump)
+    with pytest.raises(IllegalActionError, match="two cards given hold no trump"):
+        state.check(f"p1 choose give given {min(with_trump, other, key=names.index)}+"
+                    f"{max(with_trump, other, key=names.index)}")
+
+
+def test_too_many_subsets_is_an_error_saying_so() -> None:
+    from interpreter.dsl.builtins import BUILTINS
+    from interpreter.errors import EvaluationError
+
+    subsets = BUILTINS["subsets"].implementation
+    assert len(subsets(list(range(16)))) == 2**16
+    with pytest.raises(EvaluationError, match="more than 100,000"):
+        subsets(list(range(17)))
+    assert subsets(list(range(40)), 0, 2)[:3] == [[], [0], [1]]
