@@ -6,6 +6,7 @@ expressions in place, phases, deck arithmetic) -> compiler -> Ruleset.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, Rul
 from interpreter.flow import check_deck_arithmetic, check_phases
 from interpreter.model import Ruleset
 from interpreter.parameters import ParamValue, resolve
-from interpreter.procedures import expand_procedures
+from interpreter.procedures import expand_procedures, procedure_nodes, written_at
 from interpreter.schema import validate_structure
 from interpreter.semantics import (
     CONTEXTUAL,
@@ -52,18 +53,30 @@ def compile_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *
                     params_as_text: bool = False) -> Ruleset:
     """Load, check and compile a ruleset into its frozen specification (see load_ruleset)."""
     root = load_merged(path)
+    written = procedure_nodes(root)  # (before the calls are spliced)
     spliced = expand_procedures(root)
     if any(d.severity == "error" for d in spliced):
         raise RulesetError(spliced)
     structural = validate_structure(root)
     if structural:
-        raise RulesetError(structural)
+        raise RulesetError(_written(root, structural, written))
     checker = RulesetChecker(root, {})
     checker.diagnostics.extend(spliced)  # warnings about procedures never called
     specs = checker.build_parameters()
     values = resolve(specs, params or {}, from_text=params_as_text)
     checker.parameter_values = values
-    return _check_and_compile(checker, str(path), root, specs, values)
+    try:
+        ruleset = _check_and_compile(checker, str(path), root, specs, values)
+    except RulesetError as error:
+        raise RulesetError(_written(root, error.diagnostics, written)) from None
+    return dataclasses.replace(ruleset, warnings=tuple(_written(root, list(ruleset.warnings), written)),
+                               procedure_paths=written)
+
+
+def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int, Path_]) -> list[Diagnostic]:
+    """The findings with the YAML path where each is written: inside a procedure, for one found in its steps."""
+    return [dataclasses.replace(d, yaml_path=written_at(root, d.yaml_path, written)) if d.yaml_path else d
+            for d in diagnostics]
 
 
 def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, specs: Any,

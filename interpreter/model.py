@@ -64,4 +64,6 @@ class Ruleset:
     expressions: Mapping[str, Compiled]
     warnings: tuple[Diagnostic, ...] = ()
     shown_types: Mapping[str, Any] = field(default_factory=dict)  # type of each `{...}` of a log line
+    # Each node written under `procedures:` (by identity) -> its path there, to name a place where it is written.
+    procedure_paths: Mapping[int, tuple[str | int, ...]] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)

@@ -5,10 +5,11 @@ and line it was written at, so a finding inside a procedure points at the proced
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from interpreter.errors import Diagnostic
-from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, find, parse_yaml_path, yaml_path
 
 Path = tuple[str | int, ...]
 
@@ -100,3 +101,44 @@ def _called(item: Node) -> str | None:
         value = item.entries["call"]
         return str(value.value) if isinstance(value, ScalarNode) else ""
     return None
+
+
+def procedure_nodes(root: MappingNode) -> dict[int, Path]:
+    """Every node written under `procedures:`, by identity, with its path there. Taken before the calls are
+    spliced: a spliced step is the procedure's own node, so what is found in it can be named where it is
+    written (`written_at`)."""
+    index: dict[int, Path] = {}
+
+    def walk(node: Node, path: Path) -> None:
+        index[id(node)] = path
+        if isinstance(node, MappingNode):
+            for key, value in node.entries.items():
+                walk(value, (*path, key))
+        elif isinstance(node, SequenceNode):
+            for number, item in enumerate(node.items):
+                walk(item, (*path, number))
+
+    section = root.entries.get("procedures")
+    if isinstance(section, MappingNode):
+        for name, body in section.entries.items():
+            walk(body, ("procedures", name))
+    return index
+
+
+def written_at(root: MappingNode, where: str, index: Mapping[int, Path]) -> str:
+    """The YAML path where the place `where` (a path in the hand, procedures spliced in) is written: inside the
+    procedure it comes from (`procedures.turn[1].options[0]`), or `where` itself."""
+    if not index or not where:
+        return where
+    cut = min((where.find(mark) for mark in "#{" if mark in where), default=len(where))
+    parts = parse_yaml_path(where)
+    node: Node | None = root
+    written: str | None = None
+    for number, part in enumerate(parts):
+        node = find(node, (part,)) if node is not None else None
+        if node is None:
+            break
+        inside = index.get(id(node))
+        if inside is not None:  # the deepest node from a procedure wins
+            written = yaml_path((*inside, *parts[number + 1:]))
+    return written + where[cut:] if written is not None else where

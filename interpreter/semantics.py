@@ -248,6 +248,10 @@ class RulesetChecker:
                 tree = parse(text)
             except ExpressionError as error:
                 self.report_expression(error, body, path)
+                # Known, but broken: its uses are not reported again as unknown names.
+                definitions[name] = Definition(name, parameters, parse("false"), text)
+                self.broken_definitions.add(name)
+                self.definition_sites[name] = (body, path)
                 continue
             definitions[name] = Definition(name, parameters, tree, text)
             self.definition_sites[name] = (body, path)

@@ -199,6 +199,8 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
     hint = _expected_hint(error.expected)
     if str(token) in ("=",):
         hint = "compare with `==`"
+    if str(token) == "for" and " for " in text[:position]:
+        hint = "a comprehension or quantifier has one `for`; for pairs of items, go through subsets(items, 2, 2)"
     return ExpressionError("expr-syntax", f"unexpected {shown}", position, end, hint=hint)
 
 

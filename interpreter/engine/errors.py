@@ -19,8 +19,13 @@ class RulesetRuntimeError(RuledeckError):
 
     def __init__(self, message: str, where: str = "") -> None:
         super().__init__(f"{message} (at {where})" if where else message)
+        self.message = message
         self.where = where
         self.location: Location | None = None  # the place in the file, when the state could find it
+
+    def shown_at(self, written: str) -> None:
+        """Name the place by the path it is written at (inside a procedure, for a step spliced from one)."""
+        self.args = (f"{self.message} (at {written})",)
 
     def render(self) -> str:
         """`PATH:LINE:COL: runtime error: message (at yaml.path)` and a caret excerpt, as `validate` shows

@@ -20,6 +20,7 @@ from interpreter.engine.match import MatchLoop
 from interpreter.engine.program import Block, Expr, Option, Step
 from interpreter.engine.zones import FaceUp, ZoneKey
 from interpreter.errors import EvaluationError
+from interpreter.procedures import written_at
 from interpreter.source import find, parse_yaml_path
 
 if TYPE_CHECKING:
@@ -371,9 +372,13 @@ class State(CardsAndValues, MatchLoop):
     def _locate(self, error: RulesetRuntimeError) -> None:
         """Give a ruleset's failure its place in the file (its YAML path is known)."""
         if error.location is None and error.where:
-            node = find(self.game.ruleset.tree, parse_yaml_path(error.where))
+            ruleset = self.game.ruleset
+            node = find(ruleset.tree, parse_yaml_path(error.where))
             if node is not None:
                 error.location = node.location
+            written = written_at(ruleset.tree, error.where, ruleset.procedure_paths)
+            if written != error.where:
+                error.shown_at(written)
 
     def _run_machine(self) -> None:
         stack = self.stack

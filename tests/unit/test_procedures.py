@@ -69,3 +69,26 @@ def test_an_error_inside_a_procedure_points_at_the_procedure(tmp_path: Path) -> 
     (finding,) = [d for d in validate_file(path) if d.severity == "error"]
     assert finding.code == "unknown-name" and finding.location is not None
     assert finding.location.line == path.read_text().splitlines().index("    - {change: dealt, by: dealtt}") + 1
+    assert finding.yaml_path == "procedures.bad[0].by"  # where it is written, not where it is spliced
+
+
+def test_a_finding_in_a_procedure_called_by_a_procedure_names_the_innermost(tmp_path: Path) -> None:
+    nested = "  outer:\n    - call: inner\n  inner:\n    - {deal: 1, from: stock, to: hand}\n" \
+             "    - {change: dealt, by: dealtt}\n"
+    path = ruleset(tmp_path, nested, "        - {deal: 1, from: stock, to: hand}\n        - call: outer\n")
+    (finding,) = [d for d in validate_file(path) if d.severity == "error"]
+    assert finding.yaml_path == "procedures.inner[1].by"
+    assert "(at procedures.inner[1].by)" in finding.render()
+
+
+def test_a_runtime_failure_in_a_procedure_names_where_it_is_written(tmp_path: Path) -> None:
+    from interpreter.engine.errors import RulesetRuntimeError
+
+    failing = "  bad:\n    - {change: dealt, by: 1 // (dealt - dealt)}\n"
+    path = ruleset(tmp_path, failing, "        - {change: dealt, by: 1}\n        - call: bad\n")
+    with pytest.raises(RulesetRuntimeError) as raised:
+        load_ruleset(path).new_initial_state(seed=1, players=2)
+    assert str(raised.value) == "division by zero (at procedures.bad[0].by)"
+    assert raised.value.location is not None
+    assert raised.value.location.line == path.read_text().splitlines().index(
+        "    - {change: dealt, by: 1 // (dealt - dealt)}") + 1
