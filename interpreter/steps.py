@@ -217,12 +217,14 @@ class StepChecker:
         """A name a step binds must not hide a zone, a variable, a definition or a name the engine binds."""
         from interpreter.semantics import CONTEXTUAL, ENGINE_NAMES, KEYWORDS
 
-        hidden = (name in self.zones or name in self.variables or name in self.site.environment.definitions
-                  or name in ENGINE_NAMES or name in KEYWORDS or (name in CONTEXTUAL and name != "player")
-                  or (name in scope and name != "player"))
-        if hidden:
-            self.checker.error("duplicate-name", f"`{name}` already names something here; choose another name",
-                               node, path, hint="a name bound by a step would hide the other one")
+        what = ("a zone" if name in self.zones else "a variable" if name in self.variables
+                else "a definition" if name in self.site.environment.definitions
+                else "a word of the language" if name in KEYWORDS
+                else "a name the engine binds" if name in ENGINE_NAMES or (name in CONTEXTUAL and name != "player")
+                else "a name bound here already" if name in scope and name != "player" else None)
+        if what is not None:
+            self.checker.error("duplicate-name", f"`{name}` is {what}; a name a step binds would hide it",
+                               node, path, hint=f"choose another name, e.g. `chosen_{name}`")
 
     def _step_repeat(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         if scalar(entries["repeat"]) == "while":
@@ -280,7 +282,8 @@ class StepChecker:
             arguments = entries.get("args")
             if isinstance(arguments, MappingNode):
                 for name, values in arguments.entries.items():
-                    self._check_local_name(name, values, (*path, "args", name), scope)
+                    key = ScalarNode(arguments.key_locations[name], name)  # (the finding points at the name)
+                    self._check_local_name(name, key, (*path, "args", name), scope)
                     kind = self.expression(values, (*path, "args", name), scope, None, "the values of an argument")
                     if kind is not None and not kind.is_list:
                         self.checker.error("type", f"an argument's values are a list, not {kind}", values,

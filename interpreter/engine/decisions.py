@@ -308,9 +308,23 @@ def why_none(state: State, pending: Pending) -> str:
             failure = _first_failure(state, option.clauses, dict(pending.bindings))
             if failure is not None:
                 reasons.append(f"choose {option.name}: {failure.reason}")
+        elif option.kind == "choose":
+            combinations = _argument_combinations(state, option, pending.bindings)
+            if not combinations:
+                reasons.append(f"choose {option.name}: an argument has no values")
+            for arguments in combinations[:_REFUSALS_SHOWN]:
+                failure = _first_failure(state, option.clauses, {**pending.bindings, **_bound(arguments)})
+                if failure is not None:
+                    text = state.action_text(state.game.choice_action(pending.seat, option.name, arguments))
+                    reasons.append(f"{text.split(' ', 2)[2]}: {failure.reason}")
+            if len(combinations) > _REFUSALS_SHOWN:
+                reasons.append(f"... ({len(combinations)} choices in all)")
         else:
             reasons.append(f"no {_describe(option)} is possible")
     return "; " + "; ".join(reasons) if reasons else ""
+
+
+_REFUSALS_SHOWN = 6  # the refused choices a "no legal action" error lists
 
 
 def _describe(option: Option) -> str:

@@ -145,3 +145,31 @@ def test_too_many_subsets_is_an_error_saying_so() -> None:
     with pytest.raises(EvaluationError, match="more than 100,000"):
         subsets(list(range(17)))
     assert subsets(list(range(40)), 0, 2)[:3] == [[], [0], [1]]
+
+
+def test_a_choice_with_no_allowed_arguments_says_what_refuses_each(tmp_path: Path) -> None:
+    from interpreter.engine.errors import RulesetRuntimeError
+
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    refusing = """        - decide: next_seat(dealer)
+          options:
+            - choose: bid
+              args:
+                level: numbers(1, 8)
+              legal:
+                - rule: level > size(hand)
+                  reason: "a bid is more than the cards held"
+                - rule: level < 3
+                  reason: "a bid is below 3"
+"""
+    path = tmp_path / "refusing.yaml"
+    path.write_text(TINY.replace(old, old + refusing), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.apply_chance()
+        state.legal_actions()
+    assert str(raised.value).startswith(
+        "p1 has no legal action; bid level 1: a bid is more than the cards held; bid level 2: a bid is more than "
+        "the cards held; bid level 3: a bid is more than the cards held; bid level 4: a bid is more than the "
+        "cards held; bid level 5: a bid is more than the cards held; bid level 6: a bid is below 3; ... "
+        "(8 choices in all)")
