@@ -180,14 +180,16 @@ class CardsAndValues(StateParts):
                     del source[len(source) - 1 - source[::-1].index(card)]
                 was_up = self.face_up.take(source_key, card) if self.face_up.cards else False
                 target.append(card)
-                if was_up or kind == "play":
+                face = option.face
+                if face == "up" or (face is None and (was_up or kind == "play")):
                     self.face_up.add(target_key, card)
                 return {**bindings, "card": card} if option.effects else bindings
             count = 1 if kind == "draw" else action.target if action.target > 0 else len(source)
             taken = source[len(source) - count:]
             for _ in taken:  # the top card; or the top cards, deepest first, so that their order is kept
                 card, was_up = self._take(source_key, source, len(source) - count)
-                self._put(target_key, target, card, was_up, False)
+                self._put(target_key, target, card, option.face == "up" or (was_up and option.face != "down"),
+                          False)
                 count -= 1
             return {**bindings, "cards": taken}
         return bindings

@@ -96,6 +96,7 @@ class Option:
     card_filter: Callable[..., list[int]] | None = None  # every clause at once: f(V, B, cards) -> the legal ones
     any_depth: bool = False  # `take` of the top N cards for any N (else the whole pile)
     every_table: bool = False  # `add` to the melds of every owner of the destination zone
+    face: str | None = None  # play, discard, draw, take: "up" or "down" where the card lands (else the default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +268,8 @@ class _Builder:
         return Option(kind, name, yaml_path(path), source, destination, arguments,
                       self.clauses(e.get("legal"), (*path, "legal")), self.steps(e.get("do"), (*path, "do")),
                       _scalar(e.get("ends")) is True, self.expressions.get(yaml_path((*path, "legal")) + "#filter"),
-                      any_depth=_scalar(e.get("depth")) == "any", every_table=every_table)
+                      any_depth=_scalar(e.get("depth")) == "any", every_table=every_table,
+                      face=_face(e.get("face")))
 
     def clauses(self, node: Node | None, path: Path) -> tuple[Clause, ...]:
         if not isinstance(node, SequenceNode):
@@ -312,6 +314,11 @@ class _Builder:
             position = match.end()
         parts.append(text[position:])
         return {"parts": tuple(part for part in parts if part != "")}
+
+
+def _face(node: Node | None) -> str | None:
+    value = _scalar(node)
+    return value if value in ("up", "down") else None
 
 
 def _shown_kind(value_type: Any) -> str:

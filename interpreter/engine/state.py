@@ -328,7 +328,7 @@ class State(CardsAndValues, MatchLoop):
         for a discard, the seats that cannot see where the card goes."""
         if self.game.has_simultaneous_rounds and self.simultaneous_round() is not None:
             return tuple(seat for seat in range(self.player_count) if seat != action.seat)
-        if option.kind != "discard" or option.destination is None:
+        if option.kind != "discard" or option.destination is None or option.face == "up":
             return ()
         key = (option.destination.name, self._owner(option.destination, bindings), action.seat,
                self.values["team_of"])

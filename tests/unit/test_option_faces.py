@@ -1,0 +1,93 @@
+"""`face:` on the options that move a card (play, discard, draw, take): where the card lands face up, everyone
+sees it; face down, only who may see the zone. Without it a played card lands face up and the others keep
+their face."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter import load_ruleset
+from interpreter.engine.state import State
+
+RULESET = """format: 1
+name: faces
+players: {min: 2, max: 2}
+deck: {ranks: [A, K, Q, J], suits: [S, H]}
+zones:
+  - {name: stock}
+  - {name: hand, owner: seat, visibility: owner}
+  - {name: pile, visibility: hidden}
+  - {name: shown, visibility: hidden}
+hand:
+  start: main
+  phases:
+    - name: main
+      steps:
+        - shuffle: stock
+        - deal: 2
+          from: stock
+          to: hand
+        - decide: 1
+          options:
+            - discard: hand
+              to: pile
+              face: up
+        - decide: 0
+          options:
+            - draw: stock
+              to: shown
+              face: up
+        - decide: 0
+          options:
+            - take: pile
+              to: hand
+              face: down
+        - decide: 1
+          options:
+            - play: hand
+              to: shown
+              face: down
+      next: end
+match:
+  hands: 1
+  result: 0
+"""
+
+
+def _state(tmp_path: Path) -> State:
+    path = tmp_path / "faces.yaml"
+    path.write_text(RULESET, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    return state
+
+
+def test_a_card_discarded_face_up_into_a_hidden_zone_is_seen_by_everyone(tmp_path: Path) -> None:
+    state = _state(tmp_path)
+    discard = state.legal_actions()[0]
+    state.apply(discard)
+    assert state.observation(0)["zones"]["pile"] == {"count": 1, "face_up": [state.card_text(discard.card)]}
+    assert "secret_from" not in state.events[-1]  # nobody is kept from seeing it
+
+
+def test_a_card_drawn_face_up_is_seen_and_one_taken_face_down_is_not(tmp_path: Path) -> None:
+    state = _state(tmp_path)
+    discarded = state.legal_actions()[0].card
+    state.apply(state.legal_actions()[0])
+    top = state.values["stock"][-1]
+    state.apply(state.legal_actions()[0])  # p0 draws the top of the stock, face up
+    assert state.observation(1)["zones"]["shown"] == {"count": 1, "face_up": [state.card_text(top)]}
+    state.apply(state.legal_actions()[0])  # p0 takes the pile: the face-up discard, now face down
+    assert discarded in state.values["hand"][0]
+    assert state.observation(1)["zones"]["hand"][0] == {"count": 3}
+
+
+def test_a_card_played_face_down_is_not_seen(tmp_path: Path) -> None:
+    state = _state(tmp_path)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    played = state.legal_actions()[0]
+    state.apply(played)  # p1 plays its last card face down: the drawn card stays the only one seen
+    assert state.is_terminal
+    assert played.card in state.values["shown"]
+    assert state.card_text(played.card) not in state.observation(0)["zones"]["shown"]["face_up"]
