@@ -14,7 +14,7 @@ from typing import Any
 from interpreter.dsl.ast import free_names
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
-from interpreter.dsl.definitions import did_you_mean
+from interpreter.dsl.definitions import VOLATILE_NAMES, did_you_mean
 from interpreter.dsl.types import INT, SEAT
 from interpreter.engine.game import Game
 from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, RulesetError
@@ -90,7 +90,8 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     globals_ = {**variable_scope(variables, zones), **ENGINE_NAMES}
     contextual: dict[str, Any] = dict(CONTEXTUAL)
     environment = Environment(deck, globals_, definitions, parameter_types(specs, values), contextual,
-                              report=checker.report_definition, broken=checker.broken_definitions)
+                              report=checker.report_definition, broken=checker.broken_definitions,
+                              volatile=VOLATILE_NAMES | _choice_argument_names(root))
     program = Program(environment)
     site = ExpressionSite(checker, environment, program)
     steps = StepChecker(checker, site, zones, variables)
@@ -126,6 +127,21 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
         teams=teams, tree=root, expressions=expressions, warnings=tuple(checker.diagnostics),
         shown_types=dict(site.types),
     )
+
+
+def _choice_argument_names(node: Node) -> frozenset[str]:
+    """The names of every choice's arguments in the ruleset (bound anew for each candidate action)."""
+    found: set[str] = set()
+    if isinstance(node, MappingNode):
+        arguments = node.entries.get("args")
+        if "choose" in node.entries and isinstance(arguments, MappingNode):
+            found.update(arguments.entries)
+        for value in node.entries.values():
+            found |= _choice_argument_names(value)
+    elif isinstance(node, SequenceNode):
+        for item in node.items:
+            found |= _choice_argument_names(item)
+    return frozenset(found)
 
 
 def _has_errors(checker: RulesetChecker) -> bool:

@@ -64,6 +64,9 @@ class Environment:
     report: Callable[[DefinitionError], None] | None = None  # where errors inside definitions go
     broken: set[str] = field(default_factory=set)  # definitions refused before checking (e.g. recursion)
     referenced: set[str] = field(default_factory=set)  # definitions some checked expression uses
+    # The names bound anew for each candidate action of a decision (its card, its choice's arguments): a
+    # definition that reads one is worked out for each candidate, the others once per decision.
+    volatile: frozenset[str] = VOLATILE_NAMES
     _stack: list[str] = field(default_factory=list)
 
     def symbol_candidates(self, text: str) -> dict[str, Any]:
@@ -290,7 +293,7 @@ class _Checker(OperatorChecks):
         assert instance.type is not None and instance.annotations is not None
         used = instance.annotations.used_context
         self.annotations.used_context |= used
-        if not argument_types and not used & VOLATILE_NAMES:
+        if not argument_types and not used & self.environment.volatile:
             self.annotations.memoised.add(instance.function_name)
         return instance.type
 

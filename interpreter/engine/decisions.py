@@ -32,24 +32,29 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
     in zone order; choices' arguments in the order their lists give."""
     found: dict[Action, Option] = {}
     seat = pending.seat
-    shared: Bindings | None = None  # one scratch copy of the bindings for the clauses that bind nothing more
+    # One scratch copy of the bindings for the choices: the definitions that read no argument are worked out
+    # once in it for the whole decision; each candidate's arguments are bound in it in turn.
+    shared: Bindings | None = None
     choice = state.game.choice_action
     for option in pending.options:
         kind = option.kind
         if kind == "choose":
+            if shared is None:
+                shared = dict(pending.bindings)
             if not option.arguments:
-                if shared is None:
-                    shared = dict(pending.bindings)
                 if _first_failure(state, option.clauses, shared) is None:
                     found[choice(seat, option.name, ())] = option
                 continue
+            lists = tuple(frozen(state.evaluate_kept(expression, shared)) for _, expression in option.arguments)
             if not option.clauses:  # every combination of the arguments' values: the same actions each time
-                lists = tuple(tuple(state.evaluate(expression, pending.bindings)) for _, expression in option.arguments)
                 found.update(dict.fromkeys(state.game.choice_actions(seat, option, lists), option))
                 continue
-            for arguments in _argument_combinations(state, option, pending.bindings):
-                if _first_failure(state, option.clauses, {**pending.bindings, **_bound(arguments)}) is None:
-                    found[choice(seat, option.name, arguments)] = option
+            names = [name for name, _ in option.arguments]
+            for values in itertools.product(*lists):
+                for name, value in zip(names, values, strict=True):
+                    shared[name] = thawed(value)
+                if _first_failure(state, option.clauses, shared) is None:
+                    found[choice(seat, option.name, tuple(zip(names, values, strict=True)))] = option
         elif kind in ("play", "discard"):
             assert option.source is not None
             _, cards = state.zone(option.source, pending.bindings)
@@ -154,6 +159,18 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
                                                           "meld": target, "after": grown})
     reason = failure.reason if failure is not None else "not allowed now"
     return IllegalActionError(f"{text} is not allowed: {reason}", reason=reason)
+
+
+def same_choice(legal: dict[Action, Option], action: Action) -> Action | None:
+    """The legal choice an action names with the items of its list arguments in another order."""
+    def unordered(choice: Action) -> tuple[tuple[str, Any], ...]:
+        return tuple((name, tuple(sorted(value)) if value.__class__ is tuple else value)
+                     for name, value in choice.arguments)
+
+    wanted = unordered(action)
+    found = [a for a in legal if a.kind == "choose" and a.seat == action.seat and a.name == action.name
+             and unordered(a) == wanted]
+    return found[0] if len(found) == 1 else None
 
 
 def match_meld(state: State, legal: dict[Action, Option], action: Action) -> Action | None:

@@ -42,9 +42,20 @@ def _zone_text(part: dict[str, Any]) -> str:
     return text
 
 
-HELP = """  Answer with the number of a move, or its text (`play AH`, `choose pass`; the seat may be left out).
+HELP = """  Answer with the number of a move, or its text (`play AH`, `choose pass`; the seat may be left out;
+  several cards as one argument are joined with `+`, in any order: `choose capture taken 3D+4C`).
   `?` shows this again, `q` stops the match: it is kept in its log, and `ruledeck play --resume FILE`
   goes on with it."""
+
+
+def _variable_text(value: Any, type_name: str) -> str:
+    """A variable's value as the transcript writes it: a seat as p1, a team as t0 (cards and suits come by
+    name already)."""
+    if isinstance(value, int) and not isinstance(value, bool) and type_name in ("seat", "team"):
+        return f"{'p' if type_name == 'seat' else 't'}{value}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Callable[[State], Action]:
@@ -58,7 +69,9 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
             click.echo(line)
         public = {k: v for k, v in view["variables"].items() if v is not None and not isinstance(v, list)}
         if public:
-            click.echo("  " + ", ".join(f"{k} {v}" for k, v in public.items()))
+            kinds = state.game.ruleset.variables
+            click.echo("  " + ", ".join(f"{k} {_variable_text(v, getattr(kinds.get(k), 'type', ''))}"
+                                        for k, v in public.items()))
         legal = state.legal_actions()
         for index, action in enumerate(legal, 1):
             click.echo(f"  {index:>2}. {state.action_text(action)}")

@@ -266,7 +266,10 @@ class _Case:
         if not isinstance(value, list):
             raise _Failure("`legal` is the list of the legal actions: legal: [p1 play AS, p1 play KS]")
         state = self.state
-        expected = sorted(str(item) for item in value)
+        try:  # each as the legal set writes it (a list argument's items may be given in any order)
+            expected = sorted(state.action_text(state.legal_form(state.parse_action(str(item)))) for item in value)
+        except ActionSyntaxError as error:
+            raise _Failure(str(error)) from None
         actual = sorted(state.action_text(action) for action in state.legal_actions())
         if actual != expected:
             missing = sorted(set(expected) - set(actual))

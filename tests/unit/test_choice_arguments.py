@@ -173,3 +173,74 @@ def test_a_choice_with_no_allowed_arguments_says_what_refuses_each(tmp_path: Pat
         "the cards held; bid level 3: a bid is more than the cards held; bid level 4: a bid is more than the "
         "cards held; bid level 5: a bid is more than the cards held; bid level 6: a bid is below 3; ... "
         "(8 choices in all)")
+
+
+def _with_definitions(tmp_path: Path, definitions: str, rule: str) -> Path:
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    choice = f"""        - decide: next_seat(dealer)
+          options:
+            - choose: bid
+              args:
+                level: numbers(1, 8)
+              legal:
+                - rule: {rule}
+                  reason: "not that bid"
+"""
+    path = tmp_path / "definitions.yaml"
+    path.write_text(TINY.replace(old, old + choice).replace("define:\n", "define:\n" + definitions), encoding="utf-8")
+    return path
+
+
+def test_a_definition_that_reads_an_argument_is_worked_out_for_each_choice(tmp_path: Path) -> None:
+    path = _with_definitions(tmp_path, "  fits: level <= size(hand)\n", "fits")
+    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    state.apply_chance()
+    assert [state.action_text(a) for a in state.legal_actions()] == [f"p1 choose bid level {n}" for n in range(1, 6)]
+
+
+def test_a_definition_that_reads_no_argument_is_worked_out_once_per_decision(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from interpreter.dsl import builtins
+
+    calls: list[int] = []
+    original = builtins.BUILTINS["subsets"]
+
+    def counted(*arguments: object) -> object:
+        calls.append(1)
+        return original.implementation(*arguments)
+
+    monkeypatch.setitem(builtins.BUILTINS, "subsets", dataclasses.replace(original, implementation=counted))
+    path = _with_definitions(tmp_path, "  groups: subsets(hand, 2, 2)\n", "size(groups) >= level")
+    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    state.apply_chance()
+    calls.clear()
+    assert len(state.legal_actions()) == 8  # ten pairs of five cards: every bid up to 8
+    assert len(calls) == 1
+
+
+def test_the_cards_of_a_chosen_list_may_be_given_in_any_order(tmp_path: Path) -> None:
+    state = _several(tmp_path, seed=6)
+    chosen = state.action_text(state.legal_actions()[-1])
+    head, cards = chosen.rsplit(" ", 1)
+    reordered = f"{head} {'+'.join(reversed(cards.split('+')))}"
+    assert reordered != chosen and state.is_legal(reordered)
+    state.apply(reordered)
+    assert state.history[-1] == state.parse_action(chosen)  # kept as the legal set writes it
+    assert state.events[-2]["action"] == chosen
+
+
+def test_a_scenario_lists_a_choice_of_cards_in_any_order_and_names_a_card_it_misspells(tmp_path: Path) -> None:
+    from interpreter.runners.scenarios import run_file
+
+    state = _several(tmp_path, seed=6)
+    texts = [state.action_text(action) for action in state.legal_actions()]
+    flipped = [f"{t.rsplit(' ', 1)[0]} {'+'.join(reversed(t.rsplit(' ', 1)[1].split('+')))}" for t in texts]
+    scenario = tmp_path / "cases.yaml"
+    scenario.write_text(f"ruleset: several.yaml\nplayers: 2\nseed: 6\ncases:\n"
+                        f"  - name: any order\n    steps:\n      - legal: [{', '.join(flipped)}]\n"
+                        f"  - name: misspelt\n    steps:\n      - legal: [p1 choose give given 5X]\n", encoding="utf-8")
+    results = run_file(scenario)
+    assert results[0].passed, results[0].message
+    assert not results[1].passed and "'5X' is not a card" in results[1].message

@@ -244,3 +244,11 @@ def test_a_damaged_log_is_refused_saying_which_line(tmp_path: Path, capsys: pyte
         main(["play", "--resume", str(broken)])
     err = capsys.readouterr().err
     assert exited.value.code == 1 and f"error: {broken}: " in err and message in err, err
+
+
+def test_a_person_sees_seats_in_variables_as_p1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    euchre = str(ROOT / "tests" / "games" / "euchre.yaml")
+    # p1 orders the turn-up alone (its third choice), then plays on
+    code, out, _ = _run("play", euchre, "--human", "1", "--bots", "random", "--seed", "4", stdin="3\n" + "1\n" * 8)
+    assert "maker p1, alone true" in out, out
