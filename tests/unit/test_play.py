@@ -251,4 +251,5 @@ def test_a_person_sees_seats_in_variables_as_p1(tmp_path: Path, monkeypatch: pyt
     euchre = str(ROOT / "tests" / "games" / "euchre.yaml")
     # p1 orders the turn-up alone (its third choice), then plays on
     code, out, _ = _run("play", euchre, "--human", "1", "--bots", "random", "--seed", "4", stdin="3\n" + "1\n" * 8)
+    assert code == 130  # the input ends before the match: it is kept in euchre-4.jsonl
     assert "maker p1, alone true" in out, out
