@@ -3,7 +3,8 @@ stand for what is missing. A generic machinery driven by the ruleset's `melds:` 
 game.
 
 Runs are kept as positions: a rank's position is its place in the deck's order (0 for the lowest rank); the
-highest rank (the ace) may also sit at position -1, below the lowest, when the kind allows it low. A wild
+ace (the rank named A, else the highest) may also sit at the other end: below the lowest (position -1) when it
+is the highest rank, above the highest (position top + 1) when it is the lowest. A wild
 fills the one gap of a run; with no gap it sits at an end (the lower end when it can) and is free: it may
 later move to fill a gap at the other end, or give way to the natural card it stands for and go back to an
 end. A card that is wild but natural in its own place (`natural_in_place`) counts as natural there.
@@ -68,6 +69,12 @@ class MeldRules:
         self.kinds = {kind.name: kind for kind in kinds}
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
+        # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
+        # lowest rank (position -1); at the bottom, above the highest (position top + 1).
+        names = list(deck.rank_names)
+        self.ace = names.index("A") if "A" in names else self.top
+        self.ace_low = -1 if self.ace == self.top else self.ace
+        self.ace_high = self.top + 1 if self.ace == 0 and self.top > 0 else self.ace
 
     # --- positions -----------------------------------------------------------------------------------------
 
@@ -76,15 +83,20 @@ class MeldRules:
         rank = self.deck.rank_of[card]
         if rank > self.top:  # a joker
             return []
-        found = []
-        if kind.ace_low and rank == self.top:
-            found.append(-1)
-        if rank != self.top or kind.ace_high:
-            found.append(rank)
-        return found
+        if rank != self.ace:
+            return [rank]
+        if self.ace_low == self.ace_high:  # an ace between other ranks has only its own place
+            return [rank]
+        return [place for place, allowed in ((self.ace_low, kind.ace_low), (self.ace_high, kind.ace_high))
+                if allowed]
 
     def _bounds(self, kind: MeldKind) -> tuple[int, int]:
-        return (-1 if kind.ace_low else 0), (self.top if kind.ace_high else self.top - 1)
+        others = [rank for rank in range(self.top + 1) if rank != self.ace] or [self.ace]
+        ace = [self.ace_low if kind.ace_low else None, self.ace_high if kind.ace_high else None]
+        places = [*others, *(place for place in ace if place is not None)]
+        if self.ace_low == self.ace_high:
+            places.append(self.ace)
+        return min(places), max(places)
 
     def _is_natural_here(self, card: int, suit: int, position: int, kind: MeldKind) -> bool:
         if self.deck.suit_of[card] != suit:
@@ -106,8 +118,10 @@ class MeldRules:
         positions = sorted(naturals)
         lowest, highest = self._bounds(kind)
         if positions:
-            if self.top in naturals and -1 in naturals and self.deck.rank_of[naturals[-1]] == self.top \
-                    and self.deck.rank_of[naturals[self.top]] == self.top:
+            low_ace, high_ace = self.ace_low, self.ace_high
+            if low_ace != high_ace and low_ace in naturals and high_ace in naturals \
+                    and self.deck.rank_of[naturals[low_ace]] == self.ace \
+                    and self.deck.rank_of[naturals[high_ace]] == self.ace:
                 return None  # an ace at both ends (BU-26)
             gaps = [p for p in range(positions[0], positions[-1] + 1) if p not in naturals]
         else:
@@ -326,7 +340,7 @@ class MeldRules:
     # --- text and explanations ---------------------------------------------------------------------------------
 
     def rank_at(self, position: int) -> int:
-        return self.top if position == -1 else position
+        return self.ace if position in (-1, self.top + 1) else position
 
     def roles(self, meld: Meld) -> tuple[str, ...]:
         """What each card stands for, as the action's text gives it: "" for a natural card."""

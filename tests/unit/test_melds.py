@@ -128,3 +128,57 @@ def test_a_wild_displaced_by_its_natural_is_never_lost() -> None:
     meld = max(rummy.candidates(hand, 0, [], 0), key=lambda m: len(m.cards))
     assert len(meld.cards) == 13 and rummy.deck.parse_card("JK") in meld.cards
     assert rummy.add(meld, rummy.deck.parse_card("AD")) is None
+
+
+ACE_FIRST = """format: 1
+name: ace first
+players: {{min: 2, max: 2}}
+deck: {{ranks: [{ranks}], suits: [S, H]}}
+zones:
+  - {{name: stock}}
+  - {{name: hand, owner: seat, visibility: owner}}
+  - {{name: melds, owner: seat, visibility: public, kind: melds}}
+melds:
+  kinds:
+    - {{name: run, shape: run, min: 3, ace: {ace}, wrap: false}}
+hand:
+  start: lay
+  phases:
+    - name: lay
+      steps:
+        - deal: 6
+          from: stock
+          to: hand
+        - decide: 0
+          options:
+            - meld: hand
+              to: melds[player]
+      next: end
+match:
+  hands: 1
+  result: 0
+"""
+
+
+@pytest.mark.parametrize(("ranks", "ace", "runs"), [
+    # The ace is the card named A wherever the deck lists it: first (ace low by nature) or last.
+    ("A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K", "low", {"AS 2S 3S", "JS QS KS"}),
+    ("A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K", "high", {"QS KS AS", "JS QS KS"}),
+    ("A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K", "low_or_high", {"AS 2S 3S", "QS KS AS", "JS QS KS"}),
+    ("2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A", "low", {"AS 2S 3S", "JS QS KS"}),
+    ("2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A", "high", {"QS KS AS", "JS QS KS"}),
+])
+def test_the_ace_of_a_run_is_the_card_named_a_wherever_the_deck_lists_it(
+        tmp_path: Path, ranks: str, ace: str, runs: set[str]) -> None:
+    path = tmp_path / "ace.yaml"
+    path.write_text(ACE_FIRST.format(ranks=ranks, ace=ace), encoding="utf-8")
+    game_rules = load_ruleset(path).meld_rules
+    assert game_rules is not None
+    deck = game_rules.deck
+
+    def made(hand: str) -> set[str]:
+        return {" ".join(deck.card_text(c) for c in meld.cards)
+                for meld in game_rules.candidates([deck.parse_card(w) for w in hand.split()], 0, [], 0)}
+
+    found = made("AS 2S 3S") | made("JS QS KS") | made("QS KS AS") | made("KS AS 2S")
+    assert found == runs  # and never round the corner: K-A-2 is no run
