@@ -293,6 +293,13 @@ def _can_meld(env: Mapping[str, Any], cards: Sequence[int], melds: Sequence[Any]
     return any(rules.add(meld, card) is not None for meld in melds for card in dict.fromkeys(cards))
 
 
+def _unmelded(env: Mapping[str, Any], cards: Sequence[int]) -> list[int]:
+    rules = env.get("_meld_rules")
+    if rules is None:
+        raise EvaluationError("unmelded() needs a `melds:` section in the ruleset")
+    return list(rules.unmelded(list(cards)))
+
+
 def _builtin(name: str, signature: str, category: str, doc: str, example: str,
              implementation: Callable[..., Any], context: Context = "none") -> Builtin:
     return Builtin(name, f"{name}{signature}", category, doc, example, implementation, context)
@@ -308,7 +315,8 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("last", "(items: list[T]) -> T", "lists", "The last item (the top of a zone); an error when "
                  "there is none.", "last([AH, KH]) == KH", _last),
         _builtin("numbers", "(low: int, high: int) -> list[int]", "lists",
-                 "The whole numbers from low to high, both included.", "numbers(0, 3) == [0, 1, 2, 3]", _numbers),
+                 "The whole numbers from low to high, both included (at most 10,000 of them: more is an error "
+                 "when the game runs).", "numbers(0, 3) == [0, 1, 2, 3]", _numbers),
         _builtin("reverse", "(items: list[T]) -> list[T]", "lists", "The items in reverse order.",
                  "reverse([1, 2]) == [2, 1]", lambda items: list(reversed(items))),
         _builtin("distinct", "(items: list[T]) -> list[T]", "lists", "The items without repeats, first "
@@ -369,6 +377,11 @@ BUILTINS: dict[str, Builtin] = {
                  "Whether the cards can make a new meld of the ruleset's kinds, or give a card to one of `melds` "
                  "(with the ruleset's `melds:` rules; `melds` also decides which sets a side already has).",
                  "can_meld([7H, 7S, 7D], []) and not can_meld([7H, 9S], [])", _can_meld, "env"),
+        _builtin("unmelded", "(cards: list[card]) -> list[card]", "melds",
+                 "The cards left out when the cards are arranged into melds of the ruleset's kinds (none of them "
+                 "shared) so as to leave the fewest points (`deck.values`), then the fewest cards: a knock "
+                 "rummy's deadwood is `points(unmelded(hand))`. Melds are made as `meld` would make them, "
+                 "ignoring `one_per_owner`.", "unmelded([]) == []", _unmelded, "env"),
         # seats and teams
         _builtin("seats", "() -> list[seat]", "seats", "Every seat, from seat 0 clockwise.",
                  "size(seats()) == player_count()", _seats, "env"),

@@ -12,9 +12,10 @@ end. A card that is wild but natural in its own place (`natural_in_place`) count
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,6 +182,36 @@ class MeldRules:
             for meld in made:
                 found.setdefault((meld.kind, meld.cards, meld.wild), meld)
         return list(found.values())
+
+    def unmelded(self, hand: Sequence[int]) -> list[int]:
+        """The cards left out by the arrangement of the hand into disjoint new melds (of the kinds, each as
+        `candidates` makes it) that leaves the fewest points (`deck.values`), then the fewest cards; in hand
+        order. A knock rummy's deadwood is their points."""
+        value_of = self.deck.value_of
+        melds = [Counter(meld.cards) for meld in self.candidates(hand, 0, [], 0)]
+
+        @functools.cache
+        def best(remaining: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
+            if not remaining:
+                return 0, 0, ()
+            first, rest = remaining[0], remaining[1:]
+            points, count, left = best(rest)
+            found = (points + value_of[first], count + 1, (first, *left))  # the first card left out
+            held = Counter(remaining)
+            for meld in melds:
+                if first in meld and all(held[card] >= n for card, n in meld.items()):
+                    after = tuple(sorted((held - meld).elements()))
+                    points, count, left = best(after)
+                    found = min(found, (points, count, left))
+            return found
+
+        left = Counter(best(tuple(sorted(hand)))[2])
+        ordered = []
+        for card in hand:
+            if left[card] > 0:
+                left[card] -= 1
+                ordered.append(card)
+        return ordered
 
     def _wild_combinations(self, counts: Counter[int], most: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Every multiset of at most `most` wild cards the hand holds: (the wilds, the distinct cards among them).

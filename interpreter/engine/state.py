@@ -250,13 +250,19 @@ class State(CardsAndValues, MatchLoop):
         return self.legal_form(self.parse_action(action) if isinstance(action, str) else action)
 
     def legal_form(self, action: Action) -> Action:
-        """The action of the legal set that `action` names when it gives a list argument's items in another
-        order (`taken 4C+3D` for `taken 3D+4C`); else `action` itself."""
-        if action.kind != "choose" or self.pending is None or self.chance is not None or self.terminal or \
-                not any(value.__class__ is tuple for _, value in action.arguments):
+        """The action of the legal set that `action` names with its cards in another order (`taken 4C+3D` for
+        `taken 3D+4C`; a meld's cards in any order, or without what its wild stands for when that is clear);
+        else `action` itself."""
+        if self.pending is None or self.chance is not None or self.terminal or not (
+                action.kind == "meld" or (action.kind == "choose" and
+                                          any(value.__class__ is tuple for _, value in action.arguments))):
             return action
         legal = self._legal if self._legal is not None else self.legal_set()
-        return action if action in legal else decisions.same_choice(legal, action) or action
+        if action in legal:
+            return action
+        found = decisions.match_meld(self, legal, action) if action.kind == "meld" else \
+            decisions.same_choice(legal, action)
+        return found or action
 
     def _checked(self, action: Action) -> tuple[Option, Bindings]:
         if self.terminal:

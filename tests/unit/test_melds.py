@@ -182,3 +182,86 @@ def test_the_ace_of_a_run_is_the_card_named_a_wherever_the_deck_lists_it(
 
     found = made("AS 2S 3S") | made("JS QS KS") | made("QS KS AS") | made("KS AS 2S")
     assert found == runs  # and never round the corner: K-A-2 is no run
+
+
+KNOCK = """format: 1
+name: knock rummy
+players: {min: 2, max: 2}
+deck:
+  ranks: [A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K]
+  suits: [S, H, D, C]
+  values: {A: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, J: 10, Q: 10, K: 10}
+zones:
+  - {name: stock}
+  - {name: hand, owner: seat, visibility: owner}
+melds:
+  kinds:
+    - {name: set, shape: set, min: 3, max: 4}
+    - {name: run, shape: run, min: 3, ace: low}
+define:
+  deadwood: points(unmelded(hand))
+hand:
+  start: play
+  phases:
+    - name: play
+      steps:
+        - deal: 5
+          from: stock
+          to: hand
+        - decide: 0
+          options:
+            - choose: knock
+              legal:
+                - rule: deadwood <= 10
+                  reason: "a knock needs 10 points of deadwood or less"
+            - choose: pass
+      next: end
+match:
+  hands: 1
+  result: 0
+"""
+
+
+@pytest.mark.parametrize(("hand", "left"), [
+    ("AS 2S 3S 7H 7D 7C KS KH 5D 9C", "KS KH 5D 9C"),  # a run and a set; 34 points of deadwood
+    ("4S 5S 6S 6H 6D", "4S 5S"),  # the 6S in the set of sixes leaves 9 points, in the run 12
+    ("JS QS KS AS 2S", "AS 2S"),  # the ace is low: no Q-K-A
+    ("7S 7H 7D 7C 8C 9C", ""),  # 7C goes to the run, and a set of three sevens is left
+    ("", ""),
+])
+def test_unmelded_leaves_the_fewest_points(tmp_path: Path, hand: str, left: str) -> None:
+    path = tmp_path / "knock.yaml"
+    path.write_text(KNOCK, encoding="utf-8")
+    game_rules = load_ruleset(path).meld_rules
+    assert game_rules is not None
+    deck = game_rules.deck
+    held = [deck.parse_card(word) for word in hand.split()]
+    assert " ".join(deck.card_text(card) for card in game_rules.unmelded(held)) == left
+
+
+def test_a_rule_reads_the_deadwood_of_a_hand(tmp_path: Path) -> None:
+    path = tmp_path / "knock.yaml"
+    path.write_text(KNOCK, encoding="utf-8")
+    game = load_ruleset(path)
+    state = game.new_initial_state(seed=1, players=2)  # (no shuffle: the cards are put by hand below)
+    state.values["hand"][0][:] = [game.deck.parse_card(word) for word in ("7H", "7D", "7C", "2S", "9C")]
+    assert [state.action_text(a) for a in state.legal_actions()] == ["p0 choose pass"]  # 11 points: too many
+    state.values["hand"][0][:] = [game.deck.parse_card(word) for word in ("7H", "7D", "7C", "AS", "8C")]
+    state._legal = None  # (the cards were changed by hand)
+    assert [state.action_text(a) for a in state.legal_actions()] == ["p0 choose knock", "p0 choose pass"]
+    with pytest.raises(Exception, match="a knock needs 10 points of deadwood or less"):
+        state.values["hand"][0][:] = [game.deck.parse_card(word) for word in ("7H", "7D", "KC", "AS", "8C")]
+        state._legal = None
+        state.check("p0 choose knock")
+
+
+def test_a_meld_named_with_its_cards_in_another_order_is_the_legal_one(tmp_path: Path) -> None:
+    path = tmp_path / "ace.yaml"
+    path.write_text(ACE_FIRST.format(ranks="A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K", ace="low"), encoding="utf-8")
+    game = load_ruleset(path)
+    state = game.new_initial_state(seed=1, players=2)
+    state.values["hand"][0][:] = [game.deck.parse_card(word) for word in ("3S", "AS", "2S", "9H", "KH", "5H")]
+    named = state.legal_form(state.parse_action("p0 meld 3S AS 2S"))
+    assert state.action_text(named) == "p0 meld AS 2S 3S" and named in state.legal_actions()
+    state.apply("p0 meld 2S 3S AS")
+    assert state.events[-2]["action"] == "p0 meld AS 2S 3S"
