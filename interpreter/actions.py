@@ -120,7 +120,12 @@ NO_ITEMS = "none"  # a list argument with no items, in an action's text (its ite
 
 def frozen(value: Any) -> Any:
     """A choice's argument value as an action holds it: lists (of cards, say) as tuples, so that it hashes."""
-    return tuple(frozen(item) for item in value) if isinstance(value, (list, tuple)) else value
+    if value.__class__ is not list and value.__class__ is not tuple:
+        return value
+    for item in value:
+        if item.__class__ is list or item.__class__ is tuple:
+            return tuple(frozen(inner) for inner in value)
+    return tuple(value)  # (the common case: numbers, cards)
 
 
 def thawed(value: Any) -> Any:

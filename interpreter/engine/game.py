@@ -6,7 +6,7 @@ import itertools
 from functools import cache
 from typing import Any
 
-from interpreter.actions import Action, frozen
+from interpreter.actions import Action
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.flowcode import compile_flow
 from interpreter.engine.melds import build_meld_rules
@@ -52,8 +52,8 @@ class Game:
         return action
 
     def choice_actions(self, seat: int, option: Option, values: tuple[tuple[Any, ...], ...]) -> list[Action]:
-        """A choice with every combination of its arguments' values, in order (made once per values)."""
-        values = frozen(values)  # (list values, such as subsets of cards, as tuples)
+        """A choice with every combination of its arguments' values, in order (made once per values; lists of
+        values, such as subsets of cards, given as tuples: see `frozen`)."""
         key = (seat, option.where, values)  # (two options may share a name but not their arguments)
         actions = self._choice_lists.get(key)
         if actions is None:
