@@ -74,9 +74,15 @@ def compile_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *
 
 
 def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int, Path_]) -> list[Diagnostic]:
-    """The findings with the YAML path where each is written: inside a procedure, for one found in its steps."""
-    return [dataclasses.replace(d, yaml_path=written_at(root, d.yaml_path, written)) if d.yaml_path else d
-            for d in diagnostics]
+    """The findings with the YAML path where each is written: inside a procedure, for one found in its steps;
+    a finding in a procedure called from several places, once."""
+    found: dict[tuple[object, ...], Diagnostic] = {}
+    for diagnostic in diagnostics:
+        if diagnostic.yaml_path:
+            diagnostic = dataclasses.replace(diagnostic, yaml_path=written_at(root, diagnostic.yaml_path, written))
+        found.setdefault((diagnostic.code, diagnostic.message, diagnostic.yaml_path, diagnostic.sort_key()),
+                         diagnostic)
+    return list(found.values())
 
 
 def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, specs: Any,

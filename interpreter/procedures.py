@@ -104,13 +104,13 @@ def _called(item: Node) -> str | None:
 
 
 def procedure_nodes(root: MappingNode) -> dict[int, Path]:
-    """Every node written under `procedures:`, by identity, with its path there. Taken before the calls are
-    spliced: a spliced step is the procedure's own node, so what is found in it can be named where it is
-    written (`written_at`)."""
+    """Every node of the file, by identity, with the path it is written at. Taken before the calls are spliced:
+    a spliced step is the procedure's own node, and the steps after a call move up in their list, so what is
+    found in the spliced tree is named where it is written (`written_at`)."""
     index: dict[int, Path] = {}
 
     def walk(node: Node, path: Path) -> None:
-        index[id(node)] = path
+        index.setdefault(id(node), path)  # (a node written once and aliased keeps its first place)
         if isinstance(node, MappingNode):
             for key, value in node.entries.items():
                 walk(value, (*path, key))
@@ -118,16 +118,14 @@ def procedure_nodes(root: MappingNode) -> dict[int, Path]:
             for number, item in enumerate(node.items):
                 walk(item, (*path, number))
 
-    section = root.entries.get("procedures")
-    if isinstance(section, MappingNode):
-        for name, body in section.entries.items():
-            walk(body, ("procedures", name))
+    if isinstance(root.entries.get("procedures"), MappingNode):  # nothing moves in a file without procedures
+        walk(root, ())
     return index
 
 
 def written_at(root: MappingNode, where: str, index: Mapping[int, Path]) -> str:
     """The YAML path where the place `where` (a path in the hand, procedures spliced in) is written: inside the
-    procedure it comes from (`procedures.turn[1].options[0]`), or `where` itself."""
+    procedure it comes from (`procedures.turn[1].options[0]`), or at its place before the splicing."""
     if not index or not where:
         return where
     cut = min((where.find(mark) for mark in "#{" if mark in where), default=len(where))
@@ -139,6 +137,6 @@ def written_at(root: MappingNode, where: str, index: Mapping[int, Path]) -> str:
         if node is None:
             break
         inside = index.get(id(node))
-        if inside is not None:  # the deepest node from a procedure wins
+        if inside is not None:  # the deepest node known wins
             written = yaml_path((*inside, *parts[number + 1:]))
     return written + where[cut:] if written is not None else where

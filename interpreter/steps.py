@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from interpreter.dsl import ast
 from interpreter.dsl.operators import null_guards
@@ -34,6 +34,9 @@ class StepChecker:
     zones: dict[str, ZoneSpec]
     variables: dict[str, VariableSpec]
     deferring: bool = False  # inside a simultaneous round, whose choices' effects wait for every seat
+    # For each (choice, argument): whether its values are lists, where first seen (an action's text must read
+    # back, so one name is not a list in one decision and a single value in another).
+    listed: dict[tuple[str, str], tuple[bool, str]] = field(default_factory=dict)
 
     # --- references to zones and variables ----------------------------------------------------------------
 
@@ -213,6 +216,22 @@ class StepChecker:
         self.expression(entries.get("where"), (*path, "where"), inner, BOOL, "`where`")
         self.steps(entries["do"], (*path, "do"), inner)
 
+    def _check_listed(self, choice: str, name: str, value_type: Type, node: Node, path: Path) -> None:
+        """A choice's argument whose values are lists: lists of cards, ranks, suits, seats, numbers or booleans
+        (written with `+`), and a list wherever the choice takes that argument."""
+        is_list = value_type.is_list
+        if is_list and (value_type.element.is_list or value_type.element.name in ("str", "meld")):
+            self.checker.error("type", f"a choice's values may be lists of cards, ranks, suits, seats, numbers or "
+                               f"booleans, not of {value_type.element}", node, path,
+                               hint="an action's text writes a list's items joined with `+`")
+            return
+        first = self.listed.setdefault((choice, name), (is_list, yaml_path(path)))
+        if first[0] != is_list:
+            self.checker.error("type", f"`{name}` of `choose: {choice}` takes "
+                               f"{'lists' if is_list else 'single values'} here but "
+                               f"{'lists' if first[0] else 'single values'} at {first[1]}", node, path,
+                               hint="an action's text must read back alike: give one of them another name")
+
     def _check_local_name(self, name: str, node: Node, path: Path, scope: Scope) -> None:
         """A name a step binds must not hide a zone, a variable, a definition or a name the engine binds."""
         from interpreter.semantics import CONTEXTUAL, ENGINE_NAMES, KEYWORDS
@@ -290,6 +309,8 @@ class StepChecker:
                                            (*path, "args", name), hint="e.g. `numbers(0, 5)`")
                     inner[name] = kind.element if kind is not None and kind.is_list else ANY
                     self.site.types[yaml_path((*path, "args", name))] = inner[name]  # how actions show it
+                    self._check_listed(str(scalar(entries["choose"])), name, inner[name], key,
+                                       (*path, "args", name))
         for verb in ("play", "discard"):
             if verb in entries:
                 self.zone(entries[verb], (*path, verb), scope)

@@ -157,7 +157,11 @@ def _subsets(items: Sequence[Any], smallest: int | None = None, largest: int | N
     if count > MAX_SUBSETS:
         raise EvaluationError(f"subsets() of {len(items)} items makes {count:,} subsets, more than "
                               f"{MAX_SUBSETS:,}: narrow the sizes, or choose one item at a time")
-    return [list(chosen) for size in range(low, high + 1) for chosen in itertools.combinations(items, size)]
+    found: dict[tuple[Any, ...], list[Any]] = {}  # each choice once: equal items (two packs) give no repeats
+    for size in range(low, high + 1):
+        for chosen in itertools.combinations(items, size):
+            found.setdefault(tuple(sorted(chosen, key=repr)), list(chosen))
+    return list(found.values())
 
 
 def _round_up(number: int, multiple: int) -> int:
@@ -328,9 +332,9 @@ BUILTINS: dict[str, Builtin] = {
                  _without),
         _builtin("subsets", "(items: list[T], smallest: int = null, largest: int = null) -> list[list[T]]",
                  "lists", "Every choice of some of the items, each keeping their order: the smaller first, from "
-                 "`smallest` items (default 0) to `largest` (default all). n items have 2^n subsets: more than "
-                 "100,000 is an error. Repeated items give repeated subsets (`distinct` removes them). As a "
-                 "choice's argument values, it lets a player choose several cards in one action.",
+                 "`smallest` items (default 0) to `largest` (default all); each choice once, even when items repeat "
+                 "(two packs). n items have 2^n subsets: more than 100,000 is an error. As a choice's argument "
+                 "values, it lets a player choose several cards in one action.",
                  "subsets([1, 2, 3], 2) == [[1, 2], [1, 3], [2, 3], [1, 2, 3]] and size(subsets([1, 2])) == 4",
                  _subsets),
         # numbers

@@ -4,6 +4,7 @@ action that names the clause refusing it."""
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -163,14 +164,14 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
 
 def same_choice(legal: dict[Action, Option], action: Action) -> Action | None:
     """The legal choice an action names with the items of its list arguments in another order."""
-    def unordered(choice: Action) -> tuple[tuple[str, Any], ...]:
-        return tuple((name, tuple(sorted(value)) if value.__class__ is tuple else value)
+    def unordered(choice: Action) -> tuple[tuple[str, Any], ...]:  # (a list as the multiset of its items)
+        return tuple((name, frozenset(Counter(value).items()) if value.__class__ is tuple else value)
                      for name, value in choice.arguments)
 
     wanted = unordered(action)
     found = [a for a in legal if a.kind == "choose" and a.seat == action.seat and a.name == action.name
              and unordered(a) == wanted]
-    return found[0] if len(found) == 1 else None
+    return found[0] if found else None
 
 
 def match_meld(state: State, legal: dict[Action, Option], action: Action) -> Action | None:

@@ -44,11 +44,14 @@ class Game:
         return self.card_actions(seat, kind)[card]
 
     def choice_action(self, seat: int, name: str, arguments: tuple[tuple[str, Any], ...]) -> Action:
-        """The one Action value for a named choice with its arguments (made once, then shared)."""
+        """The one Action value for a named choice with its arguments (made once, then shared; a choice among
+        lists, such as subsets of a hand, is made each time: there may be no end to them)."""
         key = (seat, name, arguments)
         action = self._choice_actions.get(key)
         if action is None:
-            action = self._choice_actions[key] = Action(seat, "choose", name=name, arguments=arguments)
+            action = Action(seat, "choose", name=name, arguments=arguments)
+            if not any(value.__class__ is tuple for _, value in arguments):
+                self._choice_actions[key] = action
         return action
 
     def choice_actions(self, seat: int, option: Option, values: tuple[tuple[Any, ...], ...]) -> list[Action]:
@@ -58,9 +61,10 @@ class Game:
         actions = self._choice_lists.get(key)
         if actions is None:
             names = [name for name, _ in option.arguments]
-            actions = self._choice_lists[key] = [
-                self.choice_action(seat, option.name, tuple(zip(names, combination, strict=True)))
-                for combination in itertools.product(*values)]
+            actions = [self.choice_action(seat, option.name, tuple(zip(names, combination, strict=True)))
+                       for combination in itertools.product(*values)]
+            if not any(value.__class__ is tuple for listed in values for value in listed):
+                self._choice_lists[key] = actions  # (lists of lists are not kept: see choice_action)
         return actions
 
     def card_actions(self, seat: int, kind: str) -> list[Action]:

@@ -188,18 +188,20 @@ class MeldRules:
         `candidates` makes it) that leaves the fewest points (`deck.values`), then the fewest cards; in hand
         order. A knock rummy's deadwood is their points."""
         value_of = self.deck.value_of
-        melds = [Counter(meld.cards) for meld in self.candidates(hand, 0, [], 0)]
+        by_lowest: dict[int, list[Counter[int]]] = {}  # the melds by their lowest card
+        for meld in self.candidates(hand, 0, [], 0):
+            by_lowest.setdefault(min(meld.cards), []).append(Counter(meld.cards))
 
         @functools.cache
         def best(remaining: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
             if not remaining:
                 return 0, 0, ()
-            first, rest = remaining[0], remaining[1:]
+            first, rest = remaining[0], remaining[1:]  # the lowest card: left out, or in a meld it is lowest in
             points, count, left = best(rest)
-            found = (points + value_of[first], count + 1, (first, *left))  # the first card left out
+            found = (points + value_of[first], count + 1, (first, *left))
             held = Counter(remaining)
-            for meld in melds:
-                if first in meld and all(held[card] >= n for card, n in meld.items()):
+            for meld in by_lowest.get(first, ()):
+                if all(held[card] >= n for card, n in meld.items()):
                     after = tuple(sorted((held - meld).elements()))
                     points, count, left = best(after)
                     found = min(found, (points, count, left))

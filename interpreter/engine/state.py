@@ -136,7 +136,7 @@ class State(CardsAndValues, MatchLoop):
         self._legal = None
         self._history.items.append(taken)  # (Log.append, without the call)
         secret = self._secret_from(option, taken, bindings) if option.kind == "discard" or \
-            self.game.has_simultaneous_rounds else ()
+            option.face == "down" or self.game.has_simultaneous_rounds else ()
         self._events.items.append(("action", taken, secret))
         frame: Decide | Trick = self.stack[-1]  # type: ignore[assignment]  # the pending decision's frame
         try:
@@ -257,7 +257,10 @@ class State(CardsAndValues, MatchLoop):
                 action.kind == "meld" or (action.kind == "choose" and
                                           any(value.__class__ is tuple for _, value in action.arguments))):
             return action
-        legal = self._legal if self._legal is not None else self.legal_set()
+        try:
+            legal = self._legal if self._legal is not None else self.legal_set()
+        except RulesetRuntimeError:  # no legal action at all: the action is refused as it is
+            return action
         if action in legal:
             return action
         found = decisions.match_meld(self, legal, action) if action.kind == "meld" else \
@@ -340,10 +343,11 @@ class State(CardsAndValues, MatchLoop):
 
     def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> tuple[int, ...]:
         """The seats that may not see what this action is: everyone else while a simultaneous round is open;
-        for a discard, the seats that cannot see where the card goes."""
+        for a discard (or a card played face down), the seats that cannot see where the card goes."""
         if self.game.has_simultaneous_rounds and self.simultaneous_round() is not None:
             return tuple(seat for seat in range(self.player_count) if seat != action.seat)
-        if option.kind != "discard" or option.destination is None or option.face == "up":
+        hidden_move = option.kind == "discard" or (option.kind == "play" and option.face == "down")
+        if not hidden_move or option.destination is None or option.face == "up":
             return ()
         key = (option.destination.name, self._owner(option.destination, bindings), action.seat,
                self.values["team_of"])

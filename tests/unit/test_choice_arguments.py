@@ -244,3 +244,52 @@ def test_a_scenario_lists_a_choice_of_cards_in_any_order_and_names_a_card_it_mis
     results = run_file(scenario)
     assert results[0].passed, results[0].message
     assert not results[1].passed and "'5X' is not a card" in results[1].message
+
+
+def test_a_list_typed_with_a_wrong_item_is_refused_not_a_crash(tmp_path: Path) -> None:
+    state = _several(tmp_path, seed=6)
+    assert not state.is_legal("p1 choose give given 2C+x")
+    with pytest.raises(ActionSyntaxError, match="'x' is not a card"):
+        state.check("p1 choose give given 2C+x")
+
+
+def test_choices_among_lists_are_not_kept_for_ever(tmp_path: Path) -> None:
+    state = _several(tmp_path, seed=6)
+    for _ in range(6):  # hands of the tiny game: a choice of cards in each
+        while not state.is_terminal and state.current_player != -1 and state.legal_actions()[0].kind == "choose":
+            state.apply(state.legal_actions()[0])
+        if state.is_terminal:
+            break
+        state.apply_chance() if state.current_player == -1 else state.apply(state.legal_actions()[0])
+    assert not any(value.__class__ is tuple for key in state.game._choice_actions for _, value in key[2])
+    assert not state.game._choice_lists or all(
+        not any(value.__class__ is tuple for listed in key[2] for value in listed) for key in state.game._choice_lists)
+
+
+def test_with_two_packs_each_choice_of_cards_is_offered_once_and_named_in_any_order(tmp_path: Path) -> None:
+    path = tmp_path / "packs.yaml"
+    path.write_text(TINY.replace("deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A], suits: [S, H, D, C]}",
+                                 "deck: {ranks: [10, J, Q, K, A], suits: [S, H], packs: 2}").replace(
+        "        - set: trump\n          to: last(hand[dealer]).suit\n",
+        "        - set: trump\n          to: last(hand[dealer]).suit\n" + SEVERAL), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    hand = state.values["hand"][1]
+    texts = [state.action_text(action) for action in state.legal_actions()]
+    sets = [sorted(text.rsplit(" ", 1)[1].split("+")) for text in texts]
+    assert len(sets) == len({tuple(s) for s in sets})  # no choice twice
+    assert len(set(hand)) < len(hand)  # (with this seed p1 holds a card twice)
+    last = texts[-1].rsplit(" ", 1)
+    assert state.is_legal(f"{last[0]} {'+'.join(reversed(last[1].split('+')))}")
+
+
+def test_a_list_choice_is_not_legal_when_nothing_is(tmp_path: Path) -> None:
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    refusing = SEVERAL.replace("- rule: all(c.suit != trump for c in given) or size(given) == 1",
+                               "- rule: size(given) > 5")
+    path = tmp_path / "none.yaml"
+    path.write_text(TINY.replace(old, old + refusing), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=6, players=2)
+    state.apply_chance()
+    held = [state.card_text(card) for card in state.values["hand"][1]]
+    assert state.is_legal(f"p1 choose give given {held[1]}+{held[0]}") is False  # refused, not a failure

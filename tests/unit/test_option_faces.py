@@ -91,3 +91,5 @@ def test_a_card_played_face_down_is_not_seen(tmp_path: Path) -> None:
     assert state.is_terminal
     assert played.card in state.values["shown"]
     assert state.card_text(played.card) not in state.observation(0)["zones"]["shown"]["face_up"]
+    played_event = next(event for event in state.events if event.get("action") == state.action_text(played))
+    assert played_event["secret_from"] == [0]  # nor in the log, nor in p0's transcript

@@ -92,3 +92,17 @@ def test_a_runtime_failure_in_a_procedure_names_where_it_is_written(tmp_path: Pa
     assert raised.value.location is not None
     assert raised.value.location.line == path.read_text().splitlines().index(
         "    - {change: dealt, by: 1 // (dealt - dealt)}") + 1
+
+
+def test_a_finding_in_a_procedure_called_twice_is_reported_once(tmp_path: Path) -> None:
+    broken = "  bad:\n    - {change: dealt, by: dealtt}\n"
+    path = ruleset(tmp_path, broken, "        - call: bad\n        - call: bad\n")
+    findings = [d for d in validate_file(path) if d.severity == "error"]
+    assert [d.yaml_path for d in findings] == ["procedures.bad[0].by"]
+
+
+def test_a_step_after_a_call_is_named_where_it_is_written(tmp_path: Path) -> None:
+    three = "  three:\n    - {change: dealt, by: 1}\n    - {change: dealt, by: 2}\n    - {change: dealt, by: 3}\n"
+    path = ruleset(tmp_path, three, "        - call: three\n        - {change: dealt, by: dealtt}\n")
+    (finding,) = [d for d in validate_file(path) if d.severity == "error"]
+    assert finding.yaml_path == "hand.phases[0].steps[1].by"  # spliced, it is the fourth step
