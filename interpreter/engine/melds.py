@@ -62,6 +62,9 @@ class Meld:
         return [card for card, wild in zip(self.cards, self.wild, strict=True) if not wild]
 
 
+_UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
+
+
 class MeldRules:
     """The meld kinds of a ruleset, with which cards are wild and which are natural in their own place."""
 
@@ -70,6 +73,7 @@ class MeldRules:
         self.kinds = {kind.name: kind for kind in kinds}
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
+        self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
         names = list(deck.rank_names)
@@ -187,6 +191,21 @@ class MeldRules:
         """The cards left out by the arrangement of the hand into disjoint new melds (of the kinds, each as
         `candidates` makes it) that leaves the fewest points (`deck.values`), then the fewest cards; in hand
         order. A knock rummy's deadwood is their points."""
+        key = tuple(sorted(hand))
+        kept = self._unmelded.get(key)
+        if kept is None:
+            if len(self._unmelded) >= _UNMELDED_KEPT:
+                self._unmelded.clear()
+            kept = self._unmelded[key] = self._least_unmelded(key)
+        left = Counter(kept)
+        ordered = []
+        for card in hand:
+            if left[card] > 0:
+                left[card] -= 1
+                ordered.append(card)
+        return ordered
+
+    def _least_unmelded(self, hand: tuple[int, ...]) -> tuple[int, ...]:
         value_of = self.deck.value_of
         by_lowest: dict[int, list[Counter[int]]] = {}  # the melds by their lowest card
         for meld in self.candidates(hand, 0, [], 0):
@@ -207,13 +226,7 @@ class MeldRules:
                     found = min(found, (points, count, left))
             return found
 
-        left = Counter(best(tuple(sorted(hand)))[2])
-        ordered = []
-        for card in hand:
-            if left[card] > 0:
-                left[card] -= 1
-                ordered.append(card)
-        return ordered
+        return best(hand)[2]
 
     def _wild_combinations(self, counts: Counter[int], most: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Every multiset of at most `most` wild cards the hand holds: (the wilds, the distinct cards among them).

@@ -265,3 +265,14 @@ def test_a_meld_named_with_its_cards_in_another_order_is_the_legal_one(tmp_path:
     assert state.action_text(named) == "p0 meld AS 2S 3S" and named in state.legal_actions()
     state.apply("p0 meld 2S 3S AS")
     assert state.events[-2]["action"] == "p0 meld AS 2S 3S"
+
+
+def test_unmelded_gives_the_cards_in_the_order_of_each_hand_asked(tmp_path: Path) -> None:
+    path = tmp_path / "knock.yaml"
+    path.write_text(KNOCK, encoding="utf-8")
+    game_rules = load_ruleset(path).meld_rules
+    assert game_rules is not None
+    deck = game_rules.deck
+    hand = [deck.parse_card(word) for word in "KS 9C 7H 7D 7C 5D".split()]
+    assert [deck.card_text(c) for c in game_rules.unmelded(hand)] == ["KS", "9C", "5D"]
+    assert [deck.card_text(c) for c in game_rules.unmelded(hand[::-1])] == ["5D", "9C", "KS"]  # (known hand)
