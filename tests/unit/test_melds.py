@@ -273,6 +273,6 @@ def test_unmelded_gives_the_cards_in_the_order_of_each_hand_asked(tmp_path: Path
     game_rules = load_ruleset(path).meld_rules
     assert game_rules is not None
     deck = game_rules.deck
-    hand = [deck.parse_card(word) for word in "KS 9C 7H 7D 7C 5D".split()]
+    hand = [deck.parse_card(word) for word in ["KS", "9C", "7H", "7D", "7C", "5D"]]
     assert [deck.card_text(c) for c in game_rules.unmelded(hand)] == ["KS", "9C", "5D"]
     assert [deck.card_text(c) for c in game_rules.unmelded(hand[::-1])] == ["5D", "9C", "KS"]  # (known hand)
