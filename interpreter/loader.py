@@ -97,7 +97,8 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     contextual: dict[str, Any] = dict(CONTEXTUAL)
     environment = Environment(deck, globals_, definitions, parameter_types(specs, values), contextual,
                               report=checker.report_definition, broken=checker.broken_definitions,
-                              volatile=VOLATILE_NAMES | _choice_argument_names(root))
+                              volatile=VOLATILE_NAMES | _choice_argument_names(root),
+                              has_melds=isinstance(root.entries.get("melds"), MappingNode))
     program = Program(environment)
     site = ExpressionSite(checker, environment, program)
     steps = StepChecker(checker, site, zones, variables)

@@ -64,6 +64,7 @@ class Environment:
     report: Callable[[DefinitionError], None] | None = None  # where errors inside definitions go
     broken: set[str] = field(default_factory=set)  # definitions refused before checking (e.g. recursion)
     referenced: set[str] = field(default_factory=set)  # definitions some checked expression uses
+    has_melds: bool = True  # whether the ruleset has a `melds:` section (the meld functions need one)
     # The names bound anew for each candidate action of a decision (its card, its choice's arguments): a
     # definition that reads one is worked out for each candidate, the others once per decision.
     volatile: frozenset[str] = VOLATILE_NAMES
@@ -310,6 +311,10 @@ class _Checker(OperatorChecks):
             known = [*BUILTINS, *self.environment.definitions]
             raise self._fail(node, "unknown-name", f"unknown function `{name}`",
                              did_you_mean(name, known), end=node.name_end)
+        if builtin.category == "melds" and not self.environment.has_melds:
+            raise self._fail(node, "unknown-name", f"`{name}` needs a `melds:` section: the kinds of meld it "
+                             "works with", hint="declare the melds under `melds: {kinds: [...]}`",
+                             end=node.name_end)
         parameters = builtin.parameters
         count = len(node.arguments)
         if not builtin.required_count <= count <= len(parameters):

@@ -176,6 +176,9 @@ class _Case:
             zone = self.game.ruleset.zones.get(name)
             if zone is None:
                 raise _Failure(f"the ruleset has no zone {name!r}")
+            if zone.kind == "melds":
+                raise _Failure(f"`{name}` holds melds, not cards: a scenario cannot place or list them; lay them "
+                               f"with actions, and expect how many there are with `counts: {{{name}: ...}}`")
             if zone.owner == "table":
                 placed[(name, -1)] = self.cards(value)
             else:
@@ -334,7 +337,8 @@ class _Case:
             for owner, count in owners.items():
                 actual = len(self.state._zone_list((name, owner)))
                 if actual != _number(count, "a count"):
-                    raise _Failure(f"{self._zone_name((name, owner))} holds {actual} cards, not {count}")
+                    what = "melds" if zone.kind == "melds" else "cards"
+                    raise _Failure(f"{self._zone_name((name, owner))} holds {actual} {what}, not {count}")
 
     def _expect_face_up(self, expected: dict[str, Any]) -> None:
         for key, cards in self._zone_entries(expected).items():

@@ -73,3 +73,15 @@ def test_the_command_prints_a_located_yaml_error_once(tmp_path: Path) -> None:
     path.write_text(HEADER + "  - name: [unclosed\n", encoding="utf-8")
     result = CliRunner().invoke(cli, ["test", str(path)])
     assert result.exit_code == 2 and result.stderr.startswith(f"{path}:4:11: error[yaml-syntax]")
+
+
+@pytest.mark.parametrize(("step", "message"), [
+    ("{expect: {zones: {melds: {t0: [2H, 3H, 4H]}}}}", "`melds` holds melds, not cards: a scenario cannot place"),
+    ("{expect: {counts: {melds: {t0: 2}}}}", "melds[t0] holds 0 melds, not 2"),
+])
+def test_a_zone_of_melds_is_counted_in_melds_and_never_listed(tmp_path: Path, step: str, message: str) -> None:
+    path = tmp_path / "melds.yaml"
+    path.write_text(f"ruleset: {ROOT / 'rulesets' / 'burraco.yaml'}\nplayers: 4\ncases:\n"
+                    f"  - name: melds\n    steps: [{step}]\n", encoding="utf-8")
+    (result,) = run_file(path)
+    assert not result.passed and message in result.message and "internal error" not in result.message
