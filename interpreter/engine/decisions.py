@@ -218,12 +218,11 @@ def check(state: State, pending: Pending, action: Action) -> tuple[Option, Bindi
     if action.seat != pending.seat:
         raise IllegalActionError(f"it is p{pending.seat}'s turn, not p{action.seat}'s")
     if action.kind in ("meld", "add") and any(o.kind == action.kind for o in pending.options):
-        legal = state.legal_set()
-        named = action if action in legal else match_meld(state, legal, action)
-        if named is None:
+        legal = state.legal_set()  # (a meld named with its cards in another order: see State.legal_form)
+        if action not in legal:
             raise _meld_refusal(state, pending, action)
-        option = legal[named]
-        return option, bindings_for(state, pending, option, named)
+        option = legal[action]
+        return option, bindings_for(state, pending, option, action)
     candidates = [o for o in pending.options if o.kind == action.kind and (action.kind in ("play", "discard")
                                                                           or o.name == action.name)]
     if not candidates:
