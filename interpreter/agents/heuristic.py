@@ -12,15 +12,15 @@ shedding game), it plays, the card worth most first.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from interpreter.agents.base import Agent
-from interpreter.engine.frames import Trick
 from interpreter.engine.observation import sees_zone
 from interpreter.engine.state import CHANCE
 
 if TYPE_CHECKING:
     from interpreter.actions import Action
+    from interpreter.engine.program import Step
     from interpreter.engine.state import State
 
 PLAYOUTS = 6
@@ -95,19 +95,20 @@ class HeuristicAgent(Agent):
         return deck.value_of[card], deck.rank_of[card]
 
     def _play(self, state: State, legal: list[Action]) -> Action:
-        frame = state.stack[-1]
-        if not isinstance(frame, Trick):
+        assert state.pending is not None
+        trick = state.game.trick_steps.get(state.pending.where)
+        if trick is None:
             return min(legal, key=lambda action: self._strength(state, action.card))
-        winners = [action for action in legal if self._would_win(state, frame, action)]
+        winners = [action for action in legal if self._would_win(state, trick, state.pending.bindings, action)]
         if winners:
             return min(winners, key=lambda action: self._strength(state, action.card))
         return min(legal, key=lambda action: self._strength(state, action.card))
 
-    def _would_win(self, state: State, frame: Trick, action: Action) -> bool:
-        _, cards = state.zone(frame.step["zone"], frame.bindings)
+    def _would_win(self, state: State, trick: Step, bindings: dict[str, Any], action: Action) -> bool:
+        _, cards = state.zone(trick["zone"], bindings)
         trial = [*cards, action.card]
-        values = {**state.values, frame.step["zone"].name: trial}
-        winning = state.evaluate(frame.step["winning_card"], dict(frame.bindings), values)
+        values = {**state.values, trick["zone"].name: trial}
+        winning = state.evaluate(trick["winning_card"], dict(bindings), values)
         return bool(winning == action.card)
 
     def _by_playouts(self, state: State, legal: list[Action]) -> Action:

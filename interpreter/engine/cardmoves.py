@@ -7,10 +7,9 @@ from typing import Any, cast
 
 from interpreter.actions import Action
 from interpreter.engine.errors import RulesetRuntimeError
-from interpreter.engine.frames import Move
 from interpreter.engine.melds import Meld
 from interpreter.engine.parts import StateParts
-from interpreter.engine.program import Expr, Option, Ref, Step
+from interpreter.engine.program import Option, Ref, Step
 from interpreter.engine.zones import ZoneKey
 
 Bindings = dict[str, Any]
@@ -49,17 +48,6 @@ class CardsAndValues(StateParts):
         stored = self.values[name]
         cards: list[int] = stored if owner < 0 else stored[owner]
         return cards
-
-    def _assign(self, ref: Ref, bindings: Bindings, value: Any) -> None:
-        owner = self._owner(ref, bindings)
-        if owner < 0:
-            self.values[ref.name] = value
-        else:
-            self.values[ref.name][owner] = value
-
-    def _read(self, ref: Ref, bindings: Bindings) -> Any:
-        owner = self._owner(ref, bindings)
-        return self.values[ref.name] if owner < 0 else self.values[ref.name][owner]
 
     def _put(self, key: ZoneKey, cards: list[int], card: int, face_up: bool, at_bottom: bool) -> None:
         if at_bottom:
@@ -122,45 +110,6 @@ class CardsAndValues(StateParts):
         if moved < amount:
             raise RulesetRuntimeError(f"{source_key[0]} ran out: {moved} of {amount} cards moved "
                                       "(a `when_empty:` refill would handle it)", where)
-
-    def _move(self, step: Step, bindings: Bindings) -> None:
-        """A `move` step that refills its source when it runs out (the others are generated code)."""
-        amount = step["amount"]
-        value = None if amount is None else self.evaluate(amount, bindings)
-        if step["when_empty"] and isinstance(value, int):
-            self.stack.append(Move(step, value, bindings))
-            return
-        source_key, source = self.zone(step["source"], bindings)
-        target_key, target = self.zone(step["destination"], bindings)
-        if value is None:
-            self.move_all(source_key, source, target_key, target, step["face"], step["at"] == "bottom")
-        else:
-            self.move_some(source_key, source, target_key, target, step["face"], step["at"] == "bottom", value,
-                           step.where)
-
-    def deal_cards(self, source_key: ZoneKey, source: list[int], zone: str, count: int, seats: list[int] | None,
-                   one_at_a_time: bool, face_up: Expr | None, bindings: Bindings, where: str) -> None:
-        """Deal `count` cards to each seat (by default every seat from the dealer's left), one at a time round
-        the table or each seat's cards together; `face_up` says which land face up."""
-        if seats is None:
-            dealer = self.values["dealer"]
-            seats = [(dealer + 1 + offset) % self.player_count for offset in range(self.player_count)]
-        else:
-            seats = list(seats)
-        order = ([(r, s) for r in range(1, count + 1) for s in seats] if one_at_a_time
-                 else [(r, s) for s in seats for r in range(1, count + 1)])
-        hands = self.values[zone]
-        scratch = dict(bindings)
-        for round_number, seat in order:
-            if not source:
-                raise RulesetRuntimeError(f"{source_key[0]} ran out while dealing", where)
-            card, _ = self._take(source_key, source, -1)
-            hands[seat].append(card)
-            if face_up is not None:
-                scratch["receiver"] = seat
-                scratch["round"] = round_number
-                if self.evaluate(face_up, scratch):
-                    self.face_up.add((zone, seat), card)
 
     def perform(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
         """An action's own movement (a card played or discarded, a card drawn, a pile taken); returns the

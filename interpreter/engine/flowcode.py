@@ -1,10 +1,6 @@
-"""The flow compiler: the steps of a hand that never stop the game (set, change, transfer, move, deal, log,
-form_team, and if / for_each / repeat made only of those) become generated Python, once per Game.
-
-A list of steps gets a *plan*: its runs of such steps, each one generated function `f(state, bindings)`, and
-between them the steps that may stop the game (a decision, a trick, a shuffle, a round, turns, a move that
-refills its source), which the frame machine runs as before. A Steps frame runs a plan's functions one after
-the other without returning to the machine; this is where the frame machine's per-step cost goes away.
+"""Straight-line code for the steps that never stop the game: set, change, transfer, move, deal, log,
+form_team, and if / for_each / repeat made only of those. The hand compiler (handcode.py) writes the steps
+that may stop the game around them, in resumable segments.
 
 The generated code calls the ruleset's compiled expressions as `E<n>(V, B)` (with a copy of `B` when the
 expression keeps definitions' values in it) and a few helpers of the state for the card movements. Each
@@ -13,13 +9,12 @@ expression is evaluated on a line of its own, so a failure is located from the l
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from interpreter.dsl.compiler import FILENAME as EXPRESSIONS_FILENAME
 from interpreter.dsl.compiler import explain_failure
 from interpreter.engine.errors import RulesetRuntimeError
-from interpreter.engine.program import Block, Expr, Option, Program, Ref, Shown, Step
+from interpreter.engine.program import Expr, Ref, Shown, Step
 from interpreter.errors import EvaluationError
 
 FILENAME = "<ruleset flow>"
@@ -27,7 +22,7 @@ _EXPRESSION_FILES = frozenset({FILENAME, EXPRESSIONS_FILENAME})
 
 
 def is_simple(step: Step) -> bool:
-    """Whether a step runs to its end without stopping the game or pushing a frame."""
+    """Whether a step runs to its end without stopping the game (it needs no resumable segment)."""
     verb = step.verb
     if verb in ("set", "change", "transfer", "deal", "log", "form_team"):
         return True
@@ -40,39 +35,9 @@ def is_simple(step: Step) -> bool:
     return False
 
 
-def compile_flow(program: Program, max_steps: int) -> None:
-    """Give every list of steps of the program its plan (see the module docstring)."""
-    writer = _Writer(max_steps)
-    plans = [(block, writer.plan(block)) for block in _blocks(program)]
-    namespace = writer.build()
-    for block, plan in plans:
-        block.plan = tuple(namespace[item] if isinstance(item, str) else item for item in plan)
-
-
-def _blocks(program: Program) -> Iterable[Block]:
-    """Every list of steps in the program, nested ones included."""
-    seen: set[int] = set()
-
-    def walk(block: tuple[Step, ...]) -> Iterable[Block]:
-        if isinstance(block, Block) and id(block) not in seen:
-            seen.add(id(block))
-            yield block
-        for step in block:
-            for value in step.values():
-                if isinstance(value, tuple) and value and isinstance(value[0], Step):
-                    yield from walk(value)
-                elif isinstance(value, tuple) and value and isinstance(value[0], Option):
-                    for option in value:
-                        yield from walk(option.effects)
-                elif isinstance(value, Option):
-                    yield from walk(value.effects)
-
-    for phase in program.phases.values():
-        yield from walk(phase.steps)
-
-
-class _Writer:
-    """Writes the generated functions of one program into one module's source."""
+class StepWriter:
+    """Writes the code of the steps that never stop the game into one module's source (the hand compiler,
+    handcode.py, writes the rest around it)."""
 
     def __init__(self, max_steps: int) -> None:
         self.max_steps = max_steps
@@ -84,37 +49,6 @@ class _Writer:
         self.count = 0  # generated functions so far
         self.names = 0  # fresh local names so far
         self.step_where = ""  # the step being written
-
-    # --- plans and functions ----------------------------------------------------------------------------------
-
-    def plan(self, block: Block) -> tuple[Any, ...]:
-        items: list[Any] = []
-        run: list[Step] = []
-        for step in block:
-            if is_simple(step):
-                run.append(step)
-                continue
-            if run:
-                items.append(self.function(run))
-                run = []
-            items.append(step)
-        if run:
-            items.append(self.function(run))
-        return tuple(items)
-
-    def function(self, steps: list[Step]) -> str:
-        name = f"run_{self.count}"
-        self.count += 1
-        self.line(f"def {name}(S, B0):")
-        self.line("    V = S.values")
-        self.line("    try:")
-        self.names = 0
-        for step in steps:
-            self.step(step, "B0", 2)
-        self.line("    except FAILURES as failure:")
-        self.line("        raise LOCATE(failure) from None")
-        self.line("")
-        return name
 
     def build(self) -> dict[str, Any]:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
@@ -317,17 +251,23 @@ class _Writer:
         if step["times"] is not None:
             times = self.value(step["times"], bindings, indent)
             self.line(f"{pad}for _ in range(int({times})):")
+            self.count_step(step.where, indent + 1)
             self.block(step["body"], bindings, indent + 1)
             return
         self.line(f"{pad}while True:")
         condition = self.value(step["while"], bindings, indent + 1)
         self.line(f"{pad}    if not {condition}:")
         self.line(f"{pad}        break")
-        self.line(f"{pad}    S.steps += 1")
-        self.line(f"{pad}    if S.steps > {self.max_steps}:")
-        self.line(f"{pad}        raise RUNTIME('the match ran more than {self.max_steps:,} steps; does a loop never "
-                  f"end?', {step.where!r})")
+        self.count_step(step.where, indent + 1)
         self.block(step["body"], bindings, indent + 1)
+
+    def count_step(self, where: str, indent: int) -> None:
+        """One more turn of a loop since the last decision: a ruleset whose loop never ends is stopped here."""
+        pad = "    " * indent
+        self.line(f"{pad}S.steps += 1")
+        self.line(f"{pad}if S.steps > {self.max_steps}:")
+        self.line(f"{pad}    raise RUNTIME('more than {self.max_steps:,} steps without a decision or a chance event; "
+                  f"does a loop never end?', {where!r})")
 
 
 _FAILURES = (ZeroDivisionError, IndexError, KeyError, TypeError, EvaluationError)

@@ -8,7 +8,7 @@ from typing import Any
 
 from interpreter.actions import Action
 from interpreter.engine.errors import IllegalActionError
-from interpreter.engine.flowcode import compile_flow
+from interpreter.engine.handcode import HandCode, compile_hand
 from interpreter.engine.melds import build_meld_rules
 from interpreter.engine.program import Option, Program, build_program
 from interpreter.engine.state import MAX_STEPS, State
@@ -22,7 +22,8 @@ class Game:
         self.ruleset = ruleset
         self.deck = ruleset.deck
         self.program: Program = build_program(ruleset)
-        compile_flow(self.program, MAX_STEPS)
+        self.code: HandCode = compile_hand(self.program, MAX_STEPS)
+        self.trick_steps = self.code.tricks  # a trick's decisions (by `Pending.where`) -> the trick's step
         self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
         self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
         self._card_actions: dict[tuple[int, str], list[Action]] = {}

@@ -7,10 +7,8 @@ import dataclasses
 from collections import Counter
 from typing import Any
 
-from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
-from interpreter.engine.frames import PhaseFrame
+from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.parts import StateParts
-from interpreter.engine.program import Phase
 
 DEFAULT_HAND_CAP = 1000  # the most hands of a match whose ruleset sets no `hand_cap`
 
@@ -71,7 +69,7 @@ class MatchLoop(StateParts):
         for name, value in variables.items():
             self.values[name] = value
         self._events.append(("hand", hand_number, dealer))
-        self._enter(phase, {})
+        self._enter(phase)
         self._advance()
 
     def _owners(self, per: str) -> int:
@@ -130,20 +128,21 @@ class MatchLoop(StateParts):
         self.melds_laid = 0
         self.values[game.ruleset.deck_zone] = list(game.fresh_deck)
         self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
-        self._enter(game.program.start, {})
+        self._enter(game.program.start)
 
-    def _enter(self, name: str, bindings: Bindings) -> None:
-        phase = self.game.program.phases[name]
+    def _enter(self, name: str) -> None:
+        """Start the hand's code at a phase (the phases' own transitions are compiled into it)."""
+        locals_ = self.locals
+        locals_[:] = [{}] + [None] * (len(locals_) - 1)  # (in place: the running code holds the list)
+        self.open_rounds = ()
         self.phase = name
-        self.stack.append(PhaseFrame(phase, bindings))
+        self.pc = self.game.code.entries[name]
 
-    def enter_next_phase(self, phase: Phase, bindings: Bindings) -> None:
-        for transition in phase.transitions:
-            if transition.condition is None or self.evaluate(transition.condition, bindings):
-                if transition.target != "end":
-                    self._enter(transition.target, bindings)
-                return
-        raise RulesetRuntimeError(f"no transition out of phase `{phase.name}` applies", phase.where)
+    def hand_over(self) -> int:
+        """The hand's code has run to its end: record the hand, then start the next one; the label to run next
+        (a stop, when the match is over)."""
+        self._end_hand()
+        return ~self.game.code.end if self.terminal else self.pc
 
     def _end_hand(self) -> None:
         program = self.game.program

@@ -86,7 +86,6 @@ def observe(state: State, seat: int) -> dict[str, Any]:
     }
     if not state.is_terminal and not state.is_chance_node and state.current_player == seat:
         view["legal_actions"] = [state.action_text(action) for action in state.legal_actions()]
-    round_frame = state.simultaneous_round()
-    if round_frame is not None:
-        view["chosen"] = sorted({perform.action.seat for perform in round_frame.deferred})
+    if state.open_rounds:
+        view["chosen"] = state.chosen()
     return view

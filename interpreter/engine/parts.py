@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from interpreter.engine.frames import Frame
     from interpreter.engine.game import Game
     from interpreter.engine.log import Log
     from interpreter.engine.program import Expr
@@ -21,7 +20,9 @@ class StateParts:
         game: Game
         values: dict[str, Any]
         face_up: FaceUp
-        stack: list[Frame]
+        pc: int
+        locals: list[Any]
+        open_rounds: tuple[int, ...]
         melds_laid: int
         player_count: int
         terminal: bool

@@ -1,5 +1,6 @@
-"""The dynamic state of a match: zones, variables, the stack of frames in progress, the pending decision or
-chance event, the state's own random generator, and the match loop over hands."""
+"""The dynamic state of a match: zones, variables, where the hand's compiled code stands (its label and
+locals), the pending decision or chance event, the state's own random generator, and the match loop over
+hands."""
 
 from __future__ import annotations
 
@@ -13,11 +14,9 @@ from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.engine import decisions
 from interpreter.engine.cardmoves import CardsAndValues
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
-from interpreter.engine.executors import EXECUTORS
-from interpreter.engine.frames import Decide, Frame, Perform, Round, Steps, Trick
 from interpreter.engine.log import Log
 from interpreter.engine.match import MatchLoop
-from interpreter.engine.program import Block, Expr, Option, Step
+from interpreter.engine.program import Expr, Option
 from interpreter.engine.zones import FaceUp, ZoneKey
 from interpreter.errors import EvaluationError
 from interpreter.procedures import written_at
@@ -48,7 +47,10 @@ class State(CardsAndValues, MatchLoop):
         self.rng = random.Random(seed)
         self.values: dict[str, Any] = {}
         self.face_up = FaceUp()
-        self.stack: list[Frame] = []
+        self.pc = 0  # the label of the hand's segment to run next (see handcode.py)
+        self.locals: list[Any] = [{}] + [None] * (game.code.slots - 1)  # the segments' slots
+        self.taken: tuple[Action, Option, Bindings] | None = None  # the action a resumed segment goes on with
+        self.open_rounds: tuple[int, ...] = ()  # the slots of the simultaneous rounds in progress' choices
         self.pending: decisions.Pending | None = None
         self.chance: tuple[ZoneKey, str] | None = None
         self.terminal = False
@@ -138,12 +140,8 @@ class State(CardsAndValues, MatchLoop):
         secret = self._secret_from(option, taken, bindings) if option.kind == "discard" or \
             option.face == "down" or self.game.has_simultaneous_rounds else ()
         self._events.items.append(("action", taken, secret))
-        frame: Decide | Trick = self.stack[-1]  # type: ignore[assignment]  # the pending decision's frame
-        try:
-            frame.resolve(self, taken, option, bindings)
-        except RulesetRuntimeError as error:
-            self._locate(error)
-            raise
+        self.taken = (taken, option, bindings)
+        self.steps = 0
         self._advance()
 
     def apply_chance(self, outcome: Sequence[int] | Sequence[str] | None = None) -> None:
@@ -164,6 +162,7 @@ class State(CardsAndValues, MatchLoop):
         self.face_up.clear(key)
         self.chance = None
         self._events.append(("chance", key[0], cards[::-1]))
+        self.steps = 0
         self._advance()
 
     def returns(self) -> list[int]:
@@ -191,7 +190,7 @@ class State(CardsAndValues, MatchLoop):
         for name in game.deep_copied:
             values[name] = [list(owned) for owned in values[name]]
         copy.face_up = self.face_up.copy()
-        copy.stack = [frame.copy() for frame in self.stack]
+        copy.locals = list(self.locals)  # (slots are replaced, never changed in place: see handcode.py)
         copy._history = self._history.fork()
         copy._events = self._events.fork()
         copy._event_dicts = self._event_dicts.fork()
@@ -301,26 +300,7 @@ class State(CardsAndValues, MatchLoop):
                 raise RulesetRuntimeError(str(error), expression.where) from None
             raise
 
-    # --- the machine --------------------------------------------------------------------------------------------
-
-    def execute(self, step: Step, bindings: Bindings) -> None:
-        """Run one step, or push the frame that runs it."""
-        EXECUTORS[step.verb](self, step, bindings)
-
-    def run_block(self, steps: Block, bindings: Bindings) -> None:
-        """Run a list of steps: its generated functions at once, up to a step that may stop the game, which
-        runs in a Steps frame that goes on with the rest (or on its own when it is the last)."""
-        plan = steps.plan
-        last = len(plan) - 1
-        for index, item in enumerate(plan):
-            if item.__class__ is Step:
-                if index < last:
-                    frame = Steps(steps, bindings)
-                    frame.index = index + 1
-                    self.stack.append(frame)
-                EXECUTORS[item.verb](self, item, bindings)
-                return
-            item(self, bindings)
+    # --- the hand's code ---------------------------------------------------------------------------------------
 
     def shown(self, value: Any, kind: Any) -> str:
         """A value as a transcript shows it: cards, ranks and suits by name, seats by number."""
@@ -337,14 +317,10 @@ class State(CardsAndValues, MatchLoop):
             return "true" if value else "false"
         return str(value)
 
-    def await_decision(self, seat: int, options: tuple[Option, ...], bindings: Bindings, where: str) -> None:
-        self.pending = decisions.Pending(seat, options, bindings, where)
-        self._legal = None
-
     def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> tuple[int, ...]:
         """The seats that may not see what this action is: everyone else while a simultaneous round is open;
         for a discard (or a card played face down), the seats that cannot see where the card goes."""
-        if self.game.has_simultaneous_rounds and self.simultaneous_round() is not None:
+        if self.open_rounds:
             return tuple(seat for seat in range(self.player_count) if seat != action.seat)
         hidden_move = option.kind == "discard" or (option.kind == "play" and option.face == "down")
         if not hidden_move or option.destination is None or option.face == "up":
@@ -360,15 +336,15 @@ class State(CardsAndValues, MatchLoop):
                                                    if seat != action.seat and not sees_zone(self, zone, key[1], seat))
         return found
 
-    def simultaneous_round(self) -> Round | None:
-        for frame in reversed(self.stack):
-            if isinstance(frame, Round) and frame.step["simultaneous"]:
-                return frame
-        return None
+    def chosen(self) -> list[int]:
+        """The seats that have chosen in the simultaneous round in progress (none when there is none)."""
+        if not self.open_rounds:
+            return []
+        return sorted({action.seat for _option, action, _bindings in self.locals[self.open_rounds[-1]]})
 
-    def reveal(self, deferred: list[Perform]) -> None:
-        for perform in deferred:
-            self._events.append(("reveal", perform.action))
+    def reveal(self, deferred: tuple[tuple[Option, Action, Bindings], ...]) -> None:
+        for _option, action, _bindings in deferred:
+            self._events.append(("reveal", action))
 
     def note(self, text: str) -> None:
         self._events.append(("log", text))
@@ -383,7 +359,7 @@ class State(CardsAndValues, MatchLoop):
     def _advance(self) -> None:
         """Run until a decision, a chance event or the end of the match."""
         try:
-            self._run_machine()
+            self._run()
         except RulesetRuntimeError as error:
             self._locate(error)
             raise
@@ -399,14 +375,11 @@ class State(CardsAndValues, MatchLoop):
             if written != error.where:
                 error.shown_at(written)
 
-    def _run_machine(self) -> None:
-        stack = self.stack
-        while self.pending is None and self.chance is None and not self.terminal:
-            if not stack:
-                self._end_hand()
-                continue
-            stack[-1].run(self)
-            self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise RulesetRuntimeError(f"the match ran more than {MAX_STEPS:,} steps; does a loop never end?",
-                                          getattr(getattr(stack[-1], "step", None), "where", ""))
+    def _run(self) -> None:
+        """Run the hand's segments from the current label until one stops the game (see handcode.py)."""
+        segments = self.game.code.segments
+        locals_ = self.locals
+        label = self.pc
+        while label >= 0:
+            label = segments[label](self, locals_)
+        self.pc = ~label

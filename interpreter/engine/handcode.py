@@ -1,0 +1,475 @@
+"""The hand compiler: a ruleset's whole hand, every phase and every step, becomes generated Python once per
+Game, resumable at each decision and chance event.
+
+The code is cut into *segments*, one generated function each, `seg_<n>(S, L) -> int`, numbered by label. A
+segment runs straight on until it must jump (to the head of a loop, into a branch, to the next phase) or stop:
+it returns the label to run next, or `~label` (a negative number) to stop the game there, having left a
+pending decision or chance event on the state. The state keeps only that label (`State.pc`) and the
+segments' locals (`State.locals`, a flat list of slots: seats still to play, loop counters, the names bound
+in each block); a slot is only ever replaced, never changed in place, so a copy of the state copies the list
+and nothing else. Resuming after an action is a call of the segment the label names, which finds the action
+taken in `S.taken`. `Game.code.source` is the generated module, for reading.
+
+Runs of steps that never stop the game are written inline by the step writer (flowcode.py). Each line of
+generated code is mapped to its place in the ruleset, so a failure is reported there. Names in the code:
+`V` the state's values, `L` its locals, `E<n>` compiled expressions, `O<n>` options, `W<n>` steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from interpreter.engine.decisions import Pending
+from interpreter.engine.flowcode import StepWriter, is_simple
+from interpreter.engine.program import Option, Phase, Program, Step
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import State
+
+Segment = Callable[["State", list[Any]], int]
+PHASE_SCOPE = "L[0]"  # the names a phase's own steps see: none (slot 0 always holds an empty dict)
+
+
+@dataclass
+class HandCode:
+    """A hand compiled: its segments, where each phase starts, how many slots its locals take."""
+
+    segments: tuple[Segment, ...]
+    entries: dict[str, int]
+    slots: int
+    end: int  # the label of the segment that ends the hand
+    source: str  # the generated module, for reading
+    tricks: dict[str, Step] = field(default_factory=dict)  # a trick's decisions (by `Pending.where`) -> its step
+
+
+@dataclass
+class _Round:
+    """A simultaneous round being compiled: where its choices wait, and the steps of the options chosen in it,
+    which run after every seat has chosen."""
+
+    deferred: int  # the slot of the choices made so far: a tuple of (option, action, bindings)
+    scope: int  # the slot of the names an option's steps see
+    after: int  # the label its options' steps go back to
+    effects: dict[int, int] = field(default_factory=dict)  # id(option) -> the label of its steps
+    options: list[Option] = field(default_factory=list)
+
+
+def compile_hand(program: Program, max_steps: int) -> HandCode:
+    """The generated code of a program's hand (see the module docstring)."""
+    return _HandWriter(max_steps).program(program)
+
+
+def _unused(state: State, locals_: list[Any]) -> int:  # pragma: no cover - a label no code jumps to
+    raise AssertionError("a label with no segment was run")
+
+
+class _HandWriter(StepWriter):
+    def __init__(self, max_steps: int) -> None:
+        super().__init__(max_steps)
+        self.labels = 0
+        self.slot_count = 1  # slot 0: the phases' empty scope
+        self.segment_names: dict[int, str] = {}
+        self.open = False
+        self.opened_at = 0  # the line the open segment's own code starts at
+        self.current = 0  # the open segment's label
+        self.aliases: dict[int, int] = {}  # a segment that only jumps -> where it jumps
+        self.rounds: list[_Round] = []  # the simultaneous rounds a decision being compiled is in, innermost last
+        self.tricks: dict[str, Step] = {}
+        self.namespace.update(PENDING=Pending, tuple=tuple, isinstance=isinstance, any=any, str=str)
+
+    # --- labels, slots and segments ----------------------------------------------------------------------------
+
+    def label(self) -> int:
+        self.labels += 1
+        return self.labels - 1
+
+    def slot(self) -> int:
+        self.slot_count += 1
+        return self.slot_count - 1
+
+    def begin(self, label: int) -> None:
+        assert not self.open, "a segment is already open"
+        name = self.segment_names[label] = f"seg_{label}"
+        self.current = label
+        self.line(f"def {name}(S, L):", "")
+        self.line("    V = S.values", "")
+        self.line("    try:", "")
+        self.names = 0
+        self.open = True
+        self.opened_at = len(self.lines)
+
+    def finish(self, code: str) -> None:
+        """End the open segment with `code` (a return)."""
+        self.code(code)
+        self.line("    except FAILURES as failure:", "")
+        self.line("        raise LOCATE(failure) from None", "")
+        self.line("", "")
+        self.open = False
+
+    def jump(self, label: int) -> None:
+        if len(self.lines) == self.opened_at:  # nothing but the jump: the label runs its target's code itself
+            self.aliases[self.current] = label
+        self.finish(f"return {label}")
+
+    def stop_at(self, label: int) -> None:
+        """Stop the game (a decision or chance event is pending); resume at `label`."""
+        self.finish(f"return {~label}")
+
+    def code(self, text: str, indent: int = 0) -> None:
+        self.line("        " + "    " * indent + text)
+
+    # --- the program ----------------------------------------------------------------------------------------------
+
+    def program(self, program: Program) -> HandCode:
+        entries = {name: self.label() for name in program.phases}
+        end = self.label()
+        for name, phase in program.phases.items():
+            self.phase(phase, entries[name], entries, end)
+        self.begin(end)
+        self.finish("return S.hand_over()")
+        namespace = self.build()
+        segments = tuple(namespace[self.segment_names[self.target(label)]] if label in self.segment_names
+                         else _unused for label in range(self.labels))
+        return HandCode(segments, entries, self.slot_count, end, "\n".join(self.lines), self.tricks)
+
+    def target(self, label: int) -> int:
+        """The segment whose code a label runs: itself, or where a chain of bare jumps leads."""
+        seen = {label}
+        while label in self.aliases and self.aliases[label] not in seen:
+            label = self.aliases[label]
+            seen.add(label)
+        return label
+
+    def phase(self, phase: Phase, entry: int, entries: dict[str, int], end: int) -> None:
+        self.begin(entry)
+        self.step_where = phase.where
+        self.count_step(phase.where, 2)
+        self.code(f"S.phase = {phase.name!r}")
+        self.flow(phase.steps, PHASE_SCOPE)
+        self.step_where = phase.where
+        for transition in phase.transitions:
+            target = end if transition.target == "end" else entries[transition.target]
+            if transition.condition is None:
+                self.jump(target)
+                return
+            condition = self.value(transition.condition, PHASE_SCOPE, 2)
+            self.code(f"if {condition}:")
+            self.code(f"return {target}", 1)
+        self.finish(f"raise RUNTIME('no transition out of phase `{phase.name}` applies', {phase.where!r})")
+
+    def flow(self, steps: tuple[Step, ...], scope: str) -> None:
+        """The steps of a block, into the open segment; steps that may stop the game end it and open others, and
+        a segment is open again at the end."""
+        for step in steps:
+            outer, self.step_where = self.step_where, step.where
+            if is_simple(step):
+                self.step(step, scope, 2)
+            else:
+                getattr(self, f"_stopping_{step.verb}")(step, scope)
+            self.step_where = outer
+
+    def block_then(self, label: int, steps: tuple[Step, ...], scope: str, then: int) -> None:
+        """A segment at `label` running a block, then jumping to `then`."""
+        self.begin(label)
+        self.flow(steps, scope)
+        self.jump(then)
+
+    # --- the steps that may stop the game -----------------------------------------------------------------------
+
+    def _stopping_shuffle(self, step: Step, scope: str) -> None:
+        _, key = self.place(step["zone"], scope, 2)
+        self.code(f"S.chance = ({key}, {step.where!r})")
+        after = self.label()
+        self.stop_at(after)
+        self.begin(after)
+
+    def _stopping_if(self, step: Step, scope: str) -> None:
+        condition = self.value(step["condition"], scope, 2)
+        then, otherwise, after = self.label(), self.label(), self.label()
+        self.code(f"if {condition}:")
+        self.code(f"return {then}", 1)
+        self.jump(otherwise if step["else"] else after)
+        self.block_then(then, step["then"], scope, after)
+        if step["else"]:
+            self.block_then(otherwise, step["else"], scope, after)
+        self.begin(after)
+
+    def _stopping_for_each(self, step: Step, scope: str) -> None:
+        items, index, inner = self.slot(), self.slot(), self.slot()
+        found = self.value(step["items"], scope, 2)
+        self.code(f"L[{items}] = tuple({found})")
+        self.code(f"L[{index}] = 0")
+        head, body, after = self.label(), self.label(), self.label()
+        self.jump(head)
+        self.begin(head)
+        self.code(f"while L[{index}] < len(L[{items}]):")
+        self.count_step(step.where, 3)
+        self.code(f"L[{inner}] = {{**{scope}, {step['name']!r}: L[{items}][L[{index}]]}}", 1)
+        self.code(f"L[{index}] += 1", 1)
+        self.skip_unless(step["where"], f"L[{inner}]")
+        self.code(f"return {body}", 1)
+        self.jump(after)
+        self.block_then(body, step["body"], f"L[{inner}]", head)
+        self.begin(after)
+
+    def skip_unless(self, where: Any, scope: str) -> None:
+        """Inside a loop: go on to the next item unless the step's `where` holds."""
+        if where is not None:
+            condition = self.value(where, scope, 3)
+            self.code(f"if not {condition}:", 1)
+            self.code("continue", 2)
+
+    def _stopping_repeat(self, step: Step, scope: str) -> None:
+        head, body, after = self.label(), self.label(), self.label()
+        if step["times"] is not None:
+            times, done = self.slot(), self.slot()
+            count = self.value(step["times"], scope, 2)
+            self.code(f"L[{times}] = int({count})")
+            self.code(f"L[{done}] = 0")
+            self.jump(head)
+            self.begin(head)
+            self.code(f"if L[{done}] >= L[{times}]:")
+            self.code(f"return {after}", 1)
+            self.code(f"L[{done}] += 1")
+        else:
+            self.jump(head)
+            self.begin(head)
+            condition = self.value(step["while"], scope, 2)
+            self.code(f"if not {condition}:")
+            self.code(f"return {after}", 1)
+        self.count_step(step.where, 2)
+        self.jump(body)
+        self.block_then(body, step["body"], scope, head)
+        self.begin(after)
+
+    def _stopping_move(self, step: Step, scope: str) -> None:
+        """A move whose source is refilled by `when_empty` each time it runs out part way."""
+        if step["amount"] is None:  # all the cards there are: the source cannot run out
+            self.step(step, scope, 2)
+            return
+        remaining, refilled = self.slot(), self.slot()
+        head, refill, after = self.label(), self.label(), self.label()
+        amount = self.value(step["amount"], scope, 2)
+        self.code(f"if not isinstance({amount}, int):")  # a list of named cards: they must all be there
+        self.step(step, scope, 3)
+        self.code(f"return {after}", 1)
+        self.code(f"L[{remaining}] = {amount}")
+        self.code(f"L[{refilled}] = False")
+        self.jump(head)
+        self.begin(head)
+        self.count_step(step.where, 2)
+        self.code(f"_moved = S.move_from_top({self.name_of(step, 'W')}, L[{remaining}], {scope})")
+        self.code(f"L[{remaining}] -= _moved")
+        self.code(f"if L[{remaining}] <= 0 or (_moved == 0 and L[{refilled}]):")
+        self.code(f"return {after}", 1)
+        self.code(f"L[{refilled}] = True")
+        self.jump(refill)
+        self.block_then(refill, step["when_empty"], scope, head)
+        self.begin(after)
+
+    def _stopping_round(self, step: Step, scope: str) -> None:
+        """Each seat once, clockwise from the first; in a simultaneous round the choices' effects wait until
+        every seat has chosen, then happen in seat order."""
+        seats, index, inner = self.slot(), self.slot(), self.slot()
+        head, body, after = self.label(), self.label(), self.label()
+        first = self.value(step["first"], scope, 2)
+        self.code(f"L[{seats}] = tuple(({first} + _k) % S.player_count for _k in range(S.player_count))")
+        self.code(f"L[{index}] = 0")
+        simultaneous = step["simultaneous"]
+        gathered = _Round(self.slot(), self.slot(), self.label()) if simultaneous else None
+        if gathered is not None:
+            self.code(f"L[{gathered.deferred}] = ()")
+            self.code(f"S.open_rounds = S.open_rounds + ({gathered.deferred},)")
+        self.jump(head)
+        self.begin(head)
+        self.code(f"while L[{index}] < len(L[{seats}]):")
+        self.count_step(step.where, 3)
+        self.code(f"L[{inner}] = {{**{scope}, 'player': L[{seats}][L[{index}]]}}", 1)
+        self.code(f"L[{index}] += 1", 1)
+        self.skip_unless(step["where"], f"L[{inner}]")
+        self.code(f"return {body}", 1)
+        if gathered is None:
+            self.jump(after)
+        else:
+            self.code("S.open_rounds = S.open_rounds[:-1]")
+            self.code(f"S.reveal(L[{gathered.deferred}])")
+            self.jump(gathered.after)
+        if gathered is not None:
+            self.rounds.append(gathered)
+        self.block_then(body, step["body"], f"L[{inner}]", head)
+        if gathered is not None:
+            self.rounds.pop()
+            self.perform_deferred(gathered, after)
+        self.begin(after)
+
+    def perform_deferred(self, gathered: _Round, after: int) -> None:
+        """After a simultaneous round: each choice's movement and steps, in the order they were made."""
+        deferred = gathered.deferred
+        self.begin(gathered.after)
+        self.code(f"if not L[{deferred}]:")
+        self.code(f"return {after}", 1)
+        self.code(f"_o, _a, _b = L[{deferred}][0]")
+        self.code(f"L[{deferred}] = L[{deferred}][1:]")
+        self.code(f"L[{gathered.scope}] = S.perform(_o, _a, _b)")
+        for option in gathered.options:
+            self.code(f"if _o is {self.name_of(option, 'O')}:")
+            self.code(f"return {gathered.effects[id(option)]}", 1)
+        self.jump(gathered.after)
+
+    def _stopping_turns(self, step: Step, scope: str) -> None:
+        """Turns round the table from the first seat until a condition holds."""
+        seat, started, inner = self.slot(), self.slot(), self.slot()
+        head, body, after = self.label(), self.label(), self.label()
+        first = self.value(step["first"], scope, 2)
+        self.code(f"L[{seat}] = {first}")
+        self.code(f"L[{started}] = False")
+        self.jump(head)
+        self.begin(head)
+        self.count_step(step.where, 2)
+        until = self.value(step["until"], scope, 2)
+        self.code(f"if {until}:")
+        self.code(f"return {after}", 1)
+        self.code("for _k in range(S.player_count):")
+        self.code(f"if L[{started}]:", 1)
+        self.code(f"L[{seat}] = (L[{seat}] + 1) % S.player_count", 2)
+        self.code(f"L[{started}] = True", 1)
+        self.code(f"L[{inner}] = {{**{scope}, 'player': L[{seat}]}}", 1)
+        self.skip_unless(step["where"], f"L[{inner}]")
+        self.code(f"return {body}", 1)
+        self.finish(f"raise RUNTIME('no seat may take a turn (`where` holds for none)', {step.where!r})")
+        self.block_then(body, step["body"], f"L[{inner}]", head)
+        self.begin(after)
+
+    def _stopping_decide(self, step: Step, scope: str) -> None:
+        """A seat's decision: wait for an action, then its movement and its option's steps; with `repeat`, wait
+        again until an option that `ends`."""
+        bound = self.slot()
+        wait, resume, after = self.label(), self.label(), self.label()
+        seat = self.value(step["seat"], scope, 2)
+        gathered = self.rounds[-1] if self.rounds else None
+        if gathered is not None:
+            self.code(f"if any(_e[1].seat == {seat} for _e in L[{gathered.deferred}]):")
+            self.code(f"raise RUNTIME('p' + str({seat}) + ' would decide twice in a simultaneous round, before the "
+                      "effects of its first choice (each seat decides once in such a round)', "
+                      f"{step.where!r})", 1)
+        self.code(f"L[{bound}] = {{**{scope}, 'player': {seat}}}")
+        self.jump(wait)
+        self.begin(wait)
+        options = self.name_of(step["options"], "O")
+        self.code(f"S.pending = PENDING(L[{bound}]['player'], {options}, L[{bound}], {step.where!r})")
+        self.code("S._legal = None")
+        self.stop_at(resume)
+        self.begin(resume)
+        self.code("_a, _o, _b = S.taken")
+        repeat = step["repeat"]
+        if gathered is not None:
+            self.code(f"L[{gathered.deferred}] = L[{gathered.deferred}] + ((_o, _a, _b),)")
+            if repeat:
+                self.code("if not _o.ends:")
+                self.code(f"return {wait}", 1)
+            self.jump(after)
+            self.rounds.pop()  # (its options' steps run after the round, in the rounds around it)
+            for option in step["options"]:
+                if option.effects:
+                    gathered.options.append(option)
+                    gathered.effects[id(option)] = label = self.label()
+                    self.block_then(label, option.effects, f"L[{gathered.scope}]", gathered.after)
+            self.rounds.append(gathered)
+            self.begin(after)
+            return
+        scope_slot = self.slot()
+        self.code(f"L[{scope_slot}] = S.perform(_o, _a, _b)")
+        chained: list[tuple[Option, int]] = []
+        for option in step["options"]:
+            following = wait if repeat and not option.ends else after
+            if option.effects:
+                chained.append((option, self.label()))
+                self.code(f"if _o is {self.name_of(option, 'O')}:")
+                self.code(f"return {chained[-1][1]}", 1)
+            elif following == wait:
+                self.code(f"if _o is {self.name_of(option, 'O')}:")
+                self.code(f"return {wait}", 1)
+        self.jump(after)
+        for option, label in chained:
+            self.block_then(label, option.effects, f"L[{scope_slot}]", wait if repeat and not option.ends else after)
+        self.begin(after)
+
+    def _stopping_trick(self, step: Step, scope: str) -> None:
+        """Tricks: each taking-part seat, clockwise from the leader, plays one card; the winner is bound in
+        `then` and leads the next trick."""
+        total, leader, done, order, played, position, won = (self.slot() for _ in range(7))
+        start, wait, resume, then, after = (self.label() for _ in range(5))
+        self.tricks[step.where] = step
+        count = step["count"]
+        if count is not None:
+            found = self.value(count, scope, 2)
+            self.code(f"L[{total}] = int({found})")
+        first = self.value(step["leader"], scope, 2)
+        self.code(f"L[{leader}] = {first}")
+        self.code(f"L[{done}] = 0")
+        self.jump(start)
+
+        self.begin(start)
+        self.count_step(step.where, 2)
+        if count is not None:
+            self.code(f"if L[{done}] >= L[{total}]:")
+            self.code(f"return {after}", 1)
+        self.code(f"_seats = [(L[{leader}] + _k) % S.player_count for _k in range(S.player_count)]")
+        if step["players"] is not None:
+            self.code("_taking = []")
+            self.code("for _seat in _seats:")
+            condition = self.value(step["players"], f"{{**{scope}, 'player': _seat}}", 3)
+            self.code(f"if {condition}:", 1)
+            self.code("_taking.append(_seat)", 2)
+            self.code("_seats = _taking")
+        if count is None:
+            self.code(f"if not any(V[{step['source']!r}][_seat] for _seat in _seats):")
+            self.code(f"return {after}", 1)
+        self.code("if not _seats:")
+        self.code(f"raise RUNTIME('no seat takes part in the trick', {step.where!r})", 1)
+        self.code(f"L[{order}] = tuple(_seats)")
+        self.code(f"L[{played}] = ()")
+        self.code(f"L[{position}] = 0")
+        self.jump(wait)
+
+        options = self.name_of(step["options"], "O")
+        await_lines = [
+            f"_seat = L[{order}][L[{position}]]",
+            f"S.pending = PENDING(_seat, {options}, {{**{scope}, 'player': _seat, "
+            f"'to_play': len(L[{order}]) - L[{position}] - 1}}, {step.where!r})",
+            "S._legal = None",
+        ]
+        self.begin(wait)
+        for text in await_lines:
+            self.code(text)
+        self.stop_at(resume)
+
+        self.begin(resume)
+        self.code("_a, _o, _b = S.taken")
+        self.code("S.perform(_o, _a, _b)")
+        self.code(f"L[{played}] = L[{played}] + (_a.seat,)")
+        self.code(f"L[{position}] += 1")
+        self.code(f"if L[{position}] < len(L[{order}]):")  # the next seat's card is awaited at once
+        for text in await_lines:
+            self.code(text, 1)
+        self.code(f"return {~resume}", 1)
+        cards, _ = self.place(step["zone"], scope, 2)
+        winning = self.value(step["winning_card"], scope, 2)
+        self.code(f"_played = {cards}[len({cards}) - len(L[{played}]):]")
+        self.code(f"if {winning} not in _played:")
+        self.code(f"raise RUNTIME('the winning card ' + S.card_text({winning}) + ' is not in the trick', "
+                  f"{step['winning_card'].where!r})", 1)
+        self.code(f"_winner = L[{played}][_played.index({winning})]")
+        self.code(f"L[{done}] += 1")
+        self.code(f"L[{leader}] = _winner")
+        self.code("S.note_parts(('p', (_winner, None), ' wins the trick'))")
+        if step["then"]:
+            self.code(f"L[{won}] = {{**{scope}, 'winner': _winner}}")
+            self.jump(then)
+            self.block_then(then, step["then"], f"L[{won}]", start)
+        else:
+            self.jump(start)
+        self.begin(after)
+
