@@ -85,6 +85,7 @@ class Program:
         self._keeping: set[str] = set()  # expressions that call definitions, which may keep values in `B`
         self._uses: dict[str, frozenset[str]] = {}  # the names each expression reads from `B`, transitively
         self._constants: dict[str, Any] = {}  # expressions whose value is a constant (bool, int, str or null)
+        self._pure: dict[str, str] = {}  # the code of expressions that call no definition and keep nothing
         self.namespace: dict[str, Any] = _namespace(environment.deck)
         self._folding = Folding(environment)
 
@@ -97,6 +98,8 @@ class Program:
         self._append(f"def {name}(V, B):\n    return {code}\n", [emitter])
         if annotations.calls or emitter.hoisted:
             self._keeping.add(name)
+        elif not emitter.inlined:  # reads only `V` and bound names: callers may write the code in place
+            self._pure[name] = code
         self._uses[name] = frozenset(annotations.used_context)
         value = emitter.constant(node)
         if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
@@ -178,6 +181,8 @@ class Program:
             self.namespace[name].uses = self._uses.get(name, frozenset())
             if name in self._constants:
                 self.namespace[name].constant = (self._constants[name],)
+            if name in self._pure:  # (with `V` and `B` for the values and the bound names, in this namespace)
+                self.namespace[name].code = self._pure[name]
         return {name: self.namespace[name] for name in self._expressions}
 
     @property

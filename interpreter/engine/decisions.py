@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ class Pending:
     options: tuple[Option, ...]
     bindings: Bindings
     where: str
+    finder: Callable[[State, Pending], dict[Action, Option]] | None = None  # the decision's own legal-set code
 
 
 def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:

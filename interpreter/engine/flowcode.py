@@ -9,6 +9,7 @@ expression is evaluated on a line of its own, so a failure is located from the l
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from interpreter.dsl.compiler import FILENAME as EXPRESSIONS_FILENAME
@@ -49,6 +50,7 @@ class StepWriter:
         self.count = 0  # generated functions so far
         self.names = 0  # fresh local names so far
         self.step_where = ""  # the step being written
+        self.adopted = False  # whether the expressions' namespace is in this one
 
     def build(self) -> dict[str, Any]:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
@@ -89,8 +91,20 @@ class StepWriter:
         return name
 
     def expr(self, expression: Expr, bindings: str) -> str:
-        """Code for an expression's value (to be put on a line of its own, located at the expression)."""
-        function = self.name_of(expression.function, "E")
+        """Code for an expression's value (to be put on a line of its own, located at the expression): a
+        constant, the expression's own code written in place when it calls no definition, else a call."""
+        compiled = expression.function
+        constant = getattr(compiled, "constant", None)
+        if constant is not None and constant[0].__class__ in (bool, int, str, type(None)):
+            return repr(constant[0])
+        code = getattr(compiled, "code", None)
+        if code is not None:
+            if not self.adopted:  # the expressions' helpers (card attributes, builtins) by their own names
+                self.namespace.update((name, value) for name, value in compiled.__globals__.items()
+                                      if name != "__builtins__" and name not in self.namespace)
+                self.adopted = True
+            return f"({in_place(code, bindings)})"
+        function = self.name_of(compiled, "E")
         return f"{function}(V, dict({bindings}))" if expression.keeps else f"{function}(V, {bindings})"
 
     def value(self, expression: Expr, bindings: str, indent: int) -> str:
@@ -268,6 +282,20 @@ class StepWriter:
         self.line(f"{pad}if S.steps > {self.max_steps}:")
         self.line(f"{pad}    raise RUNTIME('more than {self.max_steps:,} steps without a decision or a chance event; "
                   f"does a loop never end?', {where!r})")
+
+
+def in_place(code: str, bindings: str) -> str:
+    """An expression's code reading its bound names from `bindings` (code) instead of `B`."""
+    if bindings == "B":
+        return code
+    tree = ast.parse(code, mode="eval")
+    replacement = ast.parse(bindings, mode="eval").body
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return replacement if node.id == "B" else node
+
+    return ast.unparse(Rename().visit(tree))
 
 
 _FAILURES = (ZeroDivisionError, IndexError, KeyError, TypeError, EvaluationError)

@@ -22,8 +22,6 @@ class Game:
         self.ruleset = ruleset
         self.deck = ruleset.deck
         self.program: Program = build_program(ruleset)
-        self.code: HandCode = compile_hand(self.program, MAX_STEPS)
-        self.trick_steps = self.code.tricks  # a trick's decisions (by `Pending.where`) -> the trick's step
         self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
         self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
         self._card_actions: dict[tuple[int, str], list[Action]] = {}
@@ -39,6 +37,9 @@ class Game:
         self.unique_cards = ruleset.deck.packs == 1 and ruleset.deck.jokers <= 1  # no two cards are the same value
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
         self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}
+        self.code: HandCode = compile_hand(self.program, MAX_STEPS, card_actions=self.card_actions,
+                                           unique_cards=self.unique_cards)
+        self.trick_steps = self.code.tricks  # a trick's decisions (by `Pending.where`) -> the trick's step
 
     def card_action(self, seat: int, kind: str, card: int) -> Action:
         """The one Action value for a card played or discarded by a seat (made once, then shared)."""

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.decisions import Pending
+from interpreter.engine.decisions import Pending, legal_actions
 from interpreter.engine.flowcode import StepWriter, is_simple
-from interpreter.engine.program import Option, Phase, Program, Step
+from interpreter.engine.program import Option, Phase, Program, Ref, Step
 
 if TYPE_CHECKING:
     from interpreter.engine.state import State
@@ -56,9 +56,13 @@ class _Round:
     options: list[Option] = field(default_factory=list)
 
 
-def compile_hand(program: Program, max_steps: int) -> HandCode:
-    """The generated code of a program's hand (see the module docstring)."""
-    return _HandWriter(max_steps).program(program)
+def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[int, str], list[Any]],
+                 unique_cards: bool) -> HandCode:
+    """The generated code of a program's hand (see the module docstring). `card_actions(seat, kind)` gives a
+    seat's play or discard actions indexed by card; `unique_cards` says that no two cards are the same value."""
+    writer = _HandWriter(max_steps, unique_cards)
+    writer.namespace.update(CARD_ACTIONS=card_actions, GENERIC_LEGAL=legal_actions)
+    return writer.program(program)
 
 
 def _unused(state: State, locals_: list[Any]) -> int:  # pragma: no cover - a label no code jumps to
@@ -66,8 +70,10 @@ def _unused(state: State, locals_: list[Any]) -> int:  # pragma: no cover - a la
 
 
 class _HandWriter(StepWriter):
-    def __init__(self, max_steps: int) -> None:
+    def __init__(self, max_steps: int, unique_cards: bool) -> None:
         super().__init__(max_steps)
+        self.unique_cards = unique_cards
+        self.finders: list[str] = []  # the decisions' own legal-set functions, written after the segments
         self.labels = 0
         self.slot_count = 1  # slot 0: the phases' empty scope
         self.segment_names: dict[int, str] = {}
@@ -77,7 +83,8 @@ class _HandWriter(StepWriter):
         self.aliases: dict[int, int] = {}  # a segment that only jumps -> where it jumps
         self.rounds: list[_Round] = []  # the simultaneous rounds a decision being compiled is in, innermost last
         self.tricks: dict[str, Step] = {}
-        self.namespace.update(PENDING=Pending, tuple=tuple, isinstance=isinstance, any=any, str=str)
+        self.namespace.update(PENDING=Pending, tuple=tuple, isinstance=isinstance, any=any, str=str,
+                              Exception=Exception)
 
     # --- labels, slots and segments ----------------------------------------------------------------------------
 
@@ -129,6 +136,7 @@ class _HandWriter(StepWriter):
             self.phase(phase, entries[name], entries, end)
         self.begin(end)
         self.finish("return S.hand_over()")
+        self.lines.extend(self.finders)
         namespace = self.build()
         segments = tuple(namespace[self.segment_names[self.target(label)]] if label in self.segment_names
                          else _unused for label in range(self.labels))
@@ -358,7 +366,8 @@ class _HandWriter(StepWriter):
         self.jump(wait)
         self.begin(wait)
         options = self.name_of(step["options"], "O")
-        self.code(f"S.pending = PENDING(L[{bound}]['player'], {options}, L[{bound}], {step.where!r})")
+        finder = self.finder(step["options"])
+        self.code(f"S.pending = PENDING(L[{bound}]['player'], {options}, L[{bound}], {step.where!r}, {finder})")
         self.code("S._legal = None")
         self.stop_at(resume)
         self.begin(resume)
@@ -435,10 +444,11 @@ class _HandWriter(StepWriter):
         self.jump(wait)
 
         options = self.name_of(step["options"], "O")
+        finder = self.finder(step["options"])
         await_lines = [
             f"_seat = L[{order}][L[{position}]]",
             f"S.pending = PENDING(_seat, {options}, {{**{scope}, 'player': _seat, "
-            f"'to_play': len(L[{order}]) - L[{position}] - 1}}, {step.where!r})",
+            f"'to_play': len(L[{order}]) - L[{position}] - 1}}, {step.where!r}, {finder})",
             "S._legal = None",
         ]
         self.begin(wait)
@@ -448,7 +458,7 @@ class _HandWriter(StepWriter):
 
         self.begin(resume)
         self.code("_a, _o, _b = S.taken")
-        self.code("S.perform(_o, _a, _b)")
+        self.play_card(step["option"])
         self.code(f"L[{played}] = L[{played}] + (_a.seat,)")
         self.code(f"L[{position}] += 1")
         self.code(f"if L[{position}] < len(L[{order}]):")  # the next seat's card is awaited at once
@@ -473,3 +483,61 @@ class _HandWriter(StepWriter):
             self.jump(start)
         self.begin(after)
 
+
+    # --- the hot path of card games, specialised --------------------------------------------------------------
+
+    def play_card(self, option: Option) -> None:
+        """The movement of a card played (`_a`, bound names `_b`): from its zone to the trick, face up."""
+        assert option.source is not None and option.destination is not None
+        source, source_key = self.ref_code(option.source, "_b")
+        target, target_key = self.ref_code(option.destination, "_b")
+        self.code("_card = _a.card")
+        self.code(f"_from = {source}")
+        self.code("if _from[-1] == _card:")
+        self.code("_from.pop()", 1)
+        self.code("else:")
+        self.code("del _from[len(_from) - 1 - _from[::-1].index(_card)]", 1)
+        self.code("if S.face_up.cards:")
+        self.code(f"S.face_up.take({source_key}, _card)", 1)
+        self.code(f"{target}.append(_card)")
+        if option.face != "down":
+            self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)")
+
+    def ref_code(self, ref: Ref, bindings: str) -> tuple[str, str]:
+        """Code for a zone's cards and its key, with no line of its own (an owner that must be evaluated is
+        evaluated again each time the code is used)."""
+        name = repr(ref.name)
+        if ref.on_table:
+            return f"V[{name}]", f"({name}, -1)"
+        if ref.owner_name is not None:
+            owner = f"({bindings}[{ref.owner_name!r}] if {ref.owner_name!r} in {bindings} else V[{ref.owner_name!r}])"
+        elif ref.owner is not None:
+            owner = self.expr(ref.owner, bindings)
+        else:
+            owner = f"{bindings}['player']"
+        return f"V[{name}][{owner}]", f"({name}, {owner})"
+
+    def finder(self, options: tuple[Option, ...]) -> str:
+        """The name of a decision's own legal-set function, for a single play or discard of any card its rules
+        allow (the common decision of card games); `None` (the general search) otherwise."""
+        option = options[0]
+        if len(options) != 1 or option.kind not in ("play", "discard") or option.source is None or (
+                option.clauses and option.card_filter is None):
+            return "None"
+        name = f"legal_{len(self.finders)}"
+        cards, _ = self.ref_code(option.source, "B")
+        if not self.unique_cards:
+            cards = f"list(dict.fromkeys({cards}))"
+        allowed = f"{self.name_of(option.card_filter, 'F')}(V, dict(B), _cards)" if option.clauses else "_cards"
+        self.finders.append(
+            f"def {name}(S, P):\n"
+            f"    V = S.values\n"
+            f"    B = P.bindings\n"
+            f"    try:\n"
+            f"        _cards = {cards}\n"
+            f"        _allowed = {allowed}\n"
+            f"    except Exception:  # the general search names the failure\n"
+            f"        return GENERIC_LEGAL(S, P)\n"
+            f"    _actions = CARD_ACTIONS(P.seat, {option.kind!r})\n"
+            f"    return dict.fromkeys([_actions[_c] for _c in _allowed], {self.name_of(option, 'O')})\n")
+        return name

@@ -86,9 +86,12 @@ class State(CardsAndValues, MatchLoop):
 
     def legal_actions(self) -> list[Action]:
         """The complete legal set, in a fixed order; empty at a chance node and when the match is over."""
+        legal = self._legal  # (set only while a decision is pending: the common case first)
+        if legal is not None:
+            return list(legal)
         if self.pending is None or self.chance is not None or self.terminal:
             return []
-        return list(self._legal if self._legal is not None else self.legal_set())
+        return list(self.legal_set())
 
     def legal_set(self) -> dict[Action, Option]:
         """The legal actions with the option each takes (computed once per decision)."""
@@ -96,7 +99,8 @@ class State(CardsAndValues, MatchLoop):
         if self._legal is None:
             self.meld_plans = {}
             try:
-                self._legal = decisions.legal_actions(self, self.pending)
+                finder = self.pending.finder
+                self._legal = (finder or decisions.legal_actions)(self, self.pending)
             except RulesetRuntimeError as error:
                 self._locate(error)
                 raise
@@ -129,7 +133,8 @@ class State(CardsAndValues, MatchLoop):
         if option is not None and pending is not None:
             taken = action  # type: ignore[assignment]  # an Action: it was found in the legal set
             kind = option.kind
-            bindings = {**pending.bindings, "card": taken.card} if kind == "play" or kind == "discard" else \
+            # (a card's movement binds `card` for its option's steps itself: see CardsAndValues.perform)
+            bindings = pending.bindings if kind == "play" or kind == "discard" else \
                 decisions.bindings_for(self, pending, option, taken)
         else:
             taken = self._action(action)
@@ -137,8 +142,8 @@ class State(CardsAndValues, MatchLoop):
         self.pending = None
         self._legal = None
         self._history.items.append(taken)  # (Log.append, without the call)
-        secret = self._secret_from(option, taken, bindings) if option.kind == "discard" or \
-            option.face == "down" or self.game.has_simultaneous_rounds else ()
+        secret = self._secret_from(option, taken, {**bindings, "card": taken.card}) if option.kind == "discard" \
+            or option.face == "down" or self.game.has_simultaneous_rounds else ()
         self._events.items.append(("action", taken, secret))
         self.taken = (taken, option, bindings)
         self.steps = 0
@@ -358,11 +363,16 @@ class State(CardsAndValues, MatchLoop):
 
     def _advance(self) -> None:
         """Run until a decision, a chance event or the end of the match."""
+        segments = self.game.code.segments
+        locals_ = self.locals
+        label = self.pc
         try:
-            self._run()
+            while label >= 0:  # (see handcode.py: a segment returns the next label, or ~label to stop there)
+                label = segments[label](self, locals_)
         except RulesetRuntimeError as error:
             self._locate(error)
             raise
+        self.pc = ~label
 
     def _locate(self, error: RulesetRuntimeError) -> None:
         """Give a ruleset's failure its place in the file (its YAML path is known)."""
@@ -374,12 +384,3 @@ class State(CardsAndValues, MatchLoop):
             written = written_at(ruleset.tree, error.where, ruleset.procedure_paths)
             if written != error.where:
                 error.shown_at(written)
-
-    def _run(self) -> None:
-        """Run the hand's segments from the current label until one stops the game (see handcode.py)."""
-        segments = self.game.code.segments
-        locals_ = self.locals
-        label = self.pc
-        while label >= 0:
-            label = segments[label](self, locals_)
-        self.pc = ~label
