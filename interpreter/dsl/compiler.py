@@ -201,7 +201,9 @@ def _namespace(deck: Deck) -> dict[str, Any]:
     namespace: dict[str, Any] = {"__builtins__": {}}
     for name, builtin in BUILTINS.items():
         function = builtin.implementation
-        if builtin.context == "deck":
+        if builtin.specialised is not None:
+            function = builtin.specialised(deck)
+        elif builtin.context == "deck":
             function = functools.partial(function, deck)
         namespace[f"B_{name}"] = function
     namespace.update(

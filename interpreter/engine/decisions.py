@@ -6,8 +6,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.actions import Action, argument_text, frozen, thawed
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
@@ -19,9 +18,9 @@ if TYPE_CHECKING:
 Bindings = dict[str, Any]
 
 
-@dataclass(slots=True)
-class Pending:
-    """A decision waiting for an action: who decides, between which options, with which names bound."""
+class Pending(NamedTuple):
+    """A decision waiting for an action: who decides, between which options, with which names bound. (A tuple:
+    the hand's code makes one per decision with `tuple.__new__`, the cheapest way Python has.)"""
 
     seat: int
     options: tuple[Option, ...]

@@ -38,6 +38,7 @@ class Game:
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
         self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}
         self.code: HandCode = compile_hand(self.program, MAX_STEPS, card_actions=self.card_actions,
+                                           choice_action=self.choice_action, choice_actions=self.choice_actions,
                                            unique_cards=self.unique_cards)
         self.trick_steps = self.code.tricks  # a trick's decisions (by `Pending.where`) -> the trick's step
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from interpreter.actions import frozen
 from interpreter.engine.decisions import Pending, legal_actions
 from interpreter.engine.flowcode import StepWriter, is_simple
 from interpreter.engine.program import Option, Phase, Program, Ref, Step
@@ -57,11 +58,15 @@ class _Round:
 
 
 def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[int, str], list[Any]],
+                 choice_action: Callable[..., Any], choice_actions: Callable[..., list[Any]],
                  unique_cards: bool) -> HandCode:
-    """The generated code of a program's hand (see the module docstring). `card_actions(seat, kind)` gives a
-    seat's play or discard actions indexed by card; `unique_cards` says that no two cards are the same value."""
+    """The generated code of a program's hand (see the module docstring). The game's tables of actions, made
+    once and shared: `card_actions(seat, kind)`, a seat's play or discard actions indexed by card;
+    `choice_action(seat, name, arguments)`; `choice_actions(seat, option, values)`, a choice with every
+    combination of its arguments' values. `unique_cards` says that no two cards are the same value."""
     writer = _HandWriter(max_steps, unique_cards)
-    writer.namespace.update(CARD_ACTIONS=card_actions, GENERIC_LEGAL=legal_actions)
+    writer.namespace.update(CARD_ACTIONS=card_actions, CHOICE=choice_action, CHOICES=choice_actions,
+                            GENERIC_LEGAL=legal_actions, FROZEN=frozen)
     return writer.program(program)
 
 
@@ -83,7 +88,7 @@ class _HandWriter(StepWriter):
         self.aliases: dict[int, int] = {}  # a segment that only jumps -> where it jumps
         self.rounds: list[_Round] = []  # the simultaneous rounds a decision being compiled is in, innermost last
         self.tricks: dict[str, Step] = {}
-        self.namespace.update(PENDING=Pending, tuple=tuple, isinstance=isinstance, any=any, str=str,
+        self.namespace.update(PENDING=Pending, NEW=tuple.__new__, tuple=tuple, isinstance=isinstance, any=any, str=str,
                               Exception=Exception)
 
     # --- labels, slots and segments ----------------------------------------------------------------------------
@@ -367,7 +372,7 @@ class _HandWriter(StepWriter):
         self.begin(wait)
         options = self.name_of(step["options"], "O")
         finder = self.finder(step["options"])
-        self.code(f"S.pending = PENDING(L[{bound}]['player'], {options}, L[{bound}], {step.where!r}, {finder})")
+        self.code(f"S.pending = NEW(PENDING, (L[{bound}]['player'], {options}, L[{bound}], {step.where!r}, {finder}))")
         self.code("S._legal = None")
         self.stop_at(resume)
         self.begin(resume)
@@ -447,8 +452,8 @@ class _HandWriter(StepWriter):
         finder = self.finder(step["options"])
         await_lines = [
             f"_seat = L[{order}][L[{position}]]",
-            f"S.pending = PENDING(_seat, {options}, {{**{scope}, 'player': _seat, "
-            f"'to_play': len(L[{order}]) - L[{position}] - 1}}, {step.where!r}, {finder})",
+            f"S.pending = NEW(PENDING, (_seat, {options}, {{**{scope}, 'player': _seat, "
+            f"'to_play': len(L[{order}]) - L[{position}] - 1}}, {step.where!r}, {finder}))",
             "S._legal = None",
         ]
         self.begin(wait)
@@ -520,6 +525,8 @@ class _HandWriter(StepWriter):
     def finder(self, options: tuple[Option, ...]) -> str:
         """The name of a decision's own legal-set function, for a single play or discard of any card its rules
         allow (the common decision of card games); `None` (the general search) otherwise."""
+        if all(option.kind == "choose" and not (option.arguments and option.clauses) for option in options):
+            return self.choice_finder(options)
         option = options[0]
         if len(options) != 1 or option.kind not in ("play", "discard") or option.source is None or (
                 option.clauses and option.card_filter is None):
@@ -541,3 +548,34 @@ class _HandWriter(StepWriter):
             f"    _actions = CARD_ACTIONS(P.seat, {option.kind!r})\n"
             f"    return dict.fromkeys([_actions[_c] for _c in _allowed], {self.name_of(option, 'O')})\n")
         return name
+
+    def choice_finder(self, options: tuple[Option, ...]) -> str:
+        """A decision's own legal-set function when it is made of choices, each with rules and no arguments or
+        with arguments and no rules (the general search takes choices whose arguments are tested one by one)."""
+        name = f"legal_{len(self.finders)}"
+        lines = [f"def {name}(S, P):", "    V = S.values", "    B = dict(P.bindings)  # (definitions worked out "
+                 "once for every choice are kept in it)", "    _found = {}", "    try:"]
+        for option in options:
+            constant = self.name_of(option, "O")
+            if not option.arguments:
+                rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
+                lines.append(f"        if {rules}:")
+                lines.append(f"            _found[CHOICE(P.seat, {option.name!r}, ())] = {constant}")
+                continue
+            values = ", ".join(f"FROZEN({self.scratch_expr(expression)})" for _, expression in option.arguments)
+            lines.append(f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))")
+        lines += ["    except Exception:  # the general search names the failure", "        return GENERIC_LEGAL(S, P)",
+                  "    return _found", ""]
+        self.finders.append("\n".join(lines))
+        return name
+
+    def scratch_expr(self, expression: Any) -> str:
+        """Code for an expression's value with `B` a scratch copy of the bound names (definitions' values are
+        kept in it for the next expression of the same decision)."""
+        compiled = expression.function
+        constant = getattr(compiled, "constant", None)
+        if constant is not None and constant[0].__class__ in (bool, int, str, type(None)):
+            return repr(constant[0])
+        if getattr(compiled, "code", None) is not None:
+            return self.expr(expression, "B")
+        return f"{self.name_of(compiled, 'E')}(V, B)"

@@ -97,6 +97,10 @@ class Option:
     any_depth: bool = False  # `take` of the top N cards for any N (else the whole pile)
     every_table: bool = False  # `add` to the melds of every owner of the destination zone
     face: str | None = None  # play, discard, draw, take: "up" or "down" where the card lands (else the default)
+    hides_card: bool = field(init=False)  # a discard, or a card played face down: some seats may not see it
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hides_card", self.kind == "discard" or (self.kind == "play" and self.face == "down"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,8 +89,19 @@ class State(CardsAndValues, MatchLoop):
         legal = self._legal  # (set only while a decision is pending: the common case first)
         if legal is not None:
             return list(legal)
-        if self.pending is None or self.chance is not None or self.terminal:
+        pending = self.pending
+        if pending is None or self.chance is not None or self.terminal:
             return []
+        finder = pending.finder  # the decision's own generated code (see handcode.py), on the hot path
+        if finder is not None:
+            try:
+                legal = finder(self, pending)
+            except RulesetRuntimeError as error:
+                self._locate(error)
+                raise
+            if legal:
+                self._legal = legal
+                return list(legal)
         return list(self.legal_set())
 
     def legal_set(self) -> dict[Action, Option]:
@@ -142,12 +153,22 @@ class State(CardsAndValues, MatchLoop):
         self.pending = None
         self._legal = None
         self._history.items.append(taken)  # (Log.append, without the call)
-        secret = self._secret_from(option, taken, {**bindings, "card": taken.card}) if option.kind == "discard" \
-            or option.face == "down" or self.game.has_simultaneous_rounds else ()
+        secret = self._secret_from(option, taken, {**bindings, "card": taken.card}) \
+            if option.hides_card or self.game.has_simultaneous_rounds else ()
         self._events.items.append(("action", taken, secret))
         self.taken = (taken, option, bindings)
         self.steps = 0
-        self._advance()
+        # (_advance, written out: this is the hot path of every decision)
+        segments = self.game.code.segments
+        locals_ = self.locals
+        label = self.pc
+        try:
+            while label >= 0:  # (see handcode.py: a segment returns the next label, or ~label to stop there)
+                label = segments[label](self, locals_)
+        except RulesetRuntimeError as error:
+            self._locate(error)
+            raise
+        self.pc = ~label
 
     def apply_chance(self, outcome: Sequence[int] | Sequence[str] | None = None) -> None:
         """At a chance node: shuffle with the state's own generator, or put the given order (the card dealt
