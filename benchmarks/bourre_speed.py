@@ -1,13 +1,16 @@
 """Speed of the engine against the hand-written reference, in the same run, with the same random policy.
 
-    python benchmarks/bourre_speed.py [--games 2000] [--players 5] [--repeat 5]
+    python benchmarks/bourre_speed.py [--chunk 50] [--rounds 20] [--players 5] [--ruleset FILE]
 
 Both sides play random-policy hands of Bourré: play with probability 0.5, a uniformly random subset of the
 hand to exchange, a uniformly random legal card. The reference is ../shared/bench/bourre_handcoded.py; the
-engine runs benchmarks/bourre_benchmark.yaml, whose rules match the reference's, and decides through the
-public API (`legal_actions()` at every decision) as any caller would. Printed: the cost per card played of
-each (median of the runs), their ratio, the same policy's loop over the API with no rules behind it (what
-the caller's side and the API's shape cost alone), and the cold start of `ruledeck validate` and `ruledeck play`.
+engine runs benchmarks/bourre_benchmark.yaml, whose rules match the reference's (or `--ruleset`, e.g. the full
+rulesets/bourre.yaml, which does more work: the cinch), and decides through the public API (`legal_actions()`
+at every decision) as any caller would. The sides run in chunks of `--chunk` hands, alternating, each chunk
+timed in CPU and wall time (benchmarks/timing.py). Printed: the cost per card played of each side (medians and
+ranges), the engine's ratio to the reference, the same policy's loop over the API with no rules behind it
+(what the caller's side and the API's shape cost alone), and the cold start of `ruledeck validate` and
+`ruledeck play`.
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from references import load_reference  # a sibling module: the benchmarks run as scripts
+from references import load_reference  # sibling modules: the benchmarks run as scripts
+from timing import interleave, report
 
 from interpreter import CHANCE, load_ruleset
 
@@ -34,18 +39,22 @@ def reference_module() -> ModuleType:
     return load_reference("bourre_handcoded")
 
 
-def run_reference(module: ModuleType, games: int, players: int, seed: int) -> tuple[float, int]:
-    table, seconds = module.run(games, players, seed)
-    return seconds, table.cards_played
+def reference_side(module: ModuleType, chunk: int, players: int, seed: int) -> Callable[[int], int]:
+    """The reference playing `chunk` hands a round; the cards played."""
+    def play(number: int) -> int:
+        table, _seconds = module.run(chunk, players, seed + number)
+        return int(table.cards_played)
+    return play
 
 
-def run_engine(games: int, players: int, seed: int) -> tuple[float, int]:
-    """Seconds and cards played for `games` hands, the policy deciding from legal_actions()."""
-    game = load_ruleset(VARIANT, {"hands": games})
-    start = time.perf_counter()
-    state = game.new_initial_state(seed=seed, players=players)
-    cards = drive(state, random.Random(seed))
-    return time.perf_counter() - start, cards
+def engine_side(ruleset: Path, chunk: int, players: int, seed: int) -> Callable[[int], int]:
+    """The engine playing a match of `chunk` hands a round, deciding from legal_actions(); the cards played."""
+    game = load_ruleset(ruleset, {"hands": chunk})
+
+    def play(number: int) -> int:
+        state = game.new_initial_state(seed=seed + number, players=players)
+        return drive(state, random.Random(seed + number))
+    return play
 
 
 def drive(state: Any, rng: random.Random) -> int:
@@ -64,11 +73,13 @@ def drive(state: Any, rng: random.Random) -> int:
             if first.name == "exchange":  # a uniformly random subset: its size, then the cards one by one
                 size = bin(rng.getrandbits(5)).count("1")
                 action = next(a for a in legal if a.arguments[0][1] == size)
-            else:
+            else:  # (the full ruleset asks the size of the exchange with the choice to play: the same policy)
                 wanted = "play" if rng.random() < 0.5 else "pass"
-                action = next((a for a in legal if a.name == wanted), None)
-                if action is None:
+                offered = [a for a in legal if a.name == wanted] or [a for a in legal if a.name in ("play", "pass")]
+                if not offered:
                     raise SystemExit(f"unexpected choices: {[state.action_text(a) for a in legal]}")
+                size = bin(rng.getrandbits(5)).count("1")
+                action = next((a for a in offered if not a.arguments or a.arguments[0][1] == size), offered[-1])
         else:
             action = legal[rng.randrange(len(legal))] if len(legal) > 1 else first
         state.apply(action)
@@ -107,9 +118,9 @@ class RulelessState:
         self.remaining -= 1
 
 
-def run_floor(games: int, players: int, seed: int) -> tuple[float, int]:
-    """Seconds and cards played by the same policy over the ruleless API, for as many decisions as the engine
-    makes in `games` hands (the legal sets are recorded from the engine's first hands)."""
+def floor_side(chunk: int, players: int, seed: int) -> Callable[[int], int]:
+    """The same policy over the ruleless API, for as many decisions as the engine makes in `chunk` hands (the
+    legal sets are recorded from the engine's first hands, before any timing)."""
     game = load_ruleset(VARIANT, {"hands": 20})
     recorder = game.new_initial_state(seed=seed, players=players)
     script: list[list[Any]] = []
@@ -120,11 +131,11 @@ def run_floor(games: int, players: int, seed: int) -> tuple[float, int]:
             continue
         script.append(recorder.legal_actions())
         recorder.apply(chooser.choice(script[-1]))
-    decisions = len(script) * games // 20
-    state = RulelessState(script, decisions)
-    start = time.perf_counter()
-    cards = drive(state, random.Random(seed))
-    return time.perf_counter() - start, cards
+    decisions = len(script) * chunk // 20
+
+    def play(number: int) -> int:
+        return drive(RulelessState(script, decisions), random.Random(seed + number))
+    return play
 
 
 def cold_start(arguments: list[str], runs: int) -> float:
@@ -138,38 +149,34 @@ def cold_start(arguments: list[str], runs: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2000, help="hands per run (default 2000)")
+    parser.add_argument("--chunk", type=int, default=50, help="hands per chunk of each side (default 50)")
+    parser.add_argument("--rounds", type=int, default=20, help="chunks of each side, alternating (default 20)")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=5, help="runs of each side, alternating (default 5)")
+    parser.add_argument("--ruleset", type=Path, default=VARIANT, help="the engine's ruleset (default: the "
+                        "benchmark variant, whose rules match the reference's)")
     parser.add_argument("--no-cold-start", action="store_true", help="skip the cold-start timings")
     args = parser.parse_args(argv)
-    module = reference_module()
-    reference_costs, engine_costs, ratios, floor_ratios = [], [], [], []
-    for run in range(args.repeat):
-        seconds, cards = run_reference(module, args.games, args.players, args.seed + run)
-        reference = seconds / cards
-        seconds, cards = run_engine(args.games, args.players, args.seed + run)
-        engine = seconds / cards
-        seconds, cards = run_floor(args.games, args.players, args.seed + run)
-        floor = seconds / cards
-        reference_costs.append(reference)
-        engine_costs.append(engine)
-        ratios.append(engine / reference)
-        floor_ratios.append(floor / reference)
-        print(f"run {run + 1}: reference {reference * 1e6:.2f} us/card, engine {engine * 1e6:.2f} us/card, "
-              f"ratio {engine / reference:.2f}; the API with no rules {floor * 1e6:.2f} us/card")
-    print(f"\nBourré, {args.players} players, {args.games} hands a run, {args.repeat} runs (medians):")
-    print(f"  reference  {statistics.median(reference_costs) * 1e6:8.2f} us per card played")
-    print(f"  engine     {statistics.median(engine_costs) * 1e6:8.2f} us per card played")
-    print(f"  ratio      {statistics.median(ratios):8.2f}x  (goal 1.5x; first bar 3x)")
-    print(f"  the policy's loop over the API with no rules behind it: {statistics.median(floor_ratios):.2f}x the "
-          "reference (the floor of any engine driven through legal_actions() and apply())")
+    sides = {
+        "reference": reference_side(reference_module(), args.chunk, args.players, args.seed),
+        "engine": engine_side(args.ruleset, args.chunk, args.players, args.seed),
+        "API floor": floor_side(args.chunk, args.players, args.seed),
+    }
+    results = interleave(sides, args.rounds, lambda number: print(f"round {number + 1}/{args.rounds}", end="\r",
+                                                                    file=sys.stderr, flush=True))
+    print(" " * 20, end="\r", file=sys.stderr)
+    shown = args.ruleset.resolve().relative_to(ROOT) if args.ruleset.resolve().is_relative_to(ROOT) else args.ruleset
+    print(f"Bourré ({shown}), {args.players} players, {args.rounds} chunks of {args.chunk} hands per side, "
+          "alternating; medians (ranges):")
+    print("\n".join(report(results, unit="card", baseline="reference")))
+    print("  (the API floor: the same policy over the public API with no rules behind it, the least any engine "
+          "driven through legal_actions() and apply() costs)")
     if not args.no_cold_start:
         validate = cold_start(["validate", str(ROOT / "rulesets" / "bourre.yaml")], 5)
         play = cold_start(["play", str(ROOT / "rulesets" / "bourre.yaml"), "--set", "hands=1", "--bots", "random",
                            "--seed", "1"], 5)
-        print(f"  cold start: validate {validate * 1000:.0f} ms, play one hand {play * 1000:.0f} ms (medians of 5)")
+        print(f"  cold start (wall, medians of 5): validate {validate * 1000:.0f} ms, play one hand "
+              f"{play * 1000:.0f} ms")
     return 0
 
 

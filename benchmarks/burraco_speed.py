@@ -1,15 +1,17 @@
 """Speed of the engine against the hand-written reference on Burraco, in the same run, with the same random policy.
 
-    python benchmarks/burraco_speed.py [--games 200] [--repeat 5] [--seed 1] [--probes 200] [--only engine]
+    python benchmarks/burraco_speed.py [--chunk 4] [--rounds 12] [--seed 1] [--probes 200] [--only engine]
 
 Both sides play random-policy hands of four-player Burraco: take the whole discard pile or draw from the stock
 on a coin flip (draw when the pile is empty); meld greedily, repeating until nothing applies: add natural
 cards to the team's melds, else lay the largest new natural meld, else the largest new meld with exactly one
 wild; then discard a uniformly random card of the hand. The reference is ../shared/bench/burraco_handcoded.py;
 the engine runs benchmarks/burraco_benchmark.yaml, whose rules match the reference's, one match of N hands,
-and decides through the public API (`legal_actions()` at every decision) as any caller would. Printed: the
-cost per turn of each side (median of the runs), their ratio, what the hands did on each side (turns, pile
-takes, melds, closings per hand), and the cost of one `legal_actions()` on a 25-card hand after the draw.
+and decides through the public API (`legal_actions()` at every decision) as any caller would. The sides run in
+chunks of `--chunk` hands, alternating, each chunk timed in CPU and wall time (benchmarks/timing.py). Printed:
+the cost per turn of each side (medians and ranges), the engine's ratio to the reference, what the hands did
+on each side (turns, pile takes, melds, closings per hand), and the cost of one `legal_actions()` on a 25-card
+hand after the draw.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
-from references import load_reference  # a sibling module: the benchmarks run as scripts
+from references import load_reference  # sibling modules: the benchmarks run as scripts
+from timing import interleave, report
 
 from interpreter import CHANCE, Action, State, load_ruleset
 
@@ -37,10 +40,13 @@ def reference_module() -> ModuleType:
     return load_reference("burraco_handcoded")
 
 
-def run_reference(module: ModuleType, games: int, seed: int) -> tuple[float, dict[str, Any]]:
-    """Seconds and the reference's totals (turns, pile takes, melds, ...) for `games` hands."""
-    totals, seconds = module.run(games, seed)
-    return seconds, totals
+def reference_side(module: ModuleType, chunk: int, seed: int, done: Counter[str]) -> Callable[[int], int]:
+    """The reference playing `chunk` hands a round (adding what they did to `done`); the turns played."""
+    def play(number: int) -> int:
+        totals, _seconds = module.run(chunk, seed + number)
+        done.update({key: value for key, value in totals.items() if key != "score"})
+        return int(totals["turns"])
+    return play
 
 
 class Policy:
@@ -106,26 +112,30 @@ class Policy:
         return found
 
 
-def run_engine(games: int, seed: int, ruleset: Path = VARIANT) -> tuple[float, Counter[str], State]:
-    """Seconds, what the hands did, and the finished state, for a match of `games` hands."""
-    game = load_ruleset(ruleset, {"hand_cap": games})
-    done: Counter[str] = Counter()
-    start = time.perf_counter()
-    state = game.new_initial_state(seed=seed, players=4)
-    policy = Policy(state, seed)
-    while not state.is_terminal:
-        if state.current_player == CHANCE:
-            state.apply_chance()
-            continue
-        action = policy.choose(state.legal_actions())
-        kind = action.kind
-        done[kind] += 1
-        if kind == "meld":
-            done["cards_melded"] += len(action.cards)
-        elif kind == "add":
-            done["cards_melded"] += 1
-        state.apply(action)
-    return time.perf_counter() - start, done, state
+def engine_side(chunk: int, seed: int, done: Counter[str], ruleset: Path = VARIANT) -> Callable[[int], int]:
+    """The engine playing a match of `chunk` hands a round (adding what they did to `done`); the turns played."""
+    game = load_ruleset(ruleset, {"hand_cap": chunk})
+
+    def play(number: int) -> int:
+        state = game.new_initial_state(seed=seed + number, players=4)
+        policy = Policy(state, seed + number)
+        here: Counter[str] = Counter()
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            action = policy.choose(state.legal_actions())
+            kind = action.kind
+            here[kind] += 1
+            if kind == "meld":
+                here["cards_melded"] += len(action.cards)
+            elif kind == "add":
+                here["cards_melded"] += 1
+            state.apply(action)
+        done.update(here)
+        done.update(check_hands(state, chunk))
+        return here["discard"]
+    return play
 
 
 def check_hands(state: State, games: int) -> Counter[str]:
@@ -153,11 +163,11 @@ def check_hands(state: State, games: int) -> Counter[str]:
     return ended
 
 
-def legal_actions_cost(ruleset: Path, probes: int, seed: int) -> tuple[float, float, int]:
-    """Median and largest time of one legal_actions() on a 25-card hand after the draw (random deals), and the
+def legal_actions_cost(ruleset: Path, probes: int, seed: int) -> tuple[list[float], list[float], int]:
+    """The CPU and wall times of one legal_actions() on a 25-card hand after the draw (random deals), and the
     median size of the legal set."""
     game = load_ruleset(ruleset)
-    times, sizes = [], []
+    cpu, wall, sizes = [], [], []
     for probe in range(probes):
         state = game.new_initial_state(seed=seed * 100_003 + probe, players=4)
         while state.current_player == CHANCE:
@@ -166,57 +176,45 @@ def legal_actions_cost(ruleset: Path, probes: int, seed: int) -> tuple[float, fl
         seat = state.current_player
         hand, stock = state.values["hand"][seat], state.values["stock"]
         hand.extend(stock.pop() for _ in range(25 - len(hand)))  # 13 more cards of the same shuffle
-        begin = time.perf_counter()
+        begin, begin_cpu = time.perf_counter(), time.process_time()
         legal = state.legal_actions()
-        times.append(time.perf_counter() - begin)
+        cpu.append(time.process_time() - begin_cpu)
+        wall.append(time.perf_counter() - begin)
         sizes.append(len(legal))
-    return statistics.median(times), max(times), int(statistics.median(sizes))
+    return cpu, wall, int(statistics.median(sizes))
+
+
+def _quantiles(times: list[float]) -> str:
+    ordered = sorted(times)
+    p95 = ordered[int(0.95 * (len(ordered) - 1))]
+    return f"median {statistics.median(ordered) * 1000:6.2f} ms, p95 {p95 * 1000:6.2f}, max {ordered[-1] * 1000:6.2f}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="hands per run (default 200)")
+    parser.add_argument("--chunk", type=int, default=4, help="hands per chunk of each side (default 4)")
+    parser.add_argument("--rounds", type=int, default=12, help="chunks of each side, alternating (default 12)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=5, help="runs of each side, alternating (default 5)")
     parser.add_argument("--probes", type=int, default=200,
                         help="random 25-card hands for the legal_actions() timing (default 200; 0 skips it)")
     parser.add_argument("--only", choices=["reference", "engine"], help="run one side only (for a profile)")
     args = parser.parse_args(argv)
-    module = reference_module() if args.only != "engine" else None
-    reference_costs, engine_costs, ratios = [], [], []
     reference_done: Counter[str] = Counter()
     engine_done: Counter[str] = Counter()
-    for run in range(args.repeat):
-        seed = args.seed + run
-        line = [f"run {run + 1}:"]
-        reference = engine = 0.0
-        if module is not None:
-            seconds, totals = run_reference(module, args.games, seed)
-            reference = seconds / totals["turns"]
-            reference_costs.append(reference)
-            reference_done.update({key: value for key, value in totals.items() if key != "score"})
-            line.append(f"reference {reference * 1e6:8.1f} us/turn")
-        if args.only != "reference":
-            seconds, done, state = run_engine(args.games, seed)
-            engine = seconds / done["discard"]
-            engine_costs.append(engine)
-            engine_done.update(done)
-            engine_done.update(check_hands(state, args.games))
-            line.append(f"engine {engine * 1e6:9.1f} us/turn")
-        if reference and engine:
-            ratios.append(engine / reference)
-            line.append(f"ratio {engine / reference:6.1f}")
-        print("  ".join(line), flush=True)
-
-    hands = args.games * args.repeat
-    print(f"\nBurraco, 4 players, {args.games} hands a run, {args.repeat} runs (medians):")
-    if reference_costs:
-        print(f"  reference  {statistics.median(reference_costs) * 1e6:10.1f} us per turn")
-    if engine_costs:
-        print(f"  engine     {statistics.median(engine_costs) * 1e6:10.1f} us per turn")
-    if ratios:
-        print(f"  ratio      {statistics.median(ratios):10.1f}x")
-    print("\nPer hand (all runs):            reference     engine")
+    sides: dict[str, Callable[[int], int]] = {}
+    if args.only != "engine":
+        sides["reference"] = reference_side(reference_module(), args.chunk, args.seed, reference_done)
+    if args.only != "reference":
+        sides["engine"] = engine_side(args.chunk, args.seed, engine_done)
+    results = interleave(sides, args.rounds, lambda number: print(f"round {number + 1}/{args.rounds}", end="\r",
+                                                                    file=sys.stderr, flush=True))
+    print(" " * 20, end="\r", file=sys.stderr)
+    print(f"Burraco, 4 players, {args.rounds} chunks of {args.chunk} hands per side, alternating; medians (ranges):")
+    print("\n".join(report(results, unit="turn", baseline="reference" if "reference" in sides else "engine")))
+    hands = args.chunk * args.rounds
+    reference_costs = results.get("reference")
+    engine_costs = results.get("engine")
+    print("\nPer hand (all chunks):          reference     engine")
     rows = [("turns", "turns", "discard"), ("pile taken", "pile_takes", "take"), ("new melds", "melds", "meld"),
             ("cards melded", "cards_melded", "cards_melded"), ("pozzetti taken", "pozzetti", "pozzetti"),
             ("closed (share)", "closed", "closed")]
@@ -227,9 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.probes > 0 and args.only is None:
         print(f"\nlegal_actions() on a 25-card hand after the draw ({args.probes} random hands):")
         for name, path in (("benchmark variant", VARIANT), ("rulesets/burraco.yaml", BASE)):
-            median, largest, size = legal_actions_cost(path, args.probes, args.seed)
-            print(f"  {name:<22} median {median * 1000:7.2f} ms, max {largest * 1000:7.2f} ms; "
-                  f"legal set median {size} actions")
+            cpu, wall, size = legal_actions_cost(path, args.probes, args.seed)
+            print(f"  {name:<22} CPU {_quantiles(cpu)}; wall {_quantiles(wall)}; legal set median {size} actions")
     return 0
 
 

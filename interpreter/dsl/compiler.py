@@ -10,6 +10,7 @@ parameters), or calls of other generated functions. Literals are emitted with re
 
 from __future__ import annotations
 
+import ast as python_ast
 import functools
 import itertools
 import re
@@ -129,7 +130,14 @@ class Program:
         return name
 
     def _emitter(self, annotations: Annotations, parameters: Iterable[str] = ()) -> _Emitter:
-        return _Emitter(annotations, parameters, self._folding)
+        emitter = _Emitter(annotations, parameters, self._folding)
+        emitter.helper = self._helper
+        return emitter
+
+    def _helper(self, source: str, inlined: list[tuple[str, str]]) -> None:
+        """A function a quantifier is written as (see `_Emitter._emit_quantifier`)."""
+        self._sources.append(source)
+        self._inlined.append(inlined)
 
     def _emit_instances(self) -> None:
         for instance in list(self.environment.instances.values()):
@@ -213,6 +221,42 @@ def _namespace(deck: Deck) -> dict[str, Any]:
     return namespace
 
 
+def _free_locals(code: str) -> set[str]:
+    """The quantifier variables and parameters (`v_...`) generated code reads that it does not bind itself."""
+    if not code:
+        return set()
+    free: set[str] = set()
+
+    def visit(node: python_ast.AST, bound: frozenset[str]) -> None:
+        if isinstance(node, (python_ast.GeneratorExp, python_ast.ListComp, python_ast.SetComp)):
+            inner = set(bound)
+            for generator in node.generators:
+                visit(generator.iter, frozenset(inner))
+                inner |= {name.id for name in python_ast.walk(generator.target) if isinstance(name, python_ast.Name)}
+                for condition in generator.ifs:
+                    visit(condition, frozenset(inner))
+            visit(node.elt, frozenset(inner))
+            return
+        if isinstance(node, python_ast.Lambda):
+            visit(node.body, bound | {argument.arg for argument in node.args.args})
+            return
+        if isinstance(node, python_ast.Name) and node.id.startswith("v_") and node.id not in bound:
+            free.add(node.id)
+        for child in python_ast.iter_child_nodes(node):
+            visit(child, bound)
+
+    visit(python_ast.parse(code, mode="eval"), frozenset())
+    return free
+
+
+# How a quantifier is written as a loop (`_Emitter._loop`): before the loop, for each item, after it.
+_LOOPS = {
+    "any": ("", "        if {body}:\n            return True\n", "    return False\n"),
+    "all": ("", "        if not ({body}):\n            return False\n", "    return True\n"),
+    "count": ("    found = 0\n", "        if {body}:\n            found += 1\n", "    return found\n"),
+    "sum": ("    found = 0\n", "        found += {body}\n", "    return found\n"),
+}
+
 _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
 
@@ -236,6 +280,7 @@ class _Emitter:
         self.shadowing: list[str] = []  # the quantifier variables in scope, innermost last
         self.inline_depth = 0
         self.inlined: list[tuple[str, str]] = []  # (code, function name) of each definition written in place
+        self.helper: Callable[[str, list[tuple[str, str]]], None] | None = None  # adds a quantifier's function
 
     def emit(self, node: ast.Node) -> str:
         value = self.constant(node)
@@ -315,6 +360,7 @@ class _Emitter:
         if len(nodes) > _INLINE_SIZE or captured & set(arguments):
             return None
         inner = _Emitter(instance.annotations, instance.definition.parameters, self.folding)
+        inner.helper = self.helper
         inner.arguments = dict(zip(instance.definition.parameters, arguments, strict=True))
         inner.looping = True  # a definition with parameters is called in a loop, as a rule
         inner.inline_depth = self.inline_depth + 1
@@ -374,6 +420,8 @@ class _Emitter:
             condition = f" if {self.emit(node.condition)}" if node.condition is not None else ""
         loop = f"for {variable} in {collection}{condition}"
         function = node.function
+        if function in _LOOPS and self.helper is not None and self.folding is not None:
+            return self._loop(function, variable, collection, body, condition)
         if function in ("any", "all"):
             return f"{function}({body} {loop})"
         if function == "count":
@@ -383,6 +431,21 @@ class _Emitter:
         if function in ("max", "min"):
             return f"Q_{function}([{body} {loop}])"
         return f"Q_{function}({collection}, lambda {variable}: {body})"
+
+    def _loop(self, function: str, variable: str, collection: str, body: str, condition: str) -> str:
+        """A quantifier written as a function of its own with a plain loop (`any(... for c in hand)` makes a
+        generator and resumes it for every item: several times slower in CPython); the call to it."""
+        assert self.helper is not None and self.folding is not None
+        name = f"q_{len(self.folding.helpers)}"
+        self.folding.helpers.append(name)
+        free = sorted((_free_locals(body) | _free_locals(condition[4:])) - {variable})
+        parameters = "".join(f", {local}" for local in free)
+        test = f"        if not ({condition[4:]}):\n            continue\n" if condition else ""
+        start, step, end = _LOOPS[function]
+        source = (f"def {name}(V, B, items{parameters}):\n{start}    for {variable} in items:\n{test}"
+                  f"{step.format(body=body)}{end}")
+        self.helper(source, list(self.inlined))
+        return f"{name}(V, B, {collection}{parameters})"
 
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
         collection = self._iterable(node.collection)

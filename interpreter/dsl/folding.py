@@ -32,6 +32,7 @@ class Folding:
         self.environment = environment
         self.values: dict[str, Any] = {}
         self.hoisted: dict[int, str] = {}  # id(call node) -> the key its value is kept under in `B`
+        self.helpers: list[str] = []  # the functions quantifiers are written as, by name
 
     def instance(self, function_name: str) -> Instance | None:
         """The checked instance of a definition a generated function name stands for."""
