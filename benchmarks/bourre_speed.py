@@ -3,7 +3,7 @@
     python benchmarks/bourre_speed.py [--games 2000] [--players 5] [--repeat 5]
 
 Both sides play random-policy hands of Bourré: play with probability 0.5, a uniformly random subset of the
-hand to exchange, a uniformly random legal card. The reference is ../shared/bench/bourre_handcoded.py; the
+hand to exchange, a uniformly random legal card. The reference is benchmarks/reference/bourre_handcoded.py; the
 engine runs benchmarks/bourre_benchmark.yaml, whose rules match the reference's, and decides through the
 public API (`legal_actions()` at every decision) as any caller would. Printed: the cost per card played of
 each (median of the runs), their ratio, the same policy's loop over the API with no rules behind it (what
