@@ -43,6 +43,7 @@ def test_json_result() -> None:
     result = json.loads(out)
     assert result["players"] == 3 and result["hands"] == 3 and len(result["returns"]) == 3
     assert len(result["hand_results"]) == 3
+    assert '"ruleset": "Bourré"' in out  # UTF-8 text, not an escape
 
 
 def test_the_log_is_a_replayable_record(tmp_path: Path) -> None:
@@ -52,6 +53,7 @@ def test_the_log_is_a_replayable_record(tmp_path: Path) -> None:
     assert code == 0
     lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert lines[0]["type"] == "match" and lines[-1]["type"] == "result"
+    assert '"ruleset": "Bourré"' in log.read_text(encoding="utf-8").splitlines()[-1]
     state = replay(log)
     assert state.is_terminal and state.returns() == json.loads(out)["returns"]
 
