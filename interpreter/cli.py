@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
 from interpreter.actions import Action
 from interpreter.agents import AGENTS
-from interpreter.bundled import UnknownRulesetError, bundled_rulesets, resolve_ruleset
+from interpreter.bundled import UnknownRulesetError, bundled_paths, bundled_rulesets, is_a_name, resolve_ruleset
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
@@ -46,6 +47,14 @@ def _expand(paths: Iterable[str]) -> list[str]:
     return files
 
 
+def _complete_ruleset(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Shell completion of a RULESET: the bundled names that begin with what is typed, else files."""
+    names = [name for name in bundled_paths() if name.startswith(incomplete)]
+    if names and is_a_name(incomplete):
+        return [CompletionItem(name) for name in names]
+    return [CompletionItem(incomplete, type="file")]
+
+
 def _ruleset_file(argument: str) -> str:
     """A RULESET argument as a file: a path, or the name of a bundled ruleset; an unknown name is a usage error
     that lists the bundled ones."""
@@ -62,7 +71,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, metavar="RULESET...")
+@click.argument("paths", nargs=-1, required=True, metavar="RULESET...", shell_complete=_complete_ruleset)
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE",
               help="Give a parameter a value (repeatable), e.g. --set pot_limit=20.")
@@ -106,7 +115,7 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 
 
 @cli.command()
-@click.argument("ruleset", metavar="[RULESET]", required=False)
+@click.argument("ruleset", metavar="[RULESET]", required=False, shell_complete=_complete_ruleset)
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
@@ -231,7 +240,7 @@ def _new_log_path(folder: Path, ruleset: str, seed: int | None) -> Path:
 
 
 @cli.command()
-@click.argument("ruleset", metavar="RULESET")
+@click.argument("ruleset", metavar="RULESET", shell_complete=_complete_ruleset)
 @click.option("-n", "games", type=click.IntRange(min=1), required=True, metavar="GAMES", help="Matches to play.")
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")

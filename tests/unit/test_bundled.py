@@ -94,3 +94,16 @@ def test_without_a_rulesets_folder_every_name_is_unknown(tmp_path: Path, monkeyp
         bundled.resolve_ruleset("bourre")
     code, _, err = _run("list")
     assert code == 1 and "no bundled rulesets" in err
+
+
+def _completed(words: str) -> list[str]:
+    environment = {"_RULEDECK_COMPLETE": "bash_complete", "COMP_WORDS": words,
+                   "COMP_CWORD": str(len(words.split()) - 1)}
+    return CliRunner().invoke(cli, [], prog_name="ruledeck", env=environment).stdout.splitlines()
+
+
+def test_the_shell_completes_a_ruleset_with_the_bundled_names_else_files() -> None:
+    assert _completed("ruledeck play pot") == ["plain,pot_limit"]
+    assert _completed("ruledeck validate burraco_t") == ["plain,burraco_target", "plain,burraco_three_players",
+                                                         "plain,burraco_two_players"]
+    assert _completed("ruledeck simulate rules") == ["file,rules"]
