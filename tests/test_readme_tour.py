@@ -1,7 +1,7 @@
 """The README's tour runs as written: every shell command of its `## A tour` section, and its Python example.
 
 Each command runs as the README gives it, with these substitutions so that the whole tour costs seconds:
-- `-n N` plays at most 4 matches, and a `play` without `--set hands=...` plays 2 hands;
+- `-n N` plays at most 2 matches, and a `play` without `--set hands=...` plays 1 hand;
 - `.venv/bin/ruledeck` is this interpreter's `python -m interpreter` (the same command line);
 - `.venv/bin/pip install ...` lines are not run (the tests run where ruledeck is installed already);
 - a `--backend ray` line runs only where Ray is installed, on a Ray started here (its `--address` left out);
@@ -25,8 +25,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-MOST_MATCHES = 4
-FEWER_HANDS = "hands=2"
+MOST_MATCHES = 2
+FEWER_HANDS = "hands=1"
 STOPPED_BY_THE_PERSON = 130
 
 
