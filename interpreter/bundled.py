@@ -48,7 +48,7 @@ def bundled_paths() -> dict[str, Path]:
 
 
 def is_a_name(argument: str) -> bool:
-    """Whether a ruleset argument reads as a bare name (`bourre`) rather than a path (`my_game.yaml`)."""
+    """Whether a ruleset argument reads as a bare name (`pot_limit`) rather than a path (`my_game.yaml`)."""
     return Path(argument).name == argument and not Path(argument).suffix
 
 

@@ -345,7 +345,7 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
 
 
 def _echo_json(value: object) -> None:
-    """JSON on standard output, its text as UTF-8 (`Bourré`, not an escape)."""
+    """JSON on standard output, its text as UTF-8 (`é`, not the escape `\\u00e9`)."""
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 
