@@ -310,9 +310,17 @@ def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, li
     kinds = [kind.strip() for kind in bots.split(",") if kind.strip()]
     unknown = [kind for kind in kinds if kind not in AGENTS]
     if unknown or not kinds or len(kinds) not in (1, count):
-        detail = f"unknown bot {unknown[0]!r}" if unknown else f"give one bot kind, or {count} (one per seat)"
+        detail = f"unknown bot {unknown[0]!r}" if unknown else _bots_misfit(len(kinds), count, players,
+                                                                           allowed.counts())
         raise click.UsageError(f"--bots: {detail}; bots: {', '.join(AGENTS)}")
     return count, kinds
+
+
+def _bots_misfit(kinds: int, count: int, players: int | None, counts: range) -> str:
+    """A list of bots of another length than the table, and the ways to make it fit (--players, when none was
+    given and the list's length is a table the ruleset allows)."""
+    fits = f", or --players {kinds}" if players is None and kinds in counts else ""
+    return f"{kinds} kinds for {count} players: give one bot kind, or {count} (one per seat){fits}"
 
 
 @cli.command(name="test")

@@ -74,6 +74,11 @@ def test_bad_arguments_exit_2_naming_what_is_allowed() -> None:
     assert code == 2 and "Bourré is for 2 to 8 players, not 9" in err
     code, _, err = _run("play", BOURRE, "--bots", "genius")
     assert code == 2 and "unknown bot 'genius'; bots: random, heuristic" in err
+    code, _, err = _run("play", BOURRE, "--bots", "heuristic,random,random,random,random")
+    assert code == 2 and "--bots: 5 kinds for 7 players: give one bot kind, or 7 (one per seat), or --players 5;" \
+        in err
+    code, _, err = _run("play", BOURRE, "--players", "3", "--bots", "random,random")
+    assert code == 2 and "--bots: 2 kinds for 3 players: give one bot kind, or 3 (one per seat);" in err
     code, _, err = _run("play", BOURRE, "--set", "pot_limit=0")
     assert code == 2 and "pot_limit: 0 is out of range: allowed an integer of at least 1, or null" in err
     code, _, err = _run("play", BOURRE, "--players", "3", "--human", "5")
