@@ -3,7 +3,7 @@
     python benchmarks/bourre_speed.py [--chunk 50] [--rounds 20] [--players 5] [--ruleset FILE]
 
 Both sides play random-policy hands of Bourré: play with probability 0.5, a uniformly random subset of the
-hand to exchange, a uniformly random legal card. The reference is ../shared/bench/bourre_handcoded.py; the
+hand to exchange, a uniformly random legal card. The reference is benchmarks/reference/bourre_handcoded.py; the
 engine runs benchmarks/bourre_benchmark.yaml, whose rules match the reference's (or `--ruleset`, e.g. the full
 rulesets/bourre.yaml, which does more work: the cinch), and decides through the public API (`legal_actions()`
 at every decision) as any caller would. The sides run in chunks of `--chunk` hands, alternating, each chunk

@@ -5,7 +5,7 @@
 Both sides play random-policy hands of four-player Burraco: take the whole discard pile or draw from the stock
 on a coin flip (draw when the pile is empty); meld greedily, repeating until nothing applies: add natural
 cards to the team's melds, else lay the largest new natural meld, else the largest new meld with exactly one
-wild; then discard a uniformly random card of the hand. The reference is ../shared/bench/burraco_handcoded.py;
+wild; then discard a uniformly random card of the hand. The reference is benchmarks/reference/burraco_handcoded.py;
 the engine runs benchmarks/burraco_benchmark.yaml, whose rules match the reference's, one match of N hands,
 and decides through the public API (`legal_actions()` at every decision) as any caller would. The sides run in
 chunks of `--chunk` hands, alternating, each chunk timed in CPU and wall time (benchmarks/timing.py). Printed:

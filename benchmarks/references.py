@@ -1,4 +1,4 @@
-"""The hand-written speed references of ../shared/bench/, loaded as modules for a benchmark run."""
+"""The hand-written speed references of benchmarks/reference/, loaded as modules for a benchmark run."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT.parent / "shared" / "bench"
+BENCH = ROOT / "benchmarks" / "reference"
 
 
 def load_reference(name: str) -> ModuleType:
-    """`../shared/bench/<name>.py` as a module; exits with a clear message when it is not there."""
+    """`benchmarks/reference/<name>.py` as a module; exits with a clear message when it is not there."""
     path = BENCH / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None or not path.exists():

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
 from interpreter.actions import Action
 from interpreter.agents import AGENTS
+from interpreter.bundled import UnknownRulesetError, bundled_paths, bundled_rulesets, is_a_name, resolve_ruleset
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
@@ -45,6 +47,23 @@ def _expand(paths: Iterable[str]) -> list[str]:
     return files
 
 
+def _complete_ruleset(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Shell completion of a RULESET: the bundled names that begin with what is typed, else files."""
+    names = [name for name in bundled_paths() if name.startswith(incomplete)]
+    if names and is_a_name(incomplete):
+        return [CompletionItem(name) for name in names]
+    return [CompletionItem(incomplete, type="file")]
+
+
+def _ruleset_file(argument: str) -> str:
+    """A RULESET argument as a file: a path, or the name of a bundled ruleset; an unknown name is a usage error
+    that lists the bundled ones."""
+    try:
+        return resolve_ruleset(argument)
+    except UnknownRulesetError as error:
+        raise click.UsageError(str(error)) from None
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ruledeck", prog_name="ruledeck")
 def cli() -> None:
@@ -52,13 +71,14 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, metavar="RULESET...", shell_complete=_complete_ruleset)
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE",
               help="Give a parameter a value (repeatable), e.g. --set pot_limit=20.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only findings, not the files that are fine.")
 def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...], quiet: bool) -> None:
-    """Check ruleset files (or every .yaml file under a directory) and report every finding.
+    """Check ruleset files (or every .yaml file under a directory, or bundled rulesets by name) and report
+    every finding.
 
     Each finding is printed as PATH:LINE:COL: error[code]: message (at yaml.path), with the line and a caret.
     Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
@@ -67,7 +87,7 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
         given = parse_assignments(list(assignments))
     except ParameterError as error:
         raise click.UsageError(str(error)) from None
-    files = _expand(paths)
+    files = _expand(_ruleset_file(path) for path in paths)
     errors = warnings = 0
     for file in files:
         try:
@@ -95,7 +115,7 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 
 
 @cli.command()
-@click.argument("ruleset", metavar="[RULESET]", required=False)
+@click.argument("ruleset", metavar="[RULESET]", required=False, shell_complete=_complete_ruleset)
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
@@ -110,7 +130,7 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
 def play(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...], bots: str,
          human: int | None, log_path: str | None, resume_path: str | None, as_json: bool) -> None:
-    """Play one match of a ruleset with bots, printing a readable transcript.
+    """Play one match of a ruleset (a file, or a bundled ruleset by name) with bots, printing a transcript.
 
     A match stopped at the terminal (q, Ctrl-C or the end of input) is kept in its log, or in a new one when
     none was asked for; `ruledeck play --resume FILE.jsonl` goes on with it.
@@ -129,6 +149,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     else:
         if ruleset is None:
             raise click.UsageError("give a RULESET to play, or --resume FILE.jsonl")
+        ruleset = _ruleset_file(ruleset)
         game = load_game_or_exit(ruleset, assignments)
         count, kinds = _table_and_bots(game, players, bots)
         header = {"ruleset": str(Path(ruleset).resolve()), "params": dict(game.ruleset.parameter_values)}
@@ -163,7 +184,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         if log_file is not None:
             log_file.close()
     if as_json:
-        click.echo(json.dumps(result.as_json(), indent=2))
+        _echo_json(result.as_json())
         return
     scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(result.returns))
     best = max(result.returns)
@@ -219,7 +240,7 @@ def _new_log_path(folder: Path, ruleset: str, seed: int | None) -> Path:
 
 
 @cli.command()
-@click.argument("ruleset", metavar="RULESET")
+@click.argument("ruleset", metavar="RULESET", shell_complete=_complete_ruleset)
 @click.option("-n", "games", type=click.IntRange(min=1), required=True, metavar="GAMES", help="Matches to play.")
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
@@ -244,6 +265,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
         raise click.UsageError("--address is for --backend ray")
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         raise click.UsageError("--backend ray needs Ray: pip install 'ruledeck[ray]'")
+    ruleset = _ruleset_file(ruleset)
     game = load_game_or_exit(ruleset, assignments)
     count, kinds = _table_and_bots(game, players, bots)
     job = Job(str(Path(ruleset).resolve()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
@@ -252,7 +274,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
         summary = run_simulation(job, games=games, seed=seed, workers=workers, progress=bar.update, backend=backend,
                                  address=address)
     if as_json:
-        click.echo(json.dumps({"ruleset": game.name, "bots": kinds, "seed": seed, **summary.as_json()}, indent=2))
+        _echo_json({"ruleset": game.name, "bots": kinds, "seed": seed, **summary.as_json()})
         return
     click.echo(f"{game.name}: {games} matches, {count} players, bots {','.join(kinds)}, seed {seed}")
     click.echo(f"{'seat':>6} {'mean result':>12} {'± s.e.':>9} {'stdev':>9} {'wins':>7}")
@@ -266,6 +288,19 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
                    "(see `match.hand_cap`); their results are as the cap left them")
 
 
+@cli.command(name="list")
+def list_command() -> None:
+    """List the bundled rulesets, each game followed by its variants: the name to give `play`, `simulate` or
+    `validate`, the ruleset's own title, and its file."""
+    entries = bundled_rulesets()
+    if not entries:
+        raise click.ClickException("this installation has no bundled rulesets")
+    names = [entry.name if entry.base is None else "  " + entry.name for entry in entries]
+    name_width, title_width = max(map(len, names)), max(len(entry.title) for entry in entries)
+    for name, entry in zip(names, entries, strict=True):
+        click.echo(f"{name:<{name_width}}  {entry.title:<{title_width}}  {entry.path}")
+
+
 def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, list[str]]:
     """The player count and the bots, or a usage error naming what is allowed."""
     allowed = game.ruleset.players
@@ -275,9 +310,17 @@ def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, li
     kinds = [kind.strip() for kind in bots.split(",") if kind.strip()]
     unknown = [kind for kind in kinds if kind not in AGENTS]
     if unknown or not kinds or len(kinds) not in (1, count):
-        detail = f"unknown bot {unknown[0]!r}" if unknown else f"give one bot kind, or {count} (one per seat)"
+        detail = f"unknown bot {unknown[0]!r}" if unknown else _bots_misfit(len(kinds), count, players,
+                                                                           allowed.counts())
         raise click.UsageError(f"--bots: {detail}; bots: {', '.join(AGENTS)}")
     return count, kinds
+
+
+def _bots_misfit(kinds: int, count: int, players: int | None, counts: range) -> str:
+    """A list of bots of another length than the table, and the ways to make it fit (--players, when none was
+    given and the list's length is a table the ruleset allows)."""
+    fits = f", or --players {kinds}" if players is None and kinds in counts else ""
+    return f"{kinds} kinds for {count} players: give one bot kind, or {count} (one per seat){fits}"
 
 
 @cli.command(name="test")
@@ -307,6 +350,11 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
                 click.echo(f"FAIL {file}: {result.name}\n     {result.message}")
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def _echo_json(value: object) -> None:
+    """JSON on standard output, its text as UTF-8 (`é`, not the escape `\\u00e9`)."""
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 
 def _print_findings(file: str, findings: list[Diagnostic], quiet: bool) -> None:

@@ -35,12 +35,21 @@ def _cache_file() -> str | bool:
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ruledeck"
     try:
         base.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if base.stat().st_uid != os.getuid() or not os.access(base, os.W_OK):
+        if not _is_own_folder(base):
             return False
     except OSError:
         return False
     version = f"{lark.__version__}-py{sys.version_info.major}{sys.version_info.minor}"
     return str(base / f"expression-grammar-{version}.lark-cache")
+
+
+def _is_own_folder(folder: Path) -> bool:
+    """Whether this user owns the folder and may write in it. Where the system has no user ids (Windows, whose
+    per-user folders are private already), writable is enough."""
+    get_user_id = getattr(os, "getuid", None)
+    if get_user_id is not None and folder.stat().st_uid != get_user_id():
+        return False
+    return os.access(folder, os.W_OK)
 
 
 @cache

@@ -101,5 +101,5 @@ def save_log(path: str | Path, header: dict[str, Any], state: State) -> None:
 
 
 def _write(log: IO[str], event: dict[str, Any]) -> None:
-    log.write(json.dumps(event) + "\n")
+    log.write(json.dumps(event, ensure_ascii=False) + "\n")  # UTF-8 text, as the file is opened
     log.flush()

@@ -43,6 +43,7 @@ def test_json_result() -> None:
     result = json.loads(out)
     assert result["players"] == 3 and result["hands"] == 3 and len(result["returns"]) == 3
     assert len(result["hand_results"]) == 3
+    assert '"ruleset": "Bourré"' in out  # UTF-8 text, not an escape
 
 
 def test_the_log_is_a_replayable_record(tmp_path: Path) -> None:
@@ -52,6 +53,7 @@ def test_the_log_is_a_replayable_record(tmp_path: Path) -> None:
     assert code == 0
     lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert lines[0]["type"] == "match" and lines[-1]["type"] == "result"
+    assert '"ruleset": "Bourré"' in log.read_text(encoding="utf-8").splitlines()[-1]
     state = replay(log)
     assert state.is_terminal and state.returns() == json.loads(out)["returns"]
 
@@ -72,6 +74,11 @@ def test_bad_arguments_exit_2_naming_what_is_allowed() -> None:
     assert code == 2 and "Bourré is for 2 to 8 players, not 9" in err
     code, _, err = _run("play", BOURRE, "--bots", "genius")
     assert code == 2 and "unknown bot 'genius'; bots: random, heuristic" in err
+    code, _, err = _run("play", BOURRE, "--bots", "heuristic,random,random,random,random")
+    assert code == 2 and "--bots: 5 kinds for 7 players: give one bot kind, or 7 (one per seat), or --players 5;" \
+        in err
+    code, _, err = _run("play", BOURRE, "--players", "3", "--bots", "random,random")
+    assert code == 2 and "--bots: 2 kinds for 3 players: give one bot kind, or 3 (one per seat);" in err
     code, _, err = _run("play", BOURRE, "--set", "pot_limit=0")
     assert code == 2 and "pot_limit: 0 is out of range: allowed an integer of at least 1, or null" in err
     code, _, err = _run("play", BOURRE, "--players", "3", "--human", "5")

@@ -41,6 +41,7 @@ def test_the_command_prints_statistics_as_json() -> None:
     data = json.loads(result.stdout)
     assert data["matches"] == 6 and data["players"] == 3 and len(data["seats"]) == 3
     assert data["mean_hands"] == 1.0
+    assert '"ruleset": "Bourré"' in result.stdout  # UTF-8 text, not an escape
 
 
 def test_bad_arguments_exit_2() -> None:

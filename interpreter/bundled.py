@@ -1,0 +1,81 @@
+"""The example rulesets that come with ruledeck, found by name (`ruledeck play NAME`, `ruledeck list`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from interpreter.errors import RuledeckError
+from interpreter.source import read_file, to_plain
+
+_PACKAGE = Path(__file__).resolve().parent
+# Installed from a wheel, the rulesets are package data inside the package; in a checkout (an editable
+# install), they are the top-level `rulesets/` beside it, which the wheel is built from.
+FOLDERS = (_PACKAGE / "rulesets", _PACKAGE.parent / "rulesets")
+
+
+class UnknownRulesetError(RuledeckError):
+    """A ruleset argument that is neither a file nor the name of a bundled ruleset."""
+
+    def __init__(self, argument: str, names: list[str]) -> None:
+        known = ", ".join(names) if names else "none (the package has no rulesets folder)"
+        super().__init__(f"no ruleset file or bundled ruleset named {argument!r}; bundled rulesets: {known} "
+                         "(`ruledeck list` shows them)")
+
+
+@dataclass(frozen=True)
+class BundledRuleset:
+    """One bundled ruleset: the name to ask for it by, its file, its own title, and the ruleset it varies."""
+
+    name: str
+    path: Path
+    title: str
+    base: str | None  # for a variant, the name of the ruleset it extends
+
+
+def bundled_folder() -> Path | None:
+    """The folder of the bundled rulesets, or None when there is none."""
+    return next((folder for folder in FOLDERS if folder.is_dir()), None)
+
+
+def bundled_paths() -> dict[str, Path]:
+    """Each bundled ruleset's name (its file name without `.yaml`) and file: games first, then variants."""
+    folder = bundled_folder()
+    if folder is None:
+        return {}
+    files = sorted(folder.rglob("*.yaml"), key=lambda path: (len(path.relative_to(folder).parts), path))
+    return {path.stem: path for path in files}
+
+
+def is_a_name(argument: str) -> bool:
+    """Whether a ruleset argument reads as a bare name (`pot_limit`) rather than a path (`my_game.yaml`)."""
+    return Path(argument).name == argument and not Path(argument).suffix
+
+
+def resolve_ruleset(argument: str) -> str:
+    """The file a RULESET argument stands for: an existing path, or a path-like one, as given (a missing file
+    is reported where it is read); otherwise the bundled ruleset of that name."""
+    if Path(argument).exists() or not is_a_name(argument):
+        return argument
+    paths = bundled_paths()
+    if argument not in paths:
+        raise UnknownRulesetError(argument, list(paths))
+    return str(paths[argument])
+
+
+def bundled_rulesets() -> list[BundledRuleset]:
+    """Every bundled ruleset, each game followed by its variants."""
+    described = [_describe(name, path) for name, path in bundled_paths().items()]
+    games = [entry for entry in described if entry.base is None]
+    variants = [entry for entry in described if entry.base is not None]
+    ordered: list[BundledRuleset] = []
+    for game in games:
+        ordered.append(game)
+        ordered.extend(variant for variant in variants if variant.base == game.name)
+    return ordered + [variant for variant in variants if variant not in ordered]
+
+
+def _describe(name: str, path: Path) -> BundledRuleset:
+    tree = to_plain(read_file(path))
+    extends = tree.get("extends")
+    return BundledRuleset(name, path, str(tree.get("name", name)), Path(extends).stem if extends else None)

@@ -1,0 +1,61 @@
+"""A clone is complete: the rules reference the rulesets cite and the benchmarks' references are in it."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "docs" / "rules" / "RULES.md"
+CITED_IN = ("rulesets", "tests", "benchmarks", "docs", "interpreter")
+RULE_ID = re.compile(r"\b(B[RU]-V?\d+)\b")
+OUTSIDE = re.compile(r"\.\./shared\b|/work/")  # the folder beside the checkout the project once read from
+
+
+def _text_files() -> list[Path]:
+    suffixes = {".py", ".yaml", ".md", ".json", ".lark", ".txt", ".toml"}
+    found = [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "pyproject.toml", ROOT / ".ci" / "run"]
+    for folder in CITED_IN:
+        found.extend(path for path in (ROOT / folder).rglob("*") if path.suffix in suffixes)
+    return [path for path in found if path.resolve() != Path(__file__).resolve()]
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")  # some test rulesets are broken on purpose
+
+
+def test_the_rules_reference_defines_every_rule_id_that_is_cited() -> None:
+    defined = set(re.findall(r"\*\*(B[RU]-V?\d+)", RULES.read_text(encoding="utf-8")))
+    cited = {rule for path in _text_files() for rule in RULE_ID.findall(_read(path))}
+    assert len(defined) > 100 and len(cited) > 50
+    assert sorted(cited - defined) == []
+
+
+def test_no_file_points_outside_the_repository() -> None:
+    pointing = [f"{path.relative_to(ROOT)}:{number}" for path in _text_files()
+                for number, line in enumerate(_read(path).splitlines(), 1)
+                if OUTSIDE.search(line)]
+    assert pointing == []
+
+
+def _references_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("references", ROOT / "benchmarks" / "references.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["bourre_handcoded", "burraco_handcoded"])
+def test_the_benchmarks_load_their_hand_written_references_from_the_repository(name: str) -> None:
+    reference = _references_module().load_reference(name)
+    assert Path(reference.__file__).parent == ROOT / "benchmarks" / "reference"
+    arguments = (2, 5, 1) if name == "bourre_handcoded" else (1, 1)
+    table, seconds = reference.run(*arguments)
+    assert seconds >= 0 and table is not None
+    sys.modules.pop(name, None)
