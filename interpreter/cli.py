@@ -19,7 +19,7 @@ from interpreter.agents import AGENTS
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
-from interpreter.errors import Diagnostic, ParameterError, RuledeckError, RulesetError
+from interpreter.errors import Diagnostic, ParameterError, RuledeckError, RulesetError, render_findings
 from interpreter.loader import load_ruleset, validate_file
 from interpreter.parameters import parse_assignments
 from interpreter.runners.human import Quit, human_chooser
@@ -36,13 +36,20 @@ def _expand(paths: Iterable[str]) -> list[str]:
     paths = list(paths)
     files: list[str] = []
     for path in paths:
-        if Path(path).is_dir():
+        if _is_folder(path):
             files.extend(str(p) for p in sorted(Path(path).rglob("*.yaml")))
         else:
             files.append(path)
     if not files:
         raise click.UsageError("no .yaml files found in " + ", ".join(paths))
     return files
+
+
+def _is_folder(path: str) -> bool:
+    try:
+        return Path(path).is_dir()
+    except OSError:  # a name longer than the system allows: reading it as a file says so
+        return False
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -314,8 +321,7 @@ def _print_findings(file: str, findings: list[Diagnostic], quiet: bool) -> None:
         if not quiet:
             click.echo(f"{file}: ok")
         return
-    for finding in findings:
-        click.echo(finding.render())
+    click.echo(render_findings(findings))
 
 
 def main(argv: list[str] | None = None) -> None:
