@@ -78,7 +78,7 @@ class Diagnostic:
 
 
 MAX_MESSAGE = 300  # characters of a message or hint, which may quote the ruleset
-MAX_EXCERPT = 100  # characters of a source line shown; a longer line is cut around the span
+MAX_EXCERPT = 150  # characters of a source line shown; a longer line is cut around the span
 MAX_FINDINGS_OF_A_KIND = 20  # findings of one code in one file; the rest are counted
 
 

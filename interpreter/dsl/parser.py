@@ -14,8 +14,10 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from interpreter.dsl import ast
 from interpreter.errors import ExpressionError
+from interpreter.source_limits import MAX_NUMBER_DIGITS
 
 MAX_EXPRESSION_LENGTH = 10_000
+MAX_EXPRESSION_DEPTH = 100  # the shipped rulesets need 11; every later pass recurses once per level
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -65,7 +67,11 @@ class _ToAst(Transformer[Token, ast.Node]):
     """Builds AST nodes and nothing else; every later pass works on the AST."""
 
     def integer(self, meta: Any, children: list[Token]) -> ast.Node:
-        return ast.Literal(*_span(meta), int(children[0]))
+        digits = str(children[0])
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise ExpressionError("number-too-large", f"a number of {len(digits):,} digits; a ruleset's numbers "
+                                  f"have at most {MAX_NUMBER_DIGITS}", *_span(meta))
+        return ast.Literal(*_span(meta), int(digits))
 
     def string(self, meta: Any, children: list[Token]) -> ast.Node:
         return ast.Literal(*_span(meta), str(children[0])[1:-1])
@@ -163,6 +169,7 @@ def parse(text: str) -> ast.Node:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
         raise _syntax_error(error, text) from None
+    _check_depth(tree)
     try:
         result = _ToAst().transform(tree)
     except VisitError as error:
@@ -172,6 +179,21 @@ def parse(text: str) -> ast.Node:
     if isinstance(result, Tree):  # pragma: no cover - every rule has a transformer method
         raise ExpressionError("expr-syntax", "unsupported expression", 0, len(text))
     return result
+
+
+def _check_depth(tree: Tree[Token]) -> None:
+    """Refuse an expression nested deeper than MAX_EXPRESSION_DEPTH before any recursive pass walks it (the
+    walk here is a loop). Operators in a row nest too: `a or b or c` is `(a or b) or c`."""
+    pending: list[tuple[Tree[Token], int]] = [(tree, 1)]
+    while pending:
+        node, depth = pending.pop()
+        if depth > MAX_EXPRESSION_DEPTH:
+            start = node.meta.start_pos if not node.meta.empty else 0
+            raise ExpressionError(
+                "expr-too-deep", f"the expression nests more than {MAX_EXPRESSION_DEPTH} levels deep here",
+                start, start + 1, hint="operators in a row and brackets each nest one level: give parts of it a "
+                "name under `define:`, or use any(...)/all(...) over a list")
+        pending.extend((child, depth + 1) for child in reversed(node.children) if isinstance(child, Tree))
 
 
 def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
