@@ -10,7 +10,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -23,6 +23,7 @@ from interpreter.errors import Diagnostic, ParameterError, RuledeckError, Rulese
 from interpreter.loader import load_ruleset, validate_file
 from interpreter.parameters import parse_assignments
 from interpreter.runners.human import Quit, human_chooser
+from interpreter.runners.integrity import lock
 from interpreter.runners.play import agents_for, play_match, save_log
 from interpreter.runners.replay import read_log_file, replay_log
 from interpreter.runners.scenarios import ScenarioError
@@ -124,11 +125,13 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     """
     state: State | None = None
     logged: int | None = None  # for a resumed match, the events its log already holds
+    log_file: IO[str] | None = None
     if resume_path is not None:
         if ruleset is not None or players is not None or seed is not None or assignments or log_path:
             raise click.UsageError("--resume: the log gives the ruleset, players, seed and parameters, and the "
                                    "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
-        state, header, logged = _resumed(resume_path)
+        log_file = _locked(resume_path)  # first: nothing is read or cut while another run writes it
+        state, header, logged = _resumed(resume_path, log_file)
         game, count, seed = state.game, state.player_count, state.seed
         log_path = resume_path
         kinds = _table_and_bots(game, count, bots)[1]
@@ -159,7 +162,9 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     resumed = state is not None
     if state is None:
         state = game.new_initial_state(seed=seed, players=count)
-    log_file = open(log_path, "a" if resumed else "w", encoding="utf-8") if log_path else None  # noqa: SIM115
+    if not resumed and log_path:
+        log_file = _locked(log_path)
+        log_file.truncate(0)
     try:
         result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line, log=log_file,
                             header=header, viewer=human, state=state, shown=logged)
@@ -181,17 +186,28 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         click.echo(f"(Stopped at the hand cap of {result.hands} hands before the match ended: see `match.hand_cap`.)")
 
 
-def _resumed(path: str) -> tuple[State, dict[str, Any], int]:
+def _locked(path: str) -> IO[str]:
+    """A log opened for appending, locked against any other run for as long as it is open."""
+    log_file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed when the match ends
+    lock(log_file, path)
+    return log_file
+
+
+def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int]:
     """The state a log leads to, its header and how many events it holds; a last line cut off in writing is
-    cut from the file, so that what is added follows its last whole line. A match that is over cannot be
-    resumed."""
-    log = read_log_file(path)
-    state = replay_log(path, log)
+    cut from the file (open and locked as `log_file`), so that what is added follows its last whole line. A
+    match that is over cannot be resumed."""
+    try:
+        log = read_log_file(path)
+        state = replay_log(path, log)
+    except BaseException:
+        log_file.close()
+        raise
     if state.is_terminal:
+        log_file.close()
         raise click.UsageError(f"--resume: the match in {path} is over")
     if log.whole_bytes < Path(path).stat().st_size:
-        with open(path, "r+b") as cut:
-            cut.truncate(log.whole_bytes)
+        log_file.truncate(log.whole_bytes)
     header = {key: value for key, value in log.header.items() if key not in ("type", "players", "seed")}
     return state, header, len(log.events)
 
