@@ -216,6 +216,22 @@ def parse_text(text: str, path: str) -> MappingNode:
     return root
 
 
+def load_plain(text: str, path: str) -> Any:
+    """The plain data of a YAML text that is not a ruleset (a scenario file), under a ruleset's bounds on
+    aliases, their expansion and nesting. Raises RulesetError with the finding, located."""
+    source = SourceText(path, text)
+    try:
+        check_events(text, source)
+        composed = yaml.compose(text, Loader=yaml.SafeLoader)
+        if composed is not None:
+            check_expansion(composed, source)
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise RulesetError([yaml_error(error, source)]) from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise _file_error(path, "number-too-large", "a number too long to be read", None) from None
+
+
 def _file_error(path: str, code: str, message: str, hint: str | None) -> RulesetError:
     return RulesetError([Diagnostic(code, message, hint=hint, path=shorten(path))])
 

@@ -126,3 +126,16 @@ def test_the_workers_of_a_killed_simulation_end_too() -> None:
         for pid in [run.pid, *workers]:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(("text", "finding"), [
+    ("ruleset: x.yaml\ncases: " + "[" * 3000 + "]" * 3000 + "\n", "error[nesting-limit]"),
+    ("ruleset: x.yaml\ncases: [{n: " + "9" * 5000 + "}]\n", "error[number-too-large]"),
+])
+def test_a_hostile_scenario_file_is_refused_plainly(text: str, finding: str, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    with pytest.raises(SystemExit) as exited:
+        main(["test", str(scenario)])
+    assert exited.value.code == 2 and finding in capsys.readouterr().err
