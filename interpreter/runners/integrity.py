@@ -62,9 +62,7 @@ def header_problem(header: dict[str, Any]) -> str | None:
 def lock(log: IO[str], path: str) -> None:
     """Hold an exclusive lock on an open log until it is closed (or the process ends, however it ends); a log
     another run holds is refused at once."""
-    try:
-        _lock_file(log)
-    except OSError:
+    if not _locked(log):
         log.close()
         raise LogBusyError(f"{path}: another ruledeck is writing this match; wait for it to stop, or stop it "
                            "first") from None
@@ -73,11 +71,23 @@ def lock(log: IO[str], path: str) -> None:
 if sys.platform == "win32":  # pragma: no cover - the lock of Windows
     import msvcrt
 
-    def _lock_file(log: IO[str]) -> None:
+    def _locked(log: IO[str]) -> bool:
         log.seek(0)  # the lock covers the file's first byte
-        msvcrt.locking(log.fileno(), msvcrt.LK_NBLCK, 1)
+        try:
+            msvcrt.locking(log.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
 else:
     import fcntl
 
-    def _lock_file(log: IO[str]) -> None:
-        fcntl.flock(log.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    def _locked(log: IO[str]) -> bool:
+        """Whether the lock is held now; False only when another open file holds it (a file system that has
+        no locks at all leaves the log unlocked rather than unusable)."""
+        try:
+            fcntl.flock(log.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        except OSError:
+            pass
+        return True
