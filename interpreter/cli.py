@@ -148,6 +148,9 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         header["human"] = human  # a resumed match gives the seat back to its person
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
+    if state is None and log_path:  # a new log: emptied once no other run holds it
+        log_file = _locked(log_path)
+        log_file.truncate(0)
     agents = agents_for(kinds, count, seed + (len(state.history) if state is not None else 0))
     choosers: list[Callable[[State], Action]] = [agent.choose for agent in agents]
     if human is not None:
@@ -162,9 +165,6 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     resumed = state is not None
     if state is None:
         state = game.new_initial_state(seed=seed, players=count)
-    if not resumed and log_path:
-        log_file = _locked(log_path)
-        log_file.truncate(0)
     try:
         result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line, log=log_file,
                             header=header, viewer=human, state=state, shown=logged)
