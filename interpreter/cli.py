@@ -162,7 +162,6 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
                        f"{state.values['hand_number']} after {len(state.history)} actions")
         else:
             click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
-    resumed = state is not None
     if state is None:
         state = game.new_initial_state(seed=seed, players=count)
     try:
