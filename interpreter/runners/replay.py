@@ -114,10 +114,13 @@ def replay_log(path: str | Path, log: Log) -> State:
             if not state.is_chance_node:
                 raise ReplayError(f"{path}: line {number} shuffles where the game does not")
             try:
-                state = _shuffled_as_logged(state, event["order"])
+                state = _shuffled_as_logged(state, event["order"], seeded=header.get("seed") is not None)
             except (IllegalActionError, ValueError) as error:
                 raise ReplayError(f"{path}: line {number}: the logged shuffle cannot be replayed: {error}") \
                     from None
+            except _NotTheSeedsShuffle:
+                raise ReplayError(f"{path}: line {number}: the logged shuffle is not the one seed "
+                                  f"{header['seed']} makes there: the log was edited") from None
         elif kind == "action":
             try:
                 state.apply(event["action"])
@@ -160,15 +163,22 @@ def ruleset_of(path: str | Path, header: dict[str, Any]) -> Path:
                       "there, or beside the log")
 
 
-def _shuffled_as_logged(state: State, order: list[str]) -> State:
+class _NotTheSeedsShuffle(Exception):
+    pass
+
+
+def _shuffled_as_logged(state: State, order: list[str], *, seeded: bool) -> State:
     """The logged shuffle. The state's own generator, seeded as the log says, makes the same order, and then
-    it is used (so that a match resumed from the log goes on shuffling as it would have); a stacked order is
-    put as it is."""
+    it is used (so that a match resumed from the log goes on shuffling as it would have). In a match played
+    with a seed any other order is an edit (a deck stacked in the log); without one, the order is put as it
+    is."""
     trial = state.clone()
     seen = len(trial.events)
     trial.apply_chance()
     made = next((event["order"] for event in trial.events[seen:] if event["type"] == "chance"), None)
     if made == order:
         return trial
+    if seeded:
+        raise _NotTheSeedsShuffle()
     state.apply_chance(order)
     return state

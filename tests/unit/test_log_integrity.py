@@ -71,6 +71,17 @@ def test_a_seat_that_is_no_seat_is_refused_even_with_a_matching_digest(
     assert code == 1 and "line 1, the header, gives `human` as" in output and "which is no seat of 3" in output
 
 
+def test_a_shuffle_edited_in_the_log_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _stopped_match(tmp_path)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    number, shuffle = next((n, json.loads(line)) for n, line in enumerate(lines, 1) if '"chance"' in line)
+    shuffle["order"] = shuffle["order"][1:] + shuffle["order"][:1]  # a card moved from the top to the bottom
+    lines[number - 1] = json.dumps(shuffle)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, output = _resume(log, capsys)
+    assert code == 1 and f"line {number}: the logged shuffle is not the one seed 5 makes there" in output
+
+
 def test_a_header_without_a_digest_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = _stopped_match(tmp_path)
     lines = log.read_text(encoding="utf-8").splitlines()
