@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 
 from interpreter.dsl import ast
 from interpreter.dsl.operators import null_guards
-from interpreter.dsl.parser import parse
 from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, SEAT, Type, list_of
 from interpreter.errors import ExpressionError
 from interpreter.model import VariableSpec, ZoneSpec
@@ -47,7 +46,7 @@ class StepChecker:
             return None
         text = expression_text(node)
         try:
-            tree = parse(text)
+            tree = self.checker.expressions.parse(text)
         except ExpressionError as error:
             self.checker.report_expression(error, node, path)
             return None

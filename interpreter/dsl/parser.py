@@ -18,6 +18,7 @@ from interpreter.source_limits import MAX_NUMBER_DIGITS
 
 MAX_EXPRESSION_LENGTH = 10_000
 MAX_EXPRESSION_DEPTH = 100  # the shipped rulesets need 11; every later pass recurses once per level
+MAX_RULESET_EXPRESSIONS = 100_000  # characters parsed for one ruleset; the shipped ones need under 5,000
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -179,6 +180,31 @@ def parse(text: str) -> ast.Node:
     if isinstance(result, Tree):  # pragma: no cover - every rule has a transformer method
         raise ExpressionError("expr-syntax", "unsupported expression", 0, len(text))
     return result
+
+
+class BudgetSpent(ExpressionError):
+    """An expression past the budget of its ruleset; `repeated` once one was refused already (say it once)."""
+
+    def __init__(self, *, repeated: bool) -> None:
+        super().__init__("expr-too-long", f"the expressions of this ruleset add up to more than "
+                         f"{MAX_RULESET_EXPRESSIONS:,} characters here", 0, 1,
+                         hint="a ruleset needs far less: give repeated parts a name under `define:`")
+        self.repeated = repeated
+
+
+class ExpressionBudget:
+    """The expression text one ruleset may have parsed in all: parsing costs some 50 µs a character, so a
+    file of many long expressions would take minutes. Past the budget, every expression is refused at once."""
+
+    def __init__(self, characters: int = MAX_RULESET_EXPRESSIONS) -> None:
+        self.left = characters
+
+    def parse(self, text: str) -> ast.Node:
+        spent = self.left < 0
+        self.left -= len(text)
+        if self.left < 0:
+            raise BudgetSpent(repeated=spent)
+        return parse(text)
 
 
 def _check_depth(tree: Tree[Token]) -> None:
