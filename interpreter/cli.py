@@ -130,6 +130,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         if ruleset is not None or players is not None or seed is not None or assignments or log_path:
             raise click.UsageError("--resume: the log gives the ruleset, players, seed and parameters, and the "
                                    "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
+        if not Path(resume_path).is_file():  # a device or a pipe would be read forever
+            raise click.UsageError(f"--resume: {resume_path} is not a log file")
         log_file = _locked(resume_path)  # first: nothing is read or cut while another run writes it
         state, header, logged = _resumed(resume_path, log_file)
         game, count, seed = state.game, state.player_count, state.seed

@@ -141,3 +141,7 @@ def test_a_second_run_on_a_log_in_use_is_refused_and_the_log_is_left_alone(
     result = CliRunner().invoke(cli, ["play", "--resume", str(log), "--bots", "random"], input="1\n" * 50)
     assert result.exit_code == 0, result.output  # the lock ends with the run that held it
 
+
+def test_a_device_is_no_log_to_resume(capsys: pytest.CaptureFixture[str]) -> None:
+    code, output = _main(["play", "--resume", "/dev/zero"], capsys)
+    assert code == 2 and "--resume: /dev/zero is not a log file" in output
