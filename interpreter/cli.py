@@ -10,7 +10,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 from click.shell_completion import CompletionItem
@@ -21,10 +21,11 @@ from interpreter.bundled import UnknownRulesetError, bundled_paths, bundled_rule
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
-from interpreter.errors import Diagnostic, ParameterError, RuledeckError, RulesetError
+from interpreter.errors import Diagnostic, ParameterError, RuledeckError, RulesetError, render_findings
 from interpreter.loader import load_ruleset, validate_file
 from interpreter.parameters import parse_assignments
 from interpreter.runners.human import Quit, human_chooser
+from interpreter.runners.integrity import lock
 from interpreter.runners.play import agents_for, play_match, save_log
 from interpreter.runners.replay import read_log_file, replay_log
 from interpreter.runners.scenarios import ScenarioError
@@ -38,7 +39,7 @@ def _expand(paths: Iterable[str]) -> list[str]:
     paths = list(paths)
     files: list[str] = []
     for path in paths:
-        if Path(path).is_dir():
+        if _is_folder(path):
             files.extend(str(p) for p in sorted(Path(path).rglob("*.yaml")))
         else:
             files.append(path)
@@ -62,6 +63,13 @@ def _ruleset_file(argument: str) -> str:
         return resolve_ruleset(argument)
     except UnknownRulesetError as error:
         raise click.UsageError(str(error)) from None
+
+
+def _is_folder(path: str) -> bool:
+    try:
+        return Path(path).is_dir()
+    except OSError:  # a name longer than the system allows: reading it as a file says so
+        return False
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -137,11 +145,15 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     """
     state: State | None = None
     logged: int | None = None  # for a resumed match, the events its log already holds
+    log_file: IO[str] | None = None
     if resume_path is not None:
         if ruleset is not None or players is not None or seed is not None or assignments or log_path:
             raise click.UsageError("--resume: the log gives the ruleset, players, seed and parameters, and the "
                                    "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
-        state, header, logged = _resumed(resume_path)
+        if not Path(resume_path).is_file():  # a device or a pipe would be read forever
+            raise click.UsageError(f"--resume: {resume_path} is not a log file")
+        log_file = _locked(resume_path)  # first: nothing is read or cut while another run writes it
+        state, header, logged = _resumed(resume_path, log_file)
         game, count, seed = state.game, state.player_count, state.seed
         log_path = resume_path
         kinds = _table_and_bots(game, count, bots)[1]
@@ -159,6 +171,9 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         header["human"] = human  # a resumed match gives the seat back to its person
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
+    if state is None and log_path:  # a new log: emptied once no other run holds it
+        log_file = _locked(log_path)
+        log_file.truncate(0)
     agents = agents_for(kinds, count, seed + (len(state.history) if state is not None else 0))
     choosers: list[Callable[[State], Action]] = [agent.choose for agent in agents]
     if human is not None:
@@ -170,10 +185,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
                        f"{state.values['hand_number']} after {len(state.history)} actions")
         else:
             click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
-    resumed = state is not None
     if state is None:
         state = game.new_initial_state(seed=seed, players=count)
-    log_file = open(log_path, "a" if resumed else "w", encoding="utf-8") if log_path else None  # noqa: SIM115
     try:
         result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line, log=log_file,
                             header=header, viewer=human, state=state, shown=logged)
@@ -195,17 +208,28 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         click.echo(f"(Stopped at the hand cap of {result.hands} hands before the match ended: see `match.hand_cap`.)")
 
 
-def _resumed(path: str) -> tuple[State, dict[str, Any], int]:
+def _locked(path: str) -> IO[str]:
+    """A log opened for appending, locked against any other run for as long as it is open."""
+    log_file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed when the match ends
+    lock(log_file, path)
+    return log_file
+
+
+def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int]:
     """The state a log leads to, its header and how many events it holds; a last line cut off in writing is
-    cut from the file, so that what is added follows its last whole line. A match that is over cannot be
-    resumed."""
-    log = read_log_file(path)
-    state = replay_log(path, log)
+    cut from the file (open and locked as `log_file`), so that what is added follows its last whole line. A
+    match that is over cannot be resumed."""
+    try:
+        log = read_log_file(path)
+        state = replay_log(path, log)
+    except BaseException:
+        log_file.close()
+        raise
     if state.is_terminal:
+        log_file.close()
         raise click.UsageError(f"--resume: the match in {path} is over")
     if log.whole_bytes < Path(path).stat().st_size:
-        with open(path, "r+b") as cut:
-            cut.truncate(log.whole_bytes)
+        log_file.truncate(log.whole_bytes)
     header = {key: value for key, value in log.header.items() if key not in ("type", "players", "seed")}
     return state, header, len(log.events)
 
@@ -362,8 +386,7 @@ def _print_findings(file: str, findings: list[Diagnostic], quiet: bool) -> None:
         if not quiet:
             click.echo(f"{file}: ok")
         return
-    for finding in findings:
-        click.echo(finding.render())
+    click.echo(render_findings(findings))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -64,21 +64,33 @@ class Diagnostic:
         """`PATH:LINE:COL: severity[code]: message (at yaml.path)`, a caret excerpt, then the hint."""
         where = self.location
         # A finding about a whole file (empty, binary, missing) is placed at 1:1, keeping the format uniform.
-        head = f"{where.path}:{where.line}:{where.column}" if where is not None else f"{self.path or '<input>'}:1:1"
-        text = f"{head}: {self.severity}[{self.code}]: {self.message}"
+        path = shorten(where.path if where is not None else self.path or "<input>")
+        head = f"{path}:{where.line}:{where.column}" if where is not None else f"{path}:1:1"
+        text = f"{head}: {self.severity}[{self.code}]: {shorten(self.message, MAX_MESSAGE)}"
         if self.yaml_path:
-            text += f" (at {self.yaml_path})"
+            text += f" (at {shorten(self.yaml_path)})"
         lines = [text]
         if where is not None:
             lines.extend(caret_excerpt(where))
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {shorten(self.hint, MAX_MESSAGE)}")
         return "\n".join(lines)
 
 
+MAX_MESSAGE = 300  # characters of a message or hint, which may quote the ruleset
+MAX_EXCERPT = 150  # characters of a source line shown; a longer line is cut around the span
+MAX_FINDINGS_OF_A_KIND = 20  # findings of one code in one file; the rest are counted
+
+
+def shorten(text: str, limit: int = 120) -> str:
+    """The text, cut with `...` when it is longer than `limit` characters (a path, a name from the ruleset)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def caret_excerpt(where: Location) -> list[str]:
-    """The offending source line with carets under the span (clipped to that line)."""
-    source_line = where.source.line(where.line)
+    """The offending source line with carets under the span (clipped to that line); a long line is cut to
+    MAX_EXCERPT characters around the start of the span."""
+    source_line = where.source.line(where.line).rstrip()
     if not source_line.strip():
         return []
     number = str(where.line)
@@ -87,12 +99,45 @@ def caret_excerpt(where: Location) -> list[str]:
     if where.end_line == where.line and where.end_column > where.column:
         width = where.end_column - where.column
     else:
-        width = len(source_line.rstrip()) - start
+        width = len(source_line) - start
     width = max(1, min(width, max(len(source_line) - start, 1)))
+    shown, start, width = _window(source_line, start, width)
     return [
-        f" {number} | {source_line.rstrip()}",
+        f" {number} | {shown}",
         f" {gutter} | {' ' * start}{'^' * width}",
     ]
+
+
+def _window(line: str, start: int, width: int) -> tuple[str, int, int]:
+    """At most MAX_EXCERPT characters of a line around a span (`...` marks a cut), and the span's place in them."""
+    if len(line) <= MAX_EXCERPT:
+        return line, start, width
+    first = min(max(start - MAX_EXCERPT // 3, 0), len(line) - MAX_EXCERPT)
+    if first < 6:
+        first = 0
+    last = min(first + MAX_EXCERPT, len(line))
+    head = "..." if first else ""
+    tail = "..." if last < len(line) else ""
+    start = len(head) + min(start - first, last - first)
+    width = max(1, min(width, len(head) + last - first - start))
+    return head + line[first:last] + tail, start, width
+
+
+def render_findings(diagnostics: list[Diagnostic]) -> str:
+    """Every finding rendered, but at most MAX_FINDINGS_OF_A_KIND of one code in one file: the rest are
+    counted in a line `... and N more error[code] in PATH`."""
+    shown: list[str] = []
+    counts: dict[tuple[str, str, str], int] = {}
+    for diagnostic in diagnostics:
+        kind = (diagnostic.location.path if diagnostic.location else diagnostic.path or "", diagnostic.severity,
+                diagnostic.code)
+        counts[kind] = counts.get(kind, 0) + 1
+        if counts[kind] <= MAX_FINDINGS_OF_A_KIND:
+            shown.append(diagnostic.render())
+    for (path, severity, code), count in counts.items():
+        if count > MAX_FINDINGS_OF_A_KIND:
+            shown.append(f"... and {count - MAX_FINDINGS_OF_A_KIND:,} more {severity}[{code}] in {shorten(path)}")
+    return "\n".join(shown)
 
 
 class RuledeckError(Exception):
@@ -111,7 +156,7 @@ class RulesetError(RuledeckError):
         return [d for d in self.diagnostics if d.severity == "error"]
 
     def render(self) -> str:
-        return "\n".join(d.render() for d in self.diagnostics)
+        return render_findings(self.diagnostics)
 
 
 class ExpressionError(RuledeckError):

@@ -141,6 +141,11 @@ def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone:
                 taken = _taken(step, (*path, step_index), deck_zone, players_count, count)
                 if taken is None:
                     continue
+                if taken < 0 and not _written_as_number(step):  # (a number is refused where it is written)
+                    checker.error("deck-arithmetic", f"with {players_count} players this takes {taken} cards from "
+                                  f"`{deck_zone}`: a number of cards is never negative", step,
+                                  (*path, step_index))
+                    return
                 needed += taken
                 if needed > deck_size:
                     checker.error("deck-arithmetic", f"with {players_count} players this needs {needed} cards "
@@ -149,6 +154,12 @@ def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone:
                     return
             following = phase.entries["next"]
             name = str(scalar(following)) if isinstance(following, ScalarNode) else ""
+
+
+def _written_as_number(step: Node) -> bool:
+    assert isinstance(step, MappingNode)
+    count = step.entries.get("deal", step.entries.get("move"))
+    return isinstance(scalar(count), int)
 
 
 def _items(node: Node | None) -> list[Node]:

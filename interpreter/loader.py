@@ -52,6 +52,15 @@ def load_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
 def compile_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
                     params_as_text: bool = False) -> Ruleset:
     """Load, check and compile a ruleset into its frozen specification (see load_ruleset)."""
+    try:
+        return _compile(path, params, params_as_text=params_as_text)
+    except RecursionError:  # the bounds on nesting should make this unreachable; if not, still a plain answer
+        raise RulesetError([Diagnostic("nesting-limit", "the ruleset nests too deeply to be checked",
+                                       path=str(path), hint="look for deeply nested lists, steps or expressions")]
+                           ) from None
+
+
+def _compile(path: str | Path, params: Mapping[str, Any] | None, *, params_as_text: bool) -> Ruleset:
     root = load_merged(path)
     written = procedure_nodes(root)  # (before the calls are spliced)
     spliced = expand_procedures(root)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.errors import ParameterError
+from interpreter.errors import ParameterError, shorten
 
 ParamValue = int | bool | str | None
 
@@ -77,12 +77,12 @@ class ParamSpec:
                 return True
             if lowered in ("false", "no", "off", "0"):
                 return False
-            raise ParameterError(f"parameter {self.name}: {text!r} is not {self.allowed()}")
+            raise ParameterError(f"parameter {self.name}: {shorten(repr(text))} is not {self.allowed()}")
         if self.type == "int":
             try:
                 return int(text.strip())
             except ValueError:
-                raise ParameterError(f"parameter {self.name}: {text!r} is not {self.allowed()}") from None
+                raise ParameterError(f"parameter {self.name}: {shorten(repr(text))} is not {self.allowed()}") from None
         return text
 
 

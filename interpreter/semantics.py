@@ -11,7 +11,7 @@ from typing import Any
 from interpreter.cards import JOKER, Deck
 from interpreter.dsl import ast
 from interpreter.dsl.definitions import Definition, DefinitionError, Parameter
-from interpreter.dsl.parser import parse
+from interpreter.dsl.parser import BudgetSpent, ExpressionBudget, parse
 from interpreter.dsl.types import (
     ANY,
     BOOL,
@@ -71,6 +71,7 @@ class RulesetChecker:
         self.definition_sites: dict[str, tuple[ScalarNode, Path]] = {}
         self.reported_definitions: set[tuple[str, str]] = set()
         self.broken_definitions: set[str] = set()  # refused before checking (recursion): uses stay silent
+        self.expressions = ExpressionBudget()
 
     # --- reporting -------------------------------------------------------------------------------------------
 
@@ -245,7 +246,7 @@ class RulesetChecker:
                 continue
             text = expression_text(body)
             try:
-                tree = parse(text)
+                tree = self.expressions.parse(text)
             except ExpressionError as error:
                 self.report_expression(error, body, path)
                 # Known, but broken: its uses are not reported again as unknown names.
@@ -311,6 +312,8 @@ class RulesetChecker:
     # --- expressions -------------------------------------------------------------------------------------------
 
     def report_expression(self, error: ExpressionError, node: ScalarNode, path: Path) -> None:
+        if isinstance(error, BudgetSpent) and error.repeated:
+            return  # the first expression past the budget is reported; the ruleset is refused
         location = node.location_of(error.start, error.end) if isinstance(node.value, str) else node.location
         self.diagnostics.append(Diagnostic(error.code, error.message, location, yaml_path(path), error.hint))
 

@@ -11,7 +11,6 @@ from interpreter.dsl import ast
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program
 from interpreter.dsl.definitions import Annotations, DefinitionError, Tainted
-from interpreter.dsl.parser import parse
 from interpreter.dsl.types import Type
 from interpreter.errors import ExpressionError
 from interpreter.semantics import Path, RulesetChecker, Scope, expression_text, mentioned_names
@@ -36,7 +35,7 @@ class ExpressionSite:
 
     def _parse(self, text: str) -> ast.Node:
         try:
-            tree = parse(text)
+            tree = self.checker.expressions.parse(text)
         except ExpressionError:
             self.unparsed += 1
             raise

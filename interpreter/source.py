@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,11 +11,10 @@ from typing import Any
 
 import yaml
 
-from interpreter.errors import Diagnostic, Location, RulesetError, SourceText
+from interpreter.errors import Diagnostic, Location, RulesetError, SourceText, shorten
+from interpreter.source_limits import check_events, check_expansion, check_number, mark_location
 
 MAX_FILE_BYTES = 1_000_000
-MAX_ALIASES = 100
-MAX_EXPANDED_NODES = 100_000
 
 _STANDARD_TAG_PREFIX = "tag:yaml.org,2002:"
 _ALLOWED_TAGS = {
@@ -144,23 +144,29 @@ def read_file(path: str | Path) -> MappingNode:
     """Read one ruleset file: checked for size, encoding and shape, every node located."""
     shown = str(path)
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as file:  # never more than the bound: the path may name /dev/zero
+            data = file.read(MAX_FILE_BYTES + 1)
+            size = max(os.fstat(file.fileno()).st_size, len(data))
+    except ValueError:  # a NUL character in the path
+        raise _file_error(shown, "file-missing", "no such file: the path holds a NUL character",
+                          None) from None
     except FileNotFoundError:
         raise _file_error(shown, "file-missing", "no such file", "check the path") from None
     except IsADirectoryError:
         raise _file_error(shown, "file-missing", "is a directory, not a ruleset file", None) from None
     except OSError as error:
         raise _file_error(shown, "file-missing", f"cannot be read: {error.strerror}", None) from None
-    return parse_bytes(data, shown)
+    return parse_bytes(data, shown, size=size)
 
 
-def parse_bytes(data: bytes, path: str) -> MappingNode:
-    """Parse the bytes of a ruleset file (already read) into a located mapping."""
+def parse_bytes(data: bytes, path: str, *, size: int | None = None) -> MappingNode:
+    """Parse the bytes of a ruleset file (already read, or its first MAX_FILE_BYTES + 1 bytes when its
+    `size` is given) into a located mapping."""
     if len(data) > MAX_FILE_BYTES:
         raise _file_error(
             path,
             "file-too-large",
-            f"file is {len(data):,} bytes; a ruleset may be at most {MAX_FILE_BYTES:,}",
+            f"file is {size or len(data):,} bytes; a ruleset may be at most {MAX_FILE_BYTES:,}",
             "split it with `extends:` or remove embedded data",
         )
     if b"\x00" in data:
@@ -183,14 +189,14 @@ def parse_text(text: str, path: str) -> MappingNode:
         raise _file_error(path, "file-empty", "file is empty", "a ruleset starts with `format: 1`")
     if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
         raise _file_error(path, "file-empty", "file holds only comments", "a ruleset starts with `format: 1`")
-    _check_aliases(text, source)
     try:
+        check_events(text, source)  # before composing: aliases and nesting are bounded first
         composed = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as error:
         raise RulesetError([yaml_error(error, source)]) from None
     if composed is None:
         raise _file_error(path, "file-empty", "file holds no YAML document", "a ruleset starts with `format: 1`")
-    _check_expansion(composed, source)
+    check_expansion(composed, source)
     diagnostics: list[Diagnostic] = []
     root = _convert(composed, source, diagnostics, ())
     if diagnostics:
@@ -210,16 +216,24 @@ def parse_text(text: str, path: str) -> MappingNode:
     return root
 
 
+def load_plain(text: str, path: str) -> Any:
+    """The plain data of a YAML text that is not a ruleset (a scenario file), under a ruleset's bounds on
+    aliases, their expansion and nesting. Raises RulesetError with the finding, located."""
+    source = SourceText(path, text)
+    try:
+        check_events(text, source)
+        composed = yaml.compose(text, Loader=yaml.SafeLoader)
+        if composed is not None:
+            check_expansion(composed, source)
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise RulesetError([yaml_error(error, source)]) from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise _file_error(path, "number-too-large", "a number too long to be read", None) from None
+
+
 def _file_error(path: str, code: str, message: str, hint: str | None) -> RulesetError:
-    return RulesetError([Diagnostic(code, message, hint=hint, path=path)])
-
-
-def _mark_location(source: SourceText, start: Any, end: Any = None) -> Location:
-    """The span between two PyYAML marks (0-based) as a 1-based Location."""
-    end = end or start
-    if end.line == start.line and end.column <= start.column:
-        return Location(source, start.line + 1, start.column + 1, start.line + 1, start.column + 2)
-    return Location(source, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+    return RulesetError([Diagnostic(code, message, hint=hint, path=shorten(path))])
 
 
 def yaml_error(error: yaml.YAMLError, source: SourceText) -> Diagnostic:
@@ -253,74 +267,8 @@ def _yaml_syntax(error: yaml.MarkedYAMLError, source: SourceText) -> Diagnostic:
         hint = "indent with spaces, not tabs"
     elif "mapping values are not allowed" in problem:
         hint = "quote a value that contains ': ' or start an expression with `|`"
-    location = _mark_location(source, mark) if mark is not None else None
+    location = mark_location(source, mark) if mark is not None else None
     return Diagnostic("yaml-syntax", message, location, hint=hint, path=source.path)
-
-
-def _check_aliases(text: str, source: SourceText) -> None:
-    # Count aliases on the event stream, before anything is composed or expanded.
-    count = 0
-    try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent):
-                count += 1
-                if count > MAX_ALIASES:
-                    raise RulesetError(
-                        [
-                            Diagnostic(
-                                "alias-limit",
-                                f"more than {MAX_ALIASES} YAML aliases (*name); refused before expanding",
-                                _mark_location(source, event.start_mark, event.end_mark),
-                                hint="use `extends:` or `define:` to share parts of a ruleset",
-                            )
-                        ]
-                    )
-    except yaml.YAMLError as error:
-        raise RulesetError([yaml_error(error, source)]) from None
-
-
-def _check_expansion(root: yaml.Node, source: SourceText) -> None:
-    # Aliases share nodes, so the composed graph is small even when its expansion is huge:
-    # count the expanded size on the graph, with memoisation, before converting anything.
-    sizes: dict[int, int] = {}
-
-    def size(node: yaml.Node) -> int:
-        known = sizes.get(id(node))
-        if known is not None:
-            return known
-        sizes[id(node)] = 1  # a recursive alias counts once; yaml cannot build one without a tag anyway
-        total = 1
-        if isinstance(node, yaml.SequenceNode):
-            total += sum(size(item) for item in node.value)
-        elif isinstance(node, yaml.MappingNode):
-            total += sum(size(key) + size(value) for key, value in node.value)
-        total = min(total, MAX_EXPANDED_NODES + 1)
-        sizes[id(node)] = total
-        return total
-
-    if size(root) > MAX_EXPANDED_NODES:
-        # Point at the smallest node that is too big by itself: where the expansion blows up.
-        culprit = root
-        while True:
-            children: list[yaml.Node] = []
-            if isinstance(culprit, yaml.SequenceNode):
-                children = list(culprit.value)
-            elif isinstance(culprit, yaml.MappingNode):
-                children = [value for _, value in culprit.value]
-            bigger = next((child for child in children if size(child) > MAX_EXPANDED_NODES), None)
-            if bigger is None:
-                break
-            culprit = bigger
-        raise RulesetError(
-            [
-                Diagnostic(
-                    "alias-limit",
-                    f"aliases expand this to more than {MAX_EXPANDED_NODES:,} nodes; refused before expanding",
-                    _mark_location(source, culprit.start_mark, culprit.end_mark),
-                    hint="this looks like an alias bomb; a ruleset has no need of nested aliases",
-                )
-            ]
-        )
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")
@@ -329,7 +277,7 @@ _CONSTRUCTOR = yaml.SafeLoader("")
 def _convert(
     node: yaml.Node, source: SourceText, diagnostics: list[Diagnostic], path: tuple[str | int, ...]
 ) -> Node:
-    location = _mark_location(source, node.start_mark, node.end_mark)
+    location = mark_location(source, node.start_mark, node.end_mark)
     if node.tag not in _ALLOWED_TAGS:
         diagnostics.append(
             Diagnostic(
@@ -342,6 +290,10 @@ def _convert(
         )
         return ScalarNode(location, None)
     if isinstance(node, yaml.ScalarNode):
+        too_large = check_number(node, location, yaml_path(path))
+        if too_large is not None:
+            diagnostics.append(too_large)
+            return ScalarNode(location, None)
         value = _CONSTRUCTOR.construct_object(node, deep=True)
         if isinstance(value, (bytes, bytearray)) or not isinstance(value, (str, int, float, bool, type(None))):
             value = node.value
@@ -353,7 +305,7 @@ def _convert(
     entries: dict[str, Node] = {}
     key_locations: dict[str, Location] = {}
     for key_node, value_node in node.value:
-        key_location = _mark_location(source, key_node.start_mark, key_node.end_mark)
+        key_location = mark_location(source, key_node.start_mark, key_node.end_mark)
         if key_node.tag == _STANDARD_TAG_PREFIX + "merge":
             diagnostics.append(
                 Diagnostic("yaml-tag", "YAML merge keys (`<<`) are not supported", key_location, yaml_path(path),
@@ -364,6 +316,10 @@ def _convert(
             diagnostics.append(
                 Diagnostic("yaml-syntax", "a mapping key must be a plain name", key_location, yaml_path(path))
             )
+            continue
+        too_large = check_number(key_node, key_location, yaml_path(path))
+        if too_large is not None:
+            diagnostics.append(too_large)
             continue
         key = str(_CONSTRUCTOR.construct_object(key_node))
         if key in entries:

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 
 from interpreter.dsl import ast
 from interpreter.dsl.operators import null_guards
-from interpreter.dsl.parser import parse
 from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, SEAT, Type, list_of
 from interpreter.errors import ExpressionError
 from interpreter.model import VariableSpec, ZoneSpec
@@ -47,7 +46,7 @@ class StepChecker:
             return None
         text = expression_text(node)
         try:
-            tree = parse(text)
+            tree = self.checker.expressions.parse(text)
         except ExpressionError as error:
             self.checker.report_expression(error, node, path)
             return None
@@ -155,15 +154,22 @@ class StepChecker:
             if kind is not None and kind != INT and kind != CARDS and kind != list_of(ANY):
                 self.checker.error("type", f"`move` takes `all`, a number of cards or a list of cards, not {kind}",
                                    amount, (*path, "move"))
+            self._not_negative(amount, (*path, "move"), "cards moved")
         self.zone(entries["from"], (*path, "from"), scope)
         self.zone(entries["to"], (*path, "to"), scope)
         self.steps(entries.get("when_empty"), (*path, "when_empty"), scope)
+
+    def _not_negative(self, node: Node, path: Path, what: str) -> None:
+        value = scalar(node)
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            self.checker.error("invalid-value", f"{value} {what}: a number of cards is never negative", node, path)
 
     def _step_shuffle(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["shuffle"], (*path, "shuffle"), scope)
 
     def _step_deal(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.expression(entries["deal"], (*path, "deal"), scope, INT, "the number of cards dealt")
+        self._not_negative(entries["deal"], (*path, "deal"), "cards dealt to each seat")
         self.zone(entries["from"], (*path, "from"), scope)
         target = scalar(entries["to"])
         zone = self.zones.get(str(target))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.errors import Diagnostic, RulesetError
+from interpreter.errors import Diagnostic, RulesetError, shorten
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, read_file, yaml_path
 
 MAX_EXTENDS_DEPTH = 16
@@ -21,8 +21,8 @@ def load_merged(path: str | Path) -> MappingNode:
 
 
 def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
+    root = read_file(shown)  # first: a path that names no file is refused here
     resolved = path.resolve()
-    root = read_file(shown)
     extends = root.entries.get("extends")
     if extends is None:
         if "remove" in root.entries:
@@ -35,7 +35,7 @@ def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
                                        extends.location, "extends")])
     parent_path = (path.parent / extends.value)
     parent_shown = str(Path(shown).parent / extends.value)
-    parent_resolved = parent_path.resolve()
+    parent_resolved = _resolved_file(parent_path, extends)
     here = [*chain, resolved]
     if parent_resolved in here:
         cycle = [p.name for p in here[here.index(parent_resolved):]] + [parent_resolved.name]
@@ -45,10 +45,6 @@ def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
     if len(here) >= MAX_EXTENDS_DEPTH:
         raise RulesetError([Diagnostic("extends-cycle", f"`extends` chain is deeper than {MAX_EXTENDS_DEPTH}",
                                        extends.location, "extends")])
-    if not parent_path.is_file():
-        raise RulesetError([Diagnostic(
-            "extends-missing", f"`extends` names {extends.value!r}, which is not a file",
-            extends.location, "extends", hint="the path is relative to the file that says `extends:`")])
     try:
         parent = _load(parent_path, here, parent_shown)
     except RulesetError as error:
@@ -74,6 +70,21 @@ def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
     if diagnostics:
         raise RulesetError(diagnostics)
     return merged
+
+
+def _resolved_file(path: Path, extends: ScalarNode) -> Path:
+    """The absolute path of the file `extends` names, or an error saying why it names no file."""
+    problem = "which is not a file"
+    try:
+        if "\0" in str(path):
+            problem = "a path with a NUL character, which no file has"
+        elif path.is_file():
+            return path.resolve()
+    except OSError as error:  # a name longer than the system allows, a loop of links
+        problem = f"which cannot be a file ({error.strerror or error})"
+    raise RulesetError([Diagnostic(
+        "extends-missing", f"`extends` names {shorten(repr(extends.value))}, {problem}", extends.location,
+        "extends", hint="the path is relative to the file that says `extends:`")])
 
 
 def _remove_key(root: MappingNode, dotted: str, node: ScalarNode, index: int, diagnostics: list[Diagnostic]) -> None:

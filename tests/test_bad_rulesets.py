@@ -11,7 +11,8 @@ from tests.bad_rulesets_cases import case_files, run_validate
 
 CODES_THAT_MUST_BE_COVERED = {
     "yaml-syntax", "schema", "expr-syntax", "unknown-name", "type", "arity", "deck-arithmetic", "extends-cycle",
-    "param-value", "file-too-large", "alias-limit", "not-mapping", "file-empty", "file-binary",
+    "param-value", "file-too-large", "alias-limit", "not-mapping", "file-empty", "file-binary", "nesting-limit",
+    "expr-too-deep", "number-too-large",
 }
 
 

@@ -69,6 +69,7 @@ class Environment:
     # definition that reads one is worked out for each candidate, the others once per decision.
     volatile: frozenset[str] = VOLATILE_NAMES
     _stack: list[str] = field(default_factory=list)
+    depth: int = 0  # of the expressions being checked, definitions used included: bounded, as checking recurses
 
     def symbol_candidates(self, text: str) -> dict[str, Any]:
         """What an upper-case name may mean in this deck: {'card': id, 'rank': index, 'suit': index}."""
@@ -135,6 +136,7 @@ class Environment:
 
 
 Locals = dict[str, Type]
+MAX_CHECK_DEPTH = 150  # more than one expression may nest (parser.MAX_EXPRESSION_DEPTH), less than Python allows
 Narrowed = frozenset[str]
 
 
@@ -149,7 +151,16 @@ class _Checker(OperatorChecks):
 
     def check(self, node: ast.Node, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
         method = getattr(self, f"_check_{type(node).__name__.lower()}")
-        result: Type = method(node, local, narrowed, expected)
+        environment = self.environment
+        if environment.depth >= MAX_CHECK_DEPTH:
+            raise self._fail(node, "expr-too-deep", f"the expression nests more than {MAX_CHECK_DEPTH} levels "
+                             "deep here, counting the definitions it uses",
+                             hint="definitions that use definitions each add their depth: make some shallower")
+        environment.depth += 1
+        try:
+            result: Type = method(node, local, narrowed, expected)
+        finally:
+            environment.depth -= 1
         self.annotations.types[id(node)] = result
         return result
 

@@ -14,8 +14,11 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from interpreter.dsl import ast
 from interpreter.errors import ExpressionError
+from interpreter.source_limits import MAX_NUMBER_DIGITS
 
 MAX_EXPRESSION_LENGTH = 10_000
+MAX_EXPRESSION_DEPTH = 100  # the shipped rulesets need 11; every later pass recurses once per level
+MAX_RULESET_EXPRESSIONS = 100_000  # characters parsed for one ruleset; the shipped ones need under 5,000
 
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -74,7 +77,11 @@ class _ToAst(Transformer[Token, ast.Node]):
     """Builds AST nodes and nothing else; every later pass works on the AST."""
 
     def integer(self, meta: Any, children: list[Token]) -> ast.Node:
-        return ast.Literal(*_span(meta), int(children[0]))
+        digits = str(children[0])
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise ExpressionError("number-too-large", f"a number of {len(digits):,} digits; a ruleset's numbers "
+                                  f"have at most {MAX_NUMBER_DIGITS}", *_span(meta))
+        return ast.Literal(*_span(meta), int(digits))
 
     def string(self, meta: Any, children: list[Token]) -> ast.Node:
         return ast.Literal(*_span(meta), str(children[0])[1:-1])
@@ -172,6 +179,7 @@ def parse(text: str) -> ast.Node:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
         raise _syntax_error(error, text) from None
+    _check_depth(tree)
     try:
         result = _ToAst().transform(tree)
     except VisitError as error:
@@ -181,6 +189,46 @@ def parse(text: str) -> ast.Node:
     if isinstance(result, Tree):  # pragma: no cover - every rule has a transformer method
         raise ExpressionError("expr-syntax", "unsupported expression", 0, len(text))
     return result
+
+
+class BudgetSpent(ExpressionError):
+    """An expression past the budget of its ruleset; `repeated` once one was refused already (say it once)."""
+
+    def __init__(self, *, repeated: bool) -> None:
+        super().__init__("expr-too-long", f"the expressions of this ruleset add up to more than "
+                         f"{MAX_RULESET_EXPRESSIONS:,} characters here", 0, 1,
+                         hint="a ruleset needs far less: give repeated parts a name under `define:`")
+        self.repeated = repeated
+
+
+class ExpressionBudget:
+    """The expression text one ruleset may have parsed in all: parsing costs some 50 µs a character, so a
+    file of many long expressions would take minutes. Past the budget, every expression is refused at once."""
+
+    def __init__(self, characters: int = MAX_RULESET_EXPRESSIONS) -> None:
+        self.left = characters
+
+    def parse(self, text: str) -> ast.Node:
+        spent = self.left < 0
+        self.left -= len(text)
+        if self.left < 0:
+            raise BudgetSpent(repeated=spent)
+        return parse(text)
+
+
+def _check_depth(tree: Tree[Token]) -> None:
+    """Refuse an expression nested deeper than MAX_EXPRESSION_DEPTH before any recursive pass walks it (the
+    walk here is a loop). Operators in a row nest too: `a or b or c` is `(a or b) or c`."""
+    pending: list[tuple[Tree[Token], int]] = [(tree, 1)]
+    while pending:
+        node, depth = pending.pop()
+        if depth > MAX_EXPRESSION_DEPTH:
+            start = node.meta.start_pos if not node.meta.empty else 0
+            raise ExpressionError(
+                "expr-too-deep", f"the expression nests more than {MAX_EXPRESSION_DEPTH} levels deep here",
+                start, start + 1, hint="operators in a row and brackets each nest one level: give parts of it a "
+                "name under `define:`, or use any(...)/all(...) over a list")
+        pending.extend((child, depth + 1) for child in reversed(node.children) if isinstance(child, Tree))
 
 
 def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -10,6 +11,7 @@ import click
 from interpreter.actions import Action, ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
+from interpreter.errors import MAX_MESSAGE, shorten
 
 
 class Quit(Exception):
@@ -58,6 +60,14 @@ def _variable_text(value: Any, type_name: str) -> str:
     return str(value)
 
 
+_SEAT = re.compile(r"p[0-9]+\s")  # an answer that names its seat (`play AH` does not: it starts with a verb)
+
+
+def _is_number(answer: str) -> bool:
+    """Whether an answer is written in the digits 0-9 alone (`²` and other digits of Unicode are not)."""
+    return answer.isascii() and answer.isdigit()
+
+
 def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Callable[[State], Action]:
     """Ask at the terminal; a number or an action's text picks it, `?` explains, `q` (or the end of input)
     stops (the log keeps the match)."""
@@ -85,13 +95,16 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
             if answer.lower() in ("?", "h", "help"):
                 click.echo(HELP)
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
+            if _is_number(answer):
+                if len(answer) <= len(str(len(legal))) and 1 <= int(answer) <= len(legal):
+                    return legal[int(answer) - 1]
+                click.echo(f"  there is no move {shorten(answer, 20)}: answer 1 to {len(legal)}, or a move's text")
+                continue
             try:
-                action = state.parse_action(answer if answer.startswith("p") else f"p{seat} {answer}")
+                action = state.parse_action(answer if _SEAT.match(answer) else f"p{seat} {answer}")
                 state.check(action)
                 return action
             except (ActionSyntaxError, IllegalActionError) as error:
-                click.echo(f"  {error}")
+                click.echo(f"  {shorten(str(error), MAX_MESSAGE)}")
 
     return choose

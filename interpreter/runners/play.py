@@ -12,6 +12,7 @@ from typing import IO, Any
 from interpreter.agents import Agent, make_agent
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
+from interpreter.runners.integrity import rules_fingerprint, signed
 from interpreter.runners.transcript import describe
 
 
@@ -56,7 +57,7 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
     if shown is None:
         shown = 0
         if log is not None:
-            _write(log, log_header(header, players, seed))
+            _write(log, log_header(game, header, players, seed))
     actions = len(state.history)
 
     def flush_events() -> None:
@@ -87,15 +88,17 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
     return result
 
 
-def log_header(header: dict[str, Any] | None, players: int, seed: int | None) -> dict[str, Any]:
-    """The first line of a match log: the ruleset, its parameters, the players and the seed."""
-    return {"type": "match", **(header or {}), "players": players, "seed": seed}
+def log_header(game: Game, header: dict[str, Any] | None, players: int, seed: int | None) -> dict[str, Any]:
+    """The first line of a match log: the ruleset, its parameters, the players and the seed, a fingerprint of
+    the rules, and a digest of it all (so that an edit is seen when the match goes on)."""
+    return signed({"type": "match", **(header or {}), "players": players, "seed": seed,
+                   "rules": rules_fingerprint(game)})
 
 
 def save_log(path: str | Path, header: dict[str, Any], state: State) -> None:
     """A log of the match so far, as `--log` would have written it (for a match stopped without one)."""
     with open(path, "w", encoding="utf-8") as log:
-        _write(log, log_header(header, state.player_count, state.seed))
+        _write(log, log_header(state.game, header, state.player_count, state.seed))
         for event in state.events:
             _write(log, event)
 

@@ -11,9 +11,11 @@ from typing import Any
 
 from interpreter.actions import ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
+from interpreter.engine.game import Game
 from interpreter.engine.state import State
-from interpreter.errors import RuledeckError
+from interpreter.errors import ParameterError, RuledeckError, RulesetError, shorten
 from interpreter.loader import load_ruleset
+from interpreter.runners.integrity import header_problem, rules_fingerprint
 
 
 class ReplayError(RuledeckError):
@@ -97,7 +99,10 @@ def replay(path: str | Path) -> State:
 def replay_log(path: str | Path, log: Log) -> State:
     """The state a log already read leads to."""
     header = log.header
-    game = load_ruleset(ruleset_of(path, header), header.get("params") or {})
+    problem = header_problem(header)
+    if problem is not None:
+        raise ReplayError(f"{path}: line 1, the header, {problem}")
+    game = _game_of(path, header)
     players = header["players"]
     if players not in game.ruleset.players.counts():
         raise ReplayError(f"{path}: {game.name} is for {game.ruleset.players.minimum} to "
@@ -109,10 +114,13 @@ def replay_log(path: str | Path, log: Log) -> State:
             if not state.is_chance_node:
                 raise ReplayError(f"{path}: line {number} shuffles where the game does not")
             try:
-                state = _shuffled_as_logged(state, event["order"])
+                state = _shuffled_as_logged(state, event["order"], seeded=header.get("seed") is not None)
             except (IllegalActionError, ValueError) as error:
                 raise ReplayError(f"{path}: line {number}: the logged shuffle cannot be replayed: {error}") \
                     from None
+            except _NotTheSeedsShuffle:
+                raise ReplayError(f"{path}: line {number}: the logged shuffle is not the one seed "
+                                  f"{header['seed']} makes there: the log was edited") from None
         elif kind == "action":
             try:
                 state.apply(event["action"])
@@ -122,27 +130,55 @@ def replay_log(path: str | Path, log: Log) -> State:
     return state
 
 
+def _game_of(path: str | Path, header: dict[str, Any]) -> Game:
+    """The game a log was played with. The file its header names is read as a ruleset and nothing else: one
+    that does not load is refused without quoting it (the header may name any file), and one that loads must
+    have the rules the match was played under."""
+    ruleset = ruleset_of(path, header)
+    try:
+        game = load_ruleset(ruleset, header.get("params") or {})
+    except RulesetError:
+        raise ReplayError(f"{path}: line 1 names {shorten(str(ruleset))} as the ruleset, but it does not load as "
+                          "one (`ruledeck validate` on it says why)") from None
+    except ParameterError as error:
+        raise ReplayError(f"{path}: line 1: the ruleset does not accept the logged parameters: {error}") from None
+    if header.get("rules") not in (None, rules_fingerprint(game)):
+        raise ReplayError(f"{path}: line 1: {shorten(str(ruleset))} is not the ruleset the match was played with "
+                          "(it was changed since, or it is another file), so the match cannot go on under it")
+    return game
+
+
 def ruleset_of(path: str | Path, header: dict[str, Any]) -> Path:
     """The ruleset file a log's header names: where it says, or beside the log (under the same relative path,
     or by its file name)."""
     named = Path(header["ruleset"])
     beside = Path(path).parent
     for candidate in (named, beside / named, beside / named.name):
-        if candidate.is_file():
-            return candidate
-    raise ReplayError(f"{path}: the ruleset it was played with, {named}, is not found; put it there, or beside "
-                      "the log")
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name longer than the system allows
+            continue
+    raise ReplayError(f"{path}: the ruleset it was played with, {shorten(str(named))}, is not found; put it "
+                      "there, or beside the log")
 
 
-def _shuffled_as_logged(state: State, order: list[str]) -> State:
+class _NotTheSeedsShuffle(Exception):
+    pass
+
+
+def _shuffled_as_logged(state: State, order: list[str], *, seeded: bool) -> State:
     """The logged shuffle. The state's own generator, seeded as the log says, makes the same order, and then
-    it is used (so that a match resumed from the log goes on shuffling as it would have); a stacked order is
-    put as it is."""
+    it is used (so that a match resumed from the log goes on shuffling as it would have). In a match played
+    with a seed any other order is an edit (a deck stacked in the log); without one, the order is put as it
+    is."""
     trial = state.clone()
     seen = len(trial.events)
     trial.apply_chance()
     made = next((event["order"] for event in trial.events[seen:] if event["type"] == "chance"), None)
     if made == order:
         return trial
+    if seeded:
+        raise _NotTheSeedsShuffle()
     state.apply_chance(order)
     return state

@@ -10,15 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from interpreter.actions import ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, TERMINAL, State
-from interpreter.errors import ParameterError, RuledeckError, RulesetError, SourceText
+from interpreter.errors import ParameterError, RuledeckError, RulesetError
 from interpreter.loader import load_ruleset
-from interpreter.source import yaml_error
+from interpreter.source import MAX_FILE_BYTES, load_plain
 
 
 class ScenarioError(RuledeckError):
@@ -46,13 +44,15 @@ def run_file(path: str | Path) -> list[CaseResult]:
     """Every case of one scenario file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        with open(path, encoding="utf-8") as file:
+            text = file.read(MAX_FILE_BYTES + 1)  # never more: the path may name /dev/zero
+        if len(text) > MAX_FILE_BYTES:
+            raise ScenarioError(f"{path}: a scenario file may be at most {MAX_FILE_BYTES:,} characters")
+        data = load_plain(text, str(path))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
         raise ScenarioError(f"{path}: cannot read the scenario file: {error}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:  # located like a finding of `ruledeck validate`
-        raise ScenarioError(yaml_error(error, SourceText(str(path), text)).render(), rendered=True) from None
+    except RulesetError as error:  # located like a finding of `ruledeck validate`
+        raise ScenarioError(error.render(), rendered=True) from None
     if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
         raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
     ruleset = (path.parent / str(data["ruleset"])).resolve()

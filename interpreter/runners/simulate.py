@@ -4,7 +4,10 @@ same whatever the number of worker processes."""
 from __future__ import annotations
 
 import math
+import os
 import statistics
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -100,6 +103,19 @@ def simulate(job: Job, *, games: int, seed: int, workers: int, progress: Callabl
     return summary
 
 
+def watch_parent(interval: float = 0.5) -> None:
+    """In a worker process: end it when the process that started it is gone, however that one ended (a `kill
+    -9` leaves the pool no chance to stop its workers, and they would wait for work forever)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="ruledeck-parent-watch", daemon=True).start()
+
+
 def _chunks(seeds: list[int], workers: int) -> list[list[int]]:
     size = max(1, min(50, len(seeds) // (workers * 4)))
     return [seeds[start:start + size] for start in range(0, len(seeds), size)]
@@ -123,7 +139,7 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
             done(1)
         return outcomes
     found: list[Outcome] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent) as pool:
         for chunk in pool.map(_play_many, [job] * len(_chunks(seeds, workers)), _chunks(seeds, workers)):
             found.extend(chunk)
             done(len(chunk))

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import cli, main
+from interpreter.runners.integrity import signed
 from interpreter.runners.replay import replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -234,12 +235,19 @@ def test_a_log_moved_with_its_ruleset_is_resumed(tmp_path: Path) -> None:
     assert len(replay(moved / "match.jsonl").history) == sum(json.loads(x)["type"] == "action" for x in lines[1:30])
 
 
+def _edited(header_line: str, **fields: Any) -> str:
+    """A header line with fields changed and its digest worked out again (as a deliberate edit would)."""
+    header = {key: value for key, value in json.loads(header_line).items() if key != "digest"}
+    return json.dumps(signed({**header, **fields}))
+
+
 @pytest.mark.parametrize(("damage", "message"), [
     (lambda lines: [lines[0], "[1, 2]", *lines[2:]], "line 2 is not an event of a ruledeck log"),
     (lambda lines: [lines[0], '{"type": "chance"}', *lines[2:]], "line 2 is not an event of a ruledeck log"),
     (lambda lines: [lines[0], "not json", *lines[2:]], "line 2 is not JSON"),
     (lambda lines: [lines[0].replace('"seed": 8', '"seed": "x"'), *lines[1:]], "line 1 is not an event"),
-    (lambda lines: [lines[0].replace('"players": 3', '"players": 9'), *lines[1:]], "is for 2 to 8 players, not 9"),
+    (lambda lines: [_edited(lines[0], players=9), *lines[1:]], "is for 2 to 8 players, not 9"),
+    (lambda lines: [lines[0].replace('"players": 3', '"players": 9'), *lines[1:]], "line 1, the header, was edited"),
     (lambda lines: [line.replace('"action": "p', '"action": "q') for line in lines], ": the logged action `q"),
 ])
 def test_a_damaged_log_is_refused_saying_which_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],

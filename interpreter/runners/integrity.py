@@ -1,0 +1,93 @@
+"""What makes a match log safe to go on with: a digest of its header (so that an edited seed, player count or
+parameter is seen), a fingerprint of the rules it was played under (so that a changed or another ruleset is
+seen), and an exclusive lock while a match is written to it (so that two runs never interleave in it)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from typing import IO, TYPE_CHECKING, Any
+
+from interpreter.errors import RuledeckError
+from interpreter.source import to_plain
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+# The header's fields that the digest leaves out: the digest itself, and the ruleset's path, which changes when
+# a log is moved with its ruleset (the ruleset's content is covered by `rules`).
+_UNSIGNED = ("digest", "ruleset")
+
+
+class LogBusyError(RuledeckError):
+    """A log that another run is writing to."""
+
+
+def header_digest(header: dict[str, Any]) -> str:
+    """A digest of a log header's fields (all but its path and the digest), as they read back from JSON."""
+    signed = {key: value for key, value in header.items() if key not in _UNSIGNED}
+    text = json.dumps(signed, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:32]
+
+
+def signed(header: dict[str, Any]) -> dict[str, Any]:
+    """The header with its digest (worked out on the header as JSON will read it back)."""
+    readback = json.loads(json.dumps(header))
+    return {**header, "digest": header_digest(readback)}
+
+
+def rules_fingerprint(game: Game) -> str:
+    """A fingerprint of the rules a game plays by: its merged ruleset, whatever file and folder it is read
+    from (comments and layout aside)."""
+    text = json.dumps(to_plain(game.ruleset.tree), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:32]
+
+
+def header_problem(header: dict[str, Any]) -> str | None:
+    """What is wrong with a log's header, if anything: no digest, or one that does not match (an edit)."""
+    digest = header.get("digest")
+    if not isinstance(digest, str):
+        return "has no digest, so an edit to it could not be seen (it was not written by `ruledeck play`)"
+    if digest != header_digest(header):
+        return ("was edited: its digest does not match its fields (the seed, players, parameters or seat), so the "
+                "match would not go on as it was played")
+    human = header.get("human")
+    players = header["players"]
+    if human is not None and (not isinstance(human, int) or isinstance(human, bool) or not 0 <= human < players):
+        return f"gives `human` as {json.dumps(human)[:20]}, which is no seat of {players} players"
+    return None
+
+
+def lock(log: IO[str], path: str) -> None:
+    """Hold an exclusive lock on an open log until it is closed (or the process ends, however it ends); a log
+    another run holds is refused at once."""
+    if not _locked(log):
+        log.close()
+        raise LogBusyError(f"{path}: another ruledeck is writing this match; wait for it to stop, or stop it "
+                           "first") from None
+
+
+if sys.platform == "win32":  # pragma: no cover - the lock of Windows
+    import msvcrt
+
+    def _locked(log: IO[str]) -> bool:
+        log.seek(0)  # the lock covers the file's first byte
+        try:
+            msvcrt.locking(log.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+else:
+    import fcntl
+
+    def _locked(log: IO[str]) -> bool:
+        """Whether the lock is held now; False only when another open file holds it (a file system that has
+        no locks at all leaves the log unlocked rather than unusable)."""
+        try:
+            fcntl.flock(log.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        except OSError:
+            pass
+        return True

@@ -1,0 +1,147 @@
+"""`ruledeck play --resume` trusts nothing in a log: an edited header, a changed ruleset, a header naming some
+other file, and a second run on the same log are each refused with a plain message naming the line, and the
+log is left as it was."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli import cli, main
+from interpreter.runners.integrity import lock, signed
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ROOT / "tests" / "games" / "tiny.yaml"
+
+
+def _stopped_match(tmp_path: Path, ruleset: Path = TINY) -> Path:
+    """The log of a match of two hands stopped by its person after one move."""
+    log = tmp_path / "match.jsonl"
+    result = CliRunner().invoke(cli, ["play", str(ruleset), "--players", "3", "--seed", "5", "--set", "hands=2",
+                                      "--human", "1", "--bots", "random", "--log", str(log)], input="1\nq\n")
+    assert result.exit_code == 130, result.output
+    return log
+
+
+def _with_header(log: Path, *, sign: bool, **fields: Any) -> Path:
+    """The log with header fields changed: by hand (the digest left as it was), or with the digest worked out
+    again."""
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = {**json.loads(lines[0]), **fields}
+    if sign:
+        header = signed({key: value for key, value in header.items() if key != "digest"})
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    return log
+
+
+def _main(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """The exit status and output of the console entry point (which turns every error into a message)."""
+    with pytest.raises(SystemExit) as exited:
+        main(arguments)
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out + captured.err
+
+
+def _resume(log: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    return _main(["play", "--resume", str(log), "--bots", "random"], capsys)
+
+
+@pytest.mark.parametrize("fields", [{"seed": 6}, {"players": 4}, {"params": {"hands": 3, "pot_limit": None}},
+                                    {"human": 0}])
+def test_a_header_edited_by_hand_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             fields: dict[str, Any]) -> None:
+    log = _with_header(_stopped_match(tmp_path), sign=False, **fields)
+    before = log.read_bytes()
+    code, output = _resume(log, capsys)
+    assert code == 1
+    assert f"error: {log}: line 1, the header, was edited: its digest does not match" in output
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("human", ["0", 1.0, True, 7])
+def test_a_seat_that_is_no_seat_is_refused_even_with_a_matching_digest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], human: Any) -> None:
+    log = _with_header(_stopped_match(tmp_path), sign=True, human=human)
+    code, output = _resume(log, capsys)
+    assert code == 1 and "line 1, the header, gives `human` as" in output and "which is no seat of 3" in output
+
+
+def test_a_shuffle_edited_in_the_log_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _stopped_match(tmp_path)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    number, shuffle = next((n, json.loads(line)) for n, line in enumerate(lines, 1) if '"chance"' in line)
+    shuffle["order"] = shuffle["order"][1:] + shuffle["order"][:1]  # a card moved from the top to the bottom
+    lines[number - 1] = json.dumps(shuffle)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, output = _resume(log, capsys)
+    assert code == 1 and f"line {number}: the logged shuffle is not the one seed 5 makes there" in output
+
+
+def test_a_header_without_a_digest_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _stopped_match(tmp_path)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header = {key: value for key, value in json.loads(lines[0]).items() if key != "digest"}
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    code, output = _resume(log, capsys)
+    assert code == 1 and "line 1, the header, has no digest" in output
+
+
+def test_a_header_naming_another_file_never_shows_that_file(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    secret = tmp_path / "private.txt"
+    secret.write_text("password: hunter2\nsecond line\n", encoding="utf-8")
+    log = _with_header(_stopped_match(tmp_path), sign=False, ruleset=str(secret))  # the path is not signed
+    code, output = _resume(log, capsys)
+    assert code == 1
+    assert f"line 1 names {secret} as the ruleset, but it does not load as one" in output
+    assert "hunter2" not in output and "password" not in output
+
+
+def test_a_ruleset_changed_since_the_match_was_played_is_refused(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    ruleset = tmp_path / "tiny.yaml"
+    shutil.copy(TINY, ruleset)
+    log = _stopped_match(tmp_path, ruleset)
+    ruleset.write_text(TINY.read_text(encoding="utf-8").replace("you must follow suit", "follow suit"),
+                       encoding="utf-8")
+    code, output = _resume(log, capsys)
+    assert code == 1
+    assert "is not the ruleset the match was played with (it was changed since, or it is another file)" in output
+
+
+def test_a_ruleset_moved_or_recommented_is_the_same_ruleset(tmp_path: Path) -> None:
+    ruleset = tmp_path / "tiny.yaml"
+    shutil.copy(TINY, ruleset)
+    log = _stopped_match(tmp_path, ruleset)
+    ruleset.write_text("# a comment of the house\n" + TINY.read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["play", "--resume", str(log), "--bots", "random"], input="1\n" * 50)
+    assert result.exit_code == 0, result.output
+    assert "Match over after 2 hands" in result.output
+
+
+def test_a_second_run_on_a_log_in_use_is_refused_and_the_log_is_left_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _stopped_match(tmp_path)
+    before = log.read_bytes()
+    holder = open(log, "a", encoding="utf-8")  # noqa: SIM115 - another run going on with the match
+    try:
+        lock(holder, str(log))
+        code, output = _resume(log, capsys)
+        assert code == 1 and f"error: {log}: another ruledeck is writing this match" in output
+        code, output = _main(["play", str(TINY), "--seed", "1", "--log", str(log), "--json"], capsys)
+        assert code == 1 and "another ruledeck is writing this match" in output
+    finally:
+        holder.close()
+    assert log.read_bytes() == before
+    result = CliRunner().invoke(cli, ["play", "--resume", str(log), "--bots", "random"], input="1\n" * 50)
+    assert result.exit_code == 0, result.output  # the lock ends with the run that held it
+
+
+def test_a_device_is_no_log_to_resume(capsys: pytest.CaptureFixture[str]) -> None:
+    code, output = _main(["play", "--resume", "/dev/zero"], capsys)
+    assert code == 2 and "--resume: /dev/zero is not a log file" in output
