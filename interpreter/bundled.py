@@ -52,10 +52,17 @@ def is_a_name(argument: str) -> bool:
     return Path(argument).name == argument and not Path(argument).suffix
 
 
+def _exists(path: str) -> bool:
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):  # a name longer than the system allows, a NUL: reading it says so
+        return False
+
+
 def resolve_ruleset(argument: str) -> str:
     """The file a RULESET argument stands for: an existing path, or a path-like one, as given (a missing file
     is reported where it is read); otherwise the bundled ruleset of that name."""
-    if Path(argument).exists() or not is_a_name(argument):
+    if _exists(argument) or not is_a_name(argument):
         return argument
     paths = bundled_paths()
     if argument not in paths:

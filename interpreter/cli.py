@@ -10,28 +10,21 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 from click.shell_completion import CompletionItem
 
-from interpreter.actions import Action
-from interpreter.agents import AGENTS
+from interpreter import cache
 from interpreter.bundled import UnknownRulesetError, bundled_paths, bundled_rulesets, is_a_name, resolve_ruleset
 from interpreter.engine.errors import RulesetRuntimeError
-from interpreter.engine.game import Game
-from interpreter.engine.state import State
 from interpreter.errors import Diagnostic, ParameterError, RuledeckError, RulesetError, render_findings
-from interpreter.loader import load_ruleset, validate_file
 from interpreter.parameters import parse_assignments
-from interpreter.runners.human import Quit, human_chooser
-from interpreter.runners.integrity import lock
-from interpreter.runners.play import agents_for, play_match, save_log
-from interpreter.runners.replay import read_log_file, replay_log
-from interpreter.runners.scenarios import ScenarioError
-from interpreter.runners.scenarios import run_file as run_scenarios
-from interpreter.runners.simulate import Job
-from interpreter.runners.simulate import simulate as run_simulation
+
+if TYPE_CHECKING:  # (the rest is imported where it is used: a command loads only what it needs)
+    from interpreter.actions import Action
+    from interpreter.engine.game import Game
+    from interpreter.engine.state import State
 
 
 def _expand(paths: Iterable[str]) -> list[str]:
@@ -98,13 +91,23 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
     files = _expand(_ruleset_file(path) for path in paths)
     errors = warnings = 0
     for file in files:
+        key = cache.ruleset_key(file, "validate", file, sorted(given.items()))
+        known = cache.get(key[0]) if key is not None else None
+        if known is not None:  # (the same files, parameters and engine were found free of errors before)
+            warnings += int(known["warnings"])
+            _print_cached(file, str(known["findings"]), quiet)
+            continue
+        from interpreter.loader import check_file  # (here: a file answered from the cache needs no checker)
+
         try:
-            findings = validate_file(file, given, params_as_text=True)
+            findings, ruleset = check_file(file, given, params_as_text=True)
         except ParameterError as error:
             raise click.UsageError(f"{file}: {error}") from None
         errors += sum(1 for d in findings if d.severity == "error")
         warnings += sum(1 for d in findings if d.severity == "warning")
         _print_findings(file, findings, quiet)
+        if key is not None and ruleset is not None and cache.made_from(ruleset.tree) == key[1]:
+            cache.put(key[0], {"warnings": len(findings), "findings": render_findings(findings) if findings else ""})
     summary = f"{len(files)} file{'s' if len(files) != 1 else ''} checked: " \
               f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
     click.echo(summary, err=True)
@@ -113,6 +116,7 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
 
 def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
     """The game of a ruleset file; a bad file prints its findings and exits 1, a bad --set exits 2."""
+    from interpreter.loader import load_ruleset
     try:
         return load_ruleset(path, parse_assignments(list(assignments)), params_as_text=True)
     except ParameterError as error:
@@ -143,6 +147,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     A match stopped at the terminal (q, Ctrl-C or the end of input) is kept in its log, or in a new one when
     none was asked for; `ruledeck play --resume FILE.jsonl` goes on with it.
     """
+    from interpreter.runners.human import Quit, human_chooser
+    from interpreter.runners.play import agents_for, play_match
     state: State | None = None
     logged: int | None = None  # for a resumed match, the events its log already holds
     log_file: IO[str] | None = None
@@ -210,6 +216,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
 
 def _locked(path: str) -> IO[str]:
     """A log opened for appending, locked against any other run for as long as it is open."""
+    from interpreter.runners.integrity import lock
     log_file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed when the match ends
     lock(log_file, path)
     return log_file
@@ -219,6 +226,7 @@ def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int]:
     """The state a log leads to, its header and how many events it holds; a last line cut off in writing is
     cut from the file (open and locked as `log_file`), so that what is added follows its last whole line. A
     match that is over cannot be resumed."""
+    from interpreter.runners.replay import read_log_file, replay_log
     try:
         log = read_log_file(path)
         state = replay_log(path, log)
@@ -236,6 +244,7 @@ def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int]:
 
 def _stopped(log_path: str | None, header: dict[str, Any], state: State) -> str:
     """Where a stopped match is kept (saved now when it has no log yet), and how to go on with it."""
+    from interpreter.runners.play import save_log
     kept = log_path
     if kept is None:
         failures = []
@@ -285,6 +294,8 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
     The results depend only on the ruleset, the bots, the seed and the number of matches: not on --workers or
     --backend.
     """
+    from interpreter.runners.simulate import Job
+    from interpreter.runners.simulate import simulate as run_simulation
     if address is not None and backend != "ray":
         raise click.UsageError("--address is for --backend ray")
     if backend == "ray" and importlib.util.find_spec("ray") is None:
@@ -327,6 +338,7 @@ def list_command() -> None:
 
 def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, list[str]]:
     """The player count and the bots, or a usage error naming what is allowed."""
+    from interpreter.agents import AGENTS
     allowed = game.ruleset.players
     count = allowed.default if players is None else players
     if count not in allowed.counts():
@@ -356,6 +368,8 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
     Prints each case and `N passed, M failed`. Exit status: 0 when all pass, 1 when any fails, 2 on a usage
     error.
     """
+    from interpreter.runners.scenarios import ScenarioError
+    from interpreter.runners.scenarios import run_file as run_scenarios
     files = _expand(paths)
     passed = failed = 0
     for file in files:
@@ -379,6 +393,13 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
 def _echo_json(value: object) -> None:
     """JSON on standard output, its text as UTF-8 (`é`, not the escape `\\u00e9`)."""
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _print_cached(file: str, findings: str, quiet: bool) -> None:
+    if findings:
+        click.echo(findings)
+    elif not quiet:
+        click.echo(f"{file}: ok")
 
 
 def _print_findings(file: str, findings: list[Diagnostic], quiet: bool) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from interpreter import cache
 from interpreter.dsl.ast import free_names
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
@@ -22,7 +23,6 @@ from interpreter.flow import check_deck_arithmetic, check_phases
 from interpreter.model import Ruleset
 from interpreter.parameters import ParamValue, resolve
 from interpreter.procedures import expand_procedures, procedure_nodes, written_at
-from interpreter.schema import validate_structure
 from interpreter.semantics import (
     CONTEXTUAL,
     ENGINE_NAMES,
@@ -66,9 +66,7 @@ def _compile(path: str | Path, params: Mapping[str, Any] | None, *, params_as_te
     spliced = expand_procedures(root)
     if any(d.severity == "error" for d in spliced):
         raise RulesetError(spliced)
-    structural = validate_structure(root)
-    if structural:
-        raise RulesetError(_written(root, structural, written))
+    _check_structure(path, root, written)
     checker = RulesetChecker(root, {})
     checker.diagnostics.extend(spliced)  # warnings about procedures never called
     specs = checker.build_parameters()
@@ -80,6 +78,21 @@ def _compile(path: str | Path, params: Mapping[str, Any] | None, *, params_as_te
         raise RulesetError(_written(root, error.diagnostics, written)) from None
     return dataclasses.replace(ruleset, warnings=tuple(_written(root, list(ruleset.warnings), written)),
                                procedure_paths=written)
+
+
+def _check_structure(path: str | Path, root: MappingNode, written: dict[int, Path_]) -> None:
+    """The schema's check of the merged tree, skipped when the same files passed it before (see cache.py:
+    the schema and its validator are most of a second load's start)."""
+    key = cache.ruleset_key(str(path), "structure")
+    if key is not None and cache.get(key[0]) is not None:
+        return
+    from interpreter.schema import validate_structure
+
+    structural = validate_structure(root)
+    if structural:
+        raise RulesetError(_written(root, structural, written))
+    if key is not None and cache.made_from(root) == key[1]:
+        cache.put(key[0], {"structure": "valid"})
 
 
 def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int, Path_]) -> list[Diagnostic]:
@@ -288,11 +301,17 @@ def _closure(names: set[str], definitions: dict[str, Any]) -> set[str]:
 def validate_file(path: str | Path, params: Mapping[str, Any] | None = None, *,
                   params_as_text: bool = False) -> list[Diagnostic]:
     """Every finding about one ruleset file (errors and warnings); an empty list when it is clean."""
+    return check_file(path, params, params_as_text=params_as_text)[0]
+
+
+def check_file(path: str | Path, params: Mapping[str, Any] | None = None, *,
+               params_as_text: bool = False) -> tuple[list[Diagnostic], Ruleset | None]:
+    """Every finding about one ruleset file, and the ruleset when it has no error."""
     try:
         ruleset = compile_ruleset(path, params, params_as_text=params_as_text)
     except RulesetError as error:
-        return error.diagnostics
-    return list(ruleset.warnings)
+        return error.diagnostics, None
+    return list(ruleset.warnings), ruleset
 
 
-__all__ = ["ScalarNode", "load_ruleset", "validate_file"]
+__all__ = ["ScalarNode", "check_file", "load_ruleset", "validate_file"]

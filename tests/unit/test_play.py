@@ -206,19 +206,20 @@ def test_a_resumed_match_gives_the_person_their_seat_back(tmp_path: Path, monkey
 def test_a_stopped_match_that_cannot_be_saved_here_is_saved_in_the_temporary_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import interpreter.cli as command_line
+    import interpreter.runners.play as runner
 
     monkeypatch.chdir(tmp_path)
     elsewhere = tmp_path / "temporary"
     elsewhere.mkdir()
     monkeypatch.setattr(command_line.tempfile, "gettempdir", lambda: str(elsewhere))
-    saving = command_line.save_log
+    saving = runner.save_log
 
     def unwritable_here(path: Path, header: dict[str, object], state: object) -> None:
         if Path(path).parent != elsewhere:
             raise PermissionError(13, "Permission denied")
         saving(path, header, state)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(command_line, "save_log", unwritable_here)
+    monkeypatch.setattr(runner, "save_log", unwritable_here)  # (the command line imports it when it saves)
     code, _, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="q\n")
     assert code == 130 and f"The match so far is in {elsewhere / 'bourre-5.jsonl'}" in err
     assert replay(elsewhere / "bourre-5.jsonl").history == []
