@@ -103,11 +103,14 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     shared = dict(pending.bindings)
     if any(not clause.per_action and not state.evaluate_kept(clause.rule, shared) for clause in option.clauses):
         return  # a clause that no meld can satisfy (`drawn` is false): no need to look for melds
+    # The clauses that read the meld are tested for each one; the others hold for all (just tested).
+    per_meld = tuple(clause for clause in option.clauses if clause.per_action)
     _, hand = state.zone(option.source, pending.bindings)
     key, table = state.table(option.destination, pending.bindings)
     if option.kind == "meld":
         for meld in rules.candidates(hand, key[1], table, state.melds_laid):
-            if _passes(state, option, {**pending.bindings, "cards": list(meld.cards), "after": meld}):
+            if not per_meld or _first_failure(state, per_meld, {**pending.bindings, "cards": list(meld.cards),
+                                                                "after": meld}) is None:
                 action = Action(seat, "meld", cards=meld.cards, roles=rules.roles(meld))
                 found[action] = option
                 state.meld_plans[action] = meld
@@ -116,8 +119,8 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     for meld in (meld for owned in tables for meld in owned):
         for card in dict.fromkeys(hand):
             grown = rules.add(meld, card)
-            if grown is not None and _passes(state, option, {**pending.bindings, "cards": [card], "meld": meld,
-                                                             "after": grown}):
+            if grown is not None and (not per_meld or _first_failure(
+                    state, per_meld, {**pending.bindings, "cards": [card], "meld": meld, "after": grown}) is None):
                 action = Action(seat, "add", card=card, target=meld.id)
                 found[action] = option
                 state.meld_plans[action] = grown
@@ -199,8 +202,8 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
     """The names an action of the legal set binds for its option's steps (no checks: it is known legal)."""
     if option.kind in ("play", "discard"):
         return {**pending.bindings, "card": action.card}
-    if option.kind == "choose":
-        return {**pending.bindings, **_bound(action.arguments)}
+    if option.kind == "choose":  # (bindings are never changed once made: one without arguments is shared)
+        return {**pending.bindings, **_bound(action.arguments)} if action.arguments else pending.bindings
     if option.kind == "meld":
         return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
     if option.kind == "add":

@@ -225,13 +225,18 @@ class StepWriter:
 
     def _log(self, step: Step, bindings: str, indent: int) -> None:
         parts: list[str] = []
+        lists = False  # a list is copied as it is now (a zone changes after the line is written)
         for part in step["parts"]:
             if isinstance(part, Shown):
                 value = self.value(part.expression, bindings, indent)
                 parts.append(f"({value}, {self.name_of(part.type, 'T')})")
+                lists = lists or getattr(part.type, "name", "") not in _UNCHANGING
             else:
                 parts.append(repr(part))
-        self.line(f"{'    ' * indent}S.note_parts(({', '.join(parts)},))", step.where)
+        if lists:
+            self.line(f"{'    ' * indent}S.note_parts(({', '.join(parts)},))", step.where)
+        else:  # (the parts as they are, appended to the events without a call: State.note_parts)
+            self.line(f"{'    ' * indent}S._events.items.append(('log_parts', ({', '.join(parts)},)))", step.where)
 
     def _form_team(self, step: Step, bindings: str, indent: int) -> None:
         seats = self.value(step["seats"], bindings, indent)
@@ -297,5 +302,7 @@ def in_place(code: str, bindings: str) -> str:
 
     return ast.unparse(Rename().visit(tree))
 
+
+_UNCHANGING = frozenset({"int", "bool", "str", "card", "rank", "suit", "seat", "team", "meld"})  # shown as they are
 
 _FAILURES = (ZeroDivisionError, IndexError, KeyError, TypeError, EvaluationError)

@@ -394,7 +394,12 @@ class _HandWriter(StepWriter):
             self.begin(after)
             return
         scope_slot = self.slot()
-        self.code(f"L[{scope_slot}] = S.perform(_o, _a, _b)")
+        if self.moves_one_card(step["options"]):
+            self.move_card(step["options"][0])
+            self.code(f"L[{scope_slot}] = {{**_b, 'card': _card}}" if step["options"][0].effects else
+                      f"L[{scope_slot}] = _b")
+        else:
+            self.code(f"L[{scope_slot}] = S.perform(_o, _a, _b)")
         chained: list[tuple[Option, int]] = []
         for option in step["options"]:
             following = wait if repeat and not option.ends else after
@@ -433,8 +438,10 @@ class _HandWriter(StepWriter):
         self.code(f"_seats = [(L[{leader}] + _k) % S.player_count for _k in range(S.player_count)]")
         if step["players"] is not None:
             self.code("_taking = []")
+            self.code(f"_asked = dict({scope})")  # (each seat in turn under `player`; a copy for expressions that keep)
             self.code("for _seat in _seats:")
-            condition = self.value(step["players"], f"{{**{scope}, 'player': _seat}}", 3)
+            self.code("_asked['player'] = _seat", 1)
+            condition = self.value(step["players"], "_asked", 3)
             self.code(f"if {condition}:", 1)
             self.code("_taking.append(_seat)", 2)
             self.code("_seats = _taking")
@@ -463,7 +470,7 @@ class _HandWriter(StepWriter):
 
         self.begin(resume)
         self.code("_a, _o, _b = S.taken")
-        self.play_card(step["option"])
+        self.move_card(step["option"])
         self.code(f"L[{played}] = L[{played}] + (_a.seat,)")
         self.code(f"L[{position}] += 1")
         self.code(f"if L[{position}] < len(L[{order}]):")  # the next seat's card is awaited at once
@@ -479,7 +486,7 @@ class _HandWriter(StepWriter):
         self.code(f"_winner = L[{played}][_played.index({winning})]")
         self.code(f"L[{done}] += 1")
         self.code(f"L[{leader}] = _winner")
-        self.code("S.note_parts(('p', (_winner, None), ' wins the trick'))")
+        self.code("S._events.items.append(('log_parts', ('p', (_winner, None), ' wins the trick')))")
         if step["then"]:
             self.code(f"L[{won}] = {{**{scope}, 'winner': _winner}}")
             self.jump(then)
@@ -491,8 +498,16 @@ class _HandWriter(StepWriter):
 
     # --- the hot path of card games, specialised --------------------------------------------------------------
 
-    def play_card(self, option: Option) -> None:
-        """The movement of a card played (`_a`, bound names `_b`): from its zone to the trick, face up."""
+    def moves_one_card(self, options: tuple[Option, ...]) -> bool:
+        """Whether a decision is one play or discard between zones found without evaluating an expression:
+        its card's movement is then written in place (`move_card`)."""
+        option = options[0]
+        return len(options) == 1 and option.kind in ("play", "discard") and all(
+            ref is not None and ref.owner is None for ref in (option.source, option.destination))
+
+    def move_card(self, option: Option) -> None:
+        """The movement of a card played or discarded (`_a`, bound names `_b`), as CardsAndValues.perform makes
+        it: a card played lands face up, a card discarded keeps its face, unless the option's `face` says."""
         assert option.source is not None and option.destination is not None
         source, source_key = self.ref_code(option.source, "_b")
         target, target_key = self.ref_code(option.destination, "_b")
@@ -502,11 +517,14 @@ class _HandWriter(StepWriter):
         self.code("_from.pop()", 1)
         self.code("else:")
         self.code("del _from[len(_from) - 1 - _from[::-1].index(_card)]", 1)
-        self.code("if S.face_up.cards:")
-        self.code(f"S.face_up.take({source_key}, _card)", 1)
+        self.code(f"_up = S.face_up.take({source_key}, _card) if S.face_up.cards else False")
         self.code(f"{target}.append(_card)")
-        if option.face != "down":
+        face = option.face
+        if face == "up" or (face is None and option.kind == "play"):
             self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)")
+        elif face is None:
+            self.code("if _up:")
+            self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)", 1)
 
     def ref_code(self, ref: Ref, bindings: str) -> tuple[str, str]:
         """Code for a zone's cards and its key, with no line of its own (an owner that must be evaluated is

@@ -74,6 +74,7 @@ class MeldRules:
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
+        self._bounds_of: dict[str, tuple[int, int]] = {}  # kind -> the positions its runs may reach
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
         names = list(deck.rank_names)
@@ -96,6 +97,13 @@ class MeldRules:
                 if allowed]
 
     def _bounds(self, kind: MeldKind) -> tuple[int, int]:
+        """The lowest and highest positions a run of this kind may reach (worked out once per kind)."""
+        found = self._bounds_of.get(kind.name)
+        if found is None:
+            found = self._bounds_of[kind.name] = self._reach(kind)
+        return found
+
+    def _reach(self, kind: MeldKind) -> tuple[int, int]:
         others = [rank for rank in range(self.top + 1) if rank != self.ace] or [self.ace]
         ace = [self.ace_low if kind.ace_low else None, self.ace_high if kind.ace_high else None]
         places = [*others, *(place for place in ace if place is not None)]
