@@ -125,6 +125,8 @@ class MeldRules:
         """The run with these naturals (position -> card) and wild cards, wilds in the gaps, else at an end."""
         if not naturals or len(naturals) < kind.min_naturals:
             return None
+        if not wilds:  # (the common case, kept short: natural cards in a row)
+            return self._natural_run(kind, meld_id, owner, suit, naturals)
         in_place = sum(1 for card in wilds if card in kind.in_place and self.deck.suit_of[card] == suit)
         if len(wilds) > kind.max_wilds + min(in_place, 1):
             return None
@@ -171,6 +173,22 @@ class MeldRules:
         if sum(wild) > kind.max_wilds:
             return None
         return Meld(meld_id, kind.name, "run", owner, cards, wild, suit=suit, low=low, free=free and sum(wild) > 0)
+
+    def _natural_run(self, kind: MeldKind, meld_id: int, owner: int, suit: int,
+                     naturals: dict[int, int]) -> Meld | None:
+        """`_run` with no wild card: the naturals must fill their places from the lowest to the highest."""
+        positions = sorted(naturals)
+        low, high = positions[0], positions[-1]
+        size = high - low + 1
+        if size != len(positions) or not kind.minimum <= size <= kind.maximum:
+            return None
+        low_ace, high_ace = self.ace_low, self.ace_high
+        if low_ace != high_ace and low == low_ace and high == high_ace:
+            rank_of = self.deck.rank_of
+            if rank_of[naturals[low_ace]] == self.ace and rank_of[naturals[high_ace]] == self.ace:
+                return None  # an ace at both ends (BU-26)
+        return Meld(meld_id, kind.name, "run", owner, tuple(naturals[p] for p in positions), (False,) * size,
+                    suit=suit, low=low)
 
     def _set(self, kind: MeldKind, meld_id: int, owner: int, rank: int, naturals: list[int],
              wilds: list[int]) -> Meld | None:
