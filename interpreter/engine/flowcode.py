@@ -243,6 +243,10 @@ class StepWriter:
         self.line(f"{'    ' * indent}S.form_team(list({seats}))", step.where)
 
     def _if(self, step: Step, bindings: str, indent: int) -> None:
+        known = constant_of(step["condition"])
+        if known is not None:  # (a condition made of parameters and literals: only its branch is written)
+            self.block(step["then"] if known[0] else step["else"], bindings, indent)
+            return
         condition = self.value(step["condition"], bindings, indent)
         pad = "    " * indent
         self.line(f"{pad}if {condition}:")
@@ -252,6 +256,10 @@ class StepWriter:
             self.block(step["else"], bindings, indent + 1)
 
     def _for_each(self, step: Step, bindings: str, indent: int) -> None:
+        known = constant_of(step["where"])
+        if known is not None and not known[0]:  # (`where` never holds: the loop does nothing)
+            self.line(f"{'    ' * indent}pass")
+            return
         pad = "    " * indent
         items = self.value(step["items"], bindings, indent)
         number = self.fresh()
@@ -287,6 +295,14 @@ class StepWriter:
         self.line(f"{pad}if S.steps > {self.max_steps}:")
         self.line(f"{pad}    raise RUNTIME('more than {self.max_steps:,} steps without a decision or a chance event; "
                   f"does a loop never end?', {where!r})")
+
+
+def constant_of(expression: Expr | None) -> tuple[Any] | None:
+    """`(value,)` when an expression's value is the same at every evaluation (see dsl/folding.py)."""
+    if expression is None:
+        return None
+    constant = getattr(expression.function, "constant", None)
+    return constant if constant is not None and constant[0].__class__ in (bool, int, str) else None
 
 
 def in_place(code: str, bindings: str) -> str:

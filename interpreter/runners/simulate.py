@@ -139,6 +139,7 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
             done(1)
         return outcomes
     found: list[Outcome] = []
+    _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see _game's cache)
     with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent) as pool:
         for chunk in pool.map(_play_many, [job] * len(_chunks(seeds, workers)), _chunks(seeds, workers)):
             found.extend(chunk)
