@@ -39,7 +39,8 @@ class Game:
         self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}
         self.code: HandCode = compile_hand(self.program, MAX_STEPS, card_actions=self.card_actions,
                                            choice_action=self.choice_action, choice_actions=self.choice_actions,
-                                           unique_cards=self.unique_cards)
+                                           unique_cards=self.unique_cards,
+                                           most_players=ruleset.players.maximum)
         self.trick_steps = self.code.tricks  # a trick's decisions (by `Pending.where`) -> the trick's step
 
     def card_action(self, seat: int, kind: str, card: int) -> Action:

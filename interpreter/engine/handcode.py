@@ -59,13 +59,17 @@ class _Round:
 
 def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[int, str], list[Any]],
                  choice_action: Callable[..., Any], choice_actions: Callable[..., list[Any]],
-                 unique_cards: bool) -> HandCode:
+                 unique_cards: bool, most_players: int) -> HandCode:
     """The generated code of a program's hand (see the module docstring). The game's tables of actions, made
     once and shared: `card_actions(seat, kind)`, a seat's play or discard actions indexed by card;
     `choice_action(seat, name, arguments)`; `choice_actions(seat, option, values)`, a choice with every
-    combination of its arguments' values. `unique_cards` says that no two cards are the same value."""
+    combination of its arguments' values. `unique_cards` says that no two cards are the same value;
+    `most_players`, how many seats a table of the game may have."""
     writer = _HandWriter(max_steps, unique_cards)
-    writer.namespace.update(CARD_ACTIONS=card_actions, CHOICE=choice_action, CHOICES=choice_actions,
+    seats = range(most_players)  # (each seat's card actions, made once: the hot path reads a list)
+    writer.namespace.update(PLAY_ACTIONS=[card_actions(seat, "play") for seat in seats],
+                            DISCARD_ACTIONS=[card_actions(seat, "discard") for seat in seats],
+                            CHOICE=choice_action, CHOICES=choice_actions,
                             GENERIC_LEGAL=legal_actions, FROZEN=frozen)
     return writer.program(program)
 
@@ -563,7 +567,7 @@ class _HandWriter(StepWriter):
             f"        _allowed = {allowed}\n"
             f"    except Exception:  # the general search names the failure\n"
             f"        return GENERIC_LEGAL(S, P)\n"
-            f"    _actions = CARD_ACTIONS(P.seat, {option.kind!r})\n"
+            f"    _actions = {option.kind.upper()}_ACTIONS[P.seat]\n"
             f"    return dict.fromkeys([_actions[_c] for _c in _allowed], {self.name_of(option, 'O')})\n")
         return name
 

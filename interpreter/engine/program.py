@@ -98,9 +98,11 @@ class Option:
     every_table: bool = False  # `add` to the melds of every owner of the destination zone
     face: str | None = None  # play, discard, draw, take: "up" or "down" where the card lands (else the default)
     hides_card: bool = field(init=False)  # a discard, or a card played face down: some seats may not see it
+    moves_card: bool = field(init=False)  # a play or a discard: one card, bound as `card` by its movement
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hides_card", self.kind == "discard" or (self.kind == "play" and self.face == "down"))
+        object.__setattr__(self, "moves_card", self.kind in ("play", "discard"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ class State(CardsAndValues, MatchLoop):
         self.values: dict[str, Any] = {}
         self.face_up = FaceUp()
         self.pc = 0  # the label of the hand's segment to run next (see handcode.py)
+        self._segments = game.code.segments
         self.locals: list[Any] = [{}] + [None] * (game.code.slots - 1)  # the segments' slots
         self.taken: tuple[Action, Option, Bindings] | None = None  # the action a resumed segment goes on with
         self.open_rounds: tuple[int, ...] = ()  # the slots of the simultaneous rounds in progress' choices
@@ -139,27 +140,24 @@ class State(CardsAndValues, MatchLoop):
         # The hot path: an action of the legal set just computed needs no check (speed, see DESIGN.md).
         legal = self._legal
         option = legal.get(action) if legal is not None and action.__class__ is Action else None
-        pending = self.pending
         taken: Action
-        if option is not None and pending is not None:
+        if option is not None:  # (a decision is pending whenever a legal set is kept)
+            pending: decisions.Pending = self.pending  # type: ignore[assignment]
             taken = action  # type: ignore[assignment]  # an Action: it was found in the legal set
-            kind = option.kind
             # (a card's movement binds `card` for its option's steps itself: see CardsAndValues.perform)
-            bindings = pending.bindings if kind == "play" or kind == "discard" else \
-                decisions.bindings_for(self, pending, option, taken)
+            bindings = pending.bindings if option.moves_card else decisions.bindings_for(self, pending, option,
+                                                                                         taken)
         else:
             taken = self._action(action)
             option, bindings = self._checked(taken)
-        self.pending = None
-        self._legal = None
+        self.pending = self._legal = None
         self._history.items.append(taken)  # (Log.append, without the call)
-        secret = self._secret_from(option, taken, {**bindings, "card": taken.card}) \
-            if option.hides_card or self.game.has_simultaneous_rounds else ()
-        self._events.items.append(("action", taken, secret))
+        self._events.items.append(("action", taken, self._secret_from(option, taken, bindings)
+                                   if option.hides_card or self.open_rounds else ()))
         self.taken = (taken, option, bindings)
         self.steps = 0
         # (_advance, written out: this is the hot path of every decision)
-        segments = self.game.code.segments
+        segments = self._segments
         locals_ = self.locals
         label = self.pc
         try:
@@ -351,6 +349,8 @@ class State(CardsAndValues, MatchLoop):
         hidden_move = option.kind == "discard" or (option.kind == "play" and option.face == "down")
         if not hidden_move or option.destination is None or option.face == "up":
             return ()
+        if option.destination.owner is not None:  # (an owner worked out by an expression may read the card)
+            bindings = {**bindings, "card": action.card}
         key = (option.destination.name, self._owner(option.destination, bindings), action.seat,
                self.values["team_of"])
         found = self.game.secrets.get(key)
@@ -384,7 +384,7 @@ class State(CardsAndValues, MatchLoop):
 
     def _advance(self) -> None:
         """Run until a decision, a chance event or the end of the match."""
-        segments = self.game.code.segments
+        segments = self._segments
         locals_ = self.locals
         label = self.pc
         try:
