@@ -3,6 +3,7 @@ faces), dealing, and the movement an action makes (a card played or discarded, a
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, cast
 
 from interpreter.actions import Action
@@ -152,6 +153,9 @@ class CardsAndValues(StateParts):
             self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
         if option.kind == "meld":
             _, table = self.table(option.destination, bindings)
+            if plan.id != self.melds_laid:  # (a meld found by an earlier search of the turn: see meldsearch.py)
+                plan = dataclasses.replace(plan, id=self.melds_laid)
+                bindings = {**bindings, "after": plan}
             table.append(plan)
             self.melds_laid += 1
             return bindings

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.actions import Action, argument_text, frozen, thawed
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
+from interpreter.engine.meldsearch import new_melds
 from interpreter.engine.program import Clause, Option
 
 if TYPE_CHECKING:
@@ -108,10 +109,9 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     _, hand = state.zone(option.source, pending.bindings)
     key, table = state.table(option.destination, pending.bindings)
     if option.kind == "meld":
-        for meld in rules.candidates(hand, key[1], table, state.melds_laid):
+        for meld, action in new_melds(state, rules, seat, hand, key[1], table):
             if not per_meld or _first_failure(state, per_meld, {**pending.bindings, "cards": list(meld.cards),
                                                                 "after": meld}) is None:
-                action = Action(seat, "meld", cards=meld.cards, roles=rules.roles(meld))
                 found[action] = option
                 state.meld_plans[action] = meld
         return

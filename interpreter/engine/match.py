@@ -126,6 +126,7 @@ class MatchLoop(StateParts):
             self.values[name] = self._empty_zone(zone.owner)
         self.face_up.clear()
         self.melds_laid = 0
+        self.meld_search = None
         self.values[game.ruleset.deck_zone] = list(game.fresh_deck)
         self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
         self._enter(game.program.start)

@@ -213,6 +213,11 @@ class MeldRules:
                 found.setdefault((meld.kind, meld.cards, meld.wild), meld)
         return list(found.values())
 
+    def taken_ranks(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
+        """The (kind, rank) of the sets on an owner's table of kinds that allow one set per rank and owner."""
+        return frozenset((meld.kind, meld.rank) for meld in table
+                         if meld.shape == "set" and self.kinds[meld.kind].one_per_owner)
+
     def unmelded(self, hand: Sequence[int]) -> list[int]:
         """The cards left out by the arrangement of the hand into disjoint new melds (of the kinds, each as
         `candidates` makes it) that leaves the fewest points (`deck.values`), then the fewest cards; in hand

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
     from interpreter.engine.log import Log
+    from interpreter.engine.meldsearch import MeldSearch
     from interpreter.engine.program import Expr
     from interpreter.engine.zones import FaceUp, ZoneKey
 
@@ -24,6 +25,7 @@ class StateParts:
         locals: list[Any]
         open_rounds: tuple[int, ...]
         melds_laid: int
+        meld_search: MeldSearch | None
         player_count: int
         terminal: bool
         ended_by: str

@@ -16,6 +16,7 @@ from interpreter.engine.cardmoves import CardsAndValues
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.log import Log
 from interpreter.engine.match import MatchLoop
+from interpreter.engine.meldsearch import MeldSearch
 from interpreter.engine.program import Expr, Option
 from interpreter.engine.zones import FaceUp, ZoneKey
 from interpreter.errors import EvaluationError
@@ -65,6 +66,7 @@ class State(CardsAndValues, MatchLoop):
         self._legal: dict[Action, Option] | None = None  # the legal set, computed once per decision
         self.meld_plans: dict[Action, Any] = {}  # for each legal meld or addition, the meld it makes
         self.melds_laid = 0  # melds are numbered m0, m1, ... in the order they are laid in the hand
+        self.meld_search: MeldSearch | None = None  # the last search for new melds (see meldsearch.py)
 
     # --- the public contract --------------------------------------------------------------------------------
 

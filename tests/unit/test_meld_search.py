@@ -1,0 +1,49 @@
+"""The new melds found between the decisions of one turn from the last search (engine/meldsearch.py) are
+exactly those a new search finds, in the same order: at every decision of random matches of every ruleset
+with melds, the legal set equals the one worked out afresh; and the melds laid are numbered m0, m1, ... in the
+order they are laid."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import CHANCE, load_ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = [ROOT / "rulesets" / "burraco.yaml", ROOT / "rulesets" / "variants" / "burraco_internazionale.yaml",
+            ROOT / "benchmarks" / "burraco_benchmark.yaml", ROOT / "tests" / "games" / "rummy500.yaml"]
+
+
+def _meld_first(legal: list, rng: random.Random) -> object:  # type: ignore[type-arg]
+    """Lay melds and add cards often, so that turns have many decisions after the draw."""
+    melding = [action for action in legal if action.kind in ("meld", "add")]
+    return rng.choice(melding) if melding and rng.random() < 0.8 else rng.choice(legal)
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
+def test_the_melds_kept_between_decisions_are_those_a_new_search_finds(path: Path) -> None:
+    game = load_ruleset(path)
+    searched_again = 0
+    for seed in range(3):
+        state = game.new_initial_state(seed=seed, players=min(4, max(game.ruleset.players.counts())))
+        rng = random.Random(seed)
+        for _ in range(1500):
+            if state.is_terminal:
+                break
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            fresh = state.clone()
+            fresh.meld_search = None
+            legal = state.legal_actions()
+            assert legal == fresh.legal_actions()
+            searched_again += state.meld_search is not None
+            action = _meld_first(legal, rng)
+            state.apply(action)  # type: ignore[arg-type]
+            laid = [meld.id for table in state.values["melds"] for meld in table] \
+                if isinstance(state.values.get("melds"), list) else []
+            assert sorted(laid) == list(range(len(laid))), laid
+    assert searched_again > 0
