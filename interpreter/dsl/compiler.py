@@ -215,7 +215,8 @@ def _namespace(deck: Deck) -> dict[str, Any]:
             function = functools.partial(function, deck)
         namespace[f"B_{name}"] = function
     namespace.update(
-        RANK=deck.rank_of, SUIT=deck.suit_of, any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
+        RANK=deck.rank_of, SUIT=deck.suit_of, DECK_CARDS=tuple(deck.distinct_cards()), range=range,
+        any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN,
     )
     return namespace
@@ -248,6 +249,10 @@ def _free_locals(code: str) -> set[str]:
     visit(python_ast.parse(code, mode="eval"), frozenset())
     return free
 
+
+# Builtins without arguments whose list a quantifier or comprehension only goes over: written as what goes
+# over the same items without making a list (`seats()`, `deck_cards()`).
+_ITERATED = {"seats": "range(V['player_count'])", "deck_cards": "DECK_CARDS"}
 
 # How a quantifier is written as a loop (`_Emitter._loop`): before the loop, for each item, after it.
 _LOOPS = {
@@ -406,6 +411,9 @@ class _Emitter:
     def _iterable(self, node: ast.Node) -> str:
         """The list a quantifier or comprehension goes over: Python forbids binding a local inside it, so what
         it keeps is kept in `B` only."""
+        if isinstance(node, ast.Call) and not node.arguments and node.function in _ITERATED \
+                and id(node) not in self.annotations.calls:
+            return _ITERATED[node.function]  # (gone over, never kept: no list need be made)
         kept, self.kept_locally = self.kept_locally, None
         try:
             return self.emit(node)

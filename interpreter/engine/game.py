@@ -34,6 +34,9 @@ class Game:
                                     [name for name, variable in variables.items() if variable.per != "table"])
         self.deep_copied = tuple(name for name, zone in zones.items() if zone.owner != "table")
         self.fresh_deck = tuple(reversed(ruleset.deck.cards()))  # the deck's zone at the start of a hand
+        self.hand_variables = tuple((name, variable) for name, variable in variables.items()
+                                    if variable.lasts == "hand")  # (taken anew at each hand)
+        self.zone_owners = tuple((name, zone.owner) for name, zone in zones.items())
         self.unique_cards = ruleset.deck.packs == 1 and ruleset.deck.jokers <= 1  # no two cards are the same value
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
         self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}

@@ -118,12 +118,13 @@ class MatchLoop(StateParts):
 
     def _start_hand(self) -> None:
         game = self.game
-        self.values["team_of"] = game.team_of(self.player_count)  # teams formed in a hand last until its end
-        for name, variable in game.ruleset.variables.items():
-            if variable.lasts == "hand" and self.values["hand_number"] > 1:
-                self.values[name] = self._initial(name, variable.per, variable.type)
-        for name, zone in game.ruleset.zones.items():
-            self.values[name] = self._empty_zone(zone.owner)
+        values = self.values
+        values["team_of"] = game.team_of(self.player_count)  # teams formed in a hand last until its end
+        if values["hand_number"] > 1:
+            for name, variable in game.hand_variables:
+                values[name] = self._initial(name, variable.per, variable.type)
+        for name, owner in game.zone_owners:
+            values[name] = [] if owner == "table" else [[] for _ in range(self._owners(owner))]
         self.face_up.clear()
         self.melds_laid = 0
         self.meld_search = None
