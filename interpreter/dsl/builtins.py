@@ -328,9 +328,7 @@ def _can_meld(env: Mapping[str, Any], cards: Sequence[int], melds: Sequence[Any]
     rules = env.get("_meld_rules")
     if rules is None:
         raise EvaluationError("can_meld() needs a `melds:` section in the ruleset")
-    if rules.candidates(cards, 0, list(melds), 0):
-        return True
-    return any(rules.add(meld, card) is not None for meld in melds for card in dict.fromkeys(cards))
+    return bool(rules.can_meld(cards, melds))
 
 
 def _unmelded(env: Mapping[str, Any], cards: Sequence[int]) -> list[int]:

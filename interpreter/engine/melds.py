@@ -75,6 +75,7 @@ class MeldRules:
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
         self._bounds_of: dict[str, tuple[int, int]] = {}  # kind -> the positions its runs may reach
+        self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
         names = list(deck.rank_names)
@@ -212,6 +213,18 @@ class MeldRules:
             for meld in made:
                 found.setdefault((meld.kind, meld.cards, meld.wild), meld)
         return list(found.values())
+
+    def can_meld(self, cards: Sequence[int], melds: Sequence[Meld]) -> bool:
+        """Whether some of the cards make a new meld, or one of them goes onto one of the melds (answers kept:
+        rules such as "a card that could be melded" ask the same few cards again and again)."""
+        key = (tuple(sorted(cards)), tuple(melds))
+        known = self._can_meld.get(key)
+        if known is None:
+            if len(self._can_meld) >= _UNMELDED_KEPT:
+                self._can_meld.clear()
+            known = self._can_meld[key] = bool(self.candidates(cards, 0, list(melds), 0)) or any(
+                self.add(meld, card) is not None for meld in melds for card in dict.fromkeys(cards))
+        return known
 
     def taken_ranks(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
         """The (kind, rank) of the sets on an owner's table of kinds that allow one set per rank and owner."""
