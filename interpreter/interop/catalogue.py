@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from interpreter.engine.state import State
 
 CHOICE_LIMIT = 4096  # the most combinations a choice's block may hold
-DEFAULT_SLOTS = 512  # numbered slots for the actions with no fixed id
+DEFAULT_SLOTS = 2048  # numbered slots for the actions with no fixed id
 
 
 class TooManyActionsError(ValueError):

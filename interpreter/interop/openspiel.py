@@ -2,7 +2,7 @@
 `pyspiel.register_game` as `python_ruledeck`.
 
     from interpreter.interop.openspiel import load_game
-    game = load_game("rulesets/bourre.yaml", params={"hands": 1}, players=3)
+    game = load_game("my_game.yaml", params={"hands": 1}, players=3)
     state = game.new_initial_state()
 
 Actions have the ids of interop/catalogue.py, the same as the PettingZoo environment's. A shuffle is a run of
@@ -55,7 +55,7 @@ def _game_type(minimum: int = 1, maximum: int = 64) -> Any:
         max_num_players=maximum, min_num_players=minimum,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"path": "rulesets/bourre.yaml", "players": 0, "params": "{}"})
+        parameter_specification={"path": "", "players": 0, "params": "{}"})
 
 
 class Shared:
@@ -73,7 +73,9 @@ class Shared:
 
 class RuledeckGame(pyspiel.Game):  # type: ignore[misc]  # (pyspiel is untyped)
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {"path": "rulesets/bourre.yaml", "players": 0, "params": "{}", **(params or {})}
+        params = {"path": "", "players": 0, "params": "{}", **(params or {})}
+        if not params["path"]:
+            raise ValueError(f"{SHORT_NAME} plays a ruleset: give its file or bundled name as `path`")
         engine = load_ruleset(str(params["path"]), params=json.loads(str(params["params"])))
         allowed = engine.ruleset.players
         players = int(params["players"]) or allowed.default

@@ -1,7 +1,7 @@
 """A ruleset as a PettingZoo AEC environment (the optional extra `ruledeck[pettingzoo]`).
 
     from interpreter.interop.pettingzoo import env
-    table = env("rulesets/bourre.yaml", params={"hands": 1}, players=4)
+    table = env("my_game.yaml", params={"hands": 1}, players=4)
     table.reset(seed=7)
     for agent in table.agent_iter():
         observation, reward, termination, truncation, info = table.last()
