@@ -17,6 +17,7 @@ hidden from the seat shows only who acted); its tensor is the observation tensor
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections import Counter
 from typing import Any
@@ -36,7 +37,8 @@ UTILITY_BOUND = 1e9  # results are the ruleset's own numbers: no tighter bound i
 MAX_GAME_LENGTH = 1_000_000  # a bound for tools that need one (the engine ends every match: DESIGN.md)
 
 
-def load_game(path: str, params: dict[str, Any] | None = None, players: int | None = None) -> RuledeckGame:
+def load_game(path: str | os.PathLike[str], params: dict[str, Any] | None = None,
+              players: int | None = None) -> RuledeckGame:
     """The OpenSpiel game of a ruleset (a file or a bundled name) with its parameters and player count."""
     game = pyspiel.load_game(SHORT_NAME, {"path": str(path), "players": players or 0,
                                           "params": json.dumps(params or {}, sort_keys=True)})

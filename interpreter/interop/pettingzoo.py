@@ -22,6 +22,7 @@ round one seat at a time (each choice hidden until all are revealed), so every s
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -39,10 +40,11 @@ from interpreter.loader import load_ruleset
 RENDER_MODES = ["human", "ansi"]
 
 
-def env(path: str, params: dict[str, Any] | None = None, players: int | None = None,
+def env(path: str | os.PathLike[str], params: dict[str, Any] | None = None, players: int | None = None,
         render_mode: str | None = None, *, slots: int = DEFAULT_SLOTS) -> RuledeckEnvironment:
-    """The AEC environment of a ruleset (a file or a bundled name) with its parameters and player count."""
-    return RuledeckEnvironment(load_ruleset(path, params=params), players=players, render_mode=render_mode,
+    """The AEC environment of a ruleset (a file or a bundled name) with its parameters and player count. It is
+    not wrapped: it refuses an illegal id itself, naming the legal ones."""
+    return RuledeckEnvironment(load_ruleset(os.fspath(path), params=params), players=players, render_mode=render_mode,
                                slots=slots)
 
 
