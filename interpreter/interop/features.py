@@ -10,8 +10,9 @@ parameters and player count, made of named parts in this order:
                                     cards of all its melds), then the number of cards (or of melds) it holds,
                                     when the seat may know it (else 0)
     variable NAME[OWNER]            for each variable and owner the seat may see (else zeros): a number for an
-                                    int or a seat, 1/0 for a bool, one-hot for a card, a rank or a suit, one-hot
-                                    over the quoted words of the ruleset for a text; list variables are left out
+                                    int, 1/0 for a bool, one-hot for a seat, a card, a rank or a suit, one-hot
+                                    over the quoted words of the ruleset for a text (zeros when unset); list
+                                    variables are left out
 
 Only what `observation(seat)` shows is encoded, so a vector never holds what the seat may not see.
 """
@@ -75,7 +76,7 @@ class ObservationEncoder:
         return [None]
 
     def _width(self, type_name: str) -> int:
-        widths = {"int": 1, "seat": 1, "bool": 1, "card": self.card_count, "rank": len(self.deck.rank_names),
+        widths = {"int": 1, "seat": self.players, "bool": 1, "card": self.card_count, "rank": len(self.deck.rank_names),
                   "suit": len(self.deck.suits), "str": len(self.words)}
         return widths.get(type_name, 0)
 
@@ -123,8 +124,11 @@ class ObservationEncoder:
     def _variable(self, vector: list[float], start: int, type_name: str, value: Any) -> None:
         if value is None:
             return
-        if type_name in ("int", "seat", "bool"):
+        if type_name in ("int", "bool"):
             vector[start] = float(value)
+        elif type_name == "seat":
+            if 0 <= value < self.players:
+                vector[start + value] = 1.0
         elif type_name == "str":
             index = self.words.get(value)
             if index is not None:

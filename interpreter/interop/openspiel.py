@@ -206,6 +206,8 @@ class RuledeckState(pyspiel.State):  # type: ignore[misc]  # (pyspiel is untyped
 
 def resample(state: RuledeckState, player: int, rng: random.Random) -> RuledeckState:
     """`state` with every card `player` cannot see dealt again at random (for IS-MCTS: `bot.set_resampler`)."""
+    if state.is_chance_node():
+        raise ValueError("a state is resampled at a decision, not in the middle of a shuffle")
     copy = state.clone()
     copy.progress.state = redeal_unseen(state.engine_state, player, rng)
     return copy  # type: ignore[no-any-return]

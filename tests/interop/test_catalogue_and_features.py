@@ -100,3 +100,22 @@ def test_the_core_package_imports_no_numerical_or_game_library() -> None:
             "print(sorted(name for name in ('numpy', 'gymnasium', 'pyspiel', 'pettingzoo') if sys.modules.get(name)))")
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert found.strip() == "[]"
+
+
+def test_a_seat_variable_is_one_hot_and_an_unset_one_is_zeros() -> None:
+    game = load_ruleset("tests/games/euchre.yaml")
+    encoder = ObservationEncoder(game, 4)
+    start = encoder.starts["variable maker"]
+    state = game.new_initial_state(seed=1)
+    rng = random.Random(1)
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state.apply_chance()
+            continue
+        maker = state.observation(0)["variables"]["maker"]
+        part = encoder.encode(state.observation(0))[start:start + 4]
+        assert part == ([0.0] * 4 if maker is None else [float(seat == maker) for seat in range(4)])
+        if maker is not None:
+            return
+        state.apply(rng.choice(state.legal_actions()))
+    pytest.fail("no maker in a whole match")

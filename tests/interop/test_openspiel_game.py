@@ -92,6 +92,8 @@ def test_a_resampled_state_looks_the_same_to_the_seat() -> None:
     hands = [state.engine_state.observation(s)["zones"]["hand"][s]["cards"] for s in range(4)]
     redealt = [other.engine_state.observation(s)["zones"]["hand"][s]["cards"] for s in range(4)]
     assert redealt[seat] == hands[seat] and redealt != hands
+    with pytest.raises(ValueError, match="not in the middle of a shuffle"):
+        resample(game.new_initial_state(), 0, random.Random(3))
 
 
 def test_ismcts_plays_a_hand_of_bourre() -> None:
