@@ -72,16 +72,19 @@ def find_ids(root: Node, diagnostics: list[Diagnostic] | None = None) -> dict[st
                 name = item_id(item)
                 if name is not None:
                     if name in sites and diagnostics is not None:
-                        first = sites[name].item.entries["id"].location
-                        diagnostics.append(Diagnostic(
-                            "duplicate-id", f"a second item has the id `{name}`",
-                            item.entries["id"].location, yaml_path((*path, index, "id")),  # type: ignore[union-attr]
-                            hint=f"ids are unique in a ruleset; the first is at {first.path}:{first.line}"))
+                        diagnostics.append(_duplicate(name, sites[name], item, (*path, index, "id")))
                     sites.setdefault(name, Site(node, index, (*path, index)))
                 visit(item, (*path, index))
 
     visit(root, ())
     return sites
+
+
+def _duplicate(name: str, first: Site, item: Node, path: Path_) -> Diagnostic:
+    assert isinstance(item, MappingNode)
+    where = first.item.entries["id"].location
+    return Diagnostic("duplicate-id", f"a second item has the id `{name}`", item.entries["id"].location,
+                      yaml_path(path), hint=f"ids are unique in a ruleset; the first is at {where.path}:{where.line}")
 
 
 def check_ids(root: MappingNode) -> None:
@@ -176,7 +179,8 @@ def _targets(node: Node) -> list[str] | None:
 
 def _each_target(node: Node, targets: list[str], path: Path_) -> list[tuple[Node, str, Path_]]:
     if isinstance(node, SequenceNode):
-        return [(item, name, (*path, index)) for index, (item, name) in enumerate(zip(node.items, targets))]
+        pairs = zip(node.items, targets, strict=True)
+        return [(item, name, (*path, index)) for index, (item, name) in enumerate(pairs)]
     return [(node, targets[0], path)]
 
 

@@ -114,6 +114,22 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
     sys.exit(1 if errors or (strict and warnings) else 0)
 
 
+@cli.command()
+@click.argument("variant", metavar="VARIANT", shell_complete=_complete_ruleset)
+def explain(variant: str) -> None:
+    """Print what a variant changes relative to the ruleset it extends, item by item: + added, - removed,
+    ~ changed, each with the line of the variant (or of a file between) that made the change."""
+    from interpreter.explain import explain as explain_variant
+    from interpreter.explain import render
+    file = _ruleset_file(variant)
+    try:
+        base, found = explain_variant(file)
+    except RulesetError as error:
+        click.echo(error.render(), err=True)
+        sys.exit(1)
+    click.echo(render(file, base, found))
+
+
 def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
     """The game of a ruleset file; a bad file prints its findings and exits 1, a bad --set exits 2."""
     from interpreter.loader import load_ruleset

@@ -36,11 +36,11 @@ def _load(path: Path, chain: list[Path], shown: str, applied: list[AppliedChange
     if extends is None:
         for key in ("remove", "changes"):
             if key in root.entries:
-                what = "deletes keys of" if key == "remove" else "changes named items of"
+                what, fix = ("deletes keys of", "delete the keys") if key == "remove" else \
+                    ("changes named items of", "change the items")
                 raise RulesetError([Diagnostic(
                     "extends-remove", f"`{key}` {what} a base ruleset, but this file extends none",
-                    root.entries[key].location, key, hint=f"add `extends:`, or {'delete' if key == 'remove' else 'change'} the "
-                    f"{'keys' if key == 'remove' else 'items'} themselves")])
+                    root.entries[key].location, key, hint=f"add `extends:`, or {fix} themselves")])
         return root
     if not isinstance(extends, ScalarNode) or not isinstance(extends.value, str) or not extends.value:
         raise RulesetError([Diagnostic("schema", "`extends` must be a relative path to a ruleset file",
