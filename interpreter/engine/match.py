@@ -38,9 +38,10 @@ class MatchLoop(StateParts):
         self._advance()
 
     def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[int]],
-                 face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any]) -> None:
+                 face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any],
+                 rest_zone: tuple[str, int] | None = None) -> None:
         """Set up a hand already in progress (for scenarios): cards placed in zones, the rest of the deck in
-        the deck's zone, variables set over their initial values; then run from the named phase."""
+        the deck's zone (or in `rest_zone`), variables set over their initial values; then run from the named phase."""
         game = self.game
         self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
                            hand_number=hand_number, dealer=dealer, _meld_rules=game.meld_rules)
@@ -55,12 +56,12 @@ class MatchLoop(StateParts):
                     raise IllegalActionError(f"{self.card_text(card)} is placed more times than the deck holds it")
                 remaining[card] -= 1
             self._zone_list(key).extend(cards)
-        rest: list[int] = []
+        unplaced: list[int] = []
         for card in game.deck.cards():
             if remaining[card] > 0:
                 remaining[card] -= 1
-                rest.append(card)
-        self._zone_list((game.ruleset.deck_zone, -1))[:0] = reversed(rest)
+                unplaced.append(card)
+        self._zone_list(rest_zone or (game.ruleset.deck_zone, -1))[:0] = reversed(unplaced)
         for key, cards in face_up.items():
             for card in cards:
                 if card not in self._zone_list(key):

@@ -3,6 +3,7 @@ cards placed), applies actions and states what must hold. See docs/scenarios.md.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections import Counter
@@ -40,6 +41,21 @@ class _Failure(Exception):
     pass
 
 
+FILE_KEYS = ("ruleset", "params", "players", "seed", "cases")
+CASE_KEYS = ("name", "params", "players", "seed", "deals", "start", "steps")
+START_KEYS = ("phase", "dealer", "hand", "zones", "face_up", "variables", "rest")
+
+
+def _unknown_key(data: dict[str, Any], known: tuple[str, ...], where: str) -> str | None:
+    """`unknown key `x` in ...`, with the closest known key, for the first key not known; None when all are."""
+    for key in data:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f" (did you mean `{close[0]}`?)" if close else f" (the keys: {', '.join(known)})"
+            return f"unknown key `{key}` in {where}{hint}"
+    return None
+
+
 def run_file(path: str | Path) -> list[CaseResult]:
     """Every case of one scenario file."""
     path = Path(path)
@@ -55,6 +71,9 @@ def run_file(path: str | Path) -> list[CaseResult]:
         raise ScenarioError(error.render(), rendered=True) from None
     if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
         raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
+    unknown = _unknown_key(data, FILE_KEYS, "the scenario file")
+    if unknown:
+        raise ScenarioError(f"{path}: {unknown}")
     ruleset = (path.parent / str(data["ruleset"])).resolve()
     games: dict[tuple[tuple[str, Any], ...], Game] = {}
     results = []
@@ -207,7 +226,17 @@ class _Case:
             phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
             zones=self._zone_entries(start.get("zones") or {}), face_up=self._zone_entries(start.get("face_up") or {}),
             variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()}},
+            rest_zone=self._rest_zone(start.get("rest")),
         )
+
+    def _rest_zone(self, name: Any) -> tuple[str, int] | None:
+        """`rest: discard`: the table zone that takes the cards not placed (by default the deck's zone)."""
+        if name is None:
+            return None
+        zone = self.game.ruleset.zones.get(str(name))
+        if zone is None or zone.owner != "table" or zone.kind == "melds":
+            raise _Failure(f"`rest` names a table zone of cards that takes the cards not placed, not {name!r}")
+        return (str(name), -1)
 
     @staticmethod
     def _hand_number(value: Any) -> int:
@@ -422,6 +451,10 @@ def _short(step: Any) -> str:
 
 
 def _run_case(game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
+    unknown = _unknown_key(case, CASE_KEYS, "the case") or \
+        _unknown_key(case["start"] if isinstance(case.get("start"), dict) else {}, START_KEYS, "`start`")
+    if unknown:
+        raise _Failure(unknown)
     try:
         runner = _Case(game, data, case)
     except IllegalActionError as error:

@@ -41,6 +41,10 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("params: {hands: [1]}", "`params` gives parameters their values"),
     ("steps: p0 play AS", "`steps` is a list"),
     ("seed: [1]", "seed must be a whole number"),
+    # an unknown key is named, with the closest known one
+    ("stpes: [p1 choose pass]", "unknown key `stpes` in the case (did you mean `steps`?)"),
+    ("start: {phase: declare, dealr: p1}", "unknown key `dealr` in `start` (did you mean `dealer`?)"),
+    ("start: {phase: declare, rest: hand}", "`rest` names a table zone of cards that takes the cards not placed"),
 ])
 def test_a_badly_written_case_fails_alone_saying_what_is_wrong(tmp_path: Path, case: str, message: str) -> None:
     results = _results(tmp_path, f"  - name: bad\n    {case}\n")
@@ -85,3 +89,17 @@ def test_a_zone_of_melds_is_counted_in_melds_and_never_listed(tmp_path: Path, st
                     f"  - name: melds\n    steps: [{step}]\n", encoding="utf-8")
     (result,) = run_file(path)
     assert not result.passed and message in result.message and "internal error" not in result.message
+
+
+def test_an_unknown_key_of_the_file_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text(HEADER.replace("players: 4", "player: 4") + GOOD_CASE, encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"unknown key `player` in the scenario file \(did you mean `players`"):
+        run_file(path)
+
+
+def test_start_rest_puts_the_cards_not_placed_in_the_named_zone(tmp_path: Path) -> None:
+    results = _results(tmp_path, "  - name: rest played\n"
+                                 "    start: {phase: declare, zones: {hand: {p1: [AS]}, stock: [2C]}, rest: played}\n"
+                                 "    steps: [{expect: {counts: {stock: 1, played: 50, hand: {p1: 1}}}}]\n")
+    assert results[0] == ("rest played", True, "")
