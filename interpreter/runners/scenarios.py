@@ -43,7 +43,7 @@ class _Failure(Exception):
 
 FILE_KEYS = ("ruleset", "params", "players", "seed", "cases")
 CASE_KEYS = ("name", "params", "players", "seed", "deals", "start", "steps")
-START_KEYS = ("phase", "dealer", "hand", "zones", "face_up", "variables", "rest")
+START_KEYS = ("phase", "dealer", "hand", "zones", "face_up", "variables", "rest", "teams")
 
 
 def _unknown_key(data: dict[str, Any], known: tuple[str, ...], where: str) -> str | None:
@@ -225,9 +225,24 @@ class _Case:
         state.start_at(
             phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
             zones=self._zone_entries(start.get("zones") or {}), face_up=self._zone_entries(start.get("face_up") or {}),
-            variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()}},
+            variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()},
+                       **self._teams_formed(start.get("teams"))},
             rest_zone=self._rest_zone(start.get("rest")),
         )
+
+    def _teams_formed(self, groups: Any) -> dict[str, tuple[int, ...]]:
+        """`teams: [[p1, p2]]`: the seats of each group play as one team this hand, the first seat's, as the
+        step `form_team` makes them (the hand's starting teams otherwise)."""
+        if groups is None:
+            return {}
+        if not isinstance(groups, list) or not all(isinstance(group, list) and group for group in groups):
+            raise _Failure("`teams` lists the teams formed, each a list of seats: teams: [[p1, p2]]")
+        team_of = list(self.game.team_of(self.state.player_count))
+        for group in groups:
+            seats = [self.seat(seat) for seat in group]
+            joining = {team_of[seat] for seat in seats}
+            team_of = [team_of[seats[0]] if team in joining else team for team in team_of]
+        return {"team_of": tuple(team_of)}
 
     def _rest_zone(self, name: Any) -> tuple[str, int] | None:
         """`rest: discard`: the table zone that takes the cards not placed (by default the deck's zone)."""

@@ -45,6 +45,7 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("stpes: [p1 choose pass]", "unknown key `stpes` in the case (did you mean `steps`?)"),
     ("start: {phase: declare, dealr: p1}", "unknown key `dealr` in `start` (did you mean `dealer`?)"),
     ("start: {phase: declare, rest: hand}", "`rest` names a table zone of cards that takes the cards not placed"),
+    ("start: {phase: declare, teams: [p1, p2]}", "`teams` lists the teams formed, each a list of seats"),
 ])
 def test_a_badly_written_case_fails_alone_saying_what_is_wrong(tmp_path: Path, case: str, message: str) -> None:
     results = _results(tmp_path, f"  - name: bad\n    {case}\n")
@@ -103,3 +104,14 @@ def test_start_rest_puts_the_cards_not_placed_in_the_named_zone(tmp_path: Path) 
                                  "    start: {phase: declare, zones: {hand: {p1: [AS]}, stock: [2C]}, rest: played}\n"
                                  "    steps: [{expect: {counts: {stock: 1, played: 50, hand: {p1: 1}}}}]\n")
     assert results[0] == ("rest played", True, "")
+
+
+def test_start_teams_forms_the_teams_before_the_phase_runs() -> None:
+    from interpreter import load_ruleset
+    from interpreter.runners.scenarios import _Case
+
+    game = load_ruleset(ROOT / "rulesets" / "variants" / "burraco_three_players.yaml")
+    alone = _Case(game, {}, {"players": 3, "start": {"phase": "play"}})
+    formed = _Case(game, {}, {"players": 3, "start": {"phase": "play", "teams": [["p2", "p0"]]}})
+    assert alone.state.values["team_of"] == (0, 1, 2)
+    assert formed.state.values["team_of"] == (2, 1, 2)  # the first seat's team, as `form_team` makes it
