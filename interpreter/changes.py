@@ -146,7 +146,7 @@ def _verb(change: Node, path: Path_, diagnostics: list[Diagnostic]) -> str | Non
     verb = verbs[0]
     allowed = COMPANIONS.get(verb)
     for key in change.entries:
-        if key == verb or key == "id":
+        if key == verb:
             continue
         if allowed is not None and key not in allowed:
             diagnostics.append(Diagnostic(
@@ -234,7 +234,7 @@ def _extend(site: Site, change: MappingNode, target: str) -> str | None:
     entries = dict(item.entries)
     locations = dict(item.key_locations)
     for key, value in change.entries.items():
-        if key in ("extend", "id"):
+        if key == "extend":
             continue
         existing = entries.get(key)
         if not isinstance(value, SequenceNode) or (existing is not None and not isinstance(existing, SequenceNode)):

@@ -100,6 +100,9 @@ def explain(variant: str) -> None:
     except RulesetError as error:
         click.echo(error.render(), err=True)
         sys.exit(1)
+    except RuledeckError as error:  # a file that extends nothing
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
     click.echo(render(file, base, found))
 
 

@@ -108,3 +108,31 @@ def test_explain_shows_removed_items_by_id() -> None:
     _, found = explain(ROOT / "rulesets" / "variants" / "spades_trumps.yaml")
     removed = {d.path.rsplit("[", 1)[1].rstrip("]") for d in found if d.kind == "removed"}
     assert removed == {"turn_up", "BR-15", "BR-08"}
+
+
+def test_the_explain_command_prints_the_changes_and_refuses_a_file_that_extends_nothing() -> None:
+    from click.testing import CliRunner
+
+    from interpreter.cli import cli
+
+    result = CliRunner().invoke(cli, ["explain", "dealer_may_not_pass"])  # a bundled variant, by name
+    assert result.exit_code == 0, result.output
+    assert "changes" in result.stdout.splitlines()[0] and "3 differences" in result.stdout.splitlines()[0]
+    assert "+ hand.phases[declare].steps[BR-10].do[0].options[pass].legal[dealer_plays]" in result.stdout
+    refused = CliRunner().invoke(cli, ["explain", "bourre"])
+    assert refused.exit_code == 1 and "extends no ruleset" in refused.stderr
+
+
+def test_the_schema_describes_the_changes_the_variants_stage_applies() -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    schema = json.loads((ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"))
+    change = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/change"})
+    shipped = [c for f in sorted((ROOT / "rulesets").rglob("*.yaml"))
+               for c in yaml.safe_load(f.read_text(encoding="utf-8")).get("changes", [])]
+    assert len(shipped) >= 5 and all(change.is_valid(c) for c in shipped)
+    assert not change.is_valid({"replace": "BR-15", "whith": {}})
+    assert not change.is_valid({"remove": "BR-15", "update": "BR-17"})
