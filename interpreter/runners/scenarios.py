@@ -3,7 +3,6 @@ cards placed), applies actions and states what must hold. See docs/scenarios.md.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections import Counter
@@ -17,6 +16,16 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, TERMINAL, State
 from interpreter.errors import ParameterError, RuledeckError, RulesetError
 from interpreter.loader import load_ruleset
+from interpreter.runners.scenario_start import (
+    CASE_KEYS,
+    FILE_KEYS,
+    START_KEYS,
+    CaseFailure,
+    placed_melds,
+    rest_zone,
+    teams_formed,
+    unknown_key,
+)
 from interpreter.source import MAX_FILE_BYTES, load_plain
 
 
@@ -29,31 +38,15 @@ class ScenarioError(RuledeckError):
         self.rendered = rendered
 
 
+_Failure = CaseFailure
+
+
 @dataclass
 class CaseResult:
     file: str
     name: str
     passed: bool
     message: str = ""
-
-
-class _Failure(Exception):
-    pass
-
-
-FILE_KEYS = ("ruleset", "params", "players", "seed", "cases")
-CASE_KEYS = ("name", "params", "players", "seed", "deals", "start", "steps")
-START_KEYS = ("phase", "dealer", "hand", "zones", "face_up", "variables", "rest", "teams")
-
-
-def _unknown_key(data: dict[str, Any], known: tuple[str, ...], where: str) -> str | None:
-    """`unknown key `x` in ...`, with the closest known key, for the first key not known; None when all are."""
-    for key in data:
-        if key not in known:
-            close = difflib.get_close_matches(str(key), known, n=1)
-            hint = f" (did you mean `{close[0]}`?)" if close else f" (the keys: {', '.join(known)})"
-            return f"unknown key `{key}` in {where}{hint}"
-    return None
 
 
 def run_file(path: str | Path) -> list[CaseResult]:
@@ -71,7 +64,7 @@ def run_file(path: str | Path) -> list[CaseResult]:
         raise ScenarioError(error.render(), rendered=True) from None
     if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
         raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
-    unknown = _unknown_key(data, FILE_KEYS, "the scenario file")
+    unknown = unknown_key(data, FILE_KEYS, "the scenario file")
     if unknown:
         raise ScenarioError(f"{path}: {unknown}")
     ruleset = (path.parent / str(data["ruleset"])).resolve()
@@ -189,16 +182,21 @@ class _Case:
             return dict(enumerate(given))
         raise _Failure(f"{name} has one value per {kind}: give them as {{p0: ..., p1: ...}}")
 
-    def _zone_entries(self, given: dict[str, Any]) -> dict[tuple[str, int], list[int]]:
-        placed: dict[tuple[str, int], list[int]] = {}
+    def _zone_entries(self, given: dict[str, Any], *, placing: bool = False) -> dict[tuple[str, int], list[Any]]:
+        placed: dict[tuple[str, int], list[Any]] = {}
+        laid = 0  # melds are numbered m0, m1, ... in the order placed
         for name, value in _mapping(given or {}, "zones", "{hand: {p0: [AS, KH]}, stock: [2C]}").items():
             zone = self.game.ruleset.zones.get(name)
             if zone is None:
                 raise _Failure(f"the ruleset has no zone {name!r}")
+            if zone.kind == "melds" and not placing:
+                raise _Failure(f"`{name}` holds melds, not cards: a scenario cannot list them; expect how many "
+                               f"there are with `counts: {{{name}: ...}}`")
             if zone.kind == "melds":
-                raise _Failure(f"`{name}` holds melds, not cards: a scenario cannot place or list them; lay them "
-                               f"with actions, and expect how many there are with `counts: {{{name}: ...}}`")
-            if zone.owner == "table":
+                for owner, melds in self._owners(name, value, zone.owner).items():
+                    placed[(name, owner)] = placed_melds(self.game, name, owner, melds, laid, self.cards)
+                    laid += len(melds)
+            elif zone.owner == "table":
                 placed[(name, -1)] = self.cards(value)
             else:
                 for owner, cards in self._owners(name, value, zone.owner).items():
@@ -224,34 +222,12 @@ class _Case:
         plain = {name: value for name, value in variables.items() if not isinstance(value, dict)}
         state.start_at(
             phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
-            zones=self._zone_entries(start.get("zones") or {}), face_up=self._zone_entries(start.get("face_up") or {}),
+            zones=self._zone_entries(start.get("zones") or {}, placing=True),
+            face_up=self._zone_entries(start.get("face_up") or {}),
             variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()},
-                       **self._teams_formed(start.get("teams"))},
-            rest_zone=self._rest_zone(start.get("rest")),
+                       **teams_formed(self.game, state.player_count, start.get("teams"), self.seat)},
+            rest_zone=rest_zone(self.game, start.get("rest")),
         )
-
-    def _teams_formed(self, groups: Any) -> dict[str, tuple[int, ...]]:
-        """`teams: [[p1, p2]]`: the seats of each group play as one team this hand, the first seat's, as the
-        step `form_team` makes them (the hand's starting teams otherwise)."""
-        if groups is None:
-            return {}
-        if not isinstance(groups, list) or not all(isinstance(group, list) and group for group in groups):
-            raise _Failure("`teams` lists the teams formed, each a list of seats: teams: [[p1, p2]]")
-        team_of = list(self.game.team_of(self.state.player_count))
-        for group in groups:
-            seats = [self.seat(seat) for seat in group]
-            joining = {team_of[seat] for seat in seats}
-            team_of = [team_of[seats[0]] if team in joining else team for team in team_of]
-        return {"team_of": tuple(team_of)}
-
-    def _rest_zone(self, name: Any) -> tuple[str, int] | None:
-        """`rest: discard`: the table zone that takes the cards not placed (by default the deck's zone)."""
-        if name is None:
-            return None
-        zone = self.game.ruleset.zones.get(str(name))
-        if zone is None or zone.owner != "table" or zone.kind == "melds":
-            raise _Failure(f"`rest` names a table zone of cards that takes the cards not placed, not {name!r}")
-        return (str(name), -1)
 
     @staticmethod
     def _hand_number(value: Any) -> int:
@@ -466,8 +442,8 @@ def _short(step: Any) -> str:
 
 
 def _run_case(game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
-    unknown = _unknown_key(case, CASE_KEYS, "the case") or \
-        _unknown_key(case["start"] if isinstance(case.get("start"), dict) else {}, START_KEYS, "`start`")
+    unknown = unknown_key(case, CASE_KEYS, "the case") or \
+        unknown_key(case["start"] if isinstance(case.get("start"), dict) else {}, START_KEYS, "`start`")
     if unknown:
         raise _Failure(unknown)
     try:

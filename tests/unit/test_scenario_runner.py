@@ -81,7 +81,7 @@ def test_the_command_prints_a_located_yaml_error_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("step", "message"), [
-    ("{expect: {zones: {melds: {t0: [2H, 3H, 4H]}}}}", "`melds` holds melds, not cards: a scenario cannot place"),
+    ("{expect: {zones: {melds: {t0: [2H, 3H, 4H]}}}}", "`melds` holds melds, not cards: a scenario cannot list"),
     ("{expect: {counts: {melds: {t0: 2}}}}", "melds[t0] holds 0 melds, not 2"),
 ])
 def test_a_zone_of_melds_is_counted_in_melds_and_never_listed(tmp_path: Path, step: str, message: str) -> None:
@@ -115,3 +115,21 @@ def test_start_teams_forms_the_teams_before_the_phase_runs() -> None:
     formed = _Case(game, {}, {"players": 3, "start": {"phase": "play", "teams": [["p2", "p0"]]}})
     assert alone.state.values["team_of"] == (0, 1, 2)
     assert formed.state.values["team_of"] == (2, 1, 2)  # the first seat's team, as `form_team` makes it
+
+
+def test_start_places_melds_on_the_table_and_they_can_be_added_to(tmp_path: Path) -> None:
+    path = tmp_path / "melds.yaml"
+    path.write_text(f"ruleset: {ROOT / 'rulesets' / 'burraco.yaml'}\nplayers: 4\ncases:\n"
+                    "  - name: placed\n"
+                    "    start: {phase: play, zones: {hand: {p1: [10H, 3C, 4C]}, stock: [5D],"
+                    " melds: {t1: [7H 8H 9H, KS KD JK]}}}\n"
+                    "    steps:\n"
+                    "      - p1 draw stock\n"
+                    "      - p1 add 10H to m0\n"
+                    "      - expect: {counts: {melds: {t1: 2, t0: 0}, hand: {p1: 3}}}\n"
+                    "  - name: not a meld\n"
+                    "    start: {phase: play, zones: {melds: {t1: [7H 9S 2C]}}}\n"
+                    "    steps: []\n", encoding="utf-8")
+    placed, refused = run_file(path)
+    assert placed.passed, placed.message
+    assert not refused.passed and "7H 9S 2C is not a meld of this ruleset" in refused.message
