@@ -3,66 +3,27 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import random
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
 
 from interpreter import cache
-from interpreter.bundled import UnknownRulesetError, bundled_paths, bundled_rulesets, is_a_name, resolve_ruleset
+from interpreter.bundled import bundled_rulesets
+from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
 from interpreter.engine.errors import RulesetRuntimeError
-from interpreter.errors import Diagnostic, ParameterError, RuledeckError, RulesetError, render_findings
+from interpreter.errors import ParameterError, RuledeckError, RulesetError, render_findings
 from interpreter.parameters import parse_assignments
 
 if TYPE_CHECKING:  # (the rest is imported where it is used: a command loads only what it needs)
     from interpreter.actions import Action
     from interpreter.engine.game import Game
     from interpreter.engine.state import State
-
-
-def _expand(paths: Iterable[str]) -> list[str]:
-    """Files as given; a directory stands for every `.yaml` file under it. None at all is a usage error."""
-    paths = list(paths)
-    files: list[str] = []
-    for path in paths:
-        if _is_folder(path):
-            files.extend(str(p) for p in sorted(Path(path).rglob("*.yaml")))
-        else:
-            files.append(path)
-    if not files:
-        raise click.UsageError("no .yaml files found in " + ", ".join(paths))
-    return files
-
-
-def _complete_ruleset(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """Shell completion of a RULESET: the bundled names that begin with what is typed, else files."""
-    names = [name for name in bundled_paths() if name.startswith(incomplete)]
-    if names and is_a_name(incomplete):
-        return [CompletionItem(name) for name in names]
-    return [CompletionItem(incomplete, type="file")]
-
-
-def _ruleset_file(argument: str) -> str:
-    """A RULESET argument as a file: a path, or the name of a bundled ruleset; an unknown name is a usage error
-    that lists the bundled ones."""
-    try:
-        return resolve_ruleset(argument)
-    except UnknownRulesetError as error:
-        raise click.UsageError(str(error)) from None
-
-
-def _is_folder(path: str) -> bool:
-    try:
-        return Path(path).is_dir()
-    except OSError:  # a name longer than the system allows: reading it as a file says so
-        return False
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -72,14 +33,22 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, metavar="RULESET...", shell_complete=_complete_ruleset)
+@click.argument("paths", nargs=-1, required=True, metavar="RULESET...", shell_complete=complete_ruleset)
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE",
               help="Give a parameter a value (repeatable), e.g. --set pot_limit=20.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only findings, not the files that are fine.")
-def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...], quiet: bool) -> None:
+@click.option("--playouts", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Also play N seeded matches with random bots per number of players, and report dead ends, "
+                   "runaway matches, failures, and options or phases never reached.")
+@click.option("--playout-seconds", type=click.FloatRange(min=0), default=60.0, show_default=True,
+              metavar="SECONDS", help="The time budget of the playouts of one file.")
+@click.option("--cases", "cases_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.yaml",
+              help="Write the matches that failed in the playouts as scenario cases (one file, the last ruleset's).")
+def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...], quiet: bool, playouts: int,
+             playout_seconds: float, cases_path: str | None) -> None:
     """Check ruleset files (or every .yaml file under a directory, or bundled rulesets by name) and report
-    every finding.
+    every finding; with --playouts, also play them.
 
     Each finding is printed as PATH:LINE:COL: error[code]: message (at yaml.path), with the line and a caret.
     Exit status: 0 when every file is valid, 1 when any is not, 2 on a usage error.
@@ -88,14 +57,16 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
         given = parse_assignments(list(assignments))
     except ParameterError as error:
         raise click.UsageError(str(error)) from None
-    files = _expand(_ruleset_file(path) for path in paths)
+    files = expand(ruleset_file(path) for path in paths)
     errors = warnings = 0
     for file in files:
         key = cache.ruleset_key(file, "validate", file, sorted(given.items()))
         known = cache.get(key[0]) if key is not None else None
         if known is not None:  # (the same files, parameters and engine were found free of errors before)
             warnings += int(known["warnings"])
-            _print_cached(file, str(known["findings"]), quiet)
+            print_cached(file, str(known["findings"]), quiet)
+            if playouts:
+                errors, warnings = _play_out(file, given, playouts, playout_seconds, cases_path, errors, warnings)
             continue
         from interpreter.loader import check_file  # (here: a file answered from the cache needs no checker)
 
@@ -105,13 +76,53 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
             raise click.UsageError(f"{file}: {error}") from None
         errors += sum(1 for d in findings if d.severity == "error")
         warnings += sum(1 for d in findings if d.severity == "warning")
-        _print_findings(file, findings, quiet)
+        print_findings(file, findings, quiet)
         if key is not None and ruleset is not None and cache.made_from(ruleset.tree) == key[1]:
             cache.put(key[0], {"warnings": len(findings), "findings": render_findings(findings) if findings else ""})
+        if playouts and ruleset is not None:
+            errors, warnings = _play_out(file, given, playouts, playout_seconds, cases_path, errors, warnings)
     summary = f"{len(files)} file{'s' if len(files) != 1 else ''} checked: " \
               f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
     click.echo(summary, err=True)
     sys.exit(1 if errors or (strict and warnings) else 0)
+
+
+@cli.command()
+@click.argument("variant", metavar="VARIANT", shell_complete=complete_ruleset)
+def explain(variant: str) -> None:
+    """Print what a variant changes relative to the ruleset it extends, item by item: + added, - removed,
+    ~ changed, each with the line of the variant (or of a file between) that made the change."""
+    from interpreter.explain import explain as explain_variant
+    from interpreter.explain import render
+    file = ruleset_file(variant)
+    try:
+        base, found = explain_variant(file)
+    except RulesetError as error:
+        click.echo(error.render(), err=True)
+        sys.exit(1)
+    except RuledeckError as error:  # a file that extends nothing
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+    click.echo(render(file, base, found))
+
+
+def _play_out(file: str, given: dict[str, Any], playouts: int, seconds: float, cases_path: str | None,
+              errors: int, warnings: int) -> tuple[int, int]:
+    """`validate --playouts`: play the file, print the findings; the counts of errors and warnings after them."""
+    from interpreter.loader import load_ruleset
+    from interpreter.runners.playouts import run_playouts, write_cases
+
+    report = run_playouts(load_ruleset(file, given, params_as_text=True), playouts, seconds=seconds)
+    if report.findings:
+        click.echo(render_findings(report.findings))
+    short = f" (the time budget allowed {report.played} of {report.planned})" if report.played < report.planned \
+        else ""
+    click.echo(f"{file}: {report.played} playouts{short}", err=True)
+    if cases_path and report.failing:
+        write_cases(file, report.failing, cases_path)
+        click.echo(f"{file}: {len(report.failing)} failing matches written to {cases_path}", err=True)
+    found_errors = sum(1 for d in report.findings if d.severity == "error")
+    return errors + found_errors, warnings + len(report.findings) - found_errors
 
 
 def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
@@ -127,7 +138,7 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 
 
 @cli.command()
-@click.argument("ruleset", metavar="[RULESET]", required=False, shell_complete=_complete_ruleset)
+@click.argument("ruleset", metavar="[RULESET]", required=False, shell_complete=complete_ruleset)
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
@@ -167,7 +178,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     else:
         if ruleset is None:
             raise click.UsageError("give a RULESET to play, or --resume FILE.jsonl")
-        ruleset = _ruleset_file(ruleset)
+        ruleset = ruleset_file(ruleset)
         game = load_game_or_exit(ruleset, assignments)
         count, kinds = _table_and_bots(game, players, bots)
         header = {"ruleset": str(Path(ruleset).resolve()), "params": dict(game.ruleset.parameter_values)}
@@ -203,7 +214,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         if log_file is not None:
             log_file.close()
     if as_json:
-        _echo_json(result.as_json())
+        echo_json(result.as_json())
         return
     scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(result.returns))
     best = max(result.returns)
@@ -273,7 +284,7 @@ def _new_log_path(folder: Path, ruleset: str, seed: int | None) -> Path:
 
 
 @cli.command()
-@click.argument("ruleset", metavar="RULESET", shell_complete=_complete_ruleset)
+@click.argument("ruleset", metavar="RULESET", shell_complete=complete_ruleset)
 @click.option("-n", "games", type=click.IntRange(min=1), required=True, metavar="GAMES", help="Matches to play.")
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
@@ -300,7 +311,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
         raise click.UsageError("--address is for --backend ray")
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         raise click.UsageError("--backend ray needs Ray: pip install 'ruledeck[ray]'")
-    ruleset = _ruleset_file(ruleset)
+    ruleset = ruleset_file(ruleset)
     game = load_game_or_exit(ruleset, assignments)
     count, kinds = _table_and_bots(game, players, bots)
     job = Job(str(Path(ruleset).resolve()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
@@ -309,7 +320,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
         summary = run_simulation(job, games=games, seed=seed, workers=workers, progress=bar.update, backend=backend,
                                  address=address)
     if as_json:
-        _echo_json({"ruleset": game.name, "bots": kinds, "seed": seed, **summary.as_json()})
+        echo_json({"ruleset": game.name, "bots": kinds, "seed": seed, **summary.as_json()})
         return
     click.echo(f"{game.name}: {games} matches, {count} players, bots {','.join(kinds)}, seed {seed}")
     click.echo(f"{'seat':>6} {'mean result':>12} {'± s.e.':>9} {'stdev':>9} {'wins':>7}")
@@ -370,7 +381,7 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
     """
     from interpreter.runners.scenarios import ScenarioError
     from interpreter.runners.scenarios import run_file as run_scenarios
-    files = _expand(paths)
+    files = expand(paths)
     passed = failed = 0
     for file in files:
         try:
@@ -388,26 +399,6 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
                 click.echo(f"FAIL {file}: {result.name}\n     {result.message}")
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
-
-
-def _echo_json(value: object) -> None:
-    """JSON on standard output, its text as UTF-8 (`é`, not the escape `\\u00e9`)."""
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
-
-
-def _print_cached(file: str, findings: str, quiet: bool) -> None:
-    if findings:
-        click.echo(findings)
-    elif not quiet:
-        click.echo(f"{file}: ok")
-
-
-def _print_findings(file: str, findings: list[Diagnostic], quiet: bool) -> None:
-    if not findings:
-        if not quiet:
-            click.echo(f"{file}: ok")
-        return
-    click.echo(render_findings(findings))
 
 
 def main(argv: list[str] | None = None) -> None:

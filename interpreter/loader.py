@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import cache
+from interpreter.changes import against_changes
 from interpreter.dsl.ast import free_names
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
@@ -36,7 +37,7 @@ from interpreter.semantics import (
 from interpreter.sites import ExpressionSite
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 from interpreter.steps import StepChecker, variable_scope
-from interpreter.variants import load_merged
+from interpreter.variants import load_with_changes
 
 Path_ = tuple[str | int, ...]
 
@@ -61,7 +62,17 @@ def compile_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *
 
 
 def _compile(path: str | Path, params: Mapping[str, Any] | None, *, params_as_text: bool) -> Ruleset:
-    root = load_merged(path)
+    root, applied = load_with_changes(path)
+    try:
+        return _compile_tree(path, root, params, params_as_text=params_as_text)
+    except RulesetError as error:
+        if not applied:
+            raise
+        raise RulesetError(against_changes(error.diagnostics, applied)) from None
+
+
+def _compile_tree(path: str | Path, root: MappingNode, params: Mapping[str, Any] | None, *,
+                  params_as_text: bool) -> Ruleset:
     written = procedure_nodes(root)  # (before the calls are spliced)
     spliced = expand_procedures(root)
     if any(d.severity == "error" for d in spliced):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from interpreter.changes import AppliedChange, apply_changes, check_ids
 from interpreter.errors import Diagnostic, RulesetError, shorten
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, read_file, yaml_path
 
@@ -17,18 +18,29 @@ MAX_EXTENDS_DEPTH = 16
 
 def load_merged(path: str | Path) -> MappingNode:
     """Read a ruleset file and everything it extends, merged into one located tree."""
-    return _load(Path(path), [], str(path))
+    return load_with_changes(path)[0]
 
 
-def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
+def load_with_changes(path: str | Path) -> tuple[MappingNode, list[AppliedChange]]:
+    """The merged tree, and the `changes:` to named items that the files of the chain applied (changes.py)."""
+    applied: list[AppliedChange] = []
+    root = _load(Path(path), [], str(path), applied)
+    check_ids(root)
+    return root, applied
+
+
+def _load(path: Path, chain: list[Path], shown: str, applied: list[AppliedChange]) -> MappingNode:
     root = read_file(shown)  # first: a path that names no file is refused here
     resolved = path.resolve()
     extends = root.entries.get("extends")
     if extends is None:
-        if "remove" in root.entries:
-            raise RulesetError([Diagnostic("extends-remove", "`remove` deletes keys of a base ruleset, but this "
-                                           "file extends none", root.entries["remove"].location, "remove",
-                                           hint="add `extends:`, or delete the keys themselves")])
+        for key in ("remove", "changes"):
+            if key in root.entries:
+                what, fix = ("deletes keys of", "delete the keys") if key == "remove" else \
+                    ("changes named items of", "change the items")
+                raise RulesetError([Diagnostic(
+                    "extends-remove", f"`{key}` {what} a base ruleset, but this file extends none",
+                    root.entries[key].location, key, hint=f"add `extends:`, or {fix} themselves")])
         return root
     if not isinstance(extends, ScalarNode) or not isinstance(extends.value, str) or not extends.value:
         raise RulesetError([Diagnostic("schema", "`extends` must be a relative path to a ruleset file",
@@ -46,7 +58,7 @@ def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
         raise RulesetError([Diagnostic("extends-cycle", f"`extends` chain is deeper than {MAX_EXTENDS_DEPTH}",
                                        extends.location, "extends")])
     try:
-        parent = _load(parent_path, here, parent_shown)
+        parent = _load(parent_path, here, parent_shown, applied)
     except RulesetError as error:
         if any(d.code == "extends-cycle" for d in error.diagnostics):
             raise
@@ -57,7 +69,7 @@ def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
             *error.diagnostics,
         ]) from None
     diagnostics: list[Diagnostic] = []
-    own = ("extends", "remove")
+    own = ("extends", "remove", "changes")
     child = MappingNode(root.location, {k: v for k, v in root.entries.items() if k not in own},
                         {k: v for k, v in root.key_locations.items() if k not in own})
     merged = merge(parent, child, (), diagnostics)
@@ -67,6 +79,8 @@ def _load(path: Path, chain: list[Path], shown: str) -> MappingNode:
         for index, item in enumerate(removals.items):
             if isinstance(item, ScalarNode) and isinstance(item.value, str):
                 _remove_key(merged, item.value, item, index, diagnostics)
+    if "changes" in root.entries:
+        applied.extend(apply_changes(merged, root.entries["changes"], diagnostics))
     if diagnostics:
         raise RulesetError(diagnostics)
     return merged

@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 from interpreter.engine.errors import IllegalActionError
+from interpreter.engine.melds import Meld
 from interpreter.engine.parts import StateParts
 
 DEFAULT_HAND_CAP = 1000  # the most hands of a match whose ruleset sets no `hand_cap`
@@ -37,10 +38,12 @@ class MatchLoop(StateParts):
         self._start_hand()
         self._advance()
 
-    def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[int]],
-                 face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any]) -> None:
-        """Set up a hand already in progress (for scenarios): cards placed in zones, the rest of the deck in
-        the deck's zone, variables set over their initial values; then run from the named phase."""
+    def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[Any]],
+                 face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any],
+                 rest_zone: tuple[str, int] | None = None) -> None:
+        """Set up a hand already in progress (for scenarios): cards (or melds) placed in zones, the rest of the
+        deck in the deck's zone (or in `rest_zone`), variables set over their initial values; then run from the
+        named phase."""
         game = self.game
         self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
                            hand_number=hand_number, dealer=dealer, _meld_rules=game.meld_rules)
@@ -49,18 +52,20 @@ class MatchLoop(StateParts):
         for name, variable in game.ruleset.variables.items():
             self.values[name] = self._initial(name, variable.per, variable.type)
         remaining = Counter(game.deck.cards())
-        for key, cards in zones.items():
-            for card in cards:
+        self.melds_laid = 0
+        for key, cards in zones.items():  # (in a zone of melds, melds: their cards count against the deck)
+            for card in [c for item in cards for c in (item.cards if isinstance(item, Meld) else (item,))]:
                 if remaining[card] == 0:
                     raise IllegalActionError(f"{self.card_text(card)} is placed more times than the deck holds it")
                 remaining[card] -= 1
             self._zone_list(key).extend(cards)
-        rest: list[int] = []
+            self.melds_laid += sum(1 for item in cards if isinstance(item, Meld))
+        unplaced: list[int] = []
         for card in game.deck.cards():
             if remaining[card] > 0:
                 remaining[card] -= 1
-                rest.append(card)
-        self._zone_list((game.ruleset.deck_zone, -1))[:0] = reversed(rest)
+                unplaced.append(card)
+        self._zone_list(rest_zone or (game.ruleset.deck_zone, -1))[:0] = reversed(unplaced)
         for key, cards in face_up.items():
             for card in cards:
                 if card not in self._zone_list(key):

@@ -16,6 +16,16 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, TERMINAL, State
 from interpreter.errors import ParameterError, RuledeckError, RulesetError
 from interpreter.loader import load_ruleset
+from interpreter.runners.scenario_start import (
+    CASE_KEYS,
+    FILE_KEYS,
+    START_KEYS,
+    CaseFailure,
+    placed_melds,
+    rest_zone,
+    teams_formed,
+    unknown_key,
+)
 from interpreter.source import MAX_FILE_BYTES, load_plain
 
 
@@ -28,16 +38,15 @@ class ScenarioError(RuledeckError):
         self.rendered = rendered
 
 
+_Failure = CaseFailure
+
+
 @dataclass
 class CaseResult:
     file: str
     name: str
     passed: bool
     message: str = ""
-
-
-class _Failure(Exception):
-    pass
 
 
 def run_file(path: str | Path) -> list[CaseResult]:
@@ -55,6 +64,9 @@ def run_file(path: str | Path) -> list[CaseResult]:
         raise ScenarioError(error.render(), rendered=True) from None
     if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
         raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
+    unknown = unknown_key(data, FILE_KEYS, "the scenario file")
+    if unknown:
+        raise ScenarioError(f"{path}: {unknown}")
     ruleset = (path.parent / str(data["ruleset"])).resolve()
     games: dict[tuple[tuple[str, Any], ...], Game] = {}
     results = []
@@ -170,16 +182,21 @@ class _Case:
             return dict(enumerate(given))
         raise _Failure(f"{name} has one value per {kind}: give them as {{p0: ..., p1: ...}}")
 
-    def _zone_entries(self, given: dict[str, Any]) -> dict[tuple[str, int], list[int]]:
-        placed: dict[tuple[str, int], list[int]] = {}
+    def _zone_entries(self, given: dict[str, Any], *, placing: bool = False) -> dict[tuple[str, int], list[Any]]:
+        placed: dict[tuple[str, int], list[Any]] = {}
+        laid = 0  # melds are numbered m0, m1, ... in the order placed
         for name, value in _mapping(given or {}, "zones", "{hand: {p0: [AS, KH]}, stock: [2C]}").items():
             zone = self.game.ruleset.zones.get(name)
             if zone is None:
                 raise _Failure(f"the ruleset has no zone {name!r}")
+            if zone.kind == "melds" and not placing:
+                raise _Failure(f"`{name}` holds melds, not cards: a scenario cannot list them; expect how many "
+                               f"there are with `counts: {{{name}: ...}}`")
             if zone.kind == "melds":
-                raise _Failure(f"`{name}` holds melds, not cards: a scenario cannot place or list them; lay them "
-                               f"with actions, and expect how many there are with `counts: {{{name}: ...}}`")
-            if zone.owner == "table":
+                for owner, melds in self._owners(name, value, zone.owner).items():
+                    placed[(name, owner)] = placed_melds(self.game, name, owner, melds, laid, self.cards)
+                    laid += len(melds)
+            elif zone.owner == "table":
                 placed[(name, -1)] = self.cards(value)
             else:
                 for owner, cards in self._owners(name, value, zone.owner).items():
@@ -205,8 +222,11 @@ class _Case:
         plain = {name: value for name, value in variables.items() if not isinstance(value, dict)}
         state.start_at(
             phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
-            zones=self._zone_entries(start.get("zones") or {}), face_up=self._zone_entries(start.get("face_up") or {}),
-            variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()}},
+            zones=self._zone_entries(start.get("zones") or {}, placing=True),
+            face_up=self._zone_entries(start.get("face_up") or {}),
+            variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()},
+                       **teams_formed(self.game, state.player_count, start.get("teams"), self.seat)},
+            rest_zone=rest_zone(self.game, start.get("rest")),
         )
 
     @staticmethod
@@ -422,6 +442,10 @@ def _short(step: Any) -> str:
 
 
 def _run_case(game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
+    unknown = unknown_key(case, CASE_KEYS, "the case") or \
+        unknown_key(case["start"] if isinstance(case.get("start"), dict) else {}, START_KEYS, "`start`")
+    if unknown:
+        raise _Failure(unknown)
     try:
         runner = _Case(game, data, case)
     except IllegalActionError as error:

@@ -41,6 +41,11 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("params: {hands: [1]}", "`params` gives parameters their values"),
     ("steps: p0 play AS", "`steps` is a list"),
     ("seed: [1]", "seed must be a whole number"),
+    # an unknown key is named, with the closest known one
+    ("stpes: [p1 choose pass]", "unknown key `stpes` in the case (did you mean `steps`?)"),
+    ("start: {phase: declare, dealr: p1}", "unknown key `dealr` in `start` (did you mean `dealer`?)"),
+    ("start: {phase: declare, rest: hand}", "`rest` names a table zone of cards that takes the cards not placed"),
+    ("start: {phase: declare, teams: [p1, p2]}", "`teams` lists the teams formed, each a list of seats"),
 ])
 def test_a_badly_written_case_fails_alone_saying_what_is_wrong(tmp_path: Path, case: str, message: str) -> None:
     results = _results(tmp_path, f"  - name: bad\n    {case}\n")
@@ -76,7 +81,7 @@ def test_the_command_prints_a_located_yaml_error_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("step", "message"), [
-    ("{expect: {zones: {melds: {t0: [2H, 3H, 4H]}}}}", "`melds` holds melds, not cards: a scenario cannot place"),
+    ("{expect: {zones: {melds: {t0: [2H, 3H, 4H]}}}}", "`melds` holds melds, not cards: a scenario cannot list"),
     ("{expect: {counts: {melds: {t0: 2}}}}", "melds[t0] holds 0 melds, not 2"),
 ])
 def test_a_zone_of_melds_is_counted_in_melds_and_never_listed(tmp_path: Path, step: str, message: str) -> None:
@@ -85,3 +90,46 @@ def test_a_zone_of_melds_is_counted_in_melds_and_never_listed(tmp_path: Path, st
                     f"  - name: melds\n    steps: [{step}]\n", encoding="utf-8")
     (result,) = run_file(path)
     assert not result.passed and message in result.message and "internal error" not in result.message
+
+
+def test_an_unknown_key_of_the_file_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text(HEADER.replace("players: 4", "player: 4") + GOOD_CASE, encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"unknown key `player` in the scenario file \(did you mean `players`"):
+        run_file(path)
+
+
+def test_start_rest_puts_the_cards_not_placed_in_the_named_zone(tmp_path: Path) -> None:
+    results = _results(tmp_path, "  - name: rest played\n"
+                                 "    start: {phase: declare, zones: {hand: {p1: [AS]}, stock: [2C]}, rest: played}\n"
+                                 "    steps: [{expect: {counts: {stock: 1, played: 50, hand: {p1: 1}}}}]\n")
+    assert results[0] == ("rest played", True, "")
+
+
+def test_start_teams_forms_the_teams_before_the_phase_runs() -> None:
+    from interpreter import load_ruleset
+    from interpreter.runners.scenarios import _Case
+
+    game = load_ruleset(ROOT / "rulesets" / "variants" / "burraco_three_players.yaml")
+    alone = _Case(game, {}, {"players": 3, "start": {"phase": "play"}})
+    formed = _Case(game, {}, {"players": 3, "start": {"phase": "play", "teams": [["p2", "p0"]]}})
+    assert alone.state.values["team_of"] == (0, 1, 2)
+    assert formed.state.values["team_of"] == (2, 1, 2)  # the first seat's team, as `form_team` makes it
+
+
+def test_start_places_melds_on_the_table_and_they_can_be_added_to(tmp_path: Path) -> None:
+    path = tmp_path / "melds.yaml"
+    path.write_text(f"ruleset: {ROOT / 'rulesets' / 'burraco.yaml'}\nplayers: 4\ncases:\n"
+                    "  - name: placed\n"
+                    "    start: {phase: play, zones: {hand: {p1: [10H, 3C, 4C]}, stock: [5D],"
+                    " melds: {t1: [7H 8H 9H, KS KD JK]}}}\n"
+                    "    steps:\n"
+                    "      - p1 draw stock\n"
+                    "      - p1 add 10H to m0\n"
+                    "      - expect: {counts: {melds: {t1: 2, t0: 0}, hand: {p1: 3}}}\n"
+                    "  - name: not a meld\n"
+                    "    start: {phase: play, zones: {melds: {t1: [7H 9S 2C]}}}\n"
+                    "    steps: []\n", encoding="utf-8")
+    placed, refused = run_file(path)
+    assert placed.passed, placed.message
+    assert not refused.passed and "7H 9S 2C is not a meld of this ruleset" in refused.message

@@ -1,0 +1,72 @@
+"""What the commands of the command line share: reading RULESET arguments (paths, folders, bundled names) and
+printing findings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+from click.shell_completion import CompletionItem
+
+from interpreter.bundled import UnknownRulesetError, bundled_paths, is_a_name, resolve_ruleset
+from interpreter.errors import Diagnostic, render_findings
+
+
+def expand(paths: Iterable[str]) -> list[str]:
+    """Files as given; a directory stands for every `.yaml` file under it. None at all is a usage error."""
+    paths = list(paths)
+    files: list[str] = []
+    for path in paths:
+        if is_folder(path):
+            files.extend(str(p) for p in sorted(Path(path).rglob("*.yaml")))
+        else:
+            files.append(path)
+    if not files:
+        raise click.UsageError("no .yaml files found in " + ", ".join(paths))
+    return files
+
+
+def complete_ruleset(context: click.Context, parameter: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Shell completion of a RULESET: the bundled names that begin with what is typed, else files."""
+    names = [name for name in bundled_paths() if name.startswith(incomplete)]
+    if names and is_a_name(incomplete):
+        return [CompletionItem(name) for name in names]
+    return [CompletionItem(incomplete, type="file")]
+
+
+def ruleset_file(argument: str) -> str:
+    """A RULESET argument as a file: a path, or the name of a bundled ruleset; an unknown name is a usage error
+    that lists the bundled ones."""
+    try:
+        return resolve_ruleset(argument)
+    except UnknownRulesetError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def is_folder(path: str) -> bool:
+    try:
+        return Path(path).is_dir()
+    except OSError:  # a name longer than the system allows: reading it as a file says so
+        return False
+
+
+def echo_json(value: object) -> None:
+    """JSON on standard output, its text as UTF-8 (`é`, not the escape `\\u00e9`)."""
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def print_cached(file: str, findings: str, quiet: bool) -> None:
+    if findings:
+        click.echo(findings)
+    elif not quiet:
+        click.echo(f"{file}: ok")
+
+
+def print_findings(file: str, findings: list[Diagnostic], quiet: bool) -> None:
+    if not findings:
+        if not quiet:
+            click.echo(f"{file}: ok")
+        return
+    click.echo(render_findings(findings))

@@ -1,0 +1,247 @@
+"""Validation that plays: seeded matches with random bots (`ruledeck validate --playouts N`), reporting, located
+in the ruleset, each position where a seat has no legal action, each match that runs past its bound of actions,
+each failure while running, and the options and phases that no match reached (a warning).
+
+Match k of a run is seeded k (1, 2, ...) and played with one random bot per seat seeded as `ruledeck play
+--bots random --seed k` seeds them, so a finding's seed reproduces it with that command; its actions can also
+be written out as scenario cases (docs/scenarios.md) with `--cases FILE`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from interpreter.engine.errors import RulesetRuntimeError
+from interpreter.engine.game import Game
+from interpreter.engine.state import CHANCE, State
+from interpreter.errors import Diagnostic, Location, RuledeckError
+from interpreter.runners.play import agents_for
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, find, parse_yaml_path, yaml_path
+
+MAX_ACTIONS = 100_000  # a match's bound of actions in a playout: past it, the match is reported as running away
+DEAD_END = "no legal action"
+_TABLE = re.compile(r"\((seed \d+, \d+ players)")
+
+
+@dataclass
+class Playout:
+    """One match played: its table, its seed, the actions taken (as text), and how it stopped."""
+
+    players: int
+    seed: int
+    actions: list[str] = field(default_factory=list)
+    failure: RuledeckError | None = None
+    ran_away: bool = False
+
+
+@dataclass
+class Coverage:
+    """What the matches of a file reached: phases by name, options by their YAML path."""
+
+    phases: set[str] = field(default_factory=set)
+    options: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Report:
+    """The playouts of one file: the findings, how many matches were played, and the failing matches."""
+
+    findings: list[Diagnostic]
+    played: int
+    planned: int
+    failing: list[Playout]
+
+
+class _PhaseWatch(State):
+    """A State that records each phase it enters: the hand's code sets `phase` on entering one, also in phases
+    that run without a decision, which a caller between actions would not see."""
+
+    @property
+    def phase(self) -> str:
+        return str(self.__dict__["phase"])
+
+    @phase.setter
+    def phase(self, name: str) -> None:
+        self.__dict__["phase"] = name
+        self.__dict__.setdefault("entered", set()).add(name)
+
+
+def play_out(game: Game, players: int, seed: int, coverage: Coverage, *, max_actions: int = MAX_ACTIONS) -> Playout:
+    """One match with random bots; a failure is kept in the playout, not raised."""
+    playout = Playout(players, seed)
+    choosers = agents_for(("random",), players, seed)
+    state: State | None = None
+    try:
+        state = game.new_initial_state(seed=seed, players=players)
+        state.__class__ = _PhaseWatch
+        coverage.phases.add(state.phase)  # (entered before the watch began)
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            if len(playout.actions) >= max_actions:
+                playout.ran_away = True
+                break
+            _take_turn(state, choosers[state.current_player].choose(state), playout, coverage)
+    except RuledeckError as error:
+        playout.failure = error
+    if state is not None:
+        coverage.phases.update(state.__dict__.get("entered", ()))
+    return playout
+
+
+def _take_turn(state: State, action: Any, playout: Playout, coverage: Coverage) -> None:
+    option = state.legal_set().get(action)
+    if option is not None:
+        coverage.options.add(option.where)
+    playout.actions.append(state.action_text(action))
+    state.apply(action)
+
+
+def run_playouts(game: Game, count: int, *, seconds: float, max_actions: int = MAX_ACTIONS) -> Report:
+    """`count` matches for each number of players the ruleset allows (taken in turn, so that every table size
+    is played early), stopping when `seconds` have passed."""
+    tables = list(game.ruleset.players.counts())
+    coverage = Coverage()
+    failing: list[Playout] = []
+    findings: list[Diagnostic] = []
+    started = time.monotonic()
+    played = 0
+    for seed in range(1, count + 1):
+        for players in tables:
+            if time.monotonic() - started > seconds and played:
+                break
+            playout = play_out(game, players, seed, coverage, max_actions=max_actions)
+            played += 1
+            if playout.failure is not None or playout.ran_away:
+                failing.append(playout)
+                findings.append(_finding(game, playout, max_actions))
+    if played == count * len(tables):  # (an unfinished run has not earned a claim that something never occurs)
+        findings.extend(_never_reached(game, coverage))
+    return Report(_first_of_each(findings), played, count * len(tables), failing)
+
+
+def _first_of_each(findings: list[Diagnostic]) -> list[Diagnostic]:
+    """One finding per kind and place: the first seed that shows it, saying how many other matches did."""
+    groups: dict[tuple[str, str, str], list[Diagnostic]] = {}  # (a failure with no place: by its message)
+    for finding in findings:
+        groups.setdefault((finding.code, finding.yaml_path, "" if finding.location else finding.message),
+                          []).append(finding)
+    return [_with_others(group) for group in groups.values()]
+
+
+def _with_others(group: list[Diagnostic]) -> Diagnostic:
+    first = group[0]
+    if len(group) == 1:
+        return first
+    tables = [match.group(1) for finding in group[1:] if (match := _TABLE.search(finding.message)) is not None]
+    more = f"{len(group) - 1} other match{'es' if len(group) > 2 else ''} too ({' / '.join(tables[:4])}" + \
+        (" / ...)" if len(tables) > 4 else ")")
+    return replace(first, hint=f"{first.hint}; {more}" if first.hint else more)
+
+
+def _finding(game: Game, playout: Playout, max_actions: int) -> Diagnostic:
+    table = f"seed {playout.seed}, {playout.players} players, after {len(playout.actions)} actions"
+    replay = f"replay: ruledeck play FILE --bots random --players {playout.players} --seed {playout.seed}"
+    if playout.ran_away:
+        return Diagnostic("playout-runaway", f"a match ran past {max_actions:,} actions ({table})",
+                          _location(game, "match"), "match", hint=replay + "; a hand cap or an end that "
+                          "the bots can reach bounds it")
+    error = playout.failure
+    assert error is not None
+    last = "; the last actions: " + ", ".join(playout.actions[-3:]) if playout.actions else ""
+    if isinstance(error, RulesetRuntimeError):
+        code = "playout-dead-end" if DEAD_END in error.message else "playout-failure"
+        return Diagnostic(code, f"{error.message} ({table})", error.location, error.where, hint=replay + last)
+    return Diagnostic("playout-failure", f"{type(error).__name__}: {error} ({table})", None, "",
+                      path=_file(game), hint=replay + last)
+
+
+def _never_reached(game: Game, coverage: Coverage) -> list[Diagnostic]:
+    tree = game.ruleset.tree
+    found = [Diagnostic("playout-unreached", f"no match entered the phase `{name}`",
+                        _location(game, where), where, severity="warning",
+                        hint="a phase the bots never reach may be unreachable in play; more --playouts may reach it")
+             for name, where in _phases(tree) if name not in coverage.phases]
+    found.extend(Diagnostic("playout-unreached", f"no match took the option `{label}`", _location(game, where),
+                            where, severity="warning",
+                            hint="an option never taken may be refused in every position; more --playouts may "
+                                 "take it")
+                 for label, where in _options(tree) if where not in coverage.options)
+    return found
+
+
+def _phases(tree: MappingNode) -> list[tuple[str, str]]:
+    phases = find(tree, ("hand", "phases"))
+    names = []
+    for index, phase in enumerate(phases.items if isinstance(phases, SequenceNode) else []):
+        name = find(phase, ("name",))
+        names.append((str(getattr(name, "value", index)), yaml_path(("hand", "phases", index))))
+    return names
+
+
+def _options(tree: MappingNode) -> list[tuple[str, str]]:
+    """Every option of every decision under `hand`, with a label and its YAML path."""
+    found: list[tuple[str, str]] = []
+
+    def visit(node: Node, path: tuple[str | int, ...]) -> None:
+        if isinstance(node, MappingNode):
+            for key, value in node.entries.items():
+                if key == "options" and isinstance(value, SequenceNode):
+                    found.extend((_option_label(item), yaml_path((*path, key, index)))
+                                 for index, item in enumerate(value.items))
+                visit(value, (*path, key))
+        elif isinstance(node, SequenceNode):
+            for index, item in enumerate(node.items):
+                visit(item, (*path, index))
+
+    visit(tree.entries.get("hand", MappingNode(tree.location, {}, {})), ("hand",))
+    return found
+
+
+def _option_label(node: Node) -> str:
+    if isinstance(node, MappingNode):
+        for key in ("id", "choose", "play", "discard", "draw", "take", "meld", "add"):
+            value = node.entries.get(key)
+            if isinstance(value, ScalarNode):
+                return str(value.value) if key == "id" else f"{key}: {value.value}"
+    return "?"
+
+
+def _location(game: Game, where: str) -> Location | None:
+    node = find(game.ruleset.tree, parse_yaml_path(where))
+    return node.location if node is not None else None
+
+
+def _file(game: Game) -> str:
+    return game.ruleset.tree.location.path
+
+
+def write_cases(ruleset: str, failing: list[Playout], cases_path: str) -> None:
+    """Write the failing matches as a scenario file (see scenario_cases)."""
+    import yaml
+
+    text = yaml.safe_dump(scenario_cases(ruleset, failing, cases_path), sort_keys=False, allow_unicode=True,
+                          width=120)
+    Path(cases_path).write_text(f"# Matches that failed in `ruledeck validate --playouts`.\n{text}",
+                                encoding="utf-8")
+
+
+def scenario_cases(ruleset: str, failing: list[Playout], cases_path: str) -> dict[str, Any]:
+    """The failing matches as a scenario file: each case replays one match's actions from its seed, and ends
+    asking for the legal actions where the match stopped (for a dead end, write the right ones there once the
+    ruleset is fixed)."""
+    relative = os.path.relpath(Path(ruleset).resolve(), Path(cases_path).resolve().parent)
+    cases = []
+    for playout in failing:
+        reason = "ran away" if playout.ran_away else str(getattr(playout.failure, "message", playout.failure))
+        reason = reason.split(";")[0]  # (the refusals are printed when the case runs)
+        cases.append({"name": f"playout seed {playout.seed}, {playout.players} players: {reason}",
+                      "players": playout.players, "seed": playout.seed,
+                      "steps": [*playout.actions, {"legal": []}]})
+    return {"ruleset": Path(relative).as_posix(), "cases": cases}

@@ -1,0 +1,66 @@
+"""Validation that plays (`ruledeck validate --playouts N`): dead ends, runaway matches and options or phases
+never reached, each finding with its seed and located in the ruleset; failing matches as scenario cases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter import load_ruleset
+from interpreter.cli import cli
+from interpreter.runners.playouts import run_playouts
+from interpreter.runners.scenarios import run_file
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = Path(__file__).parent / "playout_files"
+
+
+def test_a_must_follow_rule_without_escape_when_void_is_found_as_a_dead_end_with_its_seed() -> None:
+    report = run_playouts(load_ruleset(FILES / "dead_end.yaml"), 2, seconds=60)
+    (finding,) = report.findings  # one per place, the other matches counted in the hint
+    assert finding.code == "playout-dead-end" and finding.severity == "error"
+    assert "has no legal action" in finding.message and "you must follow suit" in finding.message
+    assert "(seed 1, 3 players, after 5 actions)" in finding.message
+    assert finding.location is not None and finding.location.line == 26  # the trick step of dead_end.yaml
+    assert finding.hint is not None and "--bots random --players 3 --seed 1" in finding.hint
+    assert "3 other matches too (seed 1, 4 players / seed 2, 3 players / seed 2, 4 players)" in finding.hint
+    assert report.played == report.planned == 4
+
+
+@pytest.mark.parametrize("ruleset", ["rulesets/bourre.yaml", "rulesets/variants/dealer_may_not_pass.yaml",
+                                     "rulesets/variants/spades_trumps.yaml", "tests/games/tiny.yaml"])
+def test_the_shipped_rulesets_have_no_dead_end(ruleset: str) -> None:
+    report = run_playouts(load_ruleset(ROOT / ruleset), 1, seconds=60)
+    assert [f for f in report.findings if f.severity == "error"] == []
+
+
+def test_a_match_past_its_bound_of_actions_is_reported_against_the_match_section() -> None:
+    report = run_playouts(load_ruleset(ROOT / "tests" / "games" / "tiny.yaml"), 1, seconds=60, max_actions=4)
+    codes = {finding.code for finding in report.findings if finding.severity == "error"}
+    assert codes == {"playout-runaway"}
+    assert all(f.yaml_path == "match" for f in report.findings if f.code == "playout-runaway")
+
+
+def test_options_and_phases_never_reached_are_warnings_located_at_them() -> None:
+    report = run_playouts(load_ruleset(FILES / "unreached.yaml"), 2, seconds=60)
+    shown = {(f.severity, f.message, f.yaml_path) for f in report.findings}
+    assert shown == {("warning", "no match entered the phase `bonus`", "hand.phases[1]"),
+                     ("warning", "no match took the option `never`", "hand.phases[0].steps[0].options[1]")}
+
+
+def test_a_cut_short_run_makes_no_claim_about_what_never_occurs() -> None:
+    report = run_playouts(load_ruleset(FILES / "unreached.yaml"), 50, seconds=0)
+    assert report.played == 1 < report.planned and report.findings == []
+
+
+def test_validate_playouts_fails_the_file_and_writes_cases_that_replay_the_dead_end(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.yaml"
+    result = CliRunner().invoke(cli, ["validate", "--playouts", "1", "--cases", str(cases),
+                                      str(FILES / "dead_end.yaml")])
+    assert result.exit_code == 1
+    assert "error[playout-dead-end]" in result.stdout
+    outcomes = run_file(cases)
+    assert len(outcomes) == 2 and not any(outcome.passed for outcome in outcomes)
+    assert all("has no legal action" in (outcome.message or "") for outcome in outcomes)
