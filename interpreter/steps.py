@@ -295,7 +295,8 @@ class StepChecker:
         for index, option in enumerate(options.items):
             if isinstance(option, MappingNode):
                 self.option(option, (*path, "options", index), inner)
-                ends = ends or scalar(option.entries.get("ends")) is True
+                ends = ends or scalar(option.entries.get("ends")) is True or isinstance(scalar(option.entries.get(
+                    "ends")), str)
         if scalar(entries.get("repeat")) is True and not ends:
             self.checker.error("no-end", "a repeated decision needs an option with `ends: true`", entries["decide"],
                                (*path, "decide"), hint="mark the option that finishes the turn, e.g. the discard")
@@ -341,6 +342,8 @@ class StepChecker:
             self.checker.error("schema", "`depth` goes with `take`", entries["depth"], (*path, "depth"))
         self.clauses(entries.get("legal"), (*path, "legal"), inner)
         self.steps(entries.get("do"), (*path, "do"), inner)
+        if isinstance(scalar(entries.get("ends")), str):  # worked out after the option's steps
+            self.expression(entries["ends"], (*path, "ends"), inner, BOOL, "`ends`")
 
     def clauses(self, node: Node | None, path: Path, scope: Scope) -> None:
         if not isinstance(node, SequenceNode):

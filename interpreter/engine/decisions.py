@@ -340,9 +340,59 @@ def why_none(state: State, pending: Pending) -> str:
                     reasons.append(f"{text.split(' ', 2)[2]}: {failure.reason}")
             if len(combinations) > _REFUSALS_SHOWN:
                 reasons.append(f"... ({len(combinations)} choices in all)")
+        elif option.kind in ("draw", "take"):
+            reasons.append(_why_no_pile(state, pending, option))
         else:
-            reasons.append(f"no {_describe(option)} is possible")
+            reasons.extend(_why_no_meld(state, pending, option))
     return "; " + "; ".join(reasons) if reasons else ""
+
+
+def _why_no_pile(state: State, pending: Pending, option: Option) -> str:
+    """Why a draw or a take is refused: its pile is empty, or the clause that refuses its cards."""
+    assert option.source is not None
+    _, cards = state.zone(option.source, pending.bindings)
+    if not cards:
+        return f"{_describe(option)}: {option.source.name} is empty"
+    taken = [cards[-1]] if option.kind == "draw" or option.any_depth else list(cards)
+    failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": taken})
+    return f"{_describe(option)}: {failure.reason if failure is not None else 'not allowed now'}"
+
+
+def _why_no_meld(state: State, pending: Pending, option: Option) -> list[str]:
+    """Why no meld or addition is allowed: a clause that holds for none, no meld the hand can make (or no card
+    that fits a meld), or each of the first few with the clause that refuses it."""
+    rules = state.game.meld_rules
+    if rules is None or option.source is None or option.destination is None:
+        return [f"no {_describe(option)} is possible"]
+    shared = dict(pending.bindings)
+    for clause in option.clauses:
+        if not clause.per_action and not state.evaluate_kept(clause.rule, shared):
+            return [f"{option.kind}: {clause.reason}"]
+    _, hand = state.zone(option.source, pending.bindings)
+    key, table = state.table(option.destination, pending.bindings)
+    tried: list[tuple[str, Bindings]] = []
+    if option.kind == "meld":
+        for meld in rules.candidates(hand, key[1], table, state.melds_laid):
+            tried.append((" ".join(state.card_text(card) for card in meld.cards),
+                          {**pending.bindings, "cards": list(meld.cards), "after": meld}))
+        if not tried:
+            return [f"meld: no meld of the ruleset's kinds can be made from {option.source.name}"]
+    else:
+        for meld in state.all_melds(option, pending.bindings):
+            for card in dict.fromkeys(hand):
+                grown = rules.add(meld, card)
+                if grown is not None:
+                    tried.append((f"{state.card_text(card)} to m{meld.id}",
+                                  {**pending.bindings, "cards": [card], "meld": meld, "after": grown}))
+        if not tried:
+            return [f"add: no card of {option.source.name} fits a meld on the table"]
+    per_meld = tuple(clause for clause in option.clauses if clause.per_action)
+    refused = [(text, failure.reason) for text, bindings in tried
+               if (failure := _first_failure(state, per_meld, bindings)) is not None]
+    reasons = [f"{option.kind} {text}: {reason}" for text, reason in refused[:_REFUSALS_SHOWN]]
+    if len(refused) > _REFUSALS_SHOWN:
+        reasons.append(f"... ({len(refused)} refused in all)")
+    return reasons
 
 
 _REFUSALS_SHOWN = 6  # the refused choices a "no legal action" error lists

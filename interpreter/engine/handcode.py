@@ -384,7 +384,12 @@ class _HandWriter(StepWriter):
         repeat = step["repeat"]
         if gathered is not None:
             self.code(f"L[{gathered.deferred}] = L[{gathered.deferred}] + ((_o, _a, _b),)")
-            if repeat:
+            if repeat:  # (an `ends` expression is worked out when the choice is made: its steps come later)
+                for option in step["options"]:
+                    if option.ends_when is not None:
+                        self.code(f"if _o is {self.name_of(option, 'O')}:")
+                        ends = self.value(option.ends_when, "_b", 3)
+                        self.code(f"return {after} if {ends} else {wait}", 1)
                 self.code("if not _o.ends:")
                 self.code(f"return {wait}", 1)
             self.jump(after)
@@ -404,19 +409,28 @@ class _HandWriter(StepWriter):
                       f"L[{scope_slot}] = _b")
         else:
             self.code(f"L[{scope_slot}] = S.perform(_o, _a, _b)")
-        chained: list[tuple[Option, int]] = []
+        chained: list[tuple[Option, int, int]] = []  # an option with steps: their label, and where they lead
+        checks: list[tuple[Option, int]] = []  # an option whose `ends` is an expression: where it is worked out
         for option in step["options"]:
             following = wait if repeat and not option.ends else after
+            if repeat and option.ends_when is not None:
+                following = self.label()
+                checks.append((option, following))
             if option.effects:
-                chained.append((option, self.label()))
+                chained.append((option, self.label(), following))
                 self.code(f"if _o is {self.name_of(option, 'O')}:")
                 self.code(f"return {chained[-1][1]}", 1)
-            elif following == wait:
+            elif following != after:
                 self.code(f"if _o is {self.name_of(option, 'O')}:")
-                self.code(f"return {wait}", 1)
+                self.code(f"return {following}", 1)
         self.jump(after)
-        for option, label in chained:
-            self.block_then(label, option.effects, f"L[{scope_slot}]", wait if repeat and not option.ends else after)
+        for option, label, following in chained:
+            self.block_then(label, option.effects, f"L[{scope_slot}]", following)
+        for option, label in checks:  # after the option's steps: the decision ends when the expression holds
+            assert option.ends_when is not None
+            self.begin(label)
+            ends = self.value(option.ends_when, f"L[{scope_slot}]", 2)
+            self.finish(f"return {after} if {ends} else {wait}")
         self.begin(after)
 
     def _stopping_trick(self, step: Step, scope: str) -> None:

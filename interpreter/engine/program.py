@@ -92,11 +92,12 @@ class Option:
     arguments: tuple[tuple[str, Expr], ...] = ()
     clauses: tuple[Clause, ...] = ()
     effects: Block = NO_STEPS
-    ends: bool = False
+    ends: bool = False  # choosing it ends a repeated decision (see `ends_when` for an expression)
     card_filter: Callable[..., list[int]] | None = None  # every clause at once: f(V, B, cards) -> the legal ones
     any_depth: bool = False  # `take` of the top N cards for any N (else the whole pile)
     every_table: bool = False  # `add` to the melds of every owner of the destination zone
     face: str | None = None  # play, discard, draw, take: "up" or "down" where the card lands (else the default)
+    ends_when: Expr | None = None  # `ends:` as an expression: the decision ends when it holds after the steps
     hides_card: bool = field(init=False)  # a discard, or a card played face down: some seats may not see it
     moves_card: bool = field(init=False)  # a play or a discard: one card, bound as `card` by its movement
 
@@ -275,7 +276,9 @@ class _Builder:
                       self.clauses(e.get("legal"), (*path, "legal")), self.steps(e.get("do"), (*path, "do")),
                       _scalar(e.get("ends")) is True, self.expressions.get(yaml_path((*path, "legal")) + "#filter"),
                       any_depth=_scalar(e.get("depth")) == "any", every_table=every_table,
-                      face=_face(e.get("face")))
+                      face=_face(e.get("face")),
+                      ends_when=self.expr(e["ends"], (*path, "ends")) if isinstance(_scalar(e.get("ends")), str)
+                      else None)
 
     def clauses(self, node: Node | None, path: Path) -> tuple[Clause, ...]:
         if not isinstance(node, SequenceNode):
