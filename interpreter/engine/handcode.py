@@ -443,8 +443,12 @@ class _HandWriter(StepWriter):
         if count is not None:
             found = self.value(count, scope, 2)
             self.code(f"L[{total}] = int({found})")
-        first = self.value(step["leader"], scope, 2)
-        self.code(f"L[{leader}] = {first}")
+        self.code("if S.first_leader is not None:")  # (a scenario that starts at a trick names its leader)
+        self.code(f"L[{leader}] = S.first_leader", 1)
+        self.code("S.first_leader = None", 1)
+        self.code("else:")
+        first = self.value(step["leader"], scope, 3)
+        self.code(f"L[{leader}] = {first}", 1)
         self.code(f"L[{done}] = 0")
         self.jump(start)
 

@@ -40,10 +40,10 @@ class MatchLoop(StateParts):
 
     def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[Any]],
                  face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any],
-                 rest_zone: tuple[str, int] | None = None) -> None:
+                 rest_zone: tuple[str, int] | None = None, leader: int | None = None) -> None:
         """Set up a hand already in progress (for scenarios): cards (or melds) placed in zones, the rest of the
         deck in the deck's zone (or in `rest_zone`), variables set over their initial values; then run from the
-        named phase."""
+        named phase; `leader` leads the first trick played, whatever its `leader` says."""
         game = self.game
         self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
                            hand_number=hand_number, dealer=dealer, _meld_rules=game.meld_rules)
@@ -74,6 +74,7 @@ class MatchLoop(StateParts):
         for name, value in variables.items():
             self.values[name] = value
         self._events.append(("hand", hand_number, dealer))
+        self.first_leader = leader
         self._enter(phase)
         self._advance()
 

@@ -24,6 +24,7 @@ class StateParts:
         pc: int
         locals: list[Any]
         open_rounds: tuple[int, ...]
+        first_leader: int | None
         melds_laid: int
         meld_search: MeldSearch | None
         player_count: int

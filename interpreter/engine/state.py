@@ -53,6 +53,7 @@ class State(CardsAndValues, MatchLoop):
         self.locals: list[Any] = [{}] + [None] * (game.code.slots - 1)  # the segments' slots
         self.taken: tuple[Action, Option, Bindings] | None = None  # the action a resumed segment goes on with
         self.open_rounds: tuple[int, ...] = ()  # the slots of the simultaneous rounds in progress' choices
+        self.first_leader: int | None = None  # who leads the next trick instead of its `leader` (scenarios)
         self.pending: decisions.Pending | None = None
         self.chance: tuple[ZoneKey, str] | None = None
         self.terminal = False

@@ -12,7 +12,7 @@ from interpreter.engine.melds import Meld
 
 FILE_KEYS = ("ruleset", "params", "players", "seed", "cases")
 CASE_KEYS = ("name", "params", "players", "seed", "deals", "start", "steps")
-START_KEYS = ("phase", "dealer", "hand", "zones", "face_up", "variables", "rest", "teams")
+START_KEYS = ("phase", "dealer", "hand", "zones", "face_up", "variables", "rest", "teams", "leader")
 
 
 class CaseFailure(Exception):

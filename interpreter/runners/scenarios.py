@@ -227,6 +227,7 @@ class _Case:
             variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()},
                        **teams_formed(self.game, state.player_count, start.get("teams"), self.seat)},
             rest_zone=rest_zone(self.game, start.get("rest")),
+            leader=None if start.get("leader") is None else self.seat(start["leader"]),
         )
 
     @staticmethod

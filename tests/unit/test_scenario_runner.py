@@ -133,3 +133,15 @@ def test_start_places_melds_on_the_table_and_they_can_be_added_to(tmp_path: Path
     placed, refused = run_file(path)
     assert placed.passed, placed.message
     assert not refused.passed and "7H 9S 2C is not a meld of this ruleset" in refused.message
+
+
+def test_a_case_that_starts_at_the_tricks_may_name_who_leads(tmp_path: Path) -> None:
+    # BR-19: from the dealer's left (p1 here) unless the case says otherwise.
+    start = ("start: {phase: tricks, dealer: p0, variables: {status: {p0: play, p1: play, p2: play, p3: play}, "
+             "trump: S}, zones: {hand: {p0: [2S], p1: [3S], p2: [4S], p3: [5S]}}")
+    results = _results(tmp_path, f"  - name: as the rules say\n    {start}}}\n"
+                                 "    steps: [{expect: {current_player: p1}}]\n"
+                                 f"  - name: named\n    {start}, leader: p2}}\n"
+                                 "    steps: [{expect: {current_player: p2}}, p2 play 4S,"
+                                 " {expect: {current_player: p3}}]\n")
+    assert [(name, passed) for name, passed, _ in results[:2]] == [("as the rules say", True), ("named", True)], results
