@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.actions import frozen
 from interpreter.engine.decisions import Pending, legal_actions
-from interpreter.engine.flowcode import StepWriter, is_simple
-from interpreter.engine.program import Option, Phase, Program, Ref, Step
+from interpreter.engine.program import Option, Phase, Program, Step
+from interpreter.engine.sitecode import SiteWriter
 
 if TYPE_CHECKING:
     from interpreter.engine.state import State
@@ -78,63 +78,13 @@ def _unused(state: State, locals_: list[Any]) -> int:  # pragma: no cover - a la
     raise AssertionError("a label with no segment was run")
 
 
-class _HandWriter(StepWriter):
+class _HandWriter(SiteWriter):
     def __init__(self, max_steps: int, unique_cards: bool) -> None:
-        super().__init__(max_steps)
-        self.unique_cards = unique_cards
-        self.finders: list[str] = []  # the decisions' own legal-set functions, written after the segments
-        self.labels = 0
-        self.slot_count = 1  # slot 0: the phases' empty scope
-        self.segment_names: dict[int, str] = {}
-        self.open = False
-        self.opened_at = 0  # the line the open segment's own code starts at
-        self.current = 0  # the open segment's label
-        self.aliases: dict[int, int] = {}  # a segment that only jumps -> where it jumps
+        super().__init__(max_steps, unique_cards)
         self.rounds: list[_Round] = []  # the simultaneous rounds a decision being compiled is in, innermost last
         self.tricks: dict[str, Step] = {}
         self.namespace.update(PENDING=Pending, NEW=tuple.__new__, tuple=tuple, isinstance=isinstance, any=any, str=str,
                               Exception=Exception)
-
-    # --- labels, slots and segments ----------------------------------------------------------------------------
-
-    def label(self) -> int:
-        self.labels += 1
-        return self.labels - 1
-
-    def slot(self) -> int:
-        self.slot_count += 1
-        return self.slot_count - 1
-
-    def begin(self, label: int) -> None:
-        assert not self.open, "a segment is already open"
-        name = self.segment_names[label] = f"seg_{label}"
-        self.current = label
-        self.line(f"def {name}(S, L):", "")
-        self.line("    V = S.values", "")
-        self.line("    try:", "")
-        self.names = 0
-        self.open = True
-        self.opened_at = len(self.lines)
-
-    def finish(self, code: str) -> None:
-        """End the open segment with `code` (a return)."""
-        self.code(code)
-        self.line("    except FAILURES as failure:", "")
-        self.line("        raise LOCATE(failure) from None", "")
-        self.line("", "")
-        self.open = False
-
-    def jump(self, label: int) -> None:
-        if len(self.lines) == self.opened_at:  # nothing but the jump: the label runs its target's code itself
-            self.aliases[self.current] = label
-        self.finish(f"return {label}")
-
-    def stop_at(self, label: int) -> None:
-        """Stop the game (a decision or chance event is pending); resume at `label`."""
-        self.finish(f"return {~label}")
-
-    def code(self, text: str, indent: int = 0) -> None:
-        self.line("        " + "    " * indent + text)
 
     # --- the program ----------------------------------------------------------------------------------------------
 
@@ -150,14 +100,6 @@ class _HandWriter(StepWriter):
         segments = tuple(namespace[self.segment_names[self.target(label)]] if label in self.segment_names
                          else _unused for label in range(self.labels))
         return HandCode(segments, entries, self.slot_count, end, "\n".join(self.lines), self.tricks)
-
-    def target(self, label: int) -> int:
-        """The segment whose code a label runs: itself, or where a chain of bare jumps leads."""
-        seen = {label}
-        while label in self.aliases and self.aliases[label] not in seen:
-            label = self.aliases[label]
-            seen.add(label)
-        return label
 
     def phase(self, phase: Phase, entry: int, entries: dict[str, int], end: int) -> None:
         self.begin(entry)
@@ -176,24 +118,10 @@ class _HandWriter(StepWriter):
             self.code(f"return {target}", 1)
         self.finish(f"raise RUNTIME('no transition out of phase `{phase.name}` applies', {phase.where!r})")
 
-    def flow(self, steps: tuple[Step, ...], scope: str) -> None:
-        """The steps of a block, into the open segment; steps that may stop the game end it and open others, and
-        a segment is open again at the end."""
-        for step in steps:
-            outer, self.step_where = self.step_where, step.where
-            if is_simple(step):
-                self.step(step, scope, 2)
-            else:
-                getattr(self, f"_stopping_{step.verb}")(step, scope)
-            self.step_where = outer
-
-    def block_then(self, label: int, steps: tuple[Step, ...], scope: str, then: int) -> None:
-        """A segment at `label` running a block, then jumping to `then`."""
-        self.begin(label)
-        self.flow(steps, scope)
-        self.jump(then)
-
     # --- the steps that may stop the game -----------------------------------------------------------------------
+
+    def stopping(self, step: Step, scope: str) -> None:
+        getattr(self, f"_stopping_{step.verb}")(step, scope)
 
     def _stopping_shuffle(self, step: Step, scope: str) -> None:
         _, key = self.place(step["zone"], scope, 2)
@@ -230,13 +158,6 @@ class _HandWriter(StepWriter):
         self.jump(after)
         self.block_then(body, step["body"], f"L[{inner}]", head)
         self.begin(after)
-
-    def skip_unless(self, where: Any, scope: str) -> None:
-        """Inside a loop: go on to the next item unless the step's `where` holds."""
-        if where is not None:
-            condition = self.value(where, scope, 3)
-            self.code(f"if not {condition}:", 1)
-            self.code("continue", 2)
 
     def _stopping_repeat(self, step: Step, scope: str) -> None:
         head, body, after = self.label(), self.label(), self.label()
@@ -516,106 +437,3 @@ class _HandWriter(StepWriter):
         else:
             self.jump(start)
         self.begin(after)
-
-
-    # --- the hot path of card games, specialised --------------------------------------------------------------
-
-    def moves_one_card(self, options: tuple[Option, ...]) -> bool:
-        """Whether a decision is one play or discard between zones found without evaluating an expression:
-        its card's movement is then written in place (`move_card`)."""
-        option = options[0]
-        return len(options) == 1 and option.kind in ("play", "discard") and all(
-            ref is not None and ref.owner is None for ref in (option.source, option.destination))
-
-    def move_card(self, option: Option) -> None:
-        """The movement of a card played or discarded (`_a`, bound names `_b`), as CardsAndValues.perform makes
-        it: a card played lands face up, a card discarded keeps its face, unless the option's `face` says."""
-        assert option.source is not None and option.destination is not None
-        source, source_key = self.ref_code(option.source, "_b")
-        target, target_key = self.ref_code(option.destination, "_b")
-        self.code("_card = _a.card")
-        self.code(f"_from = {source}")
-        self.code("if _from[-1] == _card:")
-        self.code("_from.pop()", 1)
-        self.code("else:")
-        self.code("del _from[len(_from) - 1 - _from[::-1].index(_card)]", 1)
-        self.code(f"_up = S.face_up.take({source_key}, _card) if S.face_up.cards else False")
-        self.code(f"{target}.append(_card)")
-        face = option.face
-        if face == "up" or (face is None and option.kind == "play"):
-            self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)")
-        elif face is None:
-            self.code("if _up:")
-            self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)", 1)
-
-    def ref_code(self, ref: Ref, bindings: str) -> tuple[str, str]:
-        """Code for a zone's cards and its key, with no line of its own (an owner that must be evaluated is
-        evaluated again each time the code is used)."""
-        name = repr(ref.name)
-        if ref.on_table:
-            return f"V[{name}]", f"({name}, -1)"
-        if ref.owner_name is not None:
-            owner = f"({bindings}[{ref.owner_name!r}] if {ref.owner_name!r} in {bindings} else V[{ref.owner_name!r}])"
-        elif ref.owner is not None:
-            owner = self.expr(ref.owner, bindings)
-        else:
-            owner = f"{bindings}['player']"
-        return f"V[{name}][{owner}]", f"({name}, {owner})"
-
-    def finder(self, options: tuple[Option, ...]) -> str:
-        """The name of a decision's own legal-set function, for a single play or discard of any card its rules
-        allow (the common decision of card games); `None` (the general search) otherwise."""
-        if all(option.kind == "choose" and not (option.arguments and option.clauses) for option in options):
-            return self.choice_finder(options)
-        option = options[0]
-        if len(options) != 1 or option.kind not in ("play", "discard") or option.source is None or (
-                option.clauses and option.card_filter is None):
-            return "None"
-        name = f"legal_{len(self.finders)}"
-        cards, _ = self.ref_code(option.source, "B")
-        if not self.unique_cards:
-            cards = f"list(dict.fromkeys({cards}))"
-        allowed = f"{self.name_of(option.card_filter, 'F')}(V, dict(B), _cards)" if option.clauses else "_cards"
-        self.finders.append(
-            f"def {name}(S, P):\n"
-            f"    V = S.values\n"
-            f"    B = P.bindings\n"
-            f"    try:\n"
-            f"        _cards = {cards}\n"
-            f"        _allowed = {allowed}\n"
-            f"    except Exception:  # the general search names the failure\n"
-            f"        return GENERIC_LEGAL(S, P)\n"
-            f"    _actions = {option.kind.upper()}_ACTIONS[P.seat]\n"
-            f"    return dict.fromkeys([_actions[_c] for _c in _allowed], {self.name_of(option, 'O')})\n")
-        return name
-
-    def choice_finder(self, options: tuple[Option, ...]) -> str:
-        """A decision's own legal-set function when it is made of choices, each with rules and no arguments or
-        with arguments and no rules (the general search takes choices whose arguments are tested one by one)."""
-        name = f"legal_{len(self.finders)}"
-        lines = [f"def {name}(S, P):", "    V = S.values", "    B = dict(P.bindings)  # (definitions worked out "
-                 "once for every choice are kept in it)", "    _found = {}", "    try:"]
-        for option in options:
-            constant = self.name_of(option, "O")
-            if not option.arguments:
-                rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
-                lines.append(f"        if {rules}:")
-                lines.append(f"            _found[CHOICE(P.seat, {option.name!r}, ())] = {constant}")
-                continue
-            values = ", ".join(f"FROZEN({self.scratch_expr(expression)})" for _, expression in option.arguments)
-            lines.append(f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))")
-        lines += ["    except Exception:  # the general search names the failure", "        return GENERIC_LEGAL(S, P)",
-                  "    return _found", ""]
-        self.finders.append("\n".join(lines))
-        return name
-
-    def scratch_expr(self, expression: Any) -> str:
-        """Code for an expression's value with `B` a scratch copy of the bound names (definitions' values are
-        kept in it for the next expression of the same decision)."""
-        compiled = expression.function
-        constant = getattr(compiled, "constant", None)
-        if constant is not None and constant[0].__class__ in (bool, int, str, type(None)):
-            return repr(constant[0])
-        if getattr(compiled, "code", None) is not None:
-            return self.expr(expression, "B")
-        return f"{self.name_of(compiled, 'E')}(V, B)"

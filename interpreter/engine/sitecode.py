@@ -1,0 +1,117 @@
+"""The code of a decision site, specialised: a decision's own legal-set function (one play or discard of the
+cards its clauses allow, or choices tested one by one) and the movement of a card played or discarded, written
+in place of the general search (decisions.py) and movement (CardsAndValues.perform)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.program import Option, Ref
+from interpreter.engine.segments import SegmentWriter
+
+
+class SiteWriter(SegmentWriter):
+    def __init__(self, max_steps: int, unique_cards: bool) -> None:
+        super().__init__(max_steps)
+        self.unique_cards = unique_cards
+        self.finders: list[str] = []  # the decisions' own legal-set functions, written after the segments
+
+    def moves_one_card(self, options: tuple[Option, ...]) -> bool:
+        """Whether a decision is one play or discard between zones found without evaluating an expression:
+        its card's movement is then written in place (`move_card`)."""
+        option = options[0]
+        return len(options) == 1 and option.kind in ("play", "discard") and all(
+            ref is not None and ref.owner is None for ref in (option.source, option.destination))
+
+    def move_card(self, option: Option) -> None:
+        """The movement of a card played or discarded (`_a`, bound names `_b`), as CardsAndValues.perform makes
+        it: a card played lands face up, a card discarded keeps its face, unless the option's `face` says."""
+        assert option.source is not None and option.destination is not None
+        source, source_key = self.ref_code(option.source, "_b")
+        target, target_key = self.ref_code(option.destination, "_b")
+        self.code("_card = _a.card")
+        self.code(f"_from = {source}")
+        self.code("if _from[-1] == _card:")
+        self.code("_from.pop()", 1)
+        self.code("else:")
+        self.code("del _from[len(_from) - 1 - _from[::-1].index(_card)]", 1)
+        self.code(f"_up = S.face_up.take({source_key}, _card) if S.face_up.cards else False")
+        self.code(f"{target}.append(_card)")
+        face = option.face
+        if face == "up" or (face is None and option.kind == "play"):
+            self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)")
+        elif face is None:
+            self.code("if _up:")
+            self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)", 1)
+
+    def ref_code(self, ref: Ref, bindings: str) -> tuple[str, str]:
+        """Code for a zone's cards and its key, with no line of its own (an owner that must be evaluated is
+        evaluated again each time the code is used)."""
+        name = repr(ref.name)
+        if ref.on_table:
+            return f"V[{name}]", f"({name}, -1)"
+        if ref.owner_name is not None:
+            owner = f"({bindings}[{ref.owner_name!r}] if {ref.owner_name!r} in {bindings} else V[{ref.owner_name!r}])"
+        elif ref.owner is not None:
+            owner = self.expr(ref.owner, bindings)
+        else:
+            owner = f"{bindings}['player']"
+        return f"V[{name}][{owner}]", f"({name}, {owner})"
+
+    def finder(self, options: tuple[Option, ...]) -> str:
+        """The name of a decision's own legal-set function, for a single play or discard of any card its rules
+        allow (the common decision of card games); `None` (the general search) otherwise."""
+        if all(option.kind == "choose" and not (option.arguments and option.clauses) for option in options):
+            return self.choice_finder(options)
+        option = options[0]
+        if len(options) != 1 or option.kind not in ("play", "discard") or option.source is None or (
+                option.clauses and option.card_filter is None):
+            return "None"
+        name = f"legal_{len(self.finders)}"
+        cards, _ = self.ref_code(option.source, "B")
+        if not self.unique_cards:
+            cards = f"list(dict.fromkeys({cards}))"
+        allowed = f"{self.name_of(option.card_filter, 'F')}(V, dict(B), _cards)" if option.clauses else "_cards"
+        self.finders.append(
+            f"def {name}(S, P):\n"
+            f"    V = S.values\n"
+            f"    B = P.bindings\n"
+            f"    try:\n"
+            f"        _cards = {cards}\n"
+            f"        _allowed = {allowed}\n"
+            f"    except Exception:  # the general search names the failure\n"
+            f"        return GENERIC_LEGAL(S, P)\n"
+            f"    _actions = {option.kind.upper()}_ACTIONS[P.seat]\n"
+            f"    return dict.fromkeys([_actions[_c] for _c in _allowed], {self.name_of(option, 'O')})\n")
+        return name
+
+    def choice_finder(self, options: tuple[Option, ...]) -> str:
+        """A decision's own legal-set function when it is made of choices, each with rules and no arguments or
+        with arguments and no rules (the general search takes choices whose arguments are tested one by one)."""
+        name = f"legal_{len(self.finders)}"
+        lines = [f"def {name}(S, P):", "    V = S.values", "    B = dict(P.bindings)  # (definitions worked out "
+                 "once for every choice are kept in it)", "    _found = {}", "    try:"]
+        for option in options:
+            constant = self.name_of(option, "O")
+            if not option.arguments:
+                rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
+                lines.append(f"        if {rules}:")
+                lines.append(f"            _found[CHOICE(P.seat, {option.name!r}, ())] = {constant}")
+                continue
+            values = ", ".join(f"FROZEN({self.scratch_expr(expression)})" for _, expression in option.arguments)
+            lines.append(f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))")
+        lines += ["    except Exception:  # the general search names the failure", "        return GENERIC_LEGAL(S, P)",
+                  "    return _found", ""]
+        self.finders.append("\n".join(lines))
+        return name
+
+    def scratch_expr(self, expression: Any) -> str:
+        """Code for an expression's value with `B` a scratch copy of the bound names (definitions' values are
+        kept in it for the next expression of the same decision)."""
+        compiled = expression.function
+        constant = getattr(compiled, "constant", None)
+        if constant is not None and constant[0].__class__ in (bool, int, str, type(None)):
+            return repr(constant[0])
+        if getattr(compiled, "code", None) is not None:
+            return self.expr(expression, "B")
+        return f"{self.name_of(compiled, 'E')}(V, B)"
