@@ -35,7 +35,7 @@ import pytest
 from interpreter import CHANCE
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.game import Game
-from interpreter.errors import Diagnostic, render_findings
+from interpreter.errors import Diagnostic, Location, SourceText, render_findings
 from interpreter.loader import check_file
 from tests.fuzz_mutations import Mutant, copy_sources, make_mutant
 from tests.test_engine_properties import all_cards
@@ -189,7 +189,7 @@ def try_command_line(batch: list[tuple[Mutant, Path, bool | None]], tally: Tally
                 not line.startswith("... and "):
             problems.append(f"a finding not located as PATH:LINE:COL: {line[:200]}")
     for mutant, path, errors in batch:
-        if errors and str(path) not in output:
+        if errors and path.name not in output:
             problems.append(f"nothing printed about {mutant.describe()}")
     tally.failures += [f"ruledeck validate on [{named}]: {problem}" for problem in problems]
 
@@ -221,3 +221,11 @@ def test_mutated_rulesets_get_a_located_answer(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", [3, 17, 29])
 def test_a_mutant_is_made_again_from_its_seed(seed: int) -> None:
     assert make_mutant(seed) == make_mutant(seed)
+
+
+def test_the_checks_refuse_a_finding_without_a_place() -> None:
+    source = SourceText("x.yaml", "format: 1\n")
+    assert check_findings([Diagnostic("schema", "no place")]) == ["error[schema] has no location: no place"]
+    assert check_findings([Diagnostic("schema", "far", Location(source, 9, 1, 9, 2))])
+    assert check_findings([Diagnostic("file-empty", "file is empty", path="x.yaml"),
+                           Diagnostic("schema", "here", Location(source, 1, 1, 1, 7))]) == []

@@ -14,8 +14,9 @@ and, once per game, that a clone taken at a random step and driven with the same
 state as the original (every seat's observation, the returns, the legal actions), and that the same seed with
 the same choices plays the same game (actions, events, observations, returns).
 
-Each failure names its seed, ruleset, players and parameters. The number of games per ruleset and the seed of
-the run can be changed for a longer run: RULEDECK_PROPERTY_GAMES=1000 RULEDECK_PROPERTY_SEED=7.
+Each ruleset plays games until they add up to 5,000 steps, or 200 games. Each failure names its seed, ruleset,
+players and parameters. A longer run, or another: RULEDECK_PROPERTY_STEPS=50000 RULEDECK_PROPERTY_GAMES=2000
+RULEDECK_PROPERTY_SEED=7.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -38,7 +39,8 @@ from interpreter.source import to_plain
 from tests.playthroughs_golden import ROOT, ruleset_files
 from tests.test_engine_properties import all_cards
 
-GAMES = int(os.environ.get("RULEDECK_PROPERTY_GAMES", "100"))  # per ruleset
+GAMES = int(os.environ.get("RULEDECK_PROPERTY_GAMES", "200"))  # at most, per ruleset
+STEPS = int(os.environ.get("RULEDECK_PROPERTY_STEPS", "5000"))  # per ruleset: no game starts after these
 RUN_SEED = int(os.environ.get("RULEDECK_PROPERTY_SEED", "15"))
 PARAMETER_SETS = 3  # per ruleset: each set is one load (a few tenths of a second), shared by its games
 MAX_STEPS = 300  # per game: a match still running then is checked as far as it went
@@ -58,7 +60,6 @@ class Counts:
     observations: int = 0  # observations checked for hidden cards
     comparisons: int = 0  # clone and same-seed comparisons of a whole state
     conserved: int = 0  # checks of a conserved total
-    runtime_errors: list[str] = field(default_factory=list)
 
 
 def small_parameters(specs: dict[str, ParamSpec], rng: random.Random) -> dict[str, Any]:
@@ -279,6 +280,8 @@ COUNTS: dict[str, Counts] = {}
 def test_random_games_keep_every_property(index: int) -> None:
     counts = COUNTS.setdefault(RULESETS[index].relative_to(ROOT).as_posix(), Counts())
     for seed, players, params in games_of(index):
+        if counts.steps >= STEPS:  # (short matches: many games; long ones: fewer)
+            break
         game = loaded(index, params)
         where = f"{RULESETS[index].relative_to(ROOT).as_posix()}, seed {seed}, {players} players, " \
                 f"params {dict(params)}"
@@ -291,3 +294,9 @@ def test_random_games_keep_every_property(index: int) -> None:
           f"{counts.steps} steps, {counts.decisions} decisions, {counts.legal_checked} legal actions checked, "
           f"{counts.refused_checked} refusals checked, {counts.observations} observations, "
           f"{counts.conserved} conserved totals, {counts.comparisons} state comparisons")
+
+
+def test_chips_and_the_pot_are_found_to_be_conserved_and_nothing_in_a_game_without_transfers() -> None:
+    bourre = load_ruleset(ROOT / "rulesets" / "bourre.yaml")
+    assert conserved_groups(bourre) == [("chips", "pot")]
+    assert conserved_groups(load_ruleset(ROOT / "tests" / "games" / "whist.yaml")) == []
