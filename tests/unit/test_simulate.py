@@ -177,3 +177,23 @@ def test_the_default_hand_cap_never_cuts_a_fixed_number_of_hands_short(tmp_path:
     state = load_ruleset(ruleset).new_initial_state(seed=1, players=2)
     assert state.is_terminal and state.ended_by == "hands"
     assert state.returns() == [1200, 1200]
+
+
+def test_an_interrupted_run_in_one_process_says_how_far_it_got(monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import interpreter.runners.simulate as simulation
+    real = simulation.play_one
+    played: list[int] = []
+
+    def play_then_stop(job: Job, seed: int) -> simulation.Outcome:
+        if played:
+            raise KeyboardInterrupt
+        played.append(seed)
+        return real(job, seed)
+
+    monkeypatch.setattr(simulation, "play_one", play_then_stop)
+    with pytest.raises(SystemExit) as exited:
+        main(["simulate", str(ROOT / "tests" / "games" / "tiny.yaml"), "-n", "5"])
+    assert exited.value.code == 130
+    error = capsys.readouterr().err
+    assert "Interrupted after 1 of 5 matches: no statistics." in error and "Traceback" not in error
