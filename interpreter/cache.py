@@ -10,6 +10,7 @@ cannot be read or written is simply not used.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -106,8 +107,14 @@ def put(key: str, value: dict[str, Any]) -> None:
     try:
         target = place / key[:2]
         target.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target, delete=False, suffix=".tmp") as file:
-            json.dump(value, file, ensure_ascii=False)
-        os.replace(file.name, target / f"{key}.json")
+        file = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target, delete=False, suffix=".tmp")  # noqa: SIM115 - closed below
+        try:
+            with file:
+                json.dump(value, file, ensure_ascii=False)
+            os.replace(file.name, target / f"{key}.json")
+        except BaseException:  # a full disk, or Ctrl-C: no half-written file is left behind
+            with contextlib.suppress(OSError):
+                os.unlink(file.name)
+            raise
     except OSError:
         return

@@ -315,10 +315,21 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
     game = load_game_or_exit(ruleset, assignments)
     count, kinds = _table_and_bots(game, players, bots)
     job = Job(str(Path(ruleset).resolve()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
-    with click.progressbar(length=games, label=f"{game.name}, {count} players", file=sys.stderr,
-                           show_eta=True) as bar:
-        summary = run_simulation(job, games=games, seed=seed, workers=workers, progress=bar.update, backend=backend,
-                                 address=address)
+    played = 0
+
+    def progress(count: int) -> None:
+        nonlocal played
+        played += count
+        bar.update(count)
+
+    try:
+        with click.progressbar(length=games, label=f"{game.name}, {count} players", file=sys.stderr,
+                               show_eta=True) as bar:
+            summary = run_simulation(job, games=games, seed=seed, workers=workers, progress=progress,
+                                     backend=backend, address=address)
+    except KeyboardInterrupt:  # the workers are stopped already: say so, and how far it got
+        click.echo(f"\nInterrupted after {played} of {games} matches: no statistics.", err=True)
+        sys.exit(130)
     if as_json:
         echo_json({"ruleset": game.name, "bots": kinds, "seed": seed, **summary.as_json()})
         return

@@ -40,16 +40,29 @@ def play_chunks(play: Callable[[Any, list[int]], list[Any]], job: Any, chunks: l
         pending = {task.remote(job, chunk): index for index, chunk in enumerate(chunks)}
         results: list[list[Any] | None] = [None] * len(chunks)
         waiting = list(pending)
-        while waiting:
-            finished, waiting = ray.wait(waiting, num_returns=1)
-            for reference in finished:
-                index = pending[reference]
-                results[index] = ray.get(reference)
-                done(len(chunks[index]))
+        try:
+            while waiting:
+                finished, waiting = ray.wait(waiting, num_returns=1)
+                for reference in finished:
+                    index = pending[reference]
+                    results[index] = ray.get(reference)
+                    done(len(chunks[index]))
+        except BaseException:  # interrupted (Ctrl-C) or failed: the tasks not finished are cancelled
+            _cancel(ray, waiting)
+            raise
         return [chunk for chunk in results if chunk is not None]
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _cancel(ray: Any, references: list[Any]) -> None:
+    """Cancel Ray tasks, ending those already running (a cluster would play them on after the run is gone)."""
+    for reference in references:
+        try:
+            ray.cancel(reference, force=True)
+        except Exception:  # finished meanwhile, or Ray is going down: nothing left to cancel
+            continue
 
 
 def _check_reachable(address: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import statistics
 import threading
 import time
@@ -139,9 +140,36 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
             done(1)
         return outcomes
     found: list[Outcome] = []
+    chunks = _chunks(seeds, workers)
     _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see _game's cache)
-    with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent) as pool:
-        for chunk in pool.map(_play_many, [job] * len(_chunks(seeds, workers)), _chunks(seeds, workers)):
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    try:
+        for chunk in pool.map(_play_many, [job] * len(chunks), chunks):
             found.extend(chunk)
             done(len(chunk))
+    except BaseException:  # interrupted (Ctrl-C) or failed: stop at once, leaving no worker behind
+        _stop(pool)
+        raise
+    pool.shutdown()
     return found
+
+
+def _start_worker() -> None:
+    """In a worker process: Ctrl-C is for the run to answer (it stops its workers), not for each worker (which
+    would print its own traceback); and the worker ends when its run is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel the matches not started and end the worker processes now: `shutdown` alone waits for every
+    match queued, and so would the end of the program."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # (no public way before Python 3.14)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
+    for process in workers:
+        process.join(5)
+        if process.is_alive():
+            process.kill()
+            process.join(5)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import interpreter.cache
 import interpreter.loader
 import interpreter.schema
 from interpreter import load_ruleset
@@ -93,3 +94,18 @@ def test_a_second_load_skips_the_schema_check(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(interpreter.schema, "validate_structure", refuse)
     game = load_ruleset(variant)
     assert game.name == "A variant"
+
+
+@pytest.mark.parametrize("failure", [OSError("No space left on device"), KeyboardInterrupt()])
+def test_an_entry_not_written_whole_leaves_no_file(failure: BaseException, own_cache: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*arguments: object, **options: object) -> None:
+        raise failure
+
+    monkeypatch.setattr(interpreter.cache.json, "dump", fail)
+    if isinstance(failure, KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt):
+            interpreter.cache.put("ab" + "0" * 62, {"warnings": 0})
+    else:
+        interpreter.cache.put("ab" + "0" * 62, {"warnings": 0})
+    assert [path for path in own_cache.rglob("*") if path.is_file()] == []

@@ -139,3 +139,35 @@ def test_a_hostile_scenario_file_is_refused_plainly(text: str, finding: str, tmp
     with pytest.raises(SystemExit) as exited:
         main(["test", str(scenario)])
     assert exited.value.code == 2 and finding in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+@pytest.mark.parametrize("whom", ["the run", "its process group"])  # `kill -INT PID`, and Ctrl-C at a terminal
+def test_an_interrupted_simulation_stops_at_once_leaving_no_process_and_no_file(whom: str, tmp_path: Path) -> None:
+    here, temporary, cached = tmp_path / "here", tmp_path / "tmp", tmp_path / "cache"
+    for folder in (here, temporary, cached):
+        folder.mkdir()
+    environment = {**os.environ, "TMPDIR": str(temporary), "RULEDECK_CACHE_DIR": str(cached)}
+    run = subprocess.Popen([sys.executable, "-m", "interpreter", "simulate", TINY, "-n", "1000000", "--workers", "2"],
+                           cwd=here, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           start_new_session=True)
+    workers: list[int] = []
+    try:
+        assert _wait_for(lambda: len(_children(run.pid)) == 2, 60), "the workers did not start"
+        workers = _children(run.pid)
+        time.sleep(1)  # matches under way
+        if whom == "the run":
+            os.kill(run.pid, signal.SIGINT)
+        else:
+            os.killpg(run.pid, signal.SIGINT)
+        _, error = run.communicate(timeout=30)
+        assert run.returncode == 130, error
+        assert b"Interrupted after" in error and b"Traceback" not in error and len(error) < 2000
+        assert _wait_for(lambda: not any(_alive(worker) for worker in workers), 10), "the workers outlived the run"
+        assert list(here.iterdir()) == [] and list(temporary.iterdir()) == []
+        assert not [path for path in cached.rglob("*") if path.suffix == ".tmp"]
+    finally:
+        for pid in [run.pid, *workers]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        run.wait(10)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
+import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -69,6 +72,75 @@ def test_the_ray_backend_plays_the_same_matches_as_local_processes() -> None:
     assert sum(seen) == 12
 
 
+def _interrupt(count: int) -> None:
+    raise KeyboardInterrupt
+
+
+def test_an_interrupted_ray_run_cancels_the_tasks_not_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    ray = pytest.importorskip("ray")
+    cancelled: list[object] = []
+    real_cancel = ray.cancel
+    monkeypatch.setattr(ray, "cancel", lambda reference, **options: (cancelled.append(reference),
+                                                                     real_cancel(reference, **options)))
+    job = Job(BOURRE, (("hands", 1),), 3, ("random",))
+    with pytest.raises(KeyboardInterrupt):
+        simulate(job, games=40, seed=4, workers=2, backend="ray", progress=_interrupt)  # 8 tasks of 5 matches
+    assert len(cancelled) == 7 and not ray.is_initialized()
+
+
+class _FakeRay(types.ModuleType):
+    """Just enough of Ray to follow what the backend does with its tasks: each finishes when waited for."""
+
+    def __init__(self) -> None:
+        super().__init__("ray")
+        self.cancelled: list[int] = []
+        self.shut_down = False
+        self.tasks: dict[int, tuple[Any, Any]] = {}
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, **options: object) -> None:
+        pass
+
+    def shutdown(self) -> None:
+        self.shut_down = True
+
+    def remote(self, function: Any) -> Any:
+        fake = self
+
+        class Task:
+            @staticmethod
+            def remote(*arguments: Any) -> int:
+                reference = len(fake.tasks)
+                fake.tasks[reference] = (function, arguments)
+                return reference
+        return Task
+
+    def wait(self, references: list[int], num_returns: int) -> tuple[list[int], list[int]]:
+        return references[:num_returns], references[num_returns:]
+
+    def get(self, reference: int) -> Any:
+        function, arguments = self.tasks[reference]
+        return function(*arguments)
+
+    def cancel(self, reference: int, *, force: bool = False) -> None:
+        self.cancelled.append(reference)
+
+
+def test_an_interrupted_run_on_ray_cancels_every_task_not_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    job = Job(BOURRE, (("hands", 1),), 3, ("random",))
+    with pytest.raises(KeyboardInterrupt):
+        simulate(job, games=40, seed=4, workers=2, backend="ray", progress=_interrupt)
+    assert fake.cancelled == list(range(1, 8)) and fake.shut_down  # the first of 8 tasks had finished
+    fake = _FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    summary = simulate(job, games=40, seed=4, workers=2, backend="ray")
+    assert fake.cancelled == [] and summary.results == simulate(job, games=40, seed=4, workers=1).results
+
+
 def test_an_unreachable_ray_cluster_is_reported_at_once(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("ray")
     with pytest.raises(SystemExit) as exited:  # Ray itself would retry for minutes
@@ -105,3 +177,23 @@ def test_the_default_hand_cap_never_cuts_a_fixed_number_of_hands_short(tmp_path:
     state = load_ruleset(ruleset).new_initial_state(seed=1, players=2)
     assert state.is_terminal and state.ended_by == "hands"
     assert state.returns() == [1200, 1200]
+
+
+def test_an_interrupted_run_in_one_process_says_how_far_it_got(monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import interpreter.runners.simulate as simulation
+    real = simulation.play_one
+    played: list[int] = []
+
+    def play_then_stop(job: Job, seed: int) -> simulation.Outcome:
+        if played:
+            raise KeyboardInterrupt
+        played.append(seed)
+        return real(job, seed)
+
+    monkeypatch.setattr(simulation, "play_one", play_then_stop)
+    with pytest.raises(SystemExit) as exited:
+        main(["simulate", str(ROOT / "tests" / "games" / "tiny.yaml"), "-n", "5"])
+    assert exited.value.code == 130
+    error = capsys.readouterr().err
+    assert "Interrupted after 1 of 5 matches: no statistics." in error and "Traceback" not in error
