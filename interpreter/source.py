@@ -182,6 +182,11 @@ def parse_bytes(data: bytes, path: str, *, size: int | None = None) -> MappingNo
     return parse_text(text, path)
 
 
+# libyaml's parser where PyYAML has it (several times faster: most of a ruleset's loading time was reading it);
+# PyYAML's own when not, and to report an error.
+FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def parse_text(text: str, path: str) -> MappingNode:
     """Parse YAML text into a located mapping, refusing tags, alias bombs and duplicate keys."""
     source = SourceText(path, text)
@@ -190,10 +195,14 @@ def parse_text(text: str, path: str) -> MappingNode:
     if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
         raise _file_error(path, "file-empty", "file holds only comments", "a ruleset starts with `format: 1`")
     try:
-        check_events(text, source)  # before composing: aliases and nesting are bounded first
-        composed = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as error:
-        raise RulesetError([yaml_error(error, source)]) from None
+        check_events(text, source, FAST_LOADER)  # before composing: aliases and nesting are bounded first
+        composed = yaml.compose(text, Loader=FAST_LOADER)
+    except yaml.YAMLError:
+        try:  # again with PyYAML's own parser, whose messages the findings are written for
+            check_events(text, source)
+            composed = yaml.compose(text, Loader=yaml.SafeLoader)
+        except yaml.YAMLError as error:
+            raise RulesetError([yaml_error(error, source)]) from None
     if composed is None:
         raise _file_error(path, "file-empty", "file holds no YAML document", "a ruleset starts with `format: 1`")
     check_expansion(composed, source)

@@ -29,12 +29,12 @@ def mark_location(source: SourceText, start: Any, end: Any = None) -> Location:
     return Location(source, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
-def check_events(text: str, source: SourceText) -> None:
+def check_events(text: str, source: SourceText, loader: Any = yaml.SafeLoader) -> None:
     """Count values, aliases and nesting on the event stream, before anything is composed or expanded
     (composing is recursive and slow, and the scanner slows down with every open bracket). YAML syntax errors
     pass through."""
     aliases = depth = values = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in yaml.parse(text, Loader=loader):
         values += isinstance(event, _VALUES)
         if values > MAX_VALUES:
             raise _refused("file-too-large", f"more than {MAX_VALUES:,} values (lists, mappings and "

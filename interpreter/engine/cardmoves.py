@@ -37,7 +37,10 @@ class CardsAndValues(StateParts):
         if ref.on_table:
             return ref.table_key, self.values[ref.name]
         owner = self._owner(ref, bindings)
-        return (ref.name, owner), self.values[ref.name][owner]
+        owned = self.values[ref.name]
+        if not 0 <= owner < len(owned):  # (a seat or team that is not at this table; -1 would read the last)
+            raise RulesetRuntimeError(f"`{ref.name}` has no owner {owner} at a table of {len(owned)}", ref.where)
+        return (ref.name, owner), owned[owner]
 
     def table(self, ref: Ref, bindings: Bindings) -> tuple[ZoneKey, list[Meld]]:
         """A zone of melds."""

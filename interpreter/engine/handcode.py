@@ -292,6 +292,8 @@ class _HandWriter(SiteWriter):
             self.code(f"raise RUNTIME('p' + str({seat}) + ' would decide twice in a simultaneous round, before the "
                       "effects of its first choice (each seat decides once in such a round)', "
                       f"{step.where!r})", 1)
+        self.code(f"if not 0 <= {seat} < S.player_count:")
+        self.code(f"raise RUNTIME('p' + str({seat}) + ' is not at the table: no seat decides', {step.where!r})", 1)
         self.code(f"L[{bound}] = {{**{scope}, 'player': {seat}}}")
         self.jump(wait)
         self.begin(wait)
