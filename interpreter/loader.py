@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import cache
+from interpreter.bundled import resolve_ruleset
 from interpreter.changes import against_changes
 from interpreter.dsl.ast import free_names
 from interpreter.dsl.checker import Environment
@@ -45,8 +46,11 @@ Path_ = tuple[str | int, ...]
 def load_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
                  params_as_text: bool = False) -> Game:
     """Load a ruleset (or a variant) as a Game ready to play: `game.new_initial_state(seed=7, players=5)`.
-    Raises RulesetError with every finding, or ParameterError for a parameter value the ruleset does not
-    accept (`params_as_text` parses `--set` text)."""
+    `path` is a file, or the name of a bundled ruleset (`"bourre"`, `"pot_limit"`: `ruledeck list` shows them).
+    Raises RulesetError with every finding, UnknownRulesetError for a name that is neither, or ParameterError
+    for a parameter value the ruleset does not accept (`params_as_text` parses `--set` text)."""
+    if isinstance(path, str):
+        path = resolve_ruleset(path)
     return Game(compile_ruleset(path, params, params_as_text=params_as_text))
 
 

@@ -107,3 +107,13 @@ def test_the_shell_completes_a_ruleset_with_the_bundled_names_else_files() -> No
     assert _completed("ruledeck validate burraco_t") == ["plain,burraco_target", "plain,burraco_three_players",
                                                          "plain,burraco_two_players"]
     assert _completed("ruledeck simulate rules") == ["file,rules"]
+
+
+def test_load_ruleset_takes_the_name_of_a_bundled_ruleset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter.bundled import UnknownRulesetError
+
+    monkeypatch.chdir(tmp_path)  # (no file of that name here)
+    assert load_ruleset("bourre").name == "Bourré"
+    assert load_ruleset("pot_limit", {"pot_limit": 5}).name.startswith("Bourré")
+    with pytest.raises(UnknownRulesetError, match=r"bundled rulesets: .*bourre"):
+        load_ruleset("no_such_game")
