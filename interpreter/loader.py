@@ -46,7 +46,7 @@ Path_ = tuple[str | int, ...]
 def load_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
                  params_as_text: bool = False) -> Game:
     """Load a ruleset (or a variant) as a Game ready to play: `game.new_initial_state(seed=7, players=5)`.
-    `path` is a file, or the name of a bundled ruleset (`"bourre"`, `"pot_limit"`: `ruledeck list` shows them).
+    `path` is a file, or the name of a bundled ruleset (its file name without `.yaml`: `ruledeck list` shows them).
     Raises RulesetError with every finding, UnknownRulesetError for a name that is neither, or ParameterError
     for a parameter value the ruleset does not accept (`params_as_text` parses `--set` text)."""
     if isinstance(path, str):
