@@ -90,40 +90,61 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             if _first_failure(state, option.clauses, bindings) is None:
                 found[Action(seat, kind, name=option.name)] = option
         else:
-            _meld_actions(state, pending, option, found)
+            if shared is None:
+                shared = dict(pending.bindings)
+            _meld_actions(state, pending, option, found, shared)
     return found
 
 
-def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Action, Option]) -> None:
-    """The valid new melds (`meld`) or additions (`add`) the rules allow, each with the meld it makes."""
+def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Action, Option],
+                  shared: Bindings) -> None:
+    """The valid new melds (`meld`) or additions (`add`) the rules allow, each with the meld it makes.
+
+    `shared` is the decision's scratch copy of its bindings: the definitions kept in it read no name that
+    differs between actions (see VOLATILE_NAMES), so one copy serves every meld; each candidate's `cards`,
+    `after` (and `meld`) are bound in it in turn."""
     rules = state.game.meld_rules
     if rules is None:  # pragma: no cover - the loader refuses meld options without a `melds:` section
         raise RulesetRuntimeError("a `meld` or `add` option needs a `melds:` section", option.where)
     assert option.source is not None and option.destination is not None
     seat = pending.seat
-    shared = dict(pending.bindings)
     if any(not clause.per_action and not state.evaluate_kept(clause.rule, shared) for clause in option.clauses):
         return  # a clause that no meld can satisfy (`drawn` is false): no need to look for melds
     # The clauses that read the meld are tested for each one; the others hold for all (just tested).
     per_meld = tuple(clause for clause in option.clauses if clause.per_action)
     _, hand = state.zone(option.source, pending.bindings)
     key, table = state.table(option.destination, pending.bindings)
+    plans = state.meld_plans
     if option.kind == "meld":
         for meld, action in new_melds(state, rules, seat, hand, key[1], table):
-            if not per_meld or _first_failure(state, per_meld, {**pending.bindings, "cards": list(meld.cards),
-                                                                "after": meld}) is None:
-                found[action] = option
-                state.meld_plans[action] = meld
+            if per_meld:
+                shared["cards"] = list(meld.cards)
+                shared["after"] = meld
+                if _first_failure(state, per_meld, shared) is not None:
+                    continue
+            found[action] = option
+            plans[action] = meld
         return
     tables = state.tables(option.destination) if option.every_table else [table]
-    for meld in (meld for owned in tables for meld in owned):
-        for card in dict.fromkeys(hand):
-            grown = rules.add(meld, card)
-            if grown is not None and (not per_meld or _first_failure(
-                    state, per_meld, {**pending.bindings, "cards": [card], "meld": meld, "after": grown}) is None):
-                action = Action(seat, "add", card=card, target=meld.id)
+    distinct = list(dict.fromkeys(hand))
+    for owned in tables:
+        for meld in owned:
+            for card in rules.may_fit(meld, distinct):
+                grown = rules.add(meld, card)
+                if grown is None:
+                    continue
+                if per_meld:
+                    shared["cards"] = [card]
+                    shared["meld"] = meld
+                    shared["after"] = grown
+                    if _first_failure(state, per_meld, shared) is not None:
+                        continue
+                action = _ADD(Action, (seat, "add", card, "", (), (), (), meld.id))
                 found[action] = option
-                state.meld_plans[action] = grown
+                plans[action] = grown
+
+
+_ADD = tuple.__new__  # an action made from its fields in order, the cheapest way (Action is a named tuple)
 
 
 def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActionError:

@@ -63,6 +63,7 @@ class Meld:
 
 
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
+_ADDITIONS_KEPT = 65536  # (meld, card) pairs whose `add` is kept
 
 
 class MeldRules:
@@ -75,6 +76,8 @@ class MeldRules:
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
         self._bounds_of: dict[str, tuple[int, int]] = {}  # kind -> the positions its runs may reach
+        self._positions: dict[tuple[str, int], list[int]] = {}  # (kind, card) -> where it sits in a run
+        self._added: dict[tuple[Meld, int], Meld | None] = {}  # (meld, card) -> the meld with the card added
         self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
@@ -86,7 +89,14 @@ class MeldRules:
     # --- positions -----------------------------------------------------------------------------------------
 
     def positions(self, kind: MeldKind, card: int) -> list[int]:
-        """Where a card can sit naturally in a run of its suit."""
+        """Where a card can sit naturally in a run of its suit (worked out once per kind and card)."""
+        key = (kind.name, card)
+        found = self._positions.get(key)
+        if found is None:
+            found = self._positions[key] = self._places(kind, card)
+        return found
+
+    def _places(self, kind: MeldKind, card: int) -> list[int]:
         rank = self.deck.rank_of[card]
         if rank > self.top:  # a joker
             return []
@@ -299,18 +309,25 @@ class MeldRules:
         found = []
         taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner else set()
         combinations = self._wild_combinations(counts, kind.max_wilds)
+        is_wild, rank_of = self.is_wild, self.deck.rank_of
         by_rank: dict[int, list[int]] = {}
-        for card in counts:
-            if not self.is_wild[card]:
-                by_rank.setdefault(self.deck.rank_of[card], []).append(card)
+        wild_count = 0
+        for card, count in counts.items():
+            if is_wild[card]:
+                wild_count += count
+            else:
+                by_rank.setdefault(rank_of[card], []).append(card)
+        most_wilds = min(wild_count, kind.max_wilds)
+        least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
         for rank, cards in sorted(by_rank.items()):
-            if (kind.ranks is not None and rank not in kind.ranks) or rank in taken:
-                continue
+            if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or \
+                    sum(counts[card] for card in cards) < least_naturals:
+                continue  # (too few cards of the rank for a set, even with every wild card the hand holds)
             cards.sort()
             for amounts in itertools.product(*(range(counts[card] + 1) for card in cards)):
-                naturals = [card for card, n in zip(cards, amounts, strict=True) for _ in range(n)]
-                if len(naturals) < max(kind.min_naturals, 1):
+                if sum(amounts) < least_naturals:
                     continue
+                naturals = [card for card, n in zip(cards, amounts, strict=True) for _ in range(n)]
                 for wilds in self._wild_choices(counts, combinations, naturals):
                     meld = self._set(kind, meld_id, owner, rank, naturals, list(wilds))
                     if meld is not None:
@@ -318,35 +335,46 @@ class MeldRules:
         return found
 
     def _runs(self, kind: MeldKind, counts: Counter[int], owner: int, meld_id: int) -> list[Meld]:
-        found = []
+        found: list[Meld] = []
         lowest, highest = self._bounds(kind)
-        combinations = self._wild_combinations(counts, kind.max_wilds)
-        for suit in range(len(self.deck.suits)):
-            natural_at: dict[int, list[int]] = {}
-            for card in counts:
-                if self.deck.suit_of[card] == suit and not (self.is_wild[card] and card not in kind.in_place):
-                    for position in self.positions(kind, card):
-                        natural_at.setdefault(position, []).append(card)
-            wild_count = sum(n for card, n in counts.items() if self.is_wild[card])
-            if not natural_at or len(natural_at) + min(wild_count, kind.max_wilds) < kind.minimum:
+        is_wild, suit_of, positions = self.is_wild, self.deck.suit_of, self.positions
+        wild_count = 0
+        by_suit: dict[int, dict[int, list[int]]] = {}  # suit -> position -> the cards that sit there naturally
+        for card, count in counts.items():
+            if is_wild[card]:
+                wild_count += count
+                if card not in kind.in_place:
+                    continue
+            natural_at = by_suit.setdefault(suit_of[card], {})
+            for position in positions(kind, card):
+                natural_at.setdefault(position, []).append(card)
+        # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
+        most_wilds = min(wild_count, kind.max_wilds)
+        combinations: list[tuple[tuple[int, ...], tuple[int, ...]]] | None = None
+        for suit in sorted(by_suit):
+            natural_at = by_suit[suit]
+            if not natural_at or len(natural_at) + most_wilds < kind.minimum:
                 continue
+            if combinations is None:
+                combinations = self._wild_combinations(counts, kind.max_wilds)
             # held[i]: how many of the positions lowest .. lowest+i-1 the hand can fill (the missing places of a
             # window in constant time: most windows are ruled out without looking at them).
             held = [0]
             for position in range(lowest, highest + 1):
                 held.append(held[-1] + (position in natural_at))
-            for low in range(lowest, highest + 1):
+            # A window starts at most `most_wilds` places below a natural card (its first places can't all be gaps).
+            starts = sorted({low for position in natural_at for low in range(position - most_wilds, position + 1)
+                             if lowest <= low <= highest})
+            for low in starts:
                 for high in range(low + kind.minimum - 1, min(highest, low + kind.maximum - 1) + 1):
                     filled = held[high - lowest + 1] - held[low - lowest]
                     gaps = high - low + 1 - filled
-                    if gaps > kind.max_wilds:
+                    if gaps > most_wilds:
                         break  # a longer window from the same place has as many gaps or more
                     if filled == 0:
                         continue
                     window = range(low, high + 1)
-                    missing = [p for p in window if p not in natural_at]
-                    for naturals in self._choose_naturals(window, natural_at, counts,
-                                                          kind.max_wilds - len(missing)):
+                    for naturals in self._choose_naturals(window, natural_at, counts, most_wilds - gaps):
                         needed = len(window) - len(naturals)  # an extra wild at an end is another window's
                         for wilds in self._wild_choices(counts, combinations, naturals.values(), needed):
                             for prefer_low in (True, False) if kind.either_end else (True,):
@@ -372,7 +400,17 @@ class MeldRules:
     # --- adding to a meld ------------------------------------------------------------------------------------
 
     def add(self, meld: Meld, card: int) -> Meld | None:
-        """The meld with one more card, or None when the card cannot go there."""
+        """The meld with one more card, or None when the card cannot go there (answers kept: the same melds
+        and cards are tried at every decision of a turn, and turn after turn)."""
+        key = (meld, card)
+        added = self._added.get(key, self)
+        if added is self:
+            if len(self._added) >= _ADDITIONS_KEPT:
+                self._added.clear()
+            added = self._added[key] = self._add(meld, card)
+        return added  # type: ignore[return-value]
+
+    def _add(self, meld: Meld, card: int) -> Meld | None:
         kind = self.kinds[meld.kind]
         if meld.shape == "set":
             if self.is_wild[card]:
@@ -381,6 +419,16 @@ class MeldRules:
                 return None
             return self._set(kind, meld.id, meld.owner, meld.rank, [*meld.naturals, card], meld.wilds)
         return self._add_to_run(kind, meld, card)
+
+    def may_fit(self, meld: Meld, cards: Iterable[int]) -> list[int]:
+        """The cards that may go onto a meld, seen at a glance (in their order): wild cards, and natural cards
+        of the set's rank or of the run's suit. `add` decides for these; every other card it refuses."""
+        is_wild = self.is_wild
+        if meld.shape == "set":
+            rank_of, rank = self.deck.rank_of, meld.rank
+            return [card for card in cards if rank_of[card] == rank or is_wild[card]]
+        suit_of, suit = self.deck.suit_of, meld.suit
+        return [card for card in cards if suit_of[card] == suit or is_wild[card]]
 
     def _add_to_run(self, kind: MeldKind, meld: Meld, card: int) -> Meld | None:
         if not self.is_wild[card] and self.deck.suit_of[card] != meld.suit:

@@ -1,12 +1,12 @@
 """The new melds a seat's hand can make, kept between the decisions of one turn.
 
-After a meld is laid or a card added to one, the hand has only lost cards (the last copy of each: see
-CardsAndValues.perform) and the table only gained melds. The melds of the last search that the hand still
-holds, and that no rank taken since rules out, are then exactly the melds a new search finds, in the same
-order: MeldRules.candidates goes over the hand's distinct cards in the order they first appear, which losing a
-last copy does not change. A hand that gained a card (a draw, a pile taken), or whose distinct cards come in
-another order, is searched again. The melds kept carry the meld number of the search that found them; the one
-laid is given its own when it is laid (a ruleset's expressions never read it).
+MeldRules.candidates depends on the hand as a multiset of cards (not on their order), on the owner and on the
+ranks taken on the owner's table. After a meld is laid or a card added to one, the hand has only lost cards and
+the table only gained melds. The melds of the last search that the hand still holds, and that no rank taken
+since rules out, are then exactly the melds a new search finds, in the same order (a search never finds a meld
+the hand could not make, and every meld it finds from fewer cards it also found from more). A hand that gained
+a card (a draw, a pile taken) is searched again. The melds kept carry the meld number of the search that found
+them; the one laid is given its own when it is laid (a ruleset's expressions never read it).
 """
 
 from __future__ import annotations
@@ -28,26 +28,47 @@ class MeldSearch:
 
     seat: int
     owner: int
-    order: tuple[int, ...]  # the hand's distinct cards, in the order they first appear
-    counts: Counter[int]  # (never changed once made)
+    counts: dict[int, int]  # the hand's cards and how many of each (never changed once made)
     taken: frozenset[tuple[str, int]]  # the ranks taken on the owner's table by kinds of one meld per rank
-    found: tuple[tuple[Meld, tuple[tuple[int, int], ...], Action], ...]
+    found: tuple[tuple[Meld, dict[int, int], Action], ...]
 
 
 def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner: int,
               table: list[Meld]) -> list[tuple[Meld, Action]]:
     """Every valid new meld the seat's hand can make, with its action (see the module docstring)."""
     counts = Counter(hand)
-    order = tuple(counts)
     taken = rules.taken_ranks(table)
     kept = state.meld_search
-    if kept is not None and kept.seat == seat and kept.owner == owner and kept.taken <= taken \
-            and counts <= kept.counts and order == tuple(card for card in kept.order if card in counts):
-        found = tuple(entry for entry in kept.found if all(counts[card] >= n for card, n in entry[1])
-                      and not (entry[0].shape == "set" and (entry[0].kind, entry[0].rank) in taken))
+    lost = None if kept is None or kept.seat != seat or kept.owner != owner or not kept.taken <= taken \
+        else _lost(kept.counts, counts)
+    if lost is not None:
+        assert kept is not None
+        newly_taken = taken - kept.taken
+        found = tuple(entry for entry in kept.found
+                      if all(entry[1].get(card, 0) <= left for card, left in lost)
+                      and not (newly_taken and entry[0].shape == "set" and (entry[0].kind, entry[0].rank) in taken))
     else:
-        found = tuple((meld, tuple(Counter(meld.cards).items()),
-                       Action(seat, "meld", cards=meld.cards, roles=rules.roles(meld)))
+        found = tuple((meld, _needs(meld.cards), tuple.__new__(Action, (seat, "meld", -1, "", (), meld.cards,
+                                                                        rules.roles(meld), -1)))
                       for meld in rules.candidates(hand, owner, table, state.melds_laid))
-    state.meld_search = MeldSearch(seat, owner, order, counts, taken, found)
+    state.meld_search = MeldSearch(seat, owner, counts, taken, found)
     return [(meld, action) for meld, _, action in found]
+
+
+def _lost(before: dict[int, int], now: dict[int, int]) -> list[tuple[int, int]] | None:
+    """The cards of which the hand now holds fewer, with how many are left; None when it gained any card."""
+    lost = []
+    for card, held in before.items():
+        left = now.get(card, 0)
+        if left < held:
+            lost.append((card, left))
+    if len(now) > len(before) or any(before.get(card, 0) < held for card, held in now.items()):
+        return None
+    return lost
+
+
+def _needs(cards: tuple[int, ...]) -> dict[int, int]:
+    needs: dict[int, int] = {}
+    for card in cards:
+        needs[card] = needs.get(card, 0) + 1
+    return needs
