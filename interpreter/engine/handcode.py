@@ -95,6 +95,7 @@ class _HandWriter(SiteWriter):
             self.phase(phase, entries[name], entries, end)
         self.begin(end)
         self.finish("return S.hand_over()")
+        self.join({*entries.values(), end})
         self.lines.extend(self.finders)
         namespace = self.build()
         segments = tuple(namespace[self.segment_names[self.target(label)]] if label in self.segment_names
@@ -320,6 +321,8 @@ class _HandWriter(SiteWriter):
             self.move_card(step["options"][0])
             self.code(f"L[{scope_slot}] = {{**_b, 'card': _card}}" if step["options"][0].effects else
                       f"L[{scope_slot}] = _b")
+        elif all(option.kind == "choose" for option in step["options"]):
+            self.code(f"L[{scope_slot}] = _b")  # (a choice moves no card)
         else:
             self.code(f"L[{scope_slot}] = S.perform(_o, _a, _b)")
         chained: list[tuple[Option, int, int]] = []  # an option with steps: their label, and where they lead

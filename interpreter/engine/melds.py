@@ -38,9 +38,11 @@ class MeldKind:
     in_place: frozenset[int] = frozenset()  # wild cards that are natural in their own place in a run
     either_end: bool = False  # a free wild may be laid at either end of a new run (else the lower end)
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Meld:
-    """A meld on the table: its cards in table order and, for each, whether it acts as a wild."""
+    """A meld on the table: its cards in table order and, for each, whether it acts as a wild. Never changed
+    once made (`dataclasses.replace` makes another): it is hashed. (Not a frozen dataclass, which is several
+    times slower to make, and a search makes hundreds.)"""
 
     id: int
     kind: str

@@ -3,10 +3,24 @@ the flow of a block of steps through them (see handcode.py, which writes a hand'
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from interpreter.engine.flowcode import StepWriter, is_simple
 from interpreter.engine.program import Step
+
+_HEADER = re.compile(r"def seg_(\d+)\(S, L\):")
+_JUMP = re.compile(r"( +)return (\d+)")  # a jump, alone on its line
+_RETURN = re.compile(r" *return (-?\d+)(?: if .* else (-?\d+))?")
+_BODY = "        "  # the indentation of a segment's own code
+
+
+def _labels_in(text: str) -> list[int]:
+    """The labels a line of a segment returns (`~label` for a stop)."""
+    found = _RETURN.fullmatch(text)
+    if found is None:
+        return []
+    return [int(group) for group in found.groups() if group is not None]
 
 
 class SegmentWriter(StepWriter):
@@ -70,6 +84,89 @@ class SegmentWriter(StepWriter):
             label = self.aliases[label]
             seen.add(label)
         return label
+
+    # --- joining segments -------------------------------------------------------------------------------------
+
+    def join(self, entered: set[int]) -> None:
+        """Write each segment that only one jump leads to in place of that jump (`return N` becomes N's code),
+        so that running on from one decision to the next calls fewer functions. `entered`: the labels run from
+        outside (phase entries, the hand's end); a label the game stops at (`~label`) is also kept as it is.
+
+        A segment's code ends in a return or a raise on every path, and binds every local it reads: written in
+        place of `return N`, inside a loop or a branch too, it does just what the call of N would have done (V
+        is read again first: the state's values may have been replaced)."""
+        segments, order, others = self._segments()
+        references: dict[int, int] = {}
+        for body in segments.values():
+            for text, _ in body:
+                for label in _labels_in(text):
+                    target = self.target(label if label >= 0 else ~label)
+                    references[target] = references.get(target, 0) + (1 if label >= 0 else 2)
+        kept = {self.target(label) for label in entered}
+        joined: set[int] = set()
+        for label in order:
+            if label in joined:
+                continue
+            body = segments[label]
+            index = 0
+            while index < len(body):  # (a body grows as segments are written into it: they are read in turn)
+                text, where = body[index]
+                jumped = _JUMP.fullmatch(text)
+                if jumped is not None:
+                    target = self.target(int(jumped[2]))
+                    if target != label and target not in kept and target not in joined and \
+                            references.get(target) == 1 and target in segments:
+                        indent = jumped[1]
+                        extra = indent[len(_BODY):]
+                        body[index:index + 1] = [(indent + "V = S.values", where)] + [
+                            (extra + line if line else line, place) for line, place in segments[target]]
+                        joined.add(target)
+                index += 1
+        self.lines, self.places = [], {}
+        for text, where in others[0]:
+            self.line(text, where or "")
+        for label in order:
+            if label in joined:
+                del self.segment_names[label]
+                continue
+            name = self.segment_names[label]
+            self.line(f"def {name}(S, L):", "")
+            self.line("    V = S.values", "")
+            self.line("    try:", "")
+            for text, where in segments[label]:
+                self.line(text, where or "")
+            self.line("    except FAILURES as failure:", "")
+            self.line("        raise LOCATE(failure) from None", "")
+            self.line("", "")
+        for text, where in others[1]:
+            self.line(text, where or "")
+
+    def _segments(self) -> tuple[dict[int, list[tuple[str, str | None]]], list[int],
+                                 tuple[list[tuple[str, str | None]], list[tuple[str, str | None]]]]:
+        """The written lines cut into segments' bodies (each line with its place in the ruleset), in order, and
+        the lines before the first segment and after the last."""
+        bodies: dict[int, list[tuple[str, str | None]]] = {}
+        order: list[int] = []
+        before: list[tuple[str, str | None]] = []
+        after: list[tuple[str, str | None]] = []
+        index = 0
+        lines = self.lines
+        while index < len(lines):
+            header = _HEADER.fullmatch(lines[index])
+            if header is None:
+                (after if order else before).append((lines[index], self.places.get(index + 1)))
+                index += 1
+                continue
+            label = int(header[1])
+            index += 3  # the header, `V = S.values` and `try:`
+            body = []
+            while lines[index] != "    except FAILURES as failure:":
+                body.append((lines[index], self.places.get(index + 1)))
+                index += 1
+            index += 3  # the handler's two lines and the blank line
+            bodies[label] = body
+            order.append(label)
+        return bodies, order, (before, after)
 
     # --- blocks of steps ---------------------------------------------------------------------------------------
 

@@ -21,7 +21,8 @@ class SiteWriter(SegmentWriter):
         its card's movement is then written in place (`move_card`)."""
         option = options[0]
         return len(options) == 1 and option.kind in ("play", "discard") and all(
-            ref is not None and ref.owner is None for ref in (option.source, option.destination))
+            ref is not None and (ref.owner is None or ref.owner_name == "player")  # (the seat deciding)
+            for ref in (option.source, option.destination))
 
     def move_card(self, option: Option) -> None:
         """The movement of a card played or discarded (`_a`, bound names `_b`), as CardsAndValues.perform makes
