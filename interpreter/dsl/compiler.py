@@ -97,7 +97,7 @@ class Program:
         code = emitter.emit(node)
         self._expressions.append(name)
         self._append(f"def {name}(V, B):\n    return {code}\n", [emitter])
-        if annotations.calls or emitter.hoisted:
+        if emitter.called or emitter.hoisted:  # (a definition folded into a constant is not called)
             self._keeping.add(name)
         elif not emitter.inlined:  # reads only `V` and bound names: callers may write the code in place
             self._pure[name] = code
@@ -279,6 +279,7 @@ class _Emitter:
         self.locals: set[str] = set(parameters)  # quantifier variables and definition parameters in scope
         self.folding = folding
         self.hoisted = False  # whether a value is kept in `B` (the caller must then give a `B` of its own)
+        self.called = False  # whether the code calls a definition's function (which may keep values in `B`)
         self.looping = False  # the expression runs once per item of a filter
         self.kept_locally: dict[str, str] | None = None  # in a filter: key -> the local keeping its value
         self.arguments: dict[str, str] = {}  # in a definition written in place of its call: parameter -> code
@@ -308,6 +309,7 @@ class _Emitter:
         annotations = self.annotations
         call = annotations.calls.get(id(node))
         if call is not None:
+            self.called = True
             if call in annotations.memoised:
                 # A parameterless definition that depends on nothing but the decision: computed once per
                 # environment and kept in it under the function's name.
@@ -340,7 +342,11 @@ class _Emitter:
         arguments = [self.emit(argument) for argument in node.arguments]
         call = self.annotations.calls.get(id(node))
         if call is not None:
-            return self._inline(call, arguments) or f"{call}(V, B{''.join(', ' + a for a in arguments)})"
+            inlined = self._inline(call, arguments)
+            if inlined is not None:
+                return inlined
+            self.called = True
+            return f"{call}(V, B{''.join(', ' + a for a in arguments)})"
         if BUILTINS[node.function].context == "env":
             arguments.insert(0, "V")
         code = f"B_{node.function}({', '.join(arguments)})"
@@ -371,6 +377,7 @@ class _Emitter:
         inner.inline_depth = self.inline_depth + 1
         code = f"({inner.emit(body)})"
         self.hoisted = self.hoisted or inner.hoisted
+        self.called = self.called or inner.called
         self.inlined += [*inner.inlined, (code, function_name)]
         return code
 
