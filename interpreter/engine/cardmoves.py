@@ -21,30 +21,32 @@ class CardsAndValues(StateParts):
 
     # --- zones and variables ---------------------------------------------------------------------------------
 
-    def _owner(self, ref: Ref, bindings: Bindings) -> int:
+    def _owner(self, ref: Ref, bindings: Bindings, scratch: bool = False) -> int:
         name = ref.owner_name
         if name is not None:
             found = bindings.get(name)
             return int(found if found is not None else self.values[name])
         if ref.owner is not None:
-            owner: int = self.evaluate(ref.owner, bindings)
+            owner: int = self.evaluate_kept(ref.owner, bindings) if scratch else self.evaluate(ref.owner, bindings)
             return owner
         if ref.implicit:
             return int(bindings["player"])
         return -1
 
-    def zone(self, ref: Ref, bindings: Bindings) -> tuple[ZoneKey, list[int]]:
+    def zone(self, ref: Ref, bindings: Bindings, scratch: bool = False) -> tuple[ZoneKey, list[int]]:
+        """A zone's key and cards. With `scratch`, `bindings` is a decision's scratch copy of its bound names:
+        the definitions an owner computes are kept in it (see State.evaluate_kept)."""
         if ref.on_table:
             return ref.table_key, self.values[ref.name]
-        owner = self._owner(ref, bindings)
+        owner = self._owner(ref, bindings, scratch)
         owned = self.values[ref.name]
         if not 0 <= owner < len(owned):  # (a seat or team that is not at this table; -1 would read the last)
             raise RulesetRuntimeError(f"`{ref.name}` has no owner {owner} at a table of {len(owned)}", ref.where)
         return (ref.name, owner), owned[owner]
 
-    def table(self, ref: Ref, bindings: Bindings) -> tuple[ZoneKey, list[Meld]]:
+    def table(self, ref: Ref, bindings: Bindings, scratch: bool = False) -> tuple[ZoneKey, list[Meld]]:
         """A zone of melds."""
-        key, melds = self.zone(ref, bindings)
+        key, melds = self.zone(ref, bindings, scratch)
         return key, cast("list[Meld]", melds)
 
     def _zone_list(self, key: ZoneKey) -> list[int]:

@@ -35,8 +35,9 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
     in zone order; choices' arguments in the order their lists give."""
     found: dict[Action, Option] = {}
     seat = pending.seat
-    # One scratch copy of the bindings for the choices: the definitions that read no argument are worked out
-    # once in it for the whole decision; each candidate's arguments are bound in it in turn.
+    # One scratch copy of the bindings for the whole decision: the definitions that read nothing that differs
+    # between actions (VOLATILE_NAMES, choices' arguments) are worked out once in it; each candidate's own names
+    # (arguments, `cards`, `meld`, `after`) are bound in it in turn.
     shared: Bindings | None = None
     choice = state.game.choice_action
     for option in pending.options:
@@ -86,8 +87,10 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                     if _passes(state, option, {**pending.bindings, "cards": cards[len(cards) - count:]}):
                         found[Action(seat, kind, name=option.name, target=count)] = option
                 continue
-            bindings = {**pending.bindings, "cards": [cards[-1]] if kind == "draw" else list(cards)}
-            if _first_failure(state, option.clauses, bindings) is None:
+            if shared is None:
+                shared = dict(pending.bindings)
+            shared["cards"] = [cards[-1]] if kind == "draw" else list(cards)
+            if _first_failure(state, option.clauses, shared) is None:
                 found[Action(seat, kind, name=option.name)] = option
         else:
             if shared is None:
@@ -112,8 +115,8 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
         return  # a clause that no meld can satisfy (`drawn` is false): no need to look for melds
     # The clauses that read the meld are tested for each one; the others hold for all (just tested).
     per_meld = tuple(clause for clause in option.clauses if clause.per_action)
-    _, hand = state.zone(option.source, pending.bindings)
-    key, table = state.table(option.destination, pending.bindings)
+    _, hand = state.zone(option.source, shared, scratch=True)
+    key, table = state.table(option.destination, shared, scratch=True)
     plans = state.meld_plans
     if option.kind == "meld":
         for meld, action in new_melds(state, rules, seat, hand, key[1], table):
