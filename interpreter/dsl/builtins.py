@@ -298,6 +298,20 @@ def _previous_seat(env: Mapping[str, Any], seat: int) -> int:
     return (seat - 1) % _check_seat(env, seat)
 
 
+def _seat_position(env: Mapping[str, Any], seat: int, first: int) -> int:
+    count = _check_seat(env, first)
+    _check_seat(env, seat)
+    return (seat - first) % count
+
+
+def _plays_before(env: Mapping[str, Any], seat: int, other: int, first: int) -> bool:
+    return _seat_position(env, seat, first) < _seat_position(env, other, first)
+
+
+def _plays_after(env: Mapping[str, Any], seat: int, other: int, first: int) -> bool:
+    return _seat_position(env, seat, first) > _seat_position(env, other, first)
+
+
 def _player_count(env: Mapping[str, Any]) -> int:
     return _seat_count(env)
 
@@ -431,6 +445,16 @@ BUILTINS: dict[str, Builtin] = {
                  "next_seat(dealer) == seats_from(dealer)[1]", _next_seat, "env"),
         _builtin("previous_seat", "(seat: seat) -> seat", "seats", "The seat to the right.",
                  "next_seat(previous_seat(dealer)) == dealer", _previous_seat, "env"),
+        _builtin("seat_position", "(seat: seat, first: seat) -> int", "seats",
+                 "The place of `seat` in the order of play that starts at `first`, clockwise: 0 for `first` "
+                 "itself, 1 for the seat on its left, and so on (a seat's position from the dealer or the leader).",
+                 "seat_position(next_seat(dealer), dealer) == 1", _seat_position, "env"),
+        _builtin("plays_before", "(seat: seat, other: seat, first: seat) -> bool", "seats",
+                 "Whether `seat` comes before `other` in the order of play that starts at `first` (clockwise).",
+                 "plays_before(dealer, next_seat(dealer), dealer)", _plays_before, "env"),
+        _builtin("plays_after", "(seat: seat, other: seat, first: seat) -> bool", "seats",
+                 "Whether `seat` comes after `other` in the order of play that starts at `first` (clockwise).",
+                 "plays_after(previous_seat(dealer), dealer, dealer)", _plays_after, "env"),
         _builtin("player_count", "() -> int", "seats", "The number of seats at the table.",
                  "player_count() == 4", _player_count, "env"),
         _builtin("team_of", "(seat: seat) -> team", "seats", "The team a seat plays for.",
