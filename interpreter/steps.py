@@ -367,9 +367,17 @@ class StepChecker:
                                entries.get("from") or entries["trick"], (*path, "from"),
                                hint="name a zone with `owner: seat`, such as `hand`")
         self.clauses(entries["legal"], (*path, "legal"), {**playing, "card": CARD, "to_play": INT})
-        self.expression(entries["winning_card"], (*path, "winning_card"), scope, CARD, "the winning card")
+        winning, beats = entries.get("winning_card"), entries.get("beats")
+        if (winning is None) == (beats is None):
+            self.checker.error("schema", "a trick needs `winning_card` or `beats` (one of the two)",
+                               beats or entries["trick"], (*path, "beats" if beats is not None else "trick"),
+                               hint="`winning_card` names the card that wins a finished trick; `beats` says whether "
+                                    "`card` takes the trick from `winning`, the card winning it so far")
+        self.expression(winning, (*path, "winning_card"), scope, CARD, "the winning card")
+        self.expression(beats, (*path, "beats"), {**scope, "card": CARD, "winning": CARD}, BOOL, "`beats`")
         self.steps(entries.get("then"), (*path, "then"), {**scope, "winner": SEAT})
         self.expression(entries.get("count"), (*path, "count"), scope, INT, "the number of tricks")
+        self.expression(entries.get("until"), (*path, "until"), scope, BOOL, "`until`")
 
     def _step_form_team(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.expression(entries["form_team"], (*path, "form_team"), scope, list_of(SEAT), "the seats of the team")

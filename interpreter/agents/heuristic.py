@@ -1,7 +1,7 @@
 """A simple generic heuristic bot, for any ruleset.
 
-Card plays follow the habits of trick games, judged with the ruleset's own `winning_card` rule: win the trick
-as cheaply as possible, or else throw the lowest card. Discards shed the lowest cards. Named choices (pass or
+Card plays follow the habits of trick games, judged with the ruleset's own `winning_card` (or `beats`) rule: win
+the trick as cheaply as possible, or else throw the lowest card. Discards shed the lowest cards. Named choices (pass or
 play, bids) are decided by a few playouts to the end of the hand from positions where the cards this seat
 cannot see are dealt again at random, so the bot never uses what it may not know. In a rummy turn it melds
 and adds whatever it can (natural cards before wild ones, the biggest meld first), takes a discard pile worth
@@ -108,7 +108,13 @@ class HeuristicAgent(Agent):
         _, cards = state.zone(trick["zone"], bindings)
         trial = [*cards, action.card]
         values = {**state.values, trick["zone"].name: trial}
-        winning = state.evaluate(trick["winning_card"], dict(bindings), values)
+        if trick["beats"] is None:
+            winning = state.evaluate(trick["winning_card"], dict(bindings), values)
+        else:  # (each card against the one winning so far, in the order played)
+            winning = trial[0]
+            for card in trial[1:]:
+                if state.evaluate(trick["beats"], {**bindings, "card": card, "winning": winning}, values):
+                    winning = card
         return bool(winning == action.card)
 
     def _by_playouts(self, state: State, legal: list[Action]) -> Action:

@@ -383,6 +383,10 @@ class _HandWriter(SiteWriter):
             self.code(f"if {condition}:", 1)
             self.code("_taking.append(_seat)", 2)
             self.code("_seats = _taking")
+        if step["until"] is not None:
+            done_playing = self.value(step["until"], scope, 2)
+            self.code(f"if {done_playing}:")
+            self.code(f"return {after}", 1)
         if count is None:
             self.code(f"if not any(V[{step['source']!r}][_seat] for _seat in _seats):")
             self.code(f"return {after}", 1)
@@ -416,12 +420,23 @@ class _HandWriter(SiteWriter):
             self.code(text, 1)
         self.code(f"return {~resume}", 1)
         cards, _ = self.place(step["zone"], scope, 2)
-        winning = self.value(step["winning_card"], scope, 2)
         self.code(f"_played = {cards}[len({cards}) - len(L[{played}]):]")
-        self.code(f"if {winning} not in _played:")
-        self.code(f"raise RUNTIME('the winning card ' + S.card_text({winning}) + ' is not in the trick', "
-                  f"{step['winning_card'].where!r})", 1)
-        self.code(f"_winner = L[{played}][_played.index({winning})]")
+        if step["beats"] is not None:  # each card against the one winning so far, in the order played
+            self.code("_best = 0")
+            self.code(f"_pair = dict({scope})")
+            self.code("for _i in range(1, len(_played)):")
+            self.code("_pair['card'] = _played[_i]", 1)
+            self.code("_pair['winning'] = _played[_best]", 1)
+            takes = self.value(step["beats"], "_pair", 3)
+            self.code(f"if {takes}:", 1)
+            self.code("_best = _i", 2)
+            self.code(f"_winner = L[{played}][_best]")
+        else:
+            winning = self.value(step["winning_card"], scope, 2)
+            self.code(f"if {winning} not in _played:")
+            self.code(f"raise RUNTIME('the winning card ' + S.card_text({winning}) + ' is not in the trick', "
+                      f"{step['winning_card'].where!r})", 1)
+            self.code(f"_winner = L[{played}][_played.index({winning})]")
         self.code(f"L[{done}] += 1")
         self.code(f"L[{leader}] = _winner")
         self.code("S._events.items.append(('log_parts', ('p', (_winner, None), ' wins the trick')))")

@@ -303,8 +303,10 @@ class _Builder:
         return {"zone": zone, "leader": self.required(e["leader"], (*p, "leader")),
                 "players": self.expr(e.get("players"), (*p, "players")), "source": source, "option": option,
                 "options": (option,),
-                "winning_card": self.required(e["winning_card"], (*p, "winning_card")),
-                "then": self.steps(e.get("then"), (*p, "then")), "count": self.expr(e.get("count"), (*p, "count"))}
+                "winning_card": self.expr(e.get("winning_card"), (*p, "winning_card")),
+                "beats": self.expr(e.get("beats"), (*p, "beats")),
+                "then": self.steps(e.get("then"), (*p, "then")), "count": self.expr(e.get("count"), (*p, "count")),
+                "until": self.expr(e.get("until"), (*p, "until"))}
 
     def _form_team(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"seats": self.required(e["form_team"], (*p, "form_team"))}
