@@ -71,6 +71,7 @@ _DAMAGED: Any = object()
 _SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
     "match": (("ruleset", str), ("players", int)),
     "chance": (("zone", str), ("order", list)),
+    "pick": (("at", str), ("value", str)),
     "action": (("action", str),),
     "hand": (("hand", int), ("dealer", int)),
     "hand_end": (("hand", int), ("result", list)),
@@ -121,6 +122,24 @@ def replay_log(path: str | Path, log: Log) -> State:
             except _NotTheSeedsShuffle:
                 raise ReplayError(f"{path}: line {number}: the logged shuffle is not the one seed "
                                   f"{header['seed']} makes there: the log was edited") from None
+        elif kind == "pick":
+            if not state.is_chance_node or state.chance is None or state.chance[0] is not None:
+                raise ReplayError(f"{path}: line {number} picks a value where the game does not")
+            trial = state.clone()
+            seen = len(trial.events)
+            trial.apply_chance()
+            made = next((event for event in trial.events[seen:] if event["type"] == "pick"), None)
+            if made is not None and made["value"] == event["value"]:
+                state = trial  # (the seed's own pick: the match goes on drawing as it would have)
+            elif header.get("seed") is not None:
+                raise ReplayError(f"{path}: line {number}: the logged pick is not the one seed {header['seed']} "
+                                  "makes there: the log was edited")
+            else:
+                try:
+                    state.apply_chance(event["value"])
+                except IllegalActionError as error:
+                    raise ReplayError(f"{path}: line {number}: the logged pick cannot be replayed: {error}") \
+                        from None
         elif kind == "action":
             try:
                 state.apply(event["action"])

@@ -103,6 +103,10 @@ class _Case:
         if not isinstance(deals, list) or not all(isinstance(order, list) for order in deals):
             raise _Failure("`deals` is a list of stacked orders, each a list of cards: deals: [[AS, KH, ...]]")
         self.deals = [list(order) for order in deals]
+        picks = case.get("picks", [])
+        if not isinstance(picks, list):
+            raise _Failure("`picks` is a list of the values the `random` steps pick, in order: picks: [left, 3]")
+        self.picks = list(picks)
         players = _number(case.get("players", data.get("players", game.ruleset.players.default)), "players")
         seed = _number(case.get("seed", data.get("seed", 0)), "seed")
         start = case.get("start")
@@ -249,9 +253,20 @@ class _Case:
     def _resolve_chance(self) -> None:
         state = self.state
         while state.current_player == CHANCE:
+            assert state.chance is not None
+            key = state.chance[0]
+            if key is None:  # a value picked at random
+                if self.picks:
+                    value = self.picks.pop(0)
+                    try:
+                        state.apply_chance(value)
+                    except IllegalActionError as error:
+                        raise _Failure(f"picks: {error}") from None
+                else:
+                    state.apply_chance()
+                continue
             if self.deals:
                 order = self.cards(self.deals.pop(0))
-                key, _ = state.chance  # type: ignore[misc]
                 in_zone = Counter(state._zone_list(key))
                 missing = Counter(order) - in_zone
                 if missing:

@@ -16,6 +16,8 @@ def describe(event: dict[str, Any], viewer: int | None = None) -> str | None:
         return f"\n-- Hand {event['hand']}, dealer p{event['dealer']} --"
     if kind == "chance":
         return f"The {event['zone']} is shuffled."
+    if kind == "pick":
+        return f"Picked at random: {event['value']}."
     if kind == "action":
         return str(event["action"])
     if kind == "reveal":
