@@ -197,12 +197,18 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         header["human"] = human  # a resumed match gives the seat back to its person
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
+    _check_seat_logs(seat_logs, count, log_path)
     if state is None and log_path is None and human is not None:  # a person's match is always on record
         log_path, log_file = _record_file(str(header["ruleset"]), seed)
     elif state is None and log_path:  # a new log: emptied once no other run holds it
         log_file = _locked(log_path)
         log_file.truncate(0)
-    writers = _seat_logs(seat_logs, count, log_path)
+    try:
+        writers = _seat_logs(seat_logs)
+    except BaseException:
+        if log_file is not None:
+            log_file.close()
+        raise
     agents = agents_for(kinds, count, seed + (len(state.history) if state is not None else 0))
     choosers: list[Callable[[State], Action]] = [agent.choose for agent in agents]
     if human is not None:
@@ -317,16 +323,19 @@ def _on_record(log_path: str | None) -> str:
             "sees).")
 
 
-def _seat_logs(given: tuple[tuple[int, str], ...], count: int, log_path: str | None) -> list[SeatLog]:
-    """The per-seat logs asked for, opened (and locked) for writing; a seat that is no seat, or a file that is
-    the full log, is a usage error."""
-    from interpreter.runners.logfile import SeatLog
-    writers: list[SeatLog] = []
+def _check_seat_logs(given: tuple[tuple[int, str], ...], count: int, log_path: str | None) -> None:
+    """A seat that is no seat, or a per-seat log that is the full log, is a usage error."""
     for seat, path in given:
         if not 0 <= seat < count:
             raise click.UsageError(f"--log-seat: seats are 0 to {count - 1}")
         if log_path is not None and Path(path).resolve() == Path(log_path).resolve():
             raise click.UsageError(f"--log-seat: {path} is the full log of the match; give another file")
+
+
+def _seat_logs(given: tuple[tuple[int, str], ...]) -> list[SeatLog]:
+    """The per-seat logs asked for, opened (and locked) for writing."""
+    from interpreter.runners.logfile import SeatLog
+    writers: list[SeatLog] = []
     for seat, path in given:
         try:
             file = _locked(path)
@@ -364,9 +373,9 @@ def replay_command(log_path: str, verify: bool) -> None:
     if not Path(log_path).is_file():  # a device or a pipe would be read forever
         raise click.UsageError(f"{log_path} is not a log file")
     log = read_log_file(log_path)
-    if not log.chained and "seat" not in log.header:
-        click.echo(f"warning: {log_path}: {UNCHAINED}", err=True)
     state = replay_log(log_path, log, verify=True)
+    if not log.chained:
+        click.echo(f"warning: {log_path}: {UNCHAINED}", err=True)
     if not verify:
         for event in state.events:
             line = describe(event)
