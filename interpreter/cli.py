@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from interpreter import cache
+from interpreter import cache, cli_logs
 from interpreter.bundled import bundled_rulesets
 from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
 from interpreter.engine.errors import RulesetRuntimeError
@@ -24,7 +24,6 @@ if TYPE_CHECKING:  # (the rest is imported where it is used: a command loads onl
     from interpreter.actions import Action
     from interpreter.engine.game import Game
     from interpreter.engine.state import State
-    from interpreter.runners.logfile import SeatLog
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -177,7 +176,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
                                    "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
         if not Path(resume_path).is_file():  # a device or a pipe would be read forever
             raise click.UsageError(f"--resume: {resume_path} is not a log file")
-        log_file = _locked(resume_path)  # first: nothing is read or cut while another run writes it
+        log_file = cli_logs.locked_log(resume_path)  # first: nothing is read or cut while another run writes it
         state, header, logged, chain = _resumed(resume_path, log_file)
         match_log = MatchLog(log_file, chain)
         game, count, seed = state.game, state.player_count, state.seed
@@ -197,14 +196,14 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         header["human"] = human  # a resumed match gives the seat back to its person
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    _check_seat_logs(seat_logs, count, log_path)
+    cli_logs.check_seat_logs(seat_logs, count, log_path)
     if state is None and log_path is None and human is not None:  # a person's match is always on record
-        log_path, log_file = _record_file(str(header["ruleset"]), seed)
+        log_path, log_file = cli_logs.record_file(str(header["ruleset"]), seed)
     elif state is None and log_path:  # a new log: emptied once no other run holds it
-        log_file = _locked(log_path)
+        log_file = cli_logs.locked_log(log_path)
         log_file.truncate(0)
     try:
-        writers = _seat_logs(seat_logs)
+        writers = cli_logs.open_seat_logs(seat_logs)
     except BaseException:
         if log_file is not None:
             log_file.close()
@@ -215,11 +214,12 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         choosers[human] = human_chooser(human)
     on_line = None if as_json else click.echo
     if not as_json:
-        if state is not None:
-            click.echo(f"{game.name}: {count} players, seed {seed}, resumed from {resume_path} at hand "
+        if state is not None:  # (a person is not shown the seed: from it and the ruleset, every hand follows)
+            who = f"you are p{human}" if human is not None else f"seed {seed}"
+            click.echo(f"{game.name}: {count} players, {who}, resumed from {resume_path} at hand "
                        f"{state.values['hand_number']} after {len(state.history)} actions")
         elif human is not None:  # (no seed: from it and the ruleset, every hand could be worked out)
-            click.echo(f"{game.name}: {count} players, you are p{human}. {_on_record(log_path)}")
+            click.echo(f"{game.name}: {count} players, you are p{human}. {cli_logs.on_record(log_path)}")
         else:
             click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
     if state is None:
@@ -249,14 +249,6 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         click.echo(f"The match is on record in {log_path}: `ruledeck replay {log_path}` plays it again.")
 
 
-def _locked(path: str) -> IO[str]:
-    """A log opened for appending, locked against any other run for as long as it is open."""
-    from interpreter.runners.integrity import lock
-    log_file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed when the match ends
-    lock(log_file, path)
-    return log_file
-
-
 def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int, str | None]:
     """The state a log leads to, its header, how many events it holds and the hash its next line chains to
     (None for a log written before lines were chained: it is resumed with a warning, and goes on unchained); a
@@ -275,7 +267,7 @@ def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int, 
     if log.whole_bytes < Path(path).stat().st_size:
         log_file.truncate(log.whole_bytes)
     if not log.chained:
-        click.echo(f"warning: {path}: {UNCHAINED}", err=True)
+        click.echo(f"warning: {path}: {cli_logs.UNCHAINED}", err=True)
     header = {key: value for key, value in log.header.items() if key not in ("type", "players", "seed")}
     return state, header, len(log.events), log.last_chain
 
@@ -287,7 +279,7 @@ def _stopped(log_path: str | None, header: dict[str, Any], state: State) -> str:
     if kept is None:
         failures = []
         for folder in (Path(), Path(tempfile.gettempdir())):  # here, else in the temporary folder
-            path = _new_log_path(folder, str(header["ruleset"]), state.seed)
+            path = cli_logs.new_log_path(folder, str(header["ruleset"]), state.seed)
             try:
                 save_log(path, header, state)
             except OSError as error:
@@ -298,64 +290,6 @@ def _stopped(log_path: str | None, header: dict[str, Any], state: State) -> str:
         else:
             return "Stopped. The match could not be saved (" + "; ".join(failures) + ")."
     return f"Stopped. The match so far is in {kept}: go on with `ruledeck play --resume {kept}`."
-
-
-UNCHAINED = ("its lines are not chained by hashes (it was written by an older ruledeck), so an edit to a line "
-             "could be seen only where it breaks the match")
-
-
-def _record_file(ruleset: str, seed: int) -> tuple[str, IO[str]]:
-    """Where a person's match is logged when no --log says, opened and locked: a new file here, else in the
-    temporary folder."""
-    failures = []
-    for folder in (Path(), Path(tempfile.gettempdir())):
-        path = _new_log_path(folder, ruleset, seed)
-        try:
-            return str(path), _locked(str(path))
-        except OSError as error:
-            failures.append(f"{path}: {error.strerror or error}")
-    raise click.UsageError("the match could not be logged (" + "; ".join(failures) + "): give --log FILE.jsonl")
-
-
-def _on_record(log_path: str | None) -> str:
-    return (f"The full log of the match, with every shuffle and so every seat's cards, is written to {log_path}: "
-            "it is the record of the match, not for the players (--log-seat SEAT FILE writes what one seat "
-            "sees).")
-
-
-def _check_seat_logs(given: tuple[tuple[int, str], ...], count: int, log_path: str | None) -> None:
-    """A seat that is no seat, or a per-seat log that is the full log, is a usage error."""
-    for seat, path in given:
-        if not 0 <= seat < count:
-            raise click.UsageError(f"--log-seat: seats are 0 to {count - 1}")
-        if log_path is not None and Path(path).resolve() == Path(log_path).resolve():
-            raise click.UsageError(f"--log-seat: {path} is the full log of the match; give another file")
-
-
-def _seat_logs(given: tuple[tuple[int, str], ...]) -> list[SeatLog]:
-    """The per-seat logs asked for, opened (and locked) for writing."""
-    from interpreter.runners.logfile import SeatLog
-    writers: list[SeatLog] = []
-    for seat, path in given:
-        try:
-            file = _locked(path)
-        except OSError as error:
-            for writer in writers:
-                writer.file.close()
-            raise click.UsageError(f"--log-seat: cannot write {path}: {error.strerror or error}") from None
-        file.truncate(0)
-        writers.append(SeatLog(file, seat))
-    return writers
-
-
-def _new_log_path(folder: Path, ruleset: str, seed: int | None) -> Path:
-    """A file name for the log of a stopped match, in `folder`, that is not taken yet."""
-    stem = Path(ruleset).stem
-    path, number = folder / f"{stem}-{seed}.jsonl", 1
-    while path.exists():
-        number += 1
-        path = folder / f"{stem}-{seed}-{number}.jsonl"
-    return path
 
 
 @cli.command(name="replay")
@@ -375,7 +309,7 @@ def replay_command(log_path: str, verify: bool) -> None:
     log = read_log_file(log_path)
     state = replay_log(log_path, log, verify=True)
     if not log.chained:
-        click.echo(f"warning: {log_path}: {UNCHAINED}", err=True)
+        click.echo(f"warning: {log_path}: {cli_logs.UNCHAINED}", err=True)
     if not verify:
         for event in state.events:
             line = describe(event)

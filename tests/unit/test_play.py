@@ -127,7 +127,7 @@ def test_a_person_who_stops_without_a_log_finds_the_match_kept_and_goes_on_with_
     code, out, _ = _run("play", "--resume", "bourre-5.jsonl", "--human", "1", "--bots", "random",
                         stdin="1\n" * 200)
     assert code == 0, out
-    assert out.startswith(f"Bourré: 3 players, seed 5, resumed from bourre-5.jsonl at hand "
+    assert out.startswith(f"Bourré: 3 players, you are p1, resumed from bourre-5.jsonl at hand "
                           f"{stopped.values['hand_number']} after {len(stopped.history)} actions")
     assert "Match over after 2 hands" in out
     finished = replay(tmp_path / "bourre-5.jsonl")
@@ -213,25 +213,25 @@ def test_a_resumed_match_gives_the_person_their_seat_back(tmp_path: Path, monkey
 
 def test_a_match_that_cannot_be_logged_here_is_logged_in_the_temporary_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import interpreter.cli as command_line
+    import interpreter.cli_logs as logs
 
     monkeypatch.chdir(tmp_path)
     elsewhere = tmp_path / "temporary"
     elsewhere.mkdir()
-    monkeypatch.setattr(command_line.tempfile, "gettempdir", lambda: str(elsewhere))
-    opening = command_line._locked
+    monkeypatch.setattr(logs.tempfile, "gettempdir", lambda: str(elsewhere))
+    opening = logs.locked_log
 
     def unwritable_here(path: str) -> Any:
         if Path(path).parent != elsewhere:
             raise PermissionError(13, "Permission denied")
         return opening(path)
 
-    monkeypatch.setattr(command_line, "_locked", unwritable_here)
+    monkeypatch.setattr(logs, "locked_log", unwritable_here)
     code, out, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="q\n")
     assert code == 130 and f"is written to {elsewhere / 'bourre-5.jsonl'}" in out
     assert f"The match so far is in {elsewhere / 'bourre-5.jsonl'}" in err
     assert replay(elsewhere / "bourre-5.jsonl").history == []
-    monkeypatch.setattr(command_line.tempfile, "gettempdir", lambda: str(tmp_path / "none"))
+    monkeypatch.setattr(logs.tempfile, "gettempdir", lambda: str(tmp_path / "none"))
     code, out, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="q\n")
     assert code == 2 and "the match could not be logged" in err and "give --log FILE.jsonl" in err
 
