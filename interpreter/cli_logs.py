@@ -50,6 +50,9 @@ def check_seat_logs(given: tuple[tuple[int, str], ...], count: int, log_path: st
             raise click.UsageError(f"--log-seat: seats are 0 to {count - 1}")
         if log_path is not None and Path(path).resolve() == Path(log_path).resolve():
             raise click.UsageError(f"--log-seat: {path} is the full log of the match; give another file")
+    files = [Path(path).resolve() for _seat, path in given]
+    if len(set(files)) < len(files):
+        raise click.UsageError("--log-seat: each seat's log needs a file of its own")
 
 
 def open_seat_logs(given: tuple[tuple[int, str], ...]) -> list[SeatLog]:

@@ -56,11 +56,12 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
     number of its events the log already holds: they are neither shown nor written again."""
     if state is None:
         state = game.new_initial_state(seed=seed, players=players)
-    full = log_header(game, header, players, seed)
-    if log is not None and not isinstance(log, MatchLog):
-        log = MatchLog.start(log, full)
-    for seat_log in seat_logs:
-        seat_log.start(full)
+    if (log is not None and not isinstance(log, MatchLog)) or seat_logs:  # (a header costs a hash of the rules)
+        full = log_header(game, header, players, seed)
+        if log is not None and not isinstance(log, MatchLog):
+            log = MatchLog.start(log, full)
+        for seat_log in seat_logs:
+            seat_log.start(full)
     shown = shown or 0
     actions = len(state.history)
 

@@ -198,6 +198,7 @@ def test_seat_log_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str
     for extra, message in ((["--log-seat", "3", "p.jsonl"], "--log-seat: seats are 0 to 2"),
                            (["--log-seat", "0", full], "is the full log of the match; give another file"),
                            (["--log-seat", "x", "p.jsonl"], "'x' is not a valid integer"),
+                           (["--log-seat", "0", "p.jsonl", "--log-seat", "1", "p.jsonl"], "a file of its own"),
                            (["--log-seat", "0", str(tmp_path / "no" / "p.jsonl")], "--log-seat: cannot write")):
         code, output = _main(["play", TINY, "--players", "3", "--log", full, *extra], capsys)
         assert code == 2 and message in output, output
