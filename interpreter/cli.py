@@ -222,6 +222,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
             click.echo(f"{game.name}: {count} players, you are p{human}. {cli_logs.on_record(log_path)}")
         else:
             click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
+    elif human is not None and state is None:  # (the JSON result is the output: the person is told aside)
+        click.echo(cli_logs.on_record(log_path), err=True)
     if state is None:
         state = game.new_initial_state(seed=seed, players=count)
     try:

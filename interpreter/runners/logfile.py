@@ -70,9 +70,6 @@ class SeatLog:
             self.log.write({"type": "view", **view})
             self.last_view = view
 
-    def close(self) -> None:
-        self.file.close()
-
 
 def seen_event(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
     """An event as `seat` saw it: a shuffle without its order, another seat's hidden action masked (without

@@ -235,3 +235,14 @@ def test_two_resumes_of_one_log_at_once_are_refused(tmp_path: Path) -> None:
     assert first.returncode == 130
     assert subprocess.run([*command[:3], "replay", str(log)], capture_output=True, text=True,
                           timeout=120).returncode == 0
+
+
+def test_a_person_playing_for_a_json_result_is_told_where_the_log_is(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["play", TINY, "--players", "3", "--seed", "5", "--set", "hands=1",
+                                      "--human", "0", "--bots", "random", "--json"], input="1\n" * 50)
+    assert result.exit_code == 0, result.output
+    assert "The full log of the match, with every shuffle and so every seat's cards, is written to tiny-5.jsonl" \
+        in result.stderr
+    assert json.loads(result.stdout[result.stdout.index("\n{") + 1:])["players"] == 3
