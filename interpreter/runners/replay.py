@@ -100,9 +100,9 @@ _SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
 
 
 def _well_formed(event: Any, *, first: bool) -> bool:
-    if not isinstance(event, dict) or (event.get("type") == "match") != first:
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str) or (event["type"] == "match") != first:
         return False
-    shape = _SHAPES.get(event.get("type"))  # type: ignore[arg-type]
+    shape = _SHAPES.get(event["type"])
     if shape is None or not all(isinstance(event.get(key), kind) and not isinstance(event.get(key), bool)
                                 for key, kind in shape):
         return False
