@@ -65,11 +65,11 @@ def plot_comparison(rows: list[Compared], a: Summary, b: Summary, path: str, *, 
     a, b = paired(a, b)
     of_a, of_b = _results(a), _results(b)
     names = _names(of_a)
-    figure = pyplot.figure(figsize=(13, 9))
+    figure = pyplot.figure(figsize=(14, 10))
     grid = figure.add_gridspec(2, 2, height_ratios=(1, 1.2))
     _means_panel(figure.add_subplot(grid[0, 0]), [of_a, of_b], names, ["A", "B"])
     _spread_panel(figure.add_subplot(grid[0, 1]), [of_a, of_b], names, ["A", "B"])
-    _differences_panel(figure.add_subplot(grid[1, :]), rows)
+    _differences_panel(figure.add_subplot(grid[1, :]), rows, a)
     figure.suptitle(title, fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
@@ -108,19 +108,33 @@ def _spread_panel(axes: Any, runs: list[list[Statistic]], names: list[str], lege
     axes.set_title("Results over the matches" + (" (" + " and ".join(legends) + ")" if len(runs) > 1 else ""))
 
 
-def _differences_panel(axes: Any, rows: list[Compared]) -> None:
-    """Each difference relative to A's value (percentage points for shares), with its interval; the
-    significant ones in B's colour."""
-    shown = [row for row in rows if row.difference is not None and row.a is not None
-             and row.difference.count > 1 and (row.statistic.share or abs(row.a.value) > 1e-9)]
-    for place, row in enumerate(shown):
-        assert row.difference is not None and row.a is not None
-        scale = 100.0 if row.statistic.share else 100.0 / abs(row.a.value)
+def _differences_panel(axes: Any, rows: list[Compared], a: Summary) -> None:
+    """Each difference B - A with its interval, in standard deviations of A's per-match values (so that
+    statistics of any size share one axis), its value written beside it; the significant ones in B's colour."""
+    from interpreter.runners.report import interval, shown
+
+    spreads = {statistic.key: _spread(statistic.values) for statistic in a.statistics()}
+    drawn = [row for row in rows if row.difference is not None and row.difference.count > 1
+             and spreads.get(row.statistic.key, 0.0) > 0]
+    for place, row in enumerate(drawn):
+        assert row.difference is not None
+        scale = 1 / spreads[row.statistic.key]
         value, low, high = (row.difference.value * scale, row.difference.low * scale, row.difference.high * scale)
-        axes.errorbar([value], [place], xerr=[[value - low], [high - value]], fmt="o", capsize=3,
-                      color=COLOURS[1] if row.significant else "grey")
+        colour = COLOURS[1] if row.significant else "grey"
+        axes.errorbar([value], [place], xerr=[[value - low], [high - value]], fmt="o", capsize=3, color=colour)
+        axes.annotate(f"{shown(row.difference.value, row.statistic, signed=True)} "
+                      f"({interval(row.difference, row.statistic, signed=True)})", (1.01, place),
+                      xycoords=("axes fraction", "data"), va="center", fontsize=7, color=colour)
     axes.axvline(0, color="black", linewidth=0.8)
-    axes.set_yticks(range(len(shown)), [row.statistic.label for row in shown], fontsize=8)
+    axes.set_yticks(range(len(drawn)), [row.statistic.label for row in drawn], fontsize=8)
     axes.invert_yaxis()
-    axes.set_xlabel("B - A: percent of A's value (shares: percentage points), with its 95% interval")
+    axes.set_xlabel("B - A with its 95% interval, in standard deviations of A's values over the matches "
+                    "(beside: the difference itself)")
     axes.set_title("What changed (in colour: the interval leaves out 0)")
+
+
+def _spread(values: tuple[float, ...]) -> float:
+    import statistics
+
+    measured = [value for value in values if value == value]  # (NaN: nothing measured)
+    return statistics.stdev(measured) if len(measured) > 1 else 0.0
