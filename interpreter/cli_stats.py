@@ -127,7 +127,7 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
                     plot_path: str | None) -> None:
     """Play A and B on the same seeds and compare every statistic: A, B, and B - A with a 95% interval from the
     paired matches. B is another ruleset (a variant and its base, two games), or A again when left out: then
-    --a-set and --b-set give the two configurations, e.g. `ruledeck compare bourre --b-set pot_limit=20`.
+    --a-set and --b-set give the two configurations, e.g. `ruledeck compare GAME --b-set NAME=VALUE`.
     """
     from interpreter.cli import _table_and_bots
     from interpreter.runners.comparison import compare, comparison_json, comparison_lines, what_changed
@@ -139,7 +139,7 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
     sides_given = ((ruleset_a, assignments + a_assignments), (ruleset_b, assignments + b_assignments))
     if sides_given[0] == sides_given[1] and Path(ruleset_file(ruleset_a)) == Path(ruleset_file(ruleset_b)):
         raise click.UsageError("A and B are the same ruleset with the same parameters: give B, or --a-set or "
-                               "--b-set, e.g. --b-set pot_limit=20")
+                               "--b-set (a parameter's value for one of them)")
     path_a, game_a, params_a = _side("A", *sides_given[0])
     path_b, game_b, params_b = _side("B", *sides_given[1])
     count, kinds = _table_and_bots(game_a, players, bots)
@@ -147,17 +147,10 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
         _table_and_bots(game_b, count, bots)
     except click.UsageError as error:
         raise click.UsageError(f"B ({ruleset_b}): {error.message}") from None
-    runs = []
-    for name, path, game, params in (("A", path_a, game_a, params_a), ("B", path_b, game_b, params_b)):
-        job = Job(str(Path(path).resolve()), params, count, tuple(kinds))
-        summary, interrupted = run_job(job, games=games, seed=seed, workers=workers, backend=backend,
-                                       address=address, label=f"{name}: {game.name}, {count} players")
-        runs.append(summary)
-        if interrupted:
-            break
-    interrupted = len(runs) < 2 or len(runs[1].records) < games
-    if len(runs) < 2:
-        runs.append(dataclasses_replace_empty(runs[0]))
+    jobs = [Job(str(Path(path).resolve()), params, count, tuple(kinds))
+             for path, params in ((path_a, params_a), (path_b, params_b))]
+    runs, interrupted = _run_pairs(jobs, games=games, seed=seed, workers=workers, backend=backend,
+                                   address=address, label=_bar_label(game_a.name, game_b.name, count))
     rows = compare(runs[0], runs[1])
     pairs = min(len(runs[0].records), len(runs[1].records))
     header = [_describe("A", ruleset_a, game_a, sides_given[0][1]),
@@ -183,7 +176,25 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
         sys.exit(130)
 
 
-def dataclasses_replace_empty(summary: Summary) -> Summary:
-    """A run of no matches like `summary` (B, when Ctrl-C stopped A)."""
-    import dataclasses
-    return dataclasses.replace(summary, records=[])
+def _bar_label(a: str, b: str, count: int) -> str:
+    return f"{a}, A and B, {count} players" if a == b else f"A {a}, B {b}, {count} players"
+
+
+def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend: str, address: str | None,
+               label: str) -> tuple[list[Summary], bool]:
+    """Both runs of a comparison, in turns of a block of matches each (so that Ctrl-C leaves pairs to compare),
+    with one progress bar; the runs, and whether Ctrl-C stopped them."""
+    from interpreter.runners.simulate import RunInterrupted, new_summary, simulate
+
+    runs = [new_summary(job, games) for job in jobs]
+    block = max(workers * 10, min(100, -(-games // 10)))  # (a pool of workers is started for each block)
+    try:
+        with click.progressbar(length=2 * games, label=label, file=sys.stderr, show_eta=True) as bar:
+            while len(runs[1].records) < games:
+                size = min(block, games - len(runs[1].records))
+                for job, run in zip(jobs, runs, strict=True):
+                    simulate(job, games=size, seed=seed, workers=workers, progress=bar.update, backend=backend,
+                             address=address, summary=run)
+    except RunInterrupted:
+        return runs, True
+    return runs, False

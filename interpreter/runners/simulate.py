@@ -70,21 +70,28 @@ def _play_many(job: Job, seeds: list[int]) -> list[MatchRecord]:
 
 
 def simulate(job: Job, *, games: int, seed: int, workers: int, progress: Callable[[int], None] | None = None,
-             backend: str = "local", address: str | None = None) -> Summary:
+             backend: str = "local", address: str | None = None, summary: Summary | None = None) -> Summary:
     """Play `games` matches and gather their statistics: in this process, in `workers` local processes, or
     with `backend="ray"` as Ray tasks (on the cluster at `address`, or a local Ray with `workers` CPUs). The
-    matches are put in seed order whatever order they finish in. Ctrl-C raises RunInterrupted with the
-    matches that finished."""
-    game = _game(job.ruleset, job.params)
-    summary = Summary(games, job.players, teams=game.teams(job.players),
-                      metrics=tuple((metric.name, metric.label, metric.at_match_end)
-                                   for metric in declared_metrics(game)))
-    seeds = [match_seed(seed, number) for number in range(games)]
+    matches are put in seed order whatever order they finish in. A `summary` given is added to: its matches
+    are the run's first ones, and these are the next `games`. Ctrl-C raises RunInterrupted with the matches
+    that finished."""
+    if summary is None:
+        summary = new_summary(job, games)
+    first = len(summary.records)
+    seeds = [match_seed(seed, number) for number in range(first, first + games)]
     try:
         _outcomes(job, seeds, workers, backend, address, progress, summary.add)
     except KeyboardInterrupt:
         raise RunInterrupted(summary) from None
     return summary
+
+
+def new_summary(job: Job, games: int) -> Summary:
+    """An empty summary of a run of `games` matches of a job."""
+    game = _game(job.ruleset, job.params)
+    return Summary(games, job.players, teams=game.teams(job.players),
+                   metrics=tuple((metric.name, metric.label, metric.at_match_end) for metric in declared_metrics(game)))
 
 
 def watch_parent(interval: float = 0.5) -> None:
