@@ -187,7 +187,8 @@ def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend:
     from interpreter.runners.simulate import RunInterrupted, new_summary, simulate
 
     runs = [new_summary(job, games) for job in jobs]
-    block = max(workers * 10, min(100, -(-games // 10)))  # (a pool of workers is started for each block)
+    # A pool of workers is started for each block; Ray, started once per run, plays each side whole.
+    block = games if backend == "ray" else max(workers * 10, min(100, -(-games // 10)))
     try:
         with click.progressbar(length=2 * games, label=label, file=sys.stderr, show_eta=True) as bar:
             while len(runs[1].records) < games:
