@@ -130,7 +130,6 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
     --a-set and --b-set give the two configurations, e.g. `ruledeck compare GAME --b-set NAME=VALUE`.
     """
     from interpreter.cli import _table_and_bots
-    from interpreter.runners.comparison import compare, comparison_json, comparison_lines, what_changed
     from interpreter.runners.simulate import Job
 
     check_backend(backend, address)
@@ -151,26 +150,38 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
              for path, params in ((path_a, params_a), (path_b, params_b))]
     runs, interrupted = _run_pairs(jobs, games=games, seed=seed, workers=workers, backend=backend,
                                    address=address, label=_bar_label(game_a.name, game_b.name, count))
-    rows = compare(runs[0], runs[1])
-    pairs = min(len(runs[0].records), len(runs[1].records))
     header = [_describe("A", ruleset_a, game_a, sides_given[0][1]),
-              _describe("B", ruleset_b, game_b, sides_given[1][1]),
-              f"{pairs} matches each on the same seeds, {count} players, seed {seed}; bots: {bots_text(kinds, bots)}"]
+              _describe("B", ruleset_b, game_b, sides_given[1][1])]
+    facts = {"a": {"ruleset": game_a.name, "file": path_a, "params": dict(params_a)},
+             "b": {"ruleset": game_b.name, "file": path_b, "params": dict(params_b)},
+             "players": count, "seed": seed, "bots": kinds}
+    _report_comparison(runs[0], runs[1], header=header, facts=facts, bots=bots_text(kinds, bots), games=games,
+                       as_json=as_json, plot_path=plot_path, interrupted=interrupted)
+
+
+def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict[str, Any], bots: str, games: int,
+                       as_json: bool, plot_path: str | None, interrupted: bool) -> None:
+    """The comparison as text (or JSON) and as a plot; exit 130 after an interrupted run."""
+    from interpreter.runners.comparison import compare, comparison_json, comparison_lines, what_changed
+
+    rows = compare(a, b)
+    pairs = min(len(a.records), len(b.records))
     if interrupted:
         click.echo(f"\nInterrupted: {pairs} of {games} matches were played by both A and B; the comparison below "
                    "is of those." if pairs else f"\nInterrupted after {pairs} of {games} pairs of matches: no "
                    "comparison.", err=True)
     if as_json:
-        echo_json({"a": {"ruleset": game_a.name, "file": path_a, "params": dict(params_a)},
-                   "b": {"ruleset": game_b.name, "file": path_b, "params": dict(params_b)},
-                   "matches": pairs, "planned": games, "players": count, "seed": seed, "bots": kinds,
-                   "interrupted": interrupted, "statistics": comparison_json(rows), "summary": what_changed(rows)})
+        echo_json({**facts, "matches": pairs, "planned": games, "interrupted": interrupted,
+                   "statistics": comparison_json(rows), "summary": what_changed(rows)})
     elif pairs:
-        for line in [*header, "", *comparison_lines(rows), "", "What changed from A to B:", *what_changed(rows)]:
+        played = (f"{pairs} matches each on the same seeds, {facts['players']} players, seed {facts['seed']}; "
+                  f"bots: {bots}")
+        for line in [*header, played, "", *comparison_lines(rows), "", "What changed from A to B:",
+                     *what_changed(rows)]:
             click.echo(line)
     if plot_path is not None and pairs:
         from interpreter.runners.plot import plot_comparison
-        plot_comparison(rows, runs[0], runs[1], plot_path, title="\n".join(header[:2]))
+        plot_comparison(rows, a, b, plot_path, title="\n".join(header))
         click.echo(f"plot written to {plot_path}", err=True)
     if interrupted:
         sys.exit(130)
