@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import sys
@@ -15,6 +14,7 @@ import click
 
 from interpreter import cache, cli_logs
 from interpreter.bundled import bundled_rulesets
+from interpreter.cli_stats import DEFAULT_BOTS, compare_command
 from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, render_findings
@@ -30,6 +30,9 @@ if TYPE_CHECKING:  # (the rest is imported where it is used: a command loads onl
 @click.version_option(package_name="ruledeck", prog_name="ruledeck")
 def cli() -> None:
     """ruledeck: card games as data. Validate, play and measure YAML rulesets."""
+
+
+cli.add_command(compare_command)
 
 
 @cli.command()
@@ -142,7 +145,7 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
-@click.option("--bots", default="heuristic", show_default=True, metavar="KIND,...",
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
 @click.option("--human", type=int, metavar="SEAT", help="Play this seat yourself at the terminal.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
@@ -333,7 +336,7 @@ def replay_command(log_path: str, verify: bool) -> None:
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
-@click.option("--bots", default="random", show_default=True, metavar="KIND,...",
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
@@ -342,51 +345,32 @@ def replay_command(log_path: str, verify: bool) -> None:
 @click.option("--address", metavar="HOST:PORT",
               help="With --backend ray: the Ray cluster to use (default: a Ray started here with --workers CPUs).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.png",
+              help="Draw the results with their intervals and their distribution (pip install 'ruledeck[plot]').")
 def simulate(ruleset: str, games: int, players: int | None, seed: int, assignments: tuple[str, ...], bots: str,
-             workers: int, backend: str, address: str | None, as_json: bool) -> None:
-    """Play many matches and print each seat's mean result and share of wins, with a progress bar.
+             workers: int, backend: str, address: str | None, as_json: bool, plot_path: str | None) -> None:
+    """Play many matches and print every statistic with its 95% interval: each seat's (or team's) result and
+    share of wins, the first dealer's edge, the length of hands and matches, matches stopped by the hand cap,
+    and the ruleset's own `metrics:`. Ctrl-C stops the run and reports the matches that finished.
 
     The results depend only on the ruleset, the bots, the seed and the number of matches: not on --workers or
     --backend.
     """
+    from interpreter.cli_stats import bots_text, check_backend, check_plot, report_simulation, run_job
     from interpreter.runners.simulate import Job
-    from interpreter.runners.simulate import simulate as run_simulation
-    if address is not None and backend != "ray":
-        raise click.UsageError("--address is for --backend ray")
-    if backend == "ray" and importlib.util.find_spec("ray") is None:
-        raise click.UsageError("--backend ray needs Ray: pip install 'ruledeck[ray]'")
+    check_backend(backend, address)
+    check_plot(plot_path)
     ruleset = ruleset_file(ruleset)
     game = load_game_or_exit(ruleset, assignments)
     count, kinds = _table_and_bots(game, players, bots)
     job = Job(str(Path(ruleset).resolve()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
-    played = 0
-
-    def progress(count: int) -> None:
-        nonlocal played
-        played += count
-        bar.update(count)
-
-    try:
-        with click.progressbar(length=games, label=f"{game.name}, {count} players", file=sys.stderr,
-                               show_eta=True) as bar:
-            summary = run_simulation(job, games=games, seed=seed, workers=workers, progress=progress,
-                                     backend=backend, address=address)
-    except KeyboardInterrupt:  # the workers are stopped already: say so, and how far it got
-        click.echo(f"\nInterrupted after {played} of {games} matches: no statistics.", err=True)
-        sys.exit(130)
-    if as_json:
-        echo_json({"ruleset": game.name, "bots": kinds, "seed": seed, **summary.as_json()})
-        return
-    click.echo(f"{game.name}: {games} matches, {count} players, bots {','.join(kinds)}, seed {seed}")
-    click.echo(f"{'seat':>6} {'mean result':>12} {'± s.e.':>9} {'stdev':>9} {'wins':>7}")
-    for row in summary.per_seat():
-        click.echo(f"{'p' + str(int(row['seat'])):>6} {row['mean']:12.2f} {row['stderr']:9.2f} {row['stdev']:9.2f} "
-                   f"{row['wins']:7.1%}")
-    overall = summary.as_json()
-    click.echo(f"hands per match {overall['mean_hands']:.2f}, actions per match {overall['mean_actions']:.1f}")
-    if summary.capped:
-        click.echo(f"{summary.capped} of {games} matches stopped at the hand cap before they ended "
-                   "(see `match.hand_cap`); their results are as the cap left them")
+    summary, interrupted = run_job(job, games=games, seed=seed, workers=workers, backend=backend, address=address,
+                                   label=f"{game.name}, {count} players")
+    played = len(summary.records)
+    header = (f"{game.name}: {played} match{'es' if played != 1 else ''}, {count} players, seed {seed}; "
+              f"bots: {bots_text(kinds, bots)}")
+    report_simulation(game, summary, header=header, as_json=as_json, plot_path=plot_path, interrupted=interrupted,
+                      facts={"bots": kinds, "seed": seed})
 
 
 @cli.command(name="list")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine.errors import IllegalActionError
@@ -18,6 +19,10 @@ Bindings = dict[str, Any]
 
 class MatchLoop(StateParts):
     """The part of State that runs the match over hands."""
+
+    # Called with the state as each hand ends, before the next one starts (its zones and hand variables are still
+    # as the hand left them): how a runner reads a hand's end, e.g. for statistics. A copy of the state keeps it.
+    hand_end_hook: Callable[[Any], None] | None = None
 
     # --- hands and the match ----------------------------------------------------------------------------------
 
@@ -157,6 +162,8 @@ class MatchLoop(StateParts):
         number = self.values["hand_number"]
         self.hand_results.append({"hand": number, "dealer": self.values["dealer"], "result": self.returns()})
         self._events.append(("hand_end", number, self.hand_results[-1]["result"]))
+        if self.hand_end_hook is not None:
+            self.hand_end_hook(self)
         hands = self.evaluate(program.hands, {}) if program.hands is not None else None
         # The default cap guards against a match that never ends; it never cuts a fixed number of hands short.
         cap = self.evaluate(program.hand_cap, {}) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
