@@ -45,10 +45,12 @@ class MatchLoop(StateParts):
 
     def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[Any]],
                  face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any],
-                 rest_zone: tuple[str, int] | None = None, leader: int | None = None) -> None:
+                 rest_zone: tuple[str, int] | None = None, leader: int | None = None,
+                 owned: dict[str, dict[int, Any]] | None = None) -> None:
         """Set up a hand already in progress (for scenarios): cards (or melds) placed in zones, the rest of the
-        deck in the deck's zone (or in `rest_zone`), variables set over their initial values; then run from the
-        named phase; `leader` leads the first trick played, whatever its `leader` says."""
+        deck in the deck's zone (or in `rest_zone`), variables set over their initial values (`owned`: some
+        owners' values of a per-seat or per-team variable, the others keeping theirs); then run from the named
+        phase; `leader` leads the first trick played, whatever its `leader` says."""
         game = self.game
         self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
                            hand_number=hand_number, dealer=dealer, _meld_rules=game.meld_rules)
@@ -78,6 +80,11 @@ class MatchLoop(StateParts):
                 self.face_up.add(key, card)
         for name, value in variables.items():
             self.values[name] = value
+        for name, owners in (owned or {}).items():
+            merged = list(self.values[name])
+            for owner, value in owners.items():
+                merged[owner] = value
+            self.values[name] = merged
         self._events.append(("hand", hand_number, dealer))
         self.first_leader = leader
         self._enter(phase)

@@ -228,8 +228,8 @@ class _Case:
             phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
             zones=self._zone_entries(start.get("zones") or {}, placing=True),
             face_up=self._zone_entries(start.get("face_up") or {}),
-            variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()},
-                       **teams_formed(self.game, state.player_count, start.get("teams"), self.seat)},
+            variables={**plain, **teams_formed(self.game, state.player_count, start.get("teams"), self.seat)},
+            owned={name: self._converted(name, owners) for name, owners in per_owner.items()},
             rest_zone=rest_zone(self.game, start.get("rest")),
             leader=None if start.get("leader") is None else self.seat(start["leader"]),
         )
@@ -241,12 +241,11 @@ class _Case:
             raise _Failure(f"hands are numbered from 1, not {number}")
         return number
 
-    def _merged(self, name: str, owners: dict[int, Any]) -> list[Any]:
+    def _converted(self, name: str, owners: dict[int, Any]) -> dict[int, Any]:
+        """A per-seat or per-team variable's given values (the others keep their initial values, worked out when
+        the hand is set up: an `initial` may read other variables)."""
         spec = self.game.ruleset.variables[name]
-        initial = self.state._initial(name, spec.per, spec.type)
-        for owner, value in owners.items():
-            initial[owner] = self.value(spec.type, value)
-        return list(initial)
+        return {owner: self.value(spec.type, value) for owner, value in owners.items()}
 
     # --- running -------------------------------------------------------------------------------------------------
 
