@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from interpreter.dsl.definitions import did_you_mean
-from interpreter.model import ShowSpec, ShownItem, VariableSpec, ZoneSpec
+from interpreter.model import ShownItem, ShowSpec, VariableSpec, ZoneSpec
 from interpreter.semantics import RulesetChecker, scalar
 from interpreter.source import MappingNode, ScalarNode, SequenceNode
 

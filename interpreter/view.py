@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from interpreter.cards import JOKER
-from interpreter.model import ShowSpec, ShownItem
+from interpreter.model import ShownItem, ShowSpec
 from interpreter.runners.transcript import describe
 from interpreter.source import MappingNode, ScalarNode, SequenceNode
 
@@ -194,7 +194,8 @@ def _zone(item: ShownItem, owner: str, is_yours: bool, seen: dict[str, Any], is_
 
 def _meld(meld: dict[str, Any]) -> MeldView:
     roles = meld["roles"] or [""] * len(meld["cards"])
-    return MeldView(meld["id"], meld["kind"], tuple(MeldCard(card, role) for card, role in zip(meld["cards"], roles)))
+    cards = zip(meld["cards"], roles, strict=True)
+    return MeldView(meld["id"], meld["kind"], tuple(MeldCard(card, role) for card, role in cards))
 
 
 def trick_zones(tree: MappingNode) -> frozenset[str]:
