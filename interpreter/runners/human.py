@@ -72,6 +72,6 @@ def show(state: State, seat: int) -> None:
     """The table as the seat sees it, then its moves, numbered."""
     view = table_view(state, seat)
     click.echo(view_text(view, state.game.deck.suits), nl=False)
-    click.echo(f"Your turn (p{seat}), {state.phase}. Your moves:")
+    click.echo(f"Your turn (p{seat}), phase {state.phase}. You may:")
     for line in moves_text(view.legal_actions, seat):
         click.echo(line)
