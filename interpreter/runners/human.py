@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
 import click
@@ -40,8 +41,10 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
     """Ask at the terminal; a number or an action's text picks it, `?` explains, `q` (or the end of input)
     stops (the log keeps the match)."""
 
+    last_hand: list[tuple[int, Counter[str]]] = [(0, Counter())]  # (hand number, cards) when the seat last chose
+
     def choose(state: State) -> Action:
-        show(state, seat)
+        last_hand[0] = show(state, seat, last_hand[0])
         legal = state.legal_actions()
         while True:
             try:
@@ -68,10 +71,16 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
     return choose
 
 
-def show(state: State, seat: int) -> None:
-    """The table as the seat sees it, then its moves, numbered."""
+def show(state: State, seat: int, before: tuple[int, Counter[str]] = (0, Counter())) -> tuple[int, Counter[str]]:
+    """The table as the seat sees it, then its moves, numbered. Returns the hand shown (with the hand's number),
+    so that the next showing in the same hand can say which cards are new (`before`: the one shown last)."""
     view = table_view(state, seat)
-    click.echo(view_text(view, state.game.deck.suits), nl=False)
+    hand = Counter(card for group in view.hand or () for card in group.cards)
+    new_cards: list[str] = []
+    if before[0] == view.hand_number:
+        new_cards = sorted((hand - before[1]).elements(), key=list(hand).index)
+    click.echo(view_text(view, state.game.deck.suits, new_cards=new_cards), nl=False)
     click.echo(f"Your turn (p{seat}), phase {state.phase}. You may:")
     for line in moves_text(view.legal_actions, seat):
         click.echo(line)
+    return view.hand_number, hand

@@ -27,19 +27,21 @@ def is_styled() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def view_text(view: TableView, suits: Sequence[str], *, styled: bool | None = None, width: int | None = None) -> str:
-    """The view drawn as text for the terminal (with colour codes when `styled`)."""
+def view_text(view: TableView, suits: Sequence[str], *, styled: bool | None = None, width: int | None = None,
+              new_cards: Sequence[str] = ()) -> str:
+    """The view drawn as text for the terminal (with colour codes when `styled`); `new_cards` are the cards
+    that came into the hand since the seat last looked."""
     styled = is_styled() if styled is None else styled
     width = width or min(shutil.get_terminal_size((100, 24)).columns, 120)
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=styled, color_system="standard" if styled else None,
                       width=width, highlight=False, markup=False, emoji=False, soft_wrap=False)
-    for line in view_lines(view, suits):
+    for line in view_lines(view, suits, new_cards):
         console.print(line)
     return buffer.getvalue()
 
 
-def view_lines(view: TableView, suits: Sequence[str]) -> list[Text]:
+def view_lines(view: TableView, suits: Sequence[str], new_cards: Sequence[str] = ()) -> list[Text]:
     """The lines of the view, top to bottom: who is where, the scores, the table, the hand, whose turn."""
     painter = CardPainter(suits)
     lines = [_title(view)]
@@ -48,7 +50,7 @@ def view_lines(view: TableView, suits: Sequence[str]) -> list[Text]:
     if view.recent:
         lines.append(_labelled("Last", Text(SEPARATOR.join(view.recent[-4:]), style=DIM)))
     if view.hand is not None:
-        lines.append(_hand_line(view, painter))
+        lines.append(_hand_line(view, painter, new_cards))
     if view.chosen:
         lines.append(Text("Chosen so far (hidden until all have chosen): " + ", ".join(f"p{s}" for s in view.chosen)))
     return lines
@@ -199,18 +201,29 @@ def _meld_line(meld: MeldView, width: int, painter: CardPainter) -> Text:
     return line
 
 
-def _hand_line(view: TableView, painter: CardPainter) -> Text:
+def _hand_line(view: TableView, painter: CardPainter, new_cards: Sequence[str]) -> Text:
     groups = view.hand or ()
     count = sum(len(group.cards) for group in groups)
     line = Text(f"Your hand ({_cards_count(count)}): ", style="bold")
     if not groups:
         line.append("empty", style=DIM)
     line.append_text(Text("   ").join(painter.cards(group.cards) for group in groups))
+    if new_cards:
+        line.append("   new: ", style="bold")
+        line.append_text(painter.cards(new_cards))
     return line
 
 
-def moves_text(moves: Sequence[str], seat: int) -> list[str]:
-    """The numbered list of moves, without the seat's own `pN ` in front of each."""
+def moves_text(moves: Sequence[str], seat: int, *, width: int | None = None) -> list[str]:
+    """The moves, numbered, without the seat's own `pN ` in front of each; in columns (down, then across) when
+    there are many, so that the table stays on the screen above them."""
     prefix = f"p{seat} "
-    return [f"  {index:>2}. {move[len(prefix):] if move.startswith(prefix) else move}"
-            for index, move in enumerate(moves, 1)]
+    items = [f"{index:>2}. {move[len(prefix):] if move.startswith(prefix) else move}"
+             for index, move in enumerate(moves, 1)]
+    width = width or min(shutil.get_terminal_size((100, 24)).columns, 120)
+    column = max((len(item) for item in items), default=0) + 3
+    columns = max(1, min((width - 2) // column, len(items) // 8 + 1))
+    rows = -(-len(items) // columns)
+    return ["  " + "".join(items[row + rows * number].ljust(column)
+                           for number in range(columns) if row + rows * number < len(items)).rstrip()
+            for row in range(rows)]
