@@ -172,9 +172,9 @@ def _owned_line(zones: list[ZoneView], painter: CardPainter) -> Text:
 
 def _meld_block(zone: ZoneView, view: TableView, painter: CardPainter) -> list[Text]:
     owner = zone.owner or "the table"
-    if zone.owner.startswith("t"):
-        seats = view.teams[int(zone.owner[1:])] if int(zone.owner[1:]) < len(view.teams) else ()
-        owner = f"{zone.owner} ({' and '.join(f'p{s}' for s in seats)})"
+    team = int(zone.owner[1:]) if zone.owner.startswith("t") else -1
+    if 0 <= team < len(view.teams) and view.teams[team]:
+        owner = f"{zone.owner} ({' and '.join(f'p{seat}' for seat in view.teams[team])})"
     heading = Text(f"{zone.label[:1].upper()}{zone.label[1:]} of {owner}", style=HEADING)
     if zone.is_yours:
         heading.append(" (yours)", style="bold")
