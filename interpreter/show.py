@@ -57,8 +57,11 @@ def _items(checker: RulesetChecker, node: object, key: str, kind: str,
         name = str(scalar(name_node))
         path = ("show", key, index, "name")
         if name not in declared:
-            checker.error(f"unknown-{kind}", f"`show.{key}` names no {kind} `{name}`", name_node, path,
-                          hint=did_you_mean(name, sorted(declared)) or f"{kind}s: " + ", ".join(declared))
+            hint = did_you_mean(name, sorted(declared)) or f"{kind}s: " + ", ".join(declared)
+            if name_node.location.source is not checker.root.location.source:  # from the file extended
+                hint = (f"a variant that removes a {kind} removes it from `show.{key}` too: "
+                        f"`{{name: {name}, remove: true}}`")
+            checker.error(f"unknown-{kind}", f"`show.{key}` names no {kind} `{name}`", name_node, path, hint=hint)
         elif any(other.name == name for other in shown):
             checker.error("duplicate-name", f"`show.{key}` shows the {kind} `{name}` twice", name_node, path,
                           hint="keep one of them")
