@@ -35,6 +35,7 @@ from interpreter.semantics import (
     parameter_types,
     scalar,
 )
+from interpreter.show import build_show
 from interpreter.sites import ExpressionSite
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 from interpreter.steps import StepChecker, variable_scope
@@ -128,6 +129,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     players = checker.build_players()
     zones = checker.build_zones()
     variables = checker.build_variables()
+    show = build_show(checker, root, zones, variables)
     definitions = checker.build_definitions()
     teams = checker.build_teams(players)
     globals_ = {**variable_scope(variables, zones), **ENGINE_NAMES}
@@ -170,7 +172,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
         name=str(scalar(root.entries["name"])), path=path, players=players, deck=deck,
         deck_zone=deck_zone or "", zones=zones, variables=variables, parameters=specs, parameter_values=values,
         teams=teams, tree=root, expressions=expressions, warnings=tuple(checker.diagnostics),
-        shown_types=dict(site.types),
+        shown_types=dict(site.types), show=show,
     )
 
 

@@ -43,6 +43,24 @@ class VariableSpec:
 
 
 @dataclass(frozen=True)
+class ShownItem:
+    """A zone or variable a player's view shows, with the label it is shown under."""
+
+    name: str
+    label: str
+
+
+@dataclass(frozen=True)
+class ShowSpec:
+    """The ruleset's `show:` section: what a player's view of the table shows (see interpreter/view.py).
+    `zones` or `variables` None: every one of them, under its own name."""
+
+    hand: str | None = None  # the zone per seat shown as the seat's hand, sorted and grouped by suit
+    zones: tuple[ShownItem, ...] | None = None
+    variables: tuple[ShownItem, ...] | None = None
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A loaded, checked and compiled ruleset.
 
@@ -67,3 +85,4 @@ class Ruleset:
     # Each node written under `procedures:` (by identity) -> its path there, to name a place where it is written.
     procedure_paths: Mapping[int, tuple[str | int, ...]] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    show: ShowSpec = field(default_factory=ShowSpec)

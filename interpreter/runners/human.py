@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 import click
 
@@ -12,52 +12,21 @@ from interpreter.actions import Action, ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 from interpreter.errors import MAX_MESSAGE, shorten
+from interpreter.runners.table_text import moves_text, view_text
+from interpreter.view import table_view
 
 
 class Quit(Exception):
     """The person asked to stop."""
 
 
-def _show_zones(view: dict[str, Any], seat: int) -> list[str]:
-    lines = []
-    for name, value in view["zones"].items():
-        if isinstance(value, list):
-            for owner, part in enumerate(value):
-                shown = _zone_text(part)
-                if shown:
-                    who = "you" if owner == seat else f"p{owner}"
-                    lines.append(f"  {name} ({who}): {shown}")
-        else:
-            shown = _zone_text(value)
-            if shown:
-                lines.append(f"  {name}: {shown}")
-    return lines
-
-
-def _zone_text(part: dict[str, Any]) -> str:
-    if "cards" in part:
-        return " ".join(part["cards"]) if part["cards"] else ""
-    count = part.get("count")
-    text = f"{count} card{'s' if count != 1 else ''}" if count else ""
-    if part.get("face_up"):
-        text += f" (face up: {' '.join(part['face_up'])})"
-    return text
-
-
 HELP = """  Answer with the number of a move, or its text (`play AH`, `choose pass`; the seat may be left out;
   several cards as one argument are joined with `+`, in any order: `choose capture taken 3D+4C`).
+  Cards are written rank then suit (`10H`, `AS`; `JK` is a joker). On the table, `p1 AH` is the card p1
+  played; a meld is named by its id (`m2`), as `add 9H to m2` names it, and `2S=9H` is a wild card standing
+  for 9H. `(yours)` marks your own zones; `?` stands for a value you may not see.
   `?` shows this again, `q` stops the match: it is kept in its log, and `ruledeck play --resume FILE`
   goes on with it."""
-
-
-def _variable_text(value: Any, type_name: str) -> str:
-    """A variable's value as the transcript writes it: a seat as p1, a team as t0 (cards and suits come by
-    name already)."""
-    if isinstance(value, int) and not isinstance(value, bool) and type_name in ("seat", "team"):
-        return f"{'p' if type_name == 'seat' else 't'}{value}"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 _SEAT = re.compile(r"p[0-9]+\s")  # an answer that names its seat (`play AH` does not: it starts with a verb)
@@ -72,19 +41,11 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
     """Ask at the terminal; a number or an action's text picks it, `?` explains, `q` (or the end of input)
     stops (the log keeps the match)."""
 
+    last_hand: list[tuple[int, Counter[str]]] = [(0, Counter())]  # (hand number, cards) when the seat last chose
+
     def choose(state: State) -> Action:
-        view = state.observation(seat)
-        click.echo(f"\nYou are p{seat}. Hand {view['hand']}, dealer p{view['dealer']}, phase {view['phase']}.")
-        for line in _show_zones(view, seat):
-            click.echo(line)
-        public = {k: v for k, v in view["variables"].items() if v is not None and not isinstance(v, list)}
-        if public:
-            kinds = state.game.ruleset.variables
-            click.echo("  " + ", ".join(f"{k} {_variable_text(v, getattr(kinds.get(k), 'type', ''))}"
-                                        for k, v in public.items()))
+        last_hand[0] = show(state, seat, last_hand[0])
         legal = state.legal_actions()
-        for index, action in enumerate(legal, 1):
-            click.echo(f"  {index:>2}. {state.action_text(action)}")
         while True:
             try:
                 answer = prompt("Your move (number or text, ? for help, q to stop)").strip()
@@ -108,3 +69,18 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
                 click.echo(f"  {shorten(str(error), MAX_MESSAGE)}")
 
     return choose
+
+
+def show(state: State, seat: int, before: tuple[int, Counter[str]] = (0, Counter())) -> tuple[int, Counter[str]]:
+    """The table as the seat sees it, then its moves, numbered. Returns the hand shown (with the hand's number),
+    so that the next showing in the same hand can say which cards are new (`before`: the one shown last)."""
+    view = table_view(state, seat)
+    hand = Counter(card for group in view.hand or () for card in group.cards)
+    new_cards: list[str] = []
+    if before[0] == view.hand_number:
+        new_cards = sorted((hand - before[1]).elements(), key=list(hand).index)
+    click.echo(view_text(view, state.game.deck.suits, new_cards=new_cards), nl=False)
+    click.echo(f"Your turn (p{seat}), phase {state.phase}. You may:")
+    for line in moves_text(view.legal_actions, seat):
+        click.echo(line)
+    return view.hand_number, hand

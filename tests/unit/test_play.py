@@ -4,6 +4,7 @@ arguments get one line naming what is allowed, and exit 2."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -99,11 +100,12 @@ def test_a_person_plays_a_seat_and_sees_only_their_view(tmp_path: Path, monkeypa
     assert "seed" not in out.split("\n", 1)[0]  # (the seed gives every shuffle)
     assert "The match is on record in bourre-5.jsonl: `ruledeck replay bourre-5.jsonl` plays it again." in out
     assert replay(tmp_path / "bourre-5.jsonl").is_terminal
-    assert "You are p0." in out and "hand (you):" in out
-    assert "hand (p1):" in out  # the other hands show as counts, never cards
-    for line in out.splitlines():
-        if line.startswith("  hand (p1):") or line.startswith("  hand (p2):"):
-            assert "cards" in line or "face up" in line
+    assert "You are p0." in out and "Your hand (" in out
+    hands = [line for line in out.splitlines() if line.startswith("Hands: ")]
+    assert hands and all("p1 " in line and "p0" not in line for line in hands)
+    for line in hands:  # the other hands show as counts (and face-up cards), never their cards
+        for part in line.removeprefix("Hands: ").split(" · "):
+            assert re.fullmatch(r"p[12] [0-9]+ cards?(, face up: .*)?", part), part
 
 
 def test_a_person_can_stop_and_the_log_is_kept(tmp_path: Path) -> None:
@@ -281,4 +283,4 @@ def test_a_person_sees_seats_in_variables_as_p1(tmp_path: Path, monkeypatch: pyt
     # p1 orders the turn-up alone (its third choice), then plays on
     code, out, _ = _run("play", euchre, "--human", "1", "--bots", "random", "--seed", "4", stdin="3\n" + "1\n" * 8)
     assert code == 130  # the input ends before the match: it is kept in euchre-4.jsonl
-    assert "maker p1, alone true" in out, out
+    assert "Maker: p1\nMaker plays alone: yes" in out, out

@@ -1,0 +1,305 @@
+"""A seat's view of the table, for people: what a player at a real table sees, and nothing more.
+
+Built only from what the seat may see: the state's observation for that seat (which already hides the cards
+and values the seat may not see), the events of the match as the seat's transcript shows them (a hidden
+action reads `p1 discard (hidden)`; a shuffle's order is never part of it), and the ruleset's `show:` section
+(labels; which variables and zones are shown; which zone is the hand). Generic: it names no game.
+`TableView.to_dict()` is the JSON form a terminal or a browser table draws (docs/table-view.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from interpreter.cards import JOKER
+from interpreter.model import ShownItem, ShowSpec
+from interpreter.runners.transcript import describe
+from interpreter.source import MappingNode, ScalarNode, SequenceNode
+
+if TYPE_CHECKING:
+    from interpreter.cards import Deck
+    from interpreter.engine.state import State
+    from interpreter.model import Ruleset
+
+RECENT_ACTIONS = 8
+PLACING_VERBS = ("play", "discard")  # the actions that put one card on a pile or a trick, `p2 play AH`
+
+
+@dataclass(frozen=True)
+class SuitGroup:
+    """The cards of one suit in a hand, low to high (`suit` is "" for jokers)."""
+
+    suit: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MeldCard:
+    card: str
+    stands_for: str = ""  # for a wild card, the card or rank it stands for in the meld
+
+
+@dataclass(frozen=True)
+class MeldView:
+    id: str  # as actions name it: `p1 add 9H to m2`
+    kind: str
+    cards: tuple[MeldCard, ...]
+
+
+@dataclass(frozen=True)
+class ZoneView:
+    """One zone as the seat sees it: its cards, or only how many there are (and any face-up ones)."""
+
+    name: str
+    label: str
+    owner: str = ""  # "" for a table zone; `p1` for a zone per seat, `t0` for a zone per team
+    is_yours: bool = False  # the seat's own zone, or its team's
+    cards: tuple[str, ...] | None = None  # None: the seat may not see them
+    count: int | None = None  # how many cards, when the cards are not seen (None: not even that)
+    face_up: tuple[str, ...] = ()  # cards seen face up in a zone otherwise hidden
+    played_by: tuple[str, ...] = ()  # with `cards`, who put each card there (`p2`, or "" when not known)
+    is_trick: bool = False  # a zone that tricks are played into
+    melds: tuple[MeldView, ...] | None = None  # for a zone of melds
+
+
+@dataclass(frozen=True)
+class VariableView:
+    """A variable the ruleset shows: one value, or one per seat or team (None where the seat may not see)."""
+
+    name: str
+    label: str
+    per: str  # table | seat | team
+    value: Any  # the value, or a list of values per seat or team; cards, suits and ranks by name
+    text: str | list[str | None] | None = None  # the value as written for people (`p1` for a seat)
+
+
+@dataclass(frozen=True)
+class TableView:
+    game: str
+    seat: int
+    players: int
+    hand_number: int
+    dealer: int
+    phase: str
+    current_player: int | None  # None at a chance node or when the match is over
+    is_over: bool
+    teams: tuple[tuple[int, ...], ...]  # the seats of each team, in team order (one seat each without teams)
+    hand: tuple[SuitGroup, ...] | None  # the seat's hand, sorted and grouped by suit (None: no hand zone)
+    hand_zone: str | None
+    zones: tuple[ZoneView, ...]
+    variables: tuple[VariableView, ...]
+    recent: tuple[str, ...]  # the last few actions and log lines of this hand, as the seat's transcript shows them
+    standings: tuple[int, ...] | None = None  # each seat's match result after the last finished hand
+    legal_actions: tuple[str, ...] = ()  # the seat's legal actions when it is its turn, in their text form
+    chosen: tuple[int, ...] = ()  # in a simultaneous round, the seats that have chosen (their choices hidden)
+
+    @property
+    def is_your_turn(self) -> bool:
+        return self.current_player == self.seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-serialisable data (lists for tuples)."""
+        found = asdict(self)
+        found["is_your_turn"] = self.is_your_turn
+        return found
+
+
+def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS) -> TableView:
+    """What `seat` sees of the table now."""
+    observation = state.observation(seat)
+    ruleset = state.game.ruleset
+    show = ruleset.show
+    team_of: tuple[int, ...] = tuple(state.values["team_of"])
+    every_event = state.events
+    events = _hand_events(every_event)
+    current = observation["current_player"]
+    hand_cards = _own_hand(observation, show.hand, seat)
+    return TableView(
+        game=ruleset.name, seat=seat, players=observation["players"], hand_number=observation["hand"],
+        dealer=observation["dealer"], phase=observation["phase"],
+        current_player=current if current >= 0 else None, is_over=state.is_terminal,
+        teams=_teams(team_of),
+        hand=None if hand_cards is None else sort_hand(state.game.deck, hand_cards),
+        hand_zone=show.hand,
+        zones=tuple(_zones(state, observation, show, seat, team_of, events)),
+        variables=tuple(_variables(ruleset, observation, show)),
+        recent=tuple(_recent(events, seat, recent)),
+        standings=_standings(every_event),
+        legal_actions=tuple(observation.get("legal_actions", ())),
+        chosen=tuple(observation.get("chosen", ())),
+    )
+
+
+# --- the hand ---------------------------------------------------------------------------------------------------
+
+
+def sort_hand(deck: Deck, cards: list[str]) -> tuple[SuitGroup, ...]:
+    """Cards grouped by suit in the deck's suit order, each group low to high in the deck's rank order; jokers
+    last, in a group of their own."""
+    ids = sorted((deck.parse_card(text) for text in cards), key=lambda card: (
+        deck.suit_of[card] if deck.suit_of[card] >= 0 else len(deck.suits), deck.rank_of[card]))
+    groups: list[SuitGroup] = []
+    for card in ids:
+        suit = deck.suit_name(deck.suit_of[card]) if deck.card_text(card) != JOKER else ""
+        if groups and groups[-1].suit == suit:
+            groups[-1] = SuitGroup(suit, (*groups[-1].cards, deck.card_text(card)))
+        else:
+            groups.append(SuitGroup(suit, (deck.card_text(card),)))
+    return tuple(groups)
+
+
+def _own_hand(observation: dict[str, Any], zone: str | None, seat: int) -> list[str] | None:
+    if zone is None:
+        return None
+    cards: list[str] | None = observation["zones"][zone][seat].get("cards")
+    return cards
+
+
+# --- zones ------------------------------------------------------------------------------------------------------
+
+
+def _zones(state: State, observation: dict[str, Any], show: ShowSpec, seat: int, team_of: tuple[int, ...],
+           events: list[dict[str, Any]]) -> list[ZoneView]:
+    ruleset = state.game.ruleset
+    tricks = trick_zones(ruleset.tree)
+    placements = _placements(events, seat)
+    views: list[ZoneView] = []
+    for item in _shown(show.zones, ruleset.zones):
+        zone = ruleset.zones[item.name]
+        seen = observation["zones"][item.name]
+        if zone.owner == "table":
+            views.append(_zone(item, "", False, seen, item.name in tricks, placements))
+            continue
+        for owner, part in enumerate(seen):
+            if zone.owner == "seat" and owner == seat and item.name == show.hand:
+                continue  # shown as the hand
+            is_yours = owner == seat if zone.owner == "seat" else owner == team_of[seat]
+            name = f"p{owner}" if zone.owner == "seat" else f"t{owner}"
+            views.append(_zone(item, name, is_yours, part, False, ()))
+    return views
+
+
+def _zone(item: ShownItem, owner: str, is_yours: bool, seen: dict[str, Any], is_trick: bool,
+          placements: tuple[tuple[str, str], ...]) -> ZoneView:
+    if "melds" in seen:
+        return ZoneView(item.name, item.label, owner, is_yours, melds=tuple(_meld(meld) for meld in seen["melds"]))
+    if "cards" in seen:
+        cards = tuple(seen["cards"])
+        return ZoneView(item.name, item.label, owner, is_yours, cards=cards, is_trick=is_trick,
+                        played_by=_played_by(cards, placements) if placements else ())
+    return ZoneView(item.name, item.label, owner, is_yours, count=seen.get("count"),
+                    face_up=tuple(seen.get("face_up", ())))
+
+
+def _meld(meld: dict[str, Any]) -> MeldView:
+    roles = meld["roles"] or [""] * len(meld["cards"])
+    cards = zip(meld["cards"], roles, strict=True)
+    return MeldView(meld["id"], meld["kind"], tuple(MeldCard(card, role) for card, role in cards))
+
+
+def trick_zones(tree: MappingNode) -> frozenset[str]:
+    """The zones that `trick:` steps play into, anywhere in the hand."""
+    found: set[str] = set()
+    pending: list[Any] = [tree.entries.get("hand"), tree.entries.get("procedures")]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, MappingNode):
+            trick = node.entries.get("trick")
+            if isinstance(trick, ScalarNode) and isinstance(trick.value, str):
+                found.add(trick.value)
+            pending.extend(node.entries.values())
+        elif isinstance(node, SequenceNode):
+            pending.extend(node.items)
+    return frozenset(found)
+
+
+def _placements(events: list[dict[str, Any]], seat: int) -> tuple[tuple[str, str], ...]:
+    """(seat, card) for each card put on a pile or a trick this hand in an action the seat saw, in order."""
+    found: list[tuple[str, str]] = []
+    for event in events:
+        if event["type"] != "action" or seat in event.get("secret_from", ()):
+            continue
+        words = str(event["action"]).split()
+        if len(words) == 3 and words[1] in PLACING_VERBS:
+            found.append((words[0], words[2]))
+    return tuple(found)
+
+
+def _played_by(cards: tuple[str, ...], placements: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """Who put each card there: from the top card down, the latest placement of that card not yet used."""
+    used: set[int] = set()
+    who: list[str] = []
+    for card in reversed(cards):
+        index = next((i for i in range(len(placements) - 1, -1, -1)
+                      if i not in used and placements[i][1] == card), None)
+        if index is None:
+            who.append("")
+            continue
+        used.add(index)
+        who.append(placements[index][0])
+    return tuple(reversed(who))
+
+
+# --- variables, teams, events -----------------------------------------------------------------------------------
+
+
+def _variables(ruleset: Ruleset, observation: dict[str, Any], show: ShowSpec) -> list[VariableView]:
+    views = []
+    for item in _shown(show.variables, ruleset.variables):
+        variable = ruleset.variables[item.name]
+        value = observation["variables"][item.name]
+        text: str | list[str | None] | None
+        if variable.per == "table":
+            text = value_text(value, variable.type)
+        else:
+            text = [None if part is None else value_text(part, variable.type) for part in value]
+        views.append(VariableView(item.name, item.label, variable.per, value, text))
+    return views
+
+
+def value_text(value: Any, type_name: str) -> str:
+    """A value as people read it: a seat as `p1`, a team as `t0`, a truth as yes or no; unset as `-`."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if type_name in ("seat", "team") and isinstance(value, int):
+        return f"{'p' if type_name == 'seat' else 't'}{value}"
+    return str(value)
+
+
+def _shown(items: tuple[ShownItem, ...] | None, declared: Any) -> tuple[ShownItem, ...]:
+    if items is not None:
+        return items
+    return tuple(ShownItem(name, name.replace("_", " ")) for name in declared)
+
+
+def _teams(team_of: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    count = max(team_of, default=-1) + 1
+    return tuple(tuple(seat for seat, team in enumerate(team_of) if team == number) for number in range(count))
+
+
+def _hand_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events of the hand in progress (or of the last hand, once the match is over)."""
+    for index in range(len(events) - 1, -1, -1):
+        if events[index]["type"] == "hand":
+            return events[index:]
+    return events
+
+
+def _recent(events: list[dict[str, Any]], seat: int, count: int) -> list[str]:
+    lines = []
+    for event in events:
+        if event["type"] in ("action", "reveal", "log"):
+            line = describe(event, seat)
+            if line is not None:
+                lines.append(line.strip())
+    return lines[-count:] if count else []
+
+
+def _standings(events: list[dict[str, Any]]) -> tuple[int, ...] | None:
+    for event in reversed(events):
+        if event["type"] == "hand_end":
+            return tuple(event["result"])
+    return None

@@ -1,0 +1,196 @@
+"""The table view (interpreter/view.py) and its terminal drawing: a seat sees what a player at a real table
+sees and nothing more (DESIGN.md, non-negotiable 4), the hand sorted and grouped, the trick with who played
+each card, the melds with the ids actions use, and only the values the ruleset's `show:` names."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from interpreter import CHANCE, load_ruleset
+from interpreter.engine.observation import sees_zone
+from interpreter.engine.state import State
+from interpreter.runners.table_text import view_text
+from interpreter.view import TableView, sort_hand, table_view
+from tests.play_helpers import play_out, random_choices
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = sorted([*ROOT.glob("rulesets/*.yaml"), *ROOT.glob("rulesets/variants/*.yaml"),
+                   *ROOT.glob("tests/games/*.yaml")])
+CARD = re.compile(r"\b(?:10|[2-9JQKA])[SHDCB]\b|\bJK\b")
+
+
+def _name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def _visible_cards(state: State, seat: int) -> Counter[str]:
+    """Every card the seat may see where it lies now: in zones it sees, face up anywhere, in melds."""
+    seen: Counter[str] = Counter()
+    for name, zone in state.game.ruleset.zones.items():
+        stored = state.values[name]
+        parts = [(-1, stored)] if zone.owner == "table" else list(enumerate(stored))
+        for owner, cards in parts:
+            if zone.kind == "melds":
+                seen.update(state.card_text(card) for meld in cards for card in meld.cards)
+            elif sees_zone(state, zone, owner, seat):
+                seen.update(state.card_text(card) for card in cards)
+            else:
+                seen.update(state.card_text(card) for card in state.face_up.of((name, owner)))
+    return seen
+
+
+def _view_cards(view: TableView) -> Counter[str]:
+    shown: Counter[str] = Counter(card for group in view.hand or () for card in group.cards)
+    for zone in view.zones:
+        shown.update(zone.cards or ())
+        shown.update(zone.face_up)
+        shown.update(card.card for meld in zone.melds or () for card in meld.cards)
+    return shown
+
+
+def _check_view(state: State, seat: int) -> None:
+    view = table_view(state, seat)
+    as_json = json.loads(json.dumps(view.to_dict()))  # JSON-serialisable
+    assert as_json["seat"] == seat
+    assert not _view_cards(view) - _visible_cards(state, seat), "a card the seat may not see is shown"
+    for zone in as_json["zones"]:  # no card text hides anywhere else in a zone the seat does not see
+        if zone["cards"] is None and zone["melds"] is None:
+            assert not set(CARD.findall(json.dumps(zone))) - set(zone["face_up"])
+    secret = {event["action"] for event in state.events
+              if event["type"] == "action" and seat in event.get("secret_from", ())}
+    assert not secret & set(view.recent), "an action hidden from the seat is shown"
+    hand_zone = state.game.ruleset.show.hand
+    if hand_zone is not None:
+        own = sorted(state.card_text(card) for card in state.values[hand_zone][seat])
+        assert sorted(card for group in view.hand or () for card in group.cards) == own
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=_name)
+def test_no_seat_sees_another_seats_hidden_cards(path: Path) -> None:
+    """Over seeded random matches of every shipped ruleset, variant and test game: a seat's view holds only
+    cards it may see where they lie (BR-07: the hands are dealt face down; BU-09, BU-35: the hands and the
+    pozzetti are unseen), and never the text of an action hidden from it (BR-11: discards are secret)."""
+    game = load_ruleset(path)
+    for seed in (1, 2):
+        state = game.new_initial_state(seed=seed, players=game.ruleset.players.default)
+        choose = random_choices(seed)
+        for step in range(240):
+            if state.is_terminal:
+                break
+            if step % 5 == 0:
+                for seat in range(state.player_count):
+                    _check_view(state, seat)
+            play_out(state, choose, 1)
+        for seat in range(state.player_count):
+            _check_view(state, seat)
+
+
+def test_every_shipped_ruleset_and_test_game_declares_what_it_shows() -> None:
+    for path in RULESETS:
+        if "variants" not in path.parts:
+            assert "\nshow:" in path.read_text(encoding="utf-8"), path
+
+
+def test_the_bookkeeping_of_a_turn_stays_out_of_sight() -> None:
+    state = load_ruleset(ROOT / "rulesets" / "burraco.yaml").new_initial_state(seed=3, players=4)
+    play_out(state, random_choices(3), 40)
+    shown = {variable.name for variable in table_view(state, 0).variables}
+    assert shown == {"score", "took_pozzetto"}
+    assert not shown & {"hand_over", "drawn", "pile_before", "last_turn", "single_takes"}
+
+
+def test_a_variant_shows_what_its_base_shows_and_what_it_adds() -> None:
+    base = load_ruleset(ROOT / "rulesets" / "burraco.yaml").ruleset.show
+    three = load_ruleset(ROOT / "rulesets" / "variants" / "burraco_three_players.yaml").ruleset.show
+    assert base.variables is not None and three.variables is not None
+    assert [item.name for item in three.variables] == [item.name for item in base.variables] + ["share"]
+    assert load_ruleset(ROOT / "rulesets" / "variants" / "pot_limit.yaml").ruleset.show == \
+        load_ruleset(ROOT / "rulesets" / "bourre.yaml").ruleset.show
+
+
+def test_without_show_every_zone_and_variable_is_shown_under_its_name(tmp_path: Path) -> None:
+    text = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
+    bare = re.sub(r"\nshow:\n(  .*\n)+", "\n", text)
+    assert "show:" not in bare
+    (tmp_path / "bare.yaml").write_text(bare, encoding="utf-8")
+    state = load_ruleset(tmp_path / "bare.yaml").new_initial_state(seed=1, players=2)
+    play_out(state, random_choices(1), 6)
+    view = table_view(state, 0)
+    assert [variable.label for variable in view.variables] == ["tricks", "score", "trump"]
+    assert view.hand_zone == "hand"
+
+
+def test_the_hand_is_sorted_by_the_decks_order_and_grouped_by_suit() -> None:
+    """Suits in the deck's order (S H D C), ranks low to high as `deck.ranks` lists them, jokers last
+    (BU-02: two packs and four jokers)."""
+    deck = load_ruleset(ROOT / "rulesets" / "burraco.yaml").deck
+    groups = sort_hand(deck, ["JK", "10C", "2H", "AS", "3S", "JK", "KH", "10C"])
+    assert [(group.suit, group.cards) for group in groups] == [
+        ("S", ("3S", "AS")), ("H", ("2H", "KH")), ("C", ("10C", "10C")), ("", ("JK", "JK"))]
+    scopa = load_ruleset(ROOT / "tests" / "games" / "scopa.yaml").deck  # suits D C S B, ace low
+    assert [group.cards for group in sort_hand(scopa, ["KB", "AB", "7D", "AD"])] == [("AD", "7D"), ("AB", "KB")]
+
+
+def _to_trick(path: Path, cards: int, seed: int) -> State:
+    """A state whose trick holds `cards` cards, with a seat to play."""
+    game = load_ruleset(path)
+    state = game.new_initial_state(seed=seed, players=game.ruleset.players.default)
+    choose = random_choices(seed)
+    while len(state.values["trick"]) < cards or state.current_player == CHANCE:
+        play_out(state, choose, 1)
+    return state
+
+
+@pytest.mark.parametrize("path", [ROOT / "rulesets" / "bourre.yaml", ROOT / "tests" / "games" / "whist.yaml"],
+                         ids=_name)
+def test_the_trick_shows_who_played_each_card(path: Path) -> None:
+    """BR-19/BR-20: the trick is led, then played in turn; the view says who played each card."""
+    state = _to_trick(path, 3, seed=5)
+    plays = [action for action in state.history if action.kind == "play"][-3:]
+    trick = next(zone for zone in table_view(state, state.current_player).zones if zone.name == "trick")
+    assert trick.is_trick
+    assert trick.cards == tuple(state.card_text(action.card) for action in plays)
+    assert trick.played_by == tuple(f"p{action.seat}" for action in plays)
+
+
+def test_burraco_melds_are_shown_with_the_ids_that_actions_use_and_each_wilds_role() -> None:
+    """BU-18: melds belong to the team and either partner adds to them, by the meld's id (`add 9H to m2`);
+    BU-19: a meld holds at most one wild card, shown with the card it stands for."""
+    state = load_ruleset(ROOT / "rulesets" / "burraco.yaml").new_initial_state(seed=3, players=4)
+    choose = random_choices(3)
+    while not any("to m" in state.action_text(action) for action in
+                  (state.legal_actions() if state.current_player >= 0 else [])):
+        play_out(state, choose, 1)
+    view = table_view(state, state.current_player)
+    melds = {meld.id: (zone.owner, meld) for zone in view.zones for meld in zone.melds or ()}
+    targets = {re.search(r"to (m[0-9]+)", action).group(1)  # type: ignore[union-attr]
+               for action in view.legal_actions if " to m" in action}
+    assert targets and targets <= set(melds)
+    team = next(number for number, seats in enumerate(view.teams) if view.seat in seats)
+    assert all(melds[target][0] == f"t{team}" for target in targets)  # one's own team's melds
+    laid = sum(len(state.values["melds"][owner]) for owner in range(2))
+    assert len(melds) == laid
+    for _owner, meld in melds.values():
+        for card in meld.cards:
+            assert not card.stands_for or (card.card in ("JK",) or card.card.startswith("2"))
+    text = view_text(view, state.game.deck.suits, styled=False)
+    for meld_id in melds:
+        assert re.search(rf"^ +{meld_id} ", text, re.M), text
+
+
+def test_plain_text_has_no_colour_codes_and_a_terminal_has_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _to_trick(ROOT / "rulesets" / "bourre.yaml", 1, seed=5)
+    view = table_view(state, state.current_player)
+    suits = state.game.deck.suits
+    assert "\x1b[" not in view_text(view, suits, styled=False)
+    assert "\x1b[" in view_text(view, suits, styled=True)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in view_text(view, suits)
+    monkeypatch.delenv("NO_COLOR")
+    assert "\x1b[" in view_text(view, suits)
