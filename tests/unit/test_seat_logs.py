@@ -1,8 +1,8 @@
 """A per-seat log (`ruledeck play --log-seat SEAT FILE`) holds only what its seat saw. Over seeded random matches
 of every shipped ruleset and variant and every test game, for every seat: each line of the seat's log names
 only cards the seat had been shown by then (in its view of the table, `state.observation(seat)`, in an action
-or reveal not hidden from it, or in a line the ruleset logs for every seat), so no card hidden from it and never shown to it appears in it, and the
-shuffles' orders and the seed are nowhere in it."""
+or reveal not hidden from it, or in a line the ruleset logs for every seat), so no card hidden from it and
+never shown to it appears in it, and the shuffles' orders and the seed are nowhere in it."""
 
 from __future__ import annotations
 
