@@ -32,6 +32,8 @@ class HeuristicAgent(Agent):
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
+        if state.breaking:  # it keeps the rules: an action that breaks a clause only when nothing else is legal
+            legal = [action for action in legal if action not in state.breaking] or legal
         if len(legal) == 1:
             return legal[0]
         kinds = {action.kind for action in legal}
