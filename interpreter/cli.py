@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import sys
@@ -13,8 +12,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from interpreter import cache
+from interpreter import cache, cli_logs
 from interpreter.bundled import bundled_rulesets
+from interpreter.cli_stats import DEFAULT_BOTS, compare_command
 from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, render_findings
@@ -30,6 +30,9 @@ if TYPE_CHECKING:  # (the rest is imported where it is used: a command loads onl
 @click.version_option(package_name="ruledeck", prog_name="ruledeck")
 def cli() -> None:
     """ruledeck: card games as data. Validate, play and measure YAML rulesets."""
+
+
+cli.add_command(compare_command)
 
 
 @cli.command()
@@ -142,7 +145,7 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
-@click.option("--bots", default="heuristic", show_default=True, metavar="KIND,...",
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
 @click.option("--human", type=int, metavar="SEAT", help="Play this seat yourself at the terminal.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
@@ -150,27 +153,35 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 @click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False, writable=True),
               metavar="FILE.jsonl",
               help="Go on with the match a log holds (its ruleset, players, seed and parameters), adding to it.")
+@click.option("--log-seat", "seat_logs", multiple=True, type=(int, click.Path(dir_okay=False, writable=True)),
+              metavar="SEAT FILE.jsonl", help="Also write what one seat sees: its own cards, the public events, the "
+              "others' hidden actions masked, no shuffle (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print only the result, as JSON.")
 def play(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...], bots: str,
-         human: int | None, log_path: str | None, resume_path: str | None, as_json: bool) -> None:
+         human: int | None, log_path: str | None, resume_path: str | None, seat_logs: tuple[tuple[int, str], ...],
+         as_json: bool) -> None:
     """Play one match of a ruleset (a file, or a bundled ruleset by name) with bots, printing a transcript.
 
-    A match stopped at the terminal (q, Ctrl-C or the end of input) is kept in its log, or in a new one when
-    none was asked for; `ruledeck play --resume FILE.jsonl` goes on with it.
+    With --human, the full log (every shuffle: the record of the match, not for the player) is written from
+    the start, to --log or a new file, and the person is told where. A match stopped at the terminal (q,
+    Ctrl-C or the end of input) is kept in it; `ruledeck play --resume FILE.jsonl` goes on with it.
     """
     from interpreter.runners.human import Quit, human_chooser
+    from interpreter.runners.logfile import MatchLog
     from interpreter.runners.play import agents_for, play_match
     state: State | None = None
     logged: int | None = None  # for a resumed match, the events its log already holds
     log_file: IO[str] | None = None
+    match_log: MatchLog | None = None
     if resume_path is not None:
         if ruleset is not None or players is not None or seed is not None or assignments or log_path:
             raise click.UsageError("--resume: the log gives the ruleset, players, seed and parameters, and the "
                                    "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
         if not Path(resume_path).is_file():  # a device or a pipe would be read forever
             raise click.UsageError(f"--resume: {resume_path} is not a log file")
-        log_file = _locked(resume_path)  # first: nothing is read or cut while another run writes it
-        state, header, logged = _resumed(resume_path, log_file)
+        log_file = cli_logs.locked_log(resume_path)  # first: nothing is read or cut while another run writes it
+        state, header, logged, chain = _resumed(resume_path, log_file)
+        match_log = MatchLog(log_file, chain)
         game, count, seed = state.game, state.player_count, state.seed
         log_path = resume_path
         kinds = _table_and_bots(game, count, bots)[1]
@@ -188,31 +199,47 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         header["human"] = human  # a resumed match gives the seat back to its person
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    if state is None and log_path:  # a new log: emptied once no other run holds it
-        log_file = _locked(log_path)
+    cli_logs.check_seat_logs(seat_logs, count, log_path)
+    if state is None and log_path is None and human is not None:  # a person's match is always on record
+        log_path, log_file = cli_logs.record_file(str(header["ruleset"]), seed)
+    elif state is None and log_path:  # a new log: emptied once no other run holds it
+        log_file = cli_logs.locked_log(log_path)
         log_file.truncate(0)
+    try:
+        writers = cli_logs.open_seat_logs(seat_logs)
+    except BaseException:
+        if log_file is not None:
+            log_file.close()
+        raise
     agents = agents_for(kinds, count, seed + (len(state.history) if state is not None else 0))
     choosers: list[Callable[[State], Action]] = [agent.choose for agent in agents]
     if human is not None:
         choosers[human] = human_chooser(human)
     on_line = None if as_json else click.echo
     if not as_json:
-        if state is not None:
-            click.echo(f"{game.name}: {count} players, seed {seed}, resumed from {resume_path} at hand "
+        if state is not None:  # (a person is not shown the seed: from it and the ruleset, every hand follows)
+            who = f"you are p{human}" if human is not None else f"seed {seed}"
+            click.echo(f"{game.name}: {count} players, {who}, resumed from {resume_path} at hand "
                        f"{state.values['hand_number']} after {len(state.history)} actions")
+        elif human is not None:  # (no seed: from it and the ruleset, every hand could be worked out)
+            click.echo(f"{game.name}: {count} players, you are p{human}. {cli_logs.on_record(log_path)}")
         else:
             click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
+    elif human is not None and state is None:  # (the JSON result is the output: the person is told aside)
+        click.echo(cli_logs.on_record(log_path), err=True)
     if state is None:
         state = game.new_initial_state(seed=seed, players=count)
     try:
-        result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line, log=log_file,
-                            header=header, viewer=human, state=state, shown=logged)
+        result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line,
+                            log=match_log or log_file, header=header, viewer=human, state=state, shown=logged,
+                            seat_logs=writers)
     except (Quit, KeyboardInterrupt):
         click.echo(_stopped(log_path, header, state), err=True)
         sys.exit(130)
     finally:
-        if log_file is not None:
-            log_file.close()
+        for file in [log_file, *(writer.file for writer in writers)]:
+            if file is not None:
+                file.close()
     if as_json:
         echo_json(result.as_json())
         return
@@ -223,20 +250,15 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
                f"Best: {winners}.")
     if result.ended_by == "hand_cap":
         click.echo(f"(Stopped at the hand cap of {result.hands} hands before the match ended: see `match.hand_cap`.)")
+    if human is not None:
+        click.echo(f"The match is on record in {log_path}: `ruledeck replay {log_path}` plays it again.")
 
 
-def _locked(path: str) -> IO[str]:
-    """A log opened for appending, locked against any other run for as long as it is open."""
-    from interpreter.runners.integrity import lock
-    log_file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed when the match ends
-    lock(log_file, path)
-    return log_file
-
-
-def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int]:
-    """The state a log leads to, its header and how many events it holds; a last line cut off in writing is
-    cut from the file (open and locked as `log_file`), so that what is added follows its last whole line. A
-    match that is over cannot be resumed."""
+def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int, str | None]:
+    """The state a log leads to, its header, how many events it holds and the hash its next line chains to
+    (None for a log written before lines were chained: it is resumed with a warning, and goes on unchained); a
+    last line cut off in writing is cut from the file (open and locked as `log_file`), so that what is added
+    follows its last whole line. A match that is over cannot be resumed."""
     from interpreter.runners.replay import read_log_file, replay_log
     try:
         log = read_log_file(path)
@@ -249,8 +271,10 @@ def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int]:
         raise click.UsageError(f"--resume: the match in {path} is over")
     if log.whole_bytes < Path(path).stat().st_size:
         log_file.truncate(log.whole_bytes)
+    if not log.chained:
+        click.echo(f"warning: {path}: {cli_logs.UNCHAINED}", err=True)
     header = {key: value for key, value in log.header.items() if key not in ("type", "players", "seed")}
-    return state, header, len(log.events)
+    return state, header, len(log.events), log.last_chain
 
 
 def _stopped(log_path: str | None, header: dict[str, Any], state: State) -> str:
@@ -260,7 +284,7 @@ def _stopped(log_path: str | None, header: dict[str, Any], state: State) -> str:
     if kept is None:
         failures = []
         for folder in (Path(), Path(tempfile.gettempdir())):  # here, else in the temporary folder
-            path = _new_log_path(folder, str(header["ruleset"]), state.seed)
+            path = cli_logs.new_log_path(folder, str(header["ruleset"]), state.seed)
             try:
                 save_log(path, header, state)
             except OSError as error:
@@ -273,14 +297,37 @@ def _stopped(log_path: str | None, header: dict[str, Any], state: State) -> str:
     return f"Stopped. The match so far is in {kept}: go on with `ruledeck play --resume {kept}`."
 
 
-def _new_log_path(folder: Path, ruleset: str, seed: int | None) -> Path:
-    """A file name for the log of a stopped match, in `folder`, that is not taken yet."""
-    stem = Path(ruleset).stem
-    path, number = folder / f"{stem}-{seed}.jsonl", 1
-    while path.exists():
-        number += 1
-        path = folder / f"{stem}-{seed}-{number}.jsonl"
-    return path
+@cli.command(name="replay")
+@click.argument("log_path", metavar="LOG.jsonl", type=click.Path(exists=True, dir_okay=False))
+@click.option("--verify", is_flag=True, help="Print only the verdict, not the transcript.")
+def replay_command(log_path: str, verify: bool) -> None:
+    """Play a logged match again and check every line of its log and its result against it; print the
+    transcript (every action: the full log is the record of the match).
+
+    Exit status: 0 when the log is the match played again, 1 at the first difference (its line, what the
+    match has there and what the log says), at an edited line, or for a log that cannot be read.
+    """
+    from interpreter.runners.replay import read_log_file, replay_log
+    from interpreter.runners.transcript import describe
+    if not Path(log_path).is_file():  # a device or a pipe would be read forever
+        raise click.UsageError(f"{log_path} is not a log file")
+    log = read_log_file(log_path)
+    state = replay_log(log_path, log, verify=True)
+    if not log.chained:
+        click.echo(f"warning: {log_path}: {cli_logs.UNCHAINED}", err=True)
+    if not verify:
+        for event in state.events:
+            line = describe(event)
+            if line is not None:
+                click.echo(line)
+    lines = 1 + len(log.events)
+    if state.is_terminal:
+        scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(state.returns()))
+        click.echo(f"{log_path}: {lines} lines verified: the match played again is the one logged, "
+                   f"to its result ({scores}).")
+    else:
+        click.echo(f"{log_path}: {lines} lines verified; the log stops before the match ends, after "
+                   f"{len(state.history)} actions (`ruledeck play --resume {log_path}` goes on with it).")
 
 
 @cli.command()
@@ -289,7 +336,7 @@ def _new_log_path(folder: Path, ruleset: str, seed: int | None) -> Path:
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
-@click.option("--bots", default="random", show_default=True, metavar="KIND,...",
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
@@ -298,51 +345,32 @@ def _new_log_path(folder: Path, ruleset: str, seed: int | None) -> Path:
 @click.option("--address", metavar="HOST:PORT",
               help="With --backend ray: the Ray cluster to use (default: a Ray started here with --workers CPUs).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.png",
+              help="Draw the results with their intervals and their distribution (pip install 'ruledeck[plot]').")
 def simulate(ruleset: str, games: int, players: int | None, seed: int, assignments: tuple[str, ...], bots: str,
-             workers: int, backend: str, address: str | None, as_json: bool) -> None:
-    """Play many matches and print each seat's mean result and share of wins, with a progress bar.
+             workers: int, backend: str, address: str | None, as_json: bool, plot_path: str | None) -> None:
+    """Play many matches and print every statistic with its 95% interval: each seat's (or team's) result and
+    share of wins, the first dealer's edge, the length of hands and matches, matches stopped by the hand cap,
+    and the ruleset's own `metrics:`. Ctrl-C stops the run and reports the matches that finished.
 
     The results depend only on the ruleset, the bots, the seed and the number of matches: not on --workers or
     --backend.
     """
+    from interpreter.cli_stats import bots_text, check_backend, check_plot, report_simulation, run_job
     from interpreter.runners.simulate import Job
-    from interpreter.runners.simulate import simulate as run_simulation
-    if address is not None and backend != "ray":
-        raise click.UsageError("--address is for --backend ray")
-    if backend == "ray" and importlib.util.find_spec("ray") is None:
-        raise click.UsageError("--backend ray needs Ray: pip install 'ruledeck[ray]'")
+    check_backend(backend, address)
+    check_plot(plot_path)
     ruleset = ruleset_file(ruleset)
     game = load_game_or_exit(ruleset, assignments)
     count, kinds = _table_and_bots(game, players, bots)
     job = Job(str(Path(ruleset).resolve()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
-    played = 0
-
-    def progress(count: int) -> None:
-        nonlocal played
-        played += count
-        bar.update(count)
-
-    try:
-        with click.progressbar(length=games, label=f"{game.name}, {count} players", file=sys.stderr,
-                               show_eta=True) as bar:
-            summary = run_simulation(job, games=games, seed=seed, workers=workers, progress=progress,
-                                     backend=backend, address=address)
-    except KeyboardInterrupt:  # the workers are stopped already: say so, and how far it got
-        click.echo(f"\nInterrupted after {played} of {games} matches: no statistics.", err=True)
-        sys.exit(130)
-    if as_json:
-        echo_json({"ruleset": game.name, "bots": kinds, "seed": seed, **summary.as_json()})
-        return
-    click.echo(f"{game.name}: {games} matches, {count} players, bots {','.join(kinds)}, seed {seed}")
-    click.echo(f"{'seat':>6} {'mean result':>12} {'± s.e.':>9} {'stdev':>9} {'wins':>7}")
-    for row in summary.per_seat():
-        click.echo(f"{'p' + str(int(row['seat'])):>6} {row['mean']:12.2f} {row['stderr']:9.2f} {row['stdev']:9.2f} "
-                   f"{row['wins']:7.1%}")
-    overall = summary.as_json()
-    click.echo(f"hands per match {overall['mean_hands']:.2f}, actions per match {overall['mean_actions']:.1f}")
-    if summary.capped:
-        click.echo(f"{summary.capped} of {games} matches stopped at the hand cap before they ended "
-                   "(see `match.hand_cap`); their results are as the cap left them")
+    summary, interrupted = run_job(job, games=games, seed=seed, workers=workers, backend=backend, address=address,
+                                   label=f"{game.name}, {count} players")
+    played = len(summary.records)
+    header = (f"{game.name}: {played} match{'es' if played != 1 else ''}, {count} players, seed {seed}; "
+              f"bots: {bots_text(kinds, bots)}")
+    report_simulation(game, summary, header=header, as_json=as_json, plot_path=plot_path, interrupted=interrupted,
+                      facts={"bots": kinds, "seed": seed})
 
 
 @cli.command(name="list")

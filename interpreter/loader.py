@@ -148,6 +148,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     assert isinstance(hand, MappingNode)
     check_phases(checker, steps, hand, {})
     _check_match(steps, root)
+    _check_metrics(checker, steps, root)
     _check_unused(checker, environment, site, definitions)
     compiled = program.build()
     expressions = {where: compiled[name] for where, name in site.compiled.items()}
@@ -281,6 +282,23 @@ def _check_match(steps: StepChecker, root: MappingNode) -> None:
         ("ends_when", BOOL, {}), ("result", INT, {"player": SEAT}),
     ):
         steps.expression(entries.get(key), ("match", key), scope, expected, f"`match.{key}`")
+
+
+def _check_metrics(checker: RulesetChecker, steps: StepChecker, root: MappingNode) -> None:
+    """`metrics:`: each a number, or a truth value (counted as 1 or 0), of the table as a hand ends (no `player`)."""
+    from interpreter.dsl.types import BOOL
+
+    metrics = root.entries.get("metrics")
+    for name, metric in (metrics.entries.items() if isinstance(metrics, MappingNode) else ()):
+        path: Path_ = ("metrics", name)
+        value: Node | None = metric
+        if isinstance(metric, MappingNode):
+            value, path = metric.entries.get("value"), (*path, "value")
+        kind = steps.expression(value, path, {}, None, f"the metric `{name}`")
+        if kind is not None and kind not in (INT, BOOL):
+            checker.error("type", f"the metric `{name}` must be int or bool, not {kind}", value, path,
+                          hint="a metric is a number (a count, a size, a total) or a truth value: "
+                               "e.g. `size(...)`, `count(... for p in seats())`")
 
 
 def _check_unused(checker: RulesetChecker, environment: Environment, site: ExpressionSite,

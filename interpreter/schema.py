@@ -101,7 +101,8 @@ def _descend_one_of(validator: Any, error: ValidationError, root: MappingNode, p
     kind = "an option" if "choose" in keys else "a step"
     if not present:
         found = ", ".join(sorted(instance)) or "nothing"
-        guess = [close for key in instance for close in difflib.get_close_matches(key, list(keys), n=1)]
+        # (a close cutoff: a verb's modifier, such as `from`, is not a misspelt verb, such as `random`)
+        guess = [close for key in instance for close in difflib.get_close_matches(key, list(keys), n=1, cutoff=0.7)]
         hint = f"did you mean `{guess[0]}`?" if guess else "one of: " + ", ".join(keys)
         diagnostics.append(Diagnostic("schema", f"{kind} needs one of its verbs; found {found}", location,
                                       yaml_path(path), hint=hint))

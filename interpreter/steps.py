@@ -94,7 +94,8 @@ class StepChecker:
         return zone is not None and zone.kind == "melds" and zone.owner != "table"
 
     def target(self, node: Node | None, path: Path, scope: Scope) -> Type | None:
-        found = self._reference(node, path, scope, dict(self.variables), "variable")
+        # A variable, or the dealer: a step may set who deals (a draw for the deal, a random dealer).
+        found = self._reference(node, path, scope, {**self.variables, "dealer": None}, "variable")
         return found[1] if found else None
 
     def expression(self, node: Node | None, path: Path, scope: Scope, expected: Type | None = None,
@@ -166,6 +167,15 @@ class StepChecker:
 
     def _step_shuffle(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["shuffle"], (*path, "shuffle"), scope)
+
+    def _step_random(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        kind = self.target(entries["random"], (*path, "random"), scope)
+        self.expression(entries["from"], (*path, "from"), scope, list_of(kind) if kind is not None else None,
+                        "the values to pick from")
+        self.expression(entries.get("weights"), (*path, "weights"), scope, list_of(INT), "the weights")
+        name = _bare_name(entries["random"])
+        if name is not None:
+            self.site.narrowed -= {name}
 
     def _step_deal(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.expression(entries["deal"], (*path, "deal"), scope, INT, "the number of cards dealt")

@@ -5,6 +5,7 @@ Each command runs as the README gives it, with these substitutions so that the w
 - `.venv/bin/ruledeck` is this interpreter's `python -m interpreter` (the same command line);
 - `.venv/bin/pip install ...` lines are not run (the tests run where ruledeck is installed already);
 - a `--backend ray` line runs only where Ray is installed, on a Ray started here (its `--address` left out);
+- a `--plot` line runs only where matplotlib is installed;
 - `--human SEAT` is answered `q` on standard input: the match stops, is kept in a log, and exits 130.
 The commands run in a temporary folder that links to `rulesets/` and `tests/`, so that what they write
 (`match.jsonl`, the log of the stopped match) stays out of the checkout.
@@ -84,7 +85,7 @@ def _run(command: list[str], folder: Path, stdin: str | None = None) -> subproce
 
 def test_the_tour_has_every_kind_of_command() -> None:
     verbs = {shlex.split(line, comments=True)[1] for line in COMMANDS if line.startswith(".venv/bin/ruledeck")}
-    assert {"list", "play", "simulate", "test", "validate"} <= verbs and len(COMMANDS) >= 12
+    assert {"compare", "list", "play", "simulate", "test", "validate"} <= verbs and len(COMMANDS) >= 12
 
 
 @pytest.mark.parametrize("line", COMMANDS, ids=lambda line: line.split("#")[0].strip().removeprefix(".venv/bin/"))
@@ -94,6 +95,8 @@ def test_a_shell_command_of_the_tour_runs(line: str, folder: Path) -> None:
         pytest.skip("an installation: the tests run where ruledeck is installed")
     if _option_value(words, "--backend") == "ray" and importlib.util.find_spec("ray") is None:
         pytest.skip("Ray is not installed (pip install -e '.[ray]')")
+    if "--plot" in words and importlib.util.find_spec("matplotlib") is None:
+        pytest.skip("matplotlib is not installed (pip install -e '.[plot]')")
     person = "--human" in words
     result = _run(_substituted(words), folder, stdin="q\n" if person else None)
     assert result.returncode == (STOPPED_BY_THE_PERSON if person else 0), result.stdout + result.stderr

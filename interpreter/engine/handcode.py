@@ -84,7 +84,7 @@ class _HandWriter(SiteWriter):
         self.rounds: list[_Round] = []  # the simultaneous rounds a decision being compiled is in, innermost last
         self.tricks: dict[str, Step] = {}
         self.namespace.update(PENDING=Pending, NEW=tuple.__new__, tuple=tuple, isinstance=isinstance, any=any, str=str,
-                              Exception=Exception)
+                              Exception=Exception, min=min, sum=sum)
 
     # --- the program ----------------------------------------------------------------------------------------------
 
@@ -130,6 +130,31 @@ class _HandWriter(SiteWriter):
         after = self.label()
         self.stop_at(after)
         self.begin(after)
+
+    def _stopping_random(self, step: Step, scope: str) -> None:
+        """A value picked at random: a chance event (`S.chance` names no zone and holds the values and their
+        weights); `apply_chance` puts the value picked in `S.picked`, which the step then sets."""
+        values = self.value(step["values"], scope, 2)
+        where = step["values"].where
+        self.code(f"_values = tuple({values})")
+        self.code("if not _values:")
+        self.code(f"raise RUNTIME('nothing to pick from: the list of values is empty', {where!r})", 1)
+        if step["weights"] is not None:
+            weights = self.value(step["weights"], scope, 2)
+            self.code(f"_weights = tuple({weights})")
+            self.code("if len(_weights) != len(_values) or min(_weights) < 0 or not sum(_weights):")
+            self.code(f"raise RUNTIME('the weights must be one whole number per value, none negative, not all 0 "
+                      f"(' + str(len(_values)) + ' values, weights ' + str(list(_weights)) + ')', "
+                      f"{step['weights'].where!r})", 1)
+        else:
+            self.code("_weights = None")
+        kind = self.name_of(step["kind"], "K")
+        self.code(f"S.chance = (None, {step.where!r}, _values, _weights, {kind})")
+        after = self.label()
+        self.stop_at(after)
+        self.begin(after)
+        target, _ = self.place(step["target"], scope, 2)
+        self.code(f"{target} = S.picked")
 
     def _stopping_if(self, step: Step, scope: str) -> None:
         condition = self.value(step["condition"], scope, 2)

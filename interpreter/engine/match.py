@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.engine.errors import IllegalActionError
@@ -18,6 +19,10 @@ Bindings = dict[str, Any]
 
 class MatchLoop(StateParts):
     """The part of State that runs the match over hands."""
+
+    # Called with the state as each hand ends, before the next one starts (its zones and hand variables are still
+    # as the hand left them): how a runner reads a hand's end, e.g. for statistics. A copy of the state keeps it.
+    hand_end_hook: Callable[[Any], None] | None = None
 
     # --- hands and the match ----------------------------------------------------------------------------------
 
@@ -40,10 +45,12 @@ class MatchLoop(StateParts):
 
     def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[Any]],
                  face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any],
-                 rest_zone: tuple[str, int] | None = None, leader: int | None = None) -> None:
+                 rest_zone: tuple[str, int] | None = None, leader: int | None = None,
+                 owned: dict[str, dict[int, Any]] | None = None) -> None:
         """Set up a hand already in progress (for scenarios): cards (or melds) placed in zones, the rest of the
-        deck in the deck's zone (or in `rest_zone`), variables set over their initial values; then run from the
-        named phase; `leader` leads the first trick played, whatever its `leader` says."""
+        deck in the deck's zone (or in `rest_zone`), variables set over their initial values (`owned`: some
+        owners' values of a per-seat or per-team variable, the others keeping theirs); then run from the named
+        phase; `leader` leads the first trick played, whatever its `leader` says."""
         game = self.game
         self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
                            hand_number=hand_number, dealer=dealer, _meld_rules=game.meld_rules)
@@ -73,6 +80,11 @@ class MatchLoop(StateParts):
                 self.face_up.add(key, card)
         for name, value in variables.items():
             self.values[name] = value
+        for name, owners in (owned or {}).items():
+            merged = list(self.values[name])
+            for owner, value in owners.items():
+                merged[owner] = value
+            self.values[name] = merged
         self._events.append(("hand", hand_number, dealer))
         self.first_leader = leader
         self._enter(phase)
@@ -157,6 +169,8 @@ class MatchLoop(StateParts):
         number = self.values["hand_number"]
         self.hand_results.append({"hand": number, "dealer": self.values["dealer"], "result": self.returns()})
         self._events.append(("hand_end", number, self.hand_results[-1]["result"]))
+        if self.hand_end_hook is not None:
+            self.hand_end_hook(self)
         hands = self.evaluate(program.hands, {}) if program.hands is not None else None
         # The default cap guards against a match that never ends; it never cuts a fixed number of hands short.
         cap = self.evaluate(program.hand_cap, {}) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.types import SEAT, parse_type
 from interpreter.model import Ruleset
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 
@@ -216,6 +217,14 @@ class _Builder:
 
     def _shuffle(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"zone": self.ref(e["shuffle"], (*p, "shuffle"))}
+
+    def _random(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        target = self.ref(e["random"], (*p, "random"))
+        assert target is not None
+        spec = self.variables.get(target.name)
+        return {"target": target, "values": self.required(e["from"], (*p, "from")),
+                "weights": self.expr(e.get("weights"), (*p, "weights")),
+                "kind": parse_type(spec.type) if spec is not None else SEAT}  # (else the dealer)
 
     def _deal(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"count": self.required(e["deal"], (*p, "deal")), "source": self.ref(e["from"], (*p, "from")),

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter.actions import Action, ActionSyntaxError
@@ -18,7 +17,7 @@ from interpreter.engine.log import Log
 from interpreter.engine.match import MatchLoop
 from interpreter.engine.meldsearch import MeldSearch
 from interpreter.engine.program import Expr, Option
-from interpreter.engine.zones import FaceUp, ZoneKey
+from interpreter.engine.zones import FaceUp
 from interpreter.errors import EvaluationError
 from interpreter.procedures import written_at
 from interpreter.source import find, parse_yaml_path
@@ -55,7 +54,10 @@ class State(CardsAndValues, MatchLoop):
         self.open_rounds: tuple[int, ...] = ()  # the slots of the simultaneous rounds in progress' choices
         self.first_leader: int | None = None  # who leads the next trick instead of its `leader` (scenarios)
         self.pending: decisions.Pending | None = None
-        self.chance: tuple[ZoneKey, str] | None = None
+        # A chance event waiting: (the zone to shuffle, where), or a value to pick: (None, where, the values,
+        # their weights or None, their type); `apply_chance` puts a value picked in `picked` for the step.
+        self.chance: tuple[Any, ...] | None = None
+        self.picked: Any = None
         self.terminal = False
         self.ended_by = ""  # when the match is over: `ends_when`, `hands`, or `hand_cap` (stopped, not ended)
         self.phase = ""
@@ -171,12 +173,16 @@ class State(CardsAndValues, MatchLoop):
             raise
         self.pc = ~label
 
-    def apply_chance(self, outcome: Sequence[int] | Sequence[str] | None = None) -> None:
-        """At a chance node: shuffle with the state's own generator, or put the given order (the card dealt
-        first, first: a stacked deck)."""
+    def apply_chance(self, outcome: Any = None) -> None:
+        """At a chance node: shuffle with the state's own generator, or put the given order (a list of cards or
+        their texts, the card dealt first, first: a stacked deck); at a `random` step, pick a value with the
+        state's own generator, or the one given (see `chance_event`)."""
         if self.chance is None or self.terminal:
             raise IllegalActionError("this is not a chance node")
-        key, _where = self.chance
+        key = self.chance[0]
+        if key is None:
+            self._pick(outcome)
+            return
         cards = self._zone_list(key)
         if outcome is None:
             self.rng.shuffle(cards)
@@ -191,6 +197,45 @@ class State(CardsAndValues, MatchLoop):
         self._events.append(("chance", key[0], cards[::-1]))
         self.steps = 0
         self._advance()
+
+    def _pick(self, outcome: Any) -> None:
+        """A value picked at random (a `random` step): by the state's own generator, or the one given (the
+        value itself, or its text as the log writes it)."""
+        assert self.chance is not None
+        _, where, values, weights, kind = self.chance
+        if outcome is None:
+            index = self.rng.randrange(len(values)) if weights is None else \
+                self.rng.choices(range(len(values)), weights)[0]
+            value = values[index]
+        else:
+            found = [v for v in values if v == outcome and v.__class__ is outcome.__class__] or \
+                [v for v in values if isinstance(outcome, str) and self.shown(v, kind) == outcome]
+            allowed = [v for v in found if weights is None or weights[values.index(v)] > 0]
+            if not allowed:
+                shown = ", ".join(self.shown(v, kind) for index, v in enumerate(values)
+                                  if weights is None or weights[index] > 0)
+                raise IllegalActionError(f"{outcome!r} cannot be picked here; the values are: {shown}")
+            value = allowed[0]
+        self.picked = value
+        self.chance = None
+        self._events.append(("pick", where, value, kind))
+        self.steps = 0
+        self._advance()
+
+    def chance_event(self) -> dict[str, Any] | None:
+        """What the chance node waits for, as data (None elsewhere): `{"type": "shuffle", "zone": name,
+        "cards": how many}`, or `{"type": "pick", "values": [...], "chances": [...]}` (each value's text and
+        its probability). `apply_chance()` does it with the state's own generator; `apply_chance(outcome)` with
+        the outcome given: the new order of the zone (the card on top first), or the value picked."""
+        if self.chance is None or self.terminal:
+            return None
+        key = self.chance[0]
+        if key is not None:
+            return {"type": "shuffle", "zone": key[0], "cards": len(self._zone_list(key))}
+        _, _where, values, weights, kind = self.chance
+        total = sum(weights) if weights is not None else len(values)
+        return {"type": "pick", "values": [self.shown(value, kind) for value in values],
+                "chances": [(weights[index] if weights is not None else 1) / total for index in range(len(values))]}
 
     def returns(self) -> list[int]:
         """Each seat's match result, as the ruleset's `match.result` scores it."""
@@ -250,6 +295,8 @@ class State(CardsAndValues, MatchLoop):
             return found
         if kind == "chance":
             return {"type": "chance", "zone": event[1], "order": [self.card_text(c) for c in event[2]]}
+        if kind == "pick":
+            return {"type": "pick", "at": event[1], "value": self.shown(event[2], event[3])}
         if kind == "reveal":
             return {"type": "reveal", "action": self.action_text(event[1])}
         if kind == "log":

@@ -8,7 +8,9 @@
 Actions have the ids of interop/catalogue.py, the same as the PettingZoo environment's. A shuffle is a run of
 chance nodes, one per card: each outcome is the id of the next card of the new order (top card first), with
 probability (copies of that card left) / (cards left); once every card is placed, the order is applied
-(`state.apply_chance(order)`). Returns are each seat's match result (`state.returns()`) at the end, 0 before.
+(`state.apply_chance(order)`). A value picked at random (a `random` step) is one chance node whose outcomes
+are the indexes of the values in the ruleset's list, with their weights' probabilities. Returns are each seat's
+match result (`state.returns()`) at the end, 0 before.
 Observations: a string (the seat's `observation(seat)` as JSON) and a tensor (interop/features.py). The
 information state adds to the observation string every action of the match as the seat saw it (an action
 hidden from the seat shows only who acted); its tensor is the observation tensor.
@@ -114,6 +116,8 @@ class Progress:
         are applied at once: they have no outcome to choose."""
         state = self.state
         while state.is_chance_node and not self.order and not self.remaining:
+            if state.chance is not None and state.chance[0] is None:  # a value picked at random: its outcomes
+                return  # are the indexes of the values (see `outcomes`)
             trial = state.clone()
             before = len(trial.events)
             trial.apply_chance()
@@ -123,6 +127,26 @@ class Progress:
                 self.remaining = Counter(cards)
                 return
             state.apply_chance(cards)
+
+    def outcomes(self) -> list[tuple[int, float]]:
+        """The chance outcomes now: the cards that may come next in a shuffle, or the values of a pick (by their
+        index in the ruleset's list), each with its probability."""
+        chance = self.state.chance
+        if chance is not None and chance[0] is None:
+            values, weights = chance[2], chance[3]
+            total = sum(weights) if weights is not None else len(values)
+            return [(index, (weights[index] if weights is not None else 1) / total) for index in range(len(values))
+                    if weights is None or weights[index] > 0]
+        total = sum(self.remaining.values())
+        return [(card, count / total) for card, count in sorted(self.remaining.items())]
+
+    def resolve(self, outcome: int) -> None:
+        chance = self.state.chance
+        if chance is not None and chance[0] is None:
+            self.state.apply_chance(chance[2][outcome])
+            self.settle()
+        else:
+            self.place(outcome)
 
     def place(self, card: int) -> None:
         self.order.append(card)
@@ -162,14 +186,12 @@ class RuledeckState(pyspiel.State):  # type: ignore[misc]  # (pyspiel is untyped
         return sorted(self.shared.catalogue.legal_by_id(state.legal_actions()))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        remaining = self.progress.remaining
-        total = sum(remaining.values())
-        return [(card, count / total) for card, count in sorted(remaining.items())]
+        return self.progress.outcomes()
 
     def _apply_action(self, action: int) -> None:
         progress = self.progress
         if progress.state.is_chance_node:
-            progress.place(action)
+            progress.resolve(action)
             return
         legal = self.shared.catalogue.legal_by_id(progress.state.legal_actions())
         progress.state.apply(legal[action])
@@ -178,6 +200,9 @@ class RuledeckState(pyspiel.State):  # type: ignore[misc]  # (pyspiel is untyped
     def _action_to_string(self, player: int, action: int) -> str:
         state = self.progress.state
         if player == pyspiel.PlayerId.CHANCE:
+            chance = state.chance
+            if chance is not None and chance[0] is None and 0 <= action < len(chance[2]):
+                return f"pick {state.shown(chance[2][action], chance[4])}"
             return f"deal {state.card_text(action)}"
         if not state.is_terminal and not state.is_chance_node and player == state.current_player:
             chosen = self.shared.catalogue.legal_by_id(state.legal_actions()).get(action)

@@ -1,6 +1,7 @@
 """What makes a match log safe to go on with: a digest of its header (so that an edited seed, player count or
 parameter is seen), a fingerprint of the rules it was played under (so that a changed or another ruleset is
-seen), and an exclusive lock while a match is written to it (so that two runs never interleave in it)."""
+seen), a chain of hashes through its lines (so that an edited, removed or inserted line is seen), and an
+exclusive lock while a match is written to it (so that two runs never interleave in it)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 # The header's fields that the digest leaves out: the digest itself, and the ruleset's path, which changes when
 # a log is moved with its ruleset (the ruleset's content is covered by `rules`).
 _UNSIGNED = ("digest", "ruleset")
+# The header field that says the log's lines are chained (logs written before the chain have no such field).
+CHAINED = "chained"
 
 
 class LogBusyError(RuledeckError):
@@ -35,6 +38,31 @@ def signed(header: dict[str, Any]) -> dict[str, Any]:
     """The header with its digest (worked out on the header as JSON will read it back)."""
     readback = json.loads(json.dumps(header))
     return {**header, "digest": header_digest(readback)}
+
+
+def line_hash(previous: str, event: dict[str, Any]) -> str:
+    """The chain hash of a log line: of the previous line's hash (the header's digest for the first event) and
+    of this line's fields (all but its own hash), as they read back from JSON."""
+    fields = {key: value for key, value in event.items() if key != "chain"}
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256((previous + text).encode("ascii")).hexdigest()[:32]
+
+
+def chained(event: dict[str, Any], previous: str) -> dict[str, Any]:
+    """The event with its `chain` hash, linked to the previous line's."""
+    return {**event, "chain": line_hash(previous, json.loads(json.dumps(event)))}
+
+
+def chain_problem(events: list[dict[str, Any]], start: str) -> int | None:
+    """The index of the first event whose `chain` does not follow from the lines before it and its own fields
+    (an edited, removed or inserted line), if any."""
+    previous = start
+    for index, event in enumerate(events):
+        found = event.get("chain")
+        if not isinstance(found, str) or found != line_hash(previous, event):
+            return index
+        previous = found
+    return None
 
 
 def rules_fingerprint(game: Game) -> str:

@@ -3,7 +3,6 @@ flushed as it is written, so an interrupted match leaves a valid, replayable pre
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +11,8 @@ from typing import IO, Any
 from interpreter.agents import Agent, make_agent
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
-from interpreter.runners.integrity import rules_fingerprint, signed
+from interpreter.runners.integrity import rules_fingerprint
+from interpreter.runners.logfile import MatchLog, SeatLog
 from interpreter.runners.transcript import describe
 
 
@@ -45,30 +45,38 @@ def agents_for(kinds: Sequence[str], players: int, seed: int | None) -> list[Age
 
 
 def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence[Chooser],
-               on_line: Callable[[str], None] | None = None, log: IO[str] | None = None,
+               on_line: Callable[[str], None] | None = None, log: IO[str] | MatchLog | None = None,
                header: dict[str, Any] | None = None, viewer: int | None = None,
-               state: State | None = None, shown: int | None = None) -> MatchResult:
+               state: State | None = None, shown: int | None = None,
+               seat_logs: Sequence[SeatLog] = ()) -> MatchResult:
     """Play to the end. `choosers[seat]` picks an action for a seat; `on_line` receives transcript lines;
-    `log` receives one JSON event per line, flushed as written. A `state` given is played on (the caller keeps
-    it, to save the match if it is stopped). For a match resumed from its log, `shown` is the number of its
-    events the log already holds: they are neither shown nor written again, and no header is written."""
+    `log` receives one JSON event per line, flushed as written, chained (a file is started with a header; a
+    `MatchLog` is written on); each of `seat_logs` receives what its seat sees. A `state` given is played on
+    (the caller keeps it, to save the match if it is stopped). For a match resumed from its log, `shown` is the
+    number of its events the log already holds: they are neither shown nor written again."""
     if state is None:
         state = game.new_initial_state(seed=seed, players=players)
-    if shown is None:
-        shown = 0
-        if log is not None:
-            _write(log, log_header(game, header, players, seed))
+    if (log is not None and not isinstance(log, MatchLog)) or seat_logs:  # (a header costs a hash of the rules)
+        full = log_header(game, header, players, seed)
+        if log is not None and not isinstance(log, MatchLog):
+            log = MatchLog.start(log, full)
+        for seat_log in seat_logs:
+            seat_log.start(full)
+    shown = shown or 0
     actions = len(state.history)
 
     def flush_events() -> None:
         nonlocal shown
-        for event in state.events[shown:]:
+        new = state.events[shown:]
+        for event in new:
             if log is not None:
-                _write(log, event)
+                log.write(event)
             if on_line is not None:
                 line = describe(event, viewer)
                 if line is not None:
                     on_line(line)
+        for seat_log in seat_logs:
+            seat_log.follow(state, new)
         shown = len(state.events)
 
     while True:
@@ -83,26 +91,24 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
         actions += 1
     result = MatchResult(game.name, players, seed, len(state.hand_results), state.returns(),
                          state.hand_results, actions, state.ended_by)
+    ending = {"type": "result", **result.as_json()}
     if log is not None:
-        _write(log, {"type": "result", **result.as_json()})
+        log.write(ending)
+    for seat_log in seat_logs:
+        seat_log.follow(state, [ending])
     return result
 
 
 def log_header(game: Game, header: dict[str, Any] | None, players: int, seed: int | None) -> dict[str, Any]:
-    """The first line of a match log: the ruleset, its parameters, the players and the seed, a fingerprint of
-    the rules, and a digest of it all (so that an edit is seen when the match goes on)."""
-    return signed({"type": "match", **(header or {}), "players": players, "seed": seed,
-                   "rules": rules_fingerprint(game)})
+    """The first line of a match log, before it is signed: the ruleset, its parameters, the players and the
+    seed, and a fingerprint of the rules (so that an edit or another ruleset is seen when the match goes on)."""
+    fields = {key: value for key, value in (header or {}).items() if key not in ("digest", "chained")}
+    return {"type": "match", **fields, "players": players, "seed": seed, "rules": rules_fingerprint(game)}
 
 
 def save_log(path: str | Path, header: dict[str, Any], state: State) -> None:
     """A log of the match so far, as `--log` would have written it (for a match stopped without one)."""
-    with open(path, "w", encoding="utf-8") as log:
-        _write(log, log_header(state.game, header, state.player_count, state.seed))
+    with open(path, "w", encoding="utf-8") as file:
+        log = MatchLog.start(file, log_header(state.game, header, state.player_count, state.seed))
         for event in state.events:
-            _write(log, event)
-
-
-def _write(log: IO[str], event: dict[str, Any]) -> None:
-    log.write(json.dumps(event, ensure_ascii=False) + "\n")  # UTF-8 text, as the file is opened
-    log.flush()
+            log.write(event)

@@ -1,6 +1,6 @@
 """Replay a match from its log (`ruledeck play --log FILE.jsonl`): the header names the ruleset, parameters,
-players and seed; chance outcomes and actions are applied in order. A log cut short (a crash, Ctrl-C)
-replays to where it stops."""
+players and seed; chance outcomes and actions are applied in order, and every other line is checked against
+what the engine makes of them. A log cut short (a crash, Ctrl-C) replays to where it stops."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import State
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, shorten
 from interpreter.loader import load_ruleset
-from interpreter.runners.integrity import header_problem, rules_fingerprint
+from interpreter.runners.integrity import CHAINED, chain_problem, header_problem, rules_fingerprint
+from interpreter.runners.play import MatchResult
 
 
 class ReplayError(RuledeckError):
@@ -30,6 +31,19 @@ class Log:
     header: dict[str, Any]
     events: list[dict[str, Any]]
     whole_bytes: int
+    lines: list[int]  # the line number of each event in the file
+
+    @property
+    def chained(self) -> bool:
+        """Whether its lines are chained by hashes (logs written before the chain are not)."""
+        return self.header.get(CHAINED) is True
+
+    @property
+    def last_chain(self) -> str | None:
+        """The hash the next line chains to (None for a log whose lines are not chained)."""
+        if not self.chained:
+            return None
+        return str(self.events[-1]["chain"]) if self.events else str(self.header["digest"])
 
 
 def read_log(path: str | Path) -> list[dict[str, Any]]:
@@ -47,6 +61,7 @@ def read_log_file(path: str | Path) -> Log:
         raise ReplayError(f"{path}: cannot read the log: {error.strerror or error}") from None
     lines = data.splitlines(keepends=True)
     found: list[dict[str, Any]] = []
+    numbers: list[int] = []
     whole = 0
     for number, line in enumerate(lines, 1):
         try:
@@ -60,17 +75,22 @@ def read_log_file(path: str | Path) -> Log:
             raise ReplayError(f"{path}: line {number} is {what}" + (
                 "" if found else " (a match log starts with its `match` header line)"))
         if event is not None:
+            if not found and "seat" in event:
+                raise ReplayError(f"{path}: line 1: this is the log of what one seat saw (p{event['seat']}), "
+                                  "without the shuffles, so it cannot be replayed: replay the full log of the match")
             found.append(event)
+            numbers.append(number)
         whole += len(line)
     if not found:
         raise ReplayError(f"{path}: the log is empty")
-    return Log(found[0], found[1:], whole)
+    return Log(found[0], found[1:], whole, numbers[1:])
 
 
 _DAMAGED: Any = object()
 _SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
     "match": (("ruleset", str), ("players", int)),
     "chance": (("zone", str), ("order", list)),
+    "pick": (("at", str), ("value", str)),
     "action": (("action", str),),
     "hand": (("hand", int), ("dealer", int)),
     "hand_end": (("hand", int), ("result", list)),
@@ -81,9 +101,9 @@ _SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
 
 
 def _well_formed(event: Any, *, first: bool) -> bool:
-    if not isinstance(event, dict) or (event.get("type") == "match") != first:
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str) or (event["type"] == "match") != first:
         return False
-    shape = _SHAPES.get(event.get("type"))  # type: ignore[arg-type]
+    shape = _SHAPES.get(event["type"])
     if shape is None or not all(isinstance(event.get(key), kind) and not isinstance(event.get(key), bool)
                                 for key, kind in shape):
         return False
@@ -91,43 +111,143 @@ def _well_formed(event: Any, *, first: bool) -> bool:
         isinstance(event.get("params", {}), dict))
 
 
-def replay(path: str | Path) -> State:
-    """The state a log leads to."""
-    return replay_log(path, read_log_file(path))
+def replay(path: str | Path, *, verify: bool = True) -> State:
+    """The state a log leads to (with `verify`, every line checked against the match played again)."""
+    return replay_log(path, read_log_file(path), verify=verify)
 
 
-def replay_log(path: str | Path, log: Log) -> State:
-    """The state a log already read leads to."""
+def replay_log(path: str | Path, log: Log, *, verify: bool = True) -> State:
+    """The state a log already read leads to. Its header and chain are checked first; then chance outcomes and
+    actions are applied in order and, with `verify`, every other line must be the event the engine makes
+    there, and the result line the match's result: the first difference is refused, naming its line, what
+    the match has there and what the log says."""
     header = log.header
     problem = header_problem(header)
     if problem is not None:
         raise ReplayError(f"{path}: line 1, the header, {problem}")
+    if log.chained:
+        edited = chain_problem(log.events, header["digest"])
+        if edited is not None:
+            raise ReplayError(f"{path}: line {log.lines[edited]} was edited (or a line before it was removed or "
+                              "added): its `chain` hash does not follow from the lines before it")
     game = _game_of(path, header)
     players = header["players"]
     if players not in game.ruleset.players.counts():
         raise ReplayError(f"{path}: {game.name} is for {game.ruleset.players.minimum} to "
                           f"{game.ruleset.players.maximum} players, not {players}")
     state = game.new_initial_state(seed=header.get("seed"), players=players)
-    for number, event in enumerate(log.events, 2):
-        kind = event["type"]
-        if kind == "chance":
-            if not state.is_chance_node:
-                raise ReplayError(f"{path}: line {number} shuffles where the game does not")
+    return _Rerun(path, log, state, verify).run()
+
+
+class _Rerun:
+    """A match played again from its log, line by line."""
+
+    def __init__(self, path: str | Path, log: Log, state: State, verify: bool) -> None:
+        self.path, self.log, self.state, self.verify = path, log, state, verify
+        self.seed = log.header.get("seed")
+
+    def run(self) -> State:
+        made = 0  # how many of the engine's events the log's lines have been matched with
+        for index, event in enumerate(self.log.events):
+            number = self.log.lines[index]
+            kind = event["type"]
+            if kind == "result":
+                self._check_result(number, event, index)
+                break
+            if kind == "chance":
+                self._shuffle(number, event)
+            elif kind == "pick":
+                self._pick(number, event)
+            elif kind == "action":
+                self._act(number, event)
+            if self.verify:
+                made = self._check_event(number, event, made)
+        return self.state
+
+    def _shuffle(self, number: int, event: dict[str, Any]) -> None:
+        if not self.state.is_chance_node:
+            raise ReplayError(f"{self.path}: line {number} shuffles where the game does not")
+        try:
+            self.state = _shuffled_as_logged(self.state, event["order"], seeded=self.seed is not None)
+        except (IllegalActionError, ValueError) as error:
+            raise ReplayError(f"{self.path}: line {number}: the logged shuffle cannot be replayed: {error}") \
+                from None
+        except _NotTheSeedsShuffle:
+            raise ReplayError(f"{self.path}: line {number}: the logged shuffle is not the one seed {self.seed} "
+                              "makes there: the log was edited") from None
+
+    def _pick(self, number: int, event: dict[str, Any]) -> None:
+        """A value picked at random (a `random` step): with a seed, the one the seed picks there (the match then
+        goes on drawing as it would have); without one, the value logged."""
+        state = self.state
+        if not state.is_chance_node or state.chance is None or state.chance[0] is not None:
+            raise ReplayError(f"{self.path}: line {number} picks a value where the game does not")
+        trial = state.clone()
+        seen = len(trial.events)
+        trial.apply_chance()
+        made = next((found for found in trial.events[seen:] if found["type"] == "pick"), None)
+        if made is not None and made["value"] == event["value"]:
+            self.state = trial
+        elif self.seed is not None:
+            raise ReplayError(f"{self.path}: line {number}: the logged pick is not the one seed {self.seed} makes "
+                              "there: the log was edited")
+        else:
             try:
-                state = _shuffled_as_logged(state, event["order"], seeded=header.get("seed") is not None)
-            except (IllegalActionError, ValueError) as error:
-                raise ReplayError(f"{path}: line {number}: the logged shuffle cannot be replayed: {error}") \
+                state.apply_chance(event["value"])
+            except IllegalActionError as error:
+                raise ReplayError(f"{self.path}: line {number}: the logged pick cannot be replayed: {error}") \
                     from None
-            except _NotTheSeedsShuffle:
-                raise ReplayError(f"{path}: line {number}: the logged shuffle is not the one seed "
-                                  f"{header['seed']} makes there: the log was edited") from None
-        elif kind == "action":
-            try:
-                state.apply(event["action"])
-            except (IllegalActionError, ActionSyntaxError) as error:
-                raise ReplayError(f"{path}: line {number}: the logged action `{event['action']}` cannot be "
-                                  f"replayed: {error}") from None
-    return state
+
+    def _act(self, number: int, event: dict[str, Any]) -> None:
+        try:
+            self.state.apply(event["action"])
+        except (IllegalActionError, ActionSyntaxError) as error:
+            raise ReplayError(f"{self.path}: line {number}: the logged action `{shorten(event['action'])}` "
+                              f"cannot be replayed: {error}") from None
+
+    def _check_event(self, number: int, event: dict[str, Any], made: int) -> int:
+        """The log's line against the engine's next event (the events of chance outcomes and actions are made
+        by applying them; the others follow from those)."""
+        events = self.state.events
+        if made >= len(events):
+            waiting = "the match is over" if self.state.is_terminal else (
+                "the next shuffle" if self.state.is_chance_node else f"an action of p{self.state.current_player}")
+            self._differ(number, f"{waiting} ({self.state.phase})" if not self.state.is_terminal else waiting,
+                         event)
+        expected = json.loads(json.dumps(events[made]))
+        if expected != _without_chain(event):
+            self._differ(number, _text(expected), event)
+        return made + 1
+
+    def _check_result(self, number: int, event: dict[str, Any], index: int) -> None:
+        if index + 1 < len(self.log.events):
+            raise ReplayError(f"{self.path}: line {self.log.lines[index + 1]} follows the result line "
+                              f"{number}: a match log ends with its result")
+        if not self.verify:
+            return
+        if not self.state.is_terminal:
+            self._differ(number, f"the match going on ({self.state.phase})", event)
+        expected = json.loads(json.dumps({"type": "result", **match_result(self.state)}))
+        if expected != _without_chain(event):
+            self._differ(number, _text(expected), event)
+
+    def _differ(self, number: int, expected: str, event: dict[str, Any]) -> None:
+        raise ReplayError(f"{self.path}: line {number} differs from the match played again: expected "
+                          f"{expected}, found {_text(_without_chain(event))}")
+
+
+def match_result(state: State) -> dict[str, Any]:
+    """The result line of a finished match (as `ruledeck play` writes it)."""
+    return MatchResult(state.game.name, state.player_count, state.seed, len(state.hand_results), state.returns(),
+                       state.hand_results, len(state.history), state.ended_by).as_json()
+
+
+def _without_chain(event: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in event.items() if key != "chain"}
+
+
+def _text(event: dict[str, Any]) -> str:
+    return shorten(json.dumps(event, ensure_ascii=False, sort_keys=True), 400)
 
 
 def _game_of(path: str | Path, header: dict[str, Any]) -> Game:

@@ -11,7 +11,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.melds import Meld
 
 FILE_KEYS = ("ruleset", "params", "players", "seed", "cases")
-CASE_KEYS = ("name", "params", "players", "seed", "deals", "start", "steps")
+CASE_KEYS = ("name", "params", "players", "seed", "deals", "picks", "start", "steps")
 START_KEYS = ("phase", "dealer", "hand", "zones", "face_up", "variables", "rest", "teams", "leader")
 
 

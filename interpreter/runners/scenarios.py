@@ -103,6 +103,10 @@ class _Case:
         if not isinstance(deals, list) or not all(isinstance(order, list) for order in deals):
             raise _Failure("`deals` is a list of stacked orders, each a list of cards: deals: [[AS, KH, ...]]")
         self.deals = [list(order) for order in deals]
+        picks = case.get("picks", [])
+        if not isinstance(picks, list):
+            raise _Failure("`picks` is a list of the values the `random` steps pick, in order: picks: [left, 3]")
+        self.picks = list(picks)
         players = _number(case.get("players", data.get("players", game.ruleset.players.default)), "players")
         seed = _number(case.get("seed", data.get("seed", 0)), "seed")
         start = case.get("start")
@@ -224,8 +228,8 @@ class _Case:
             phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
             zones=self._zone_entries(start.get("zones") or {}, placing=True),
             face_up=self._zone_entries(start.get("face_up") or {}),
-            variables={**plain, **{name: self._merged(name, owners) for name, owners in per_owner.items()},
-                       **teams_formed(self.game, state.player_count, start.get("teams"), self.seat)},
+            variables={**plain, **teams_formed(self.game, state.player_count, start.get("teams"), self.seat)},
+            owned={name: self._converted(name, owners) for name, owners in per_owner.items()},
             rest_zone=rest_zone(self.game, start.get("rest")),
             leader=None if start.get("leader") is None else self.seat(start["leader"]),
         )
@@ -237,21 +241,31 @@ class _Case:
             raise _Failure(f"hands are numbered from 1, not {number}")
         return number
 
-    def _merged(self, name: str, owners: dict[int, Any]) -> list[Any]:
+    def _converted(self, name: str, owners: dict[int, Any]) -> dict[int, Any]:
+        """A per-seat or per-team variable's given values (the others keep their initial values, worked out when
+        the hand is set up: an `initial` may read other variables)."""
         spec = self.game.ruleset.variables[name]
-        initial = self.state._initial(name, spec.per, spec.type)
-        for owner, value in owners.items():
-            initial[owner] = self.value(spec.type, value)
-        return list(initial)
+        return {owner: self.value(spec.type, value) for owner, value in owners.items()}
 
     # --- running -------------------------------------------------------------------------------------------------
 
     def _resolve_chance(self) -> None:
         state = self.state
         while state.current_player == CHANCE:
+            assert state.chance is not None
+            key = state.chance[0]
+            if key is None:  # a value picked at random
+                if self.picks:
+                    value = self.picks.pop(0)
+                    try:
+                        state.apply_chance(value)
+                    except IllegalActionError as error:
+                        raise _Failure(f"picks: {error}") from None
+                else:
+                    state.apply_chance()
+                continue
             if self.deals:
                 order = self.cards(self.deals.pop(0))
-                key, _ = state.chance  # type: ignore[misc]
                 in_zone = Counter(state._zone_list(key))
                 missing = Counter(order) - in_zone
                 if missing:

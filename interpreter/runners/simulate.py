@@ -3,21 +3,22 @@ same whatever the number of worker processes."""
 
 from __future__ import annotations
 
-import math
 import os
 import signal
-import statistics
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from interpreter.engine.game import Game
+from interpreter.engine.state import State
 from interpreter.loader import load_ruleset
+from interpreter.runners.metrics import HandMeasures, declared_metrics
 from interpreter.runners.play import agents_for, play_match
+from interpreter.runners.summary import MatchRecord, Summary
 
 
 @dataclass(frozen=True)
@@ -30,37 +31,14 @@ class Job:
     bots: tuple[str, ...]
 
 
-@dataclass
-class Summary:
-    """The statistics of a run, per seat and overall."""
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run (still a KeyboardInterrupt to whoever does not look further): `summary` holds the
+    matches that finished (the first ones, in seed order, on local processes; none on Ray, whose matches finish
+    in any order)."""
 
-    matches: int
-    players: int
-    results: list[list[int]] = field(default_factory=list)  # per match, each seat's result
-    hands: list[int] = field(default_factory=list)
-    actions: list[int] = field(default_factory=list)
-    capped: int = 0  # matches stopped at the hand cap rather than ended by their rules
-
-    def per_seat(self) -> list[dict[str, float]]:
-        rows = []
-        for seat in range(self.players):
-            values = [result[seat] for result in self.results]
-            wins = sum(_share_of_best(result, seat) for result in self.results)
-            spread = statistics.stdev(values) if len(values) > 1 else 0.0
-            rows.append({"seat": seat, "mean": statistics.fmean(values), "stdev": spread,
-                         "stderr": spread / math.sqrt(len(values)), "wins": wins / len(values)})
-        return rows
-
-    def as_json(self) -> dict[str, Any]:
-        return {"matches": self.matches, "players": self.players, "seats": self.per_seat(),
-                "mean_hands": statistics.fmean(self.hands), "mean_actions": statistics.fmean(self.actions),
-                "capped": self.capped}
-
-
-def _share_of_best(result: Sequence[int], seat: int) -> float:
-    best = max(result)
-    tied = sum(1 for value in result if value == best)
-    return 1 / tied if result[seat] == best else 0.0
+    def __init__(self, summary: Summary) -> None:
+        super().__init__(f"interrupted after {len(summary.results)} matches")
+        self.summary = summary
 
 
 def match_seed(seed: int, number: int) -> int:
@@ -73,35 +51,47 @@ def _game(ruleset: str, params: tuple[tuple[str, Any], ...]) -> Game:
     return load_ruleset(ruleset, dict(params), params_as_text=True)
 
 
-Outcome = tuple[list[int], int, int, bool]  # results, hands, actions, stopped at the hand cap
-
-
-def play_one(job: Job, seed: int) -> Outcome:
-    """One match of a run: its results, hands and actions, and whether the hand cap stopped it (runs in a
-    worker process)."""
+def play_one(job: Job, seed: int) -> MatchRecord:
+    """One match of a run: what the statistics need of it (runs in a worker process)."""
     game = _game(job.ruleset, job.params)
     agents = agents_for(job.bots, job.players, seed)
-    result = play_match(game, players=job.players, seed=seed, choosers=[agent.choose for agent in agents])
-    return result.returns, result.hands, result.actions, result.ended_by == "hand_cap"
+    state = State(game, job.players, seed)
+    measures = HandMeasures(state, declared_metrics(game))  # (watching before the first hand starts)
+    state.start()
+    result = play_match(game, players=job.players, seed=seed, choosers=[agent.choose for agent in agents],
+                        state=state)
+    first_dealer = result.hand_results[0]["dealer"] if result.hand_results else 0
+    return MatchRecord(result.returns, result.hands, result.actions, result.ended_by == "hand_cap", first_dealer,
+                       measures.per_hand_means(), measures.last())
 
 
-def _play_many(job: Job, seeds: list[int]) -> list[Outcome]:
+def _play_many(job: Job, seeds: list[int]) -> list[MatchRecord]:
     return [play_one(job, seed) for seed in seeds]
 
 
 def simulate(job: Job, *, games: int, seed: int, workers: int, progress: Callable[[int], None] | None = None,
-             backend: str = "local", address: str | None = None) -> Summary:
+             backend: str = "local", address: str | None = None, summary: Summary | None = None) -> Summary:
     """Play `games` matches and gather their statistics: in this process, in `workers` local processes, or
     with `backend="ray"` as Ray tasks (on the cluster at `address`, or a local Ray with `workers` CPUs). The
-    matches are put in seed order whatever order they finish in."""
-    summary = Summary(games, job.players)
-    seeds = [match_seed(seed, number) for number in range(games)]
-    for results, hands, actions, capped in _outcomes(job, seeds, workers, backend, address, progress):
-        summary.results.append(results)
-        summary.hands.append(hands)
-        summary.actions.append(actions)
-        summary.capped += capped
+    matches are put in seed order whatever order they finish in. A `summary` given is added to: its matches
+    are the run's first ones, and these are the next `games`. Ctrl-C raises RunInterrupted with the matches
+    that finished."""
+    if summary is None:
+        summary = new_summary(job, games)
+    first = len(summary.records)
+    seeds = [match_seed(seed, number) for number in range(first, first + games)]
+    try:
+        _outcomes(job, seeds, workers, backend, address, progress, summary.add)
+    except KeyboardInterrupt:
+        raise RunInterrupted(summary) from None
     return summary
+
+
+def new_summary(job: Job, games: int) -> Summary:
+    """An empty summary of a run of `games` matches of a job."""
+    game = _game(job.ruleset, job.params)
+    return Summary(games, job.players, teams=game.teams(job.players),
+                   metrics=tuple((metric.name, metric.label, metric.at_match_end) for metric in declared_metrics(game)))
 
 
 def watch_parent(interval: float = 0.5) -> None:
@@ -123,7 +113,9 @@ def _chunks(seeds: list[int], workers: int) -> list[list[int]]:
 
 
 def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: str | None,
-              progress: Callable[[int], None] | None) -> list[Outcome]:
+              progress: Callable[[int], None] | None, collect: Callable[[MatchRecord], None]) -> None:
+    """Play the matches of `seeds`, giving each record to `collect` in seed order as soon as it and those
+    before it have finished."""
     def done(count: int) -> None:
         if progress is not None:
             progress(count)
@@ -131,27 +123,27 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
     if backend == "ray":
         from interpreter.runners.ray_backend import play_chunks
 
-        return [outcome for chunk in play_chunks(_play_many, job, _chunks(seeds, workers), workers, address, done)
-                for outcome in chunk]
+        for chunk in play_chunks(_play_many, job, _chunks(seeds, workers), workers, address, done):
+            for record in chunk:
+                collect(record)
+        return
     if workers <= 1:
-        outcomes = []
         for seed in seeds:
-            outcomes.append(play_one(job, seed))
+            collect(play_one(job, seed))
             done(1)
-        return outcomes
-    found: list[Outcome] = []
+        return
     chunks = _chunks(seeds, workers)
     _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see _game's cache)
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
         for chunk in pool.map(_play_many, [job] * len(chunks), chunks):
-            found.extend(chunk)
+            for record in chunk:
+                collect(record)
             done(len(chunk))
     except BaseException:  # interrupted (Ctrl-C) or failed: stop at once, leaving no worker behind
         _stop(pool)
         raise
     pool.shutdown()
-    return found
 
 
 def _start_worker() -> None:

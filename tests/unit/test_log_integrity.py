@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from interpreter.cli import cli, main
 from interpreter.runners.integrity import lock, signed
+from tests.log_helpers import rechained
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "games" / "tiny.yaml"
@@ -78,6 +79,9 @@ def test_a_shuffle_edited_in_the_log_is_refused(tmp_path: Path, capsys: pytest.C
     shuffle["order"] = shuffle["order"][1:] + shuffle["order"][:1]  # a card moved from the top to the bottom
     lines[number - 1] = json.dumps(shuffle)
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, output = _resume(log, capsys)
+    assert code == 1 and f"line {number} was edited (or a line before it was removed or added)" in output
+    log.write_text("\n".join(rechained(lines)) + "\n", encoding="utf-8")  # the hashes worked out again
     code, output = _resume(log, capsys)
     assert code == 1 and f"line {number}: the logged shuffle is not the one seed 5 makes there" in output
 

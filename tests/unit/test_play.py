@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from interpreter.cli import cli, main
 from interpreter.runners.integrity import signed
 from interpreter.runners.replay import replay
+from tests.log_helpers import rechained
 
 ROOT = Path(__file__).resolve().parents[2]
 BOURRE = str(ROOT / "rulesets" / "bourre.yaml")
@@ -87,11 +88,18 @@ def test_bad_arguments_exit_2_naming_what_is_allowed() -> None:
     assert code == 2 and "--human: seats are 0 to 2" in err
 
 
-def test_a_person_plays_a_seat_and_sees_only_their_view() -> None:
+def test_a_person_plays_a_seat_and_sees_only_their_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     answers = "\n".join(["1"] * 200) + "\n"
     code, out, _ = _run("play", BOURRE, "--players", "3", "--seed", "5", "--set", "hands=1", "--human", "0",
                         "--bots", "random", stdin=answers)
     assert code == 0
+    assert out.startswith("Bourré: 3 players, you are p0. The full log of the match, with every shuffle and so "
+                          "every seat's cards, is written to bourre-5.jsonl: it is the record of the match, not "
+                          "for the players")
+    assert "seed" not in out.split("\n", 1)[0]  # (the seed gives every shuffle)
+    assert "The match is on record in bourre-5.jsonl: `ruledeck replay bourre-5.jsonl` plays it again." in out
+    assert replay(tmp_path / "bourre-5.jsonl").is_terminal
     assert "You are p0." in out and "Your hand (" in out
     hands = [line for line in out.splitlines() if line.startswith("Hands: ")]
     assert hands and all("p1 " in line and "p0" not in line for line in hands)
@@ -121,7 +129,7 @@ def test_a_person_who_stops_without_a_log_finds_the_match_kept_and_goes_on_with_
     code, out, _ = _run("play", "--resume", "bourre-5.jsonl", "--human", "1", "--bots", "random",
                         stdin="1\n" * 200)
     assert code == 0, out
-    assert out.startswith(f"Bourré: 3 players, seed 5, resumed from bourre-5.jsonl at hand "
+    assert out.startswith(f"Bourré: 3 players, you are p1, resumed from bourre-5.jsonl at hand "
                           f"{stopped.values['hand_number']} after {len(stopped.history)} actions")
     assert "Match over after 2 hands" in out
     finished = replay(tmp_path / "bourre-5.jsonl")
@@ -205,26 +213,29 @@ def test_a_resumed_match_gives_the_person_their_seat_back(tmp_path: Path, monkey
     assert code == 130 and "You are p2." in out and "go on with `ruledeck play --resume bourre-5.jsonl`" in err
 
 
-def test_a_stopped_match_that_cannot_be_saved_here_is_saved_in_the_temporary_folder(
+def test_a_match_that_cannot_be_logged_here_is_logged_in_the_temporary_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import interpreter.cli as command_line
-    import interpreter.runners.play as runner
+    import interpreter.cli_logs as logs
 
     monkeypatch.chdir(tmp_path)
     elsewhere = tmp_path / "temporary"
     elsewhere.mkdir()
-    monkeypatch.setattr(command_line.tempfile, "gettempdir", lambda: str(elsewhere))
-    saving = runner.save_log
+    monkeypatch.setattr(logs.tempfile, "gettempdir", lambda: str(elsewhere))
+    opening = logs.locked_log
 
-    def unwritable_here(path: Path, header: dict[str, object], state: object) -> None:
+    def unwritable_here(path: str) -> Any:
         if Path(path).parent != elsewhere:
             raise PermissionError(13, "Permission denied")
-        saving(path, header, state)  # type: ignore[arg-type]
+        return opening(path)
 
-    monkeypatch.setattr(runner, "save_log", unwritable_here)  # (the command line imports it when it saves)
-    code, _, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="q\n")
-    assert code == 130 and f"The match so far is in {elsewhere / 'bourre-5.jsonl'}" in err
+    monkeypatch.setattr(logs, "locked_log", unwritable_here)
+    code, out, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="q\n")
+    assert code == 130 and f"is written to {elsewhere / 'bourre-5.jsonl'}" in out
+    assert f"The match so far is in {elsewhere / 'bourre-5.jsonl'}" in err
     assert replay(elsewhere / "bourre-5.jsonl").history == []
+    monkeypatch.setattr(logs.tempfile, "gettempdir", lambda: str(tmp_path / "none"))
+    code, out, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="q\n")
+    assert code == 2 and "the match could not be logged" in err and "give --log FILE.jsonl" in err
 
 
 def test_a_log_moved_with_its_ruleset_is_resumed(tmp_path: Path) -> None:
@@ -249,9 +260,11 @@ def _edited(header_line: str, **fields: Any) -> str:
     (lambda lines: [lines[0], '{"type": "chance"}', *lines[2:]], "line 2 is not an event of a ruledeck log"),
     (lambda lines: [lines[0], "not json", *lines[2:]], "line 2 is not JSON"),
     (lambda lines: [lines[0].replace('"seed": 8', '"seed": "x"'), *lines[1:]], "line 1 is not an event"),
-    (lambda lines: [_edited(lines[0], players=9), *lines[1:]], "is for 2 to 8 players, not 9"),
+    (lambda lines: rechained([_edited(lines[0], players=9), *lines[1:]]), "is for 2 to 8 players, not 9"),
     (lambda lines: [lines[0].replace('"players": 3', '"players": 9'), *lines[1:]], "line 1, the header, was edited"),
-    (lambda lines: [line.replace('"action": "p', '"action": "q') for line in lines], ": the logged action `q"),
+    (lambda lines: rechained([line.replace('"action": "p', '"action": "q') for line in lines]),
+     ": the logged action `q"),
+    (lambda lines: [line.replace('"action": "p', '"action": "q') for line in lines], "line 5 was edited"),
 ])
 def test_a_damaged_log_is_refused_saying_which_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                     damage: Any, message: str) -> None:

@@ -145,3 +145,41 @@ def test_a_case_that_starts_at_the_tricks_may_name_who_leads(tmp_path: Path) -> 
                                  "    steps: [{expect: {current_player: p2}}, p2 play 4S,"
                                  " {expect: {current_player: p3}}]\n")
     assert [(name, passed) for name, passed, _ in results[:2]] == [("as the rules say", True), ("named", True)], results
+
+
+def test_a_case_sets_some_seats_of_a_variable_whose_initial_reads_another(tmp_path: Path) -> None:
+    """docs/scenarios.md: the seats not given keep their `initial` values, and an `initial` may read other
+    variables (it failed with "`chips` is not bound here" when worked out before the hand was set up)."""
+    ruleset = tmp_path / "mini.yaml"
+    ruleset.write_text("""format: 1
+name: Initial values that read others
+players: {min: 2, max: 2}
+deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A], suits: [S, H, D, C]}
+zones:
+  - {name: stock}
+  - {name: hand, owner: seat, visibility: owner}
+variables:
+  - {name: chips, type: int, per: seat, initial: 5, lasts: match}
+  - {name: out, type: bool, per: seat, initial: "chips[player] == 0 or player == dealer"}
+hand:
+  start: main
+  phases:
+    - name: main
+      steps:
+        - decide: next_seat(dealer)
+          options:
+            - choose: pass
+      next: end
+match:
+  hands: 1
+  result: chips[player]
+""", encoding="utf-8")
+    cases = tmp_path / "cases.yaml"
+    cases.write_text(f"""ruleset: {ruleset}
+cases:
+  - name: one seat given, the other initial
+    start: {{phase: main, dealer: p1, variables: {{out: {{p0: true}}}}}}
+    steps:
+      - expect: {{variables: {{out: {{p0: true, p1: true}}}}}}
+""", encoding="utf-8")
+    assert [(result.passed, result.message) for result in run_file(cases)] == [(True, "")]

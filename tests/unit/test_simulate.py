@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from interpreter import load_ruleset
 from interpreter.cli import cli, main
 from interpreter.runners.simulate import Job, match_seed, simulate
+from interpreter.runners.summary import MatchRecord
 
 ROOT = Path(__file__).resolve().parents[2]
 BOURRE = str(ROOT / "rulesets" / "bourre.yaml")
@@ -185,7 +186,7 @@ def test_an_interrupted_run_in_one_process_says_how_far_it_got(monkeypatch: pyte
     real = simulation.play_one
     played: list[int] = []
 
-    def play_then_stop(job: Job, seed: int) -> simulation.Outcome:
+    def play_then_stop(job: Job, seed: int) -> MatchRecord:
         if played:
             raise KeyboardInterrupt
         played.append(seed)
@@ -193,7 +194,9 @@ def test_an_interrupted_run_in_one_process_says_how_far_it_got(monkeypatch: pyte
 
     monkeypatch.setattr(simulation, "play_one", play_then_stop)
     with pytest.raises(SystemExit) as exited:
-        main(["simulate", str(ROOT / "tests" / "games" / "tiny.yaml"), "-n", "5"])
+        main(["simulate", str(ROOT / "tests" / "games" / "tiny.yaml"), "-n", "5", "--bots", "random"])
     assert exited.value.code == 130
-    error = capsys.readouterr().err
-    assert "Interrupted after 1 of 5 matches: no statistics." in error and "Traceback" not in error
+    captured = capsys.readouterr()
+    assert "Interrupted after 1 of 5 matches: the statistics below are of the first 1." in captured.err
+    assert "Traceback" not in captured.err
+    assert "Tiny tricks: 1 match, " in captured.out and "p0 result" in captured.out

@@ -1,0 +1,80 @@
+"""The command line's side of match logs: logs opened and locked for writing, where a person's match is
+logged when no --log says, and the per-seat logs asked for with --log-seat."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import IO
+
+import click
+
+from interpreter.runners.integrity import lock
+from interpreter.runners.logfile import SeatLog
+
+
+def locked_log(path: str) -> IO[str]:
+    """A log opened for appending, locked against any other run for as long as it is open."""
+    log_file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed when the match ends
+    lock(log_file, path)
+    return log_file
+
+
+UNCHAINED = ("its lines are not chained by hashes (it was written by an older ruledeck), so an edit to a line "
+             "could be seen only where it breaks the match")
+
+
+def record_file(ruleset: str, seed: int) -> tuple[str, IO[str]]:
+    """Where a person's match is logged when no --log says, opened and locked: a new file here, else in the
+    temporary folder."""
+    failures = []
+    for folder in (Path(), Path(tempfile.gettempdir())):
+        path = new_log_path(folder, ruleset, seed)
+        try:
+            return str(path), locked_log(str(path))
+        except OSError as error:
+            failures.append(f"{path}: {error.strerror or error}")
+    raise click.UsageError("the match could not be logged (" + "; ".join(failures) + "): give --log FILE.jsonl")
+
+
+def on_record(log_path: str | None) -> str:
+    return (f"The full log of the match, with every shuffle and so every seat's cards, is written to {log_path}: "
+            "it is the record of the match, not for the players (--log-seat SEAT FILE writes what one seat "
+            "sees).")
+
+
+def check_seat_logs(given: tuple[tuple[int, str], ...], count: int, log_path: str | None) -> None:
+    """A seat that is no seat, or a per-seat log that is the full log, is a usage error."""
+    for seat, path in given:
+        if not 0 <= seat < count:
+            raise click.UsageError(f"--log-seat: seats are 0 to {count - 1}")
+        if log_path is not None and Path(path).resolve() == Path(log_path).resolve():
+            raise click.UsageError(f"--log-seat: {path} is the full log of the match; give another file")
+    files = [Path(path).resolve() for _seat, path in given]
+    if len(set(files)) < len(files):
+        raise click.UsageError("--log-seat: each seat's log needs a file of its own")
+
+
+def open_seat_logs(given: tuple[tuple[int, str], ...]) -> list[SeatLog]:
+    """The per-seat logs asked for, opened (and locked) for writing."""
+    writers: list[SeatLog] = []
+    for seat, path in given:
+        try:
+            file = locked_log(path)
+        except OSError as error:
+            for writer in writers:
+                writer.file.close()
+            raise click.UsageError(f"--log-seat: cannot write {path}: {error.strerror or error}") from None
+        file.truncate(0)
+        writers.append(SeatLog(file, seat))
+    return writers
+
+
+def new_log_path(folder: Path, ruleset: str, seed: int | None) -> Path:
+    """A file name for the log of a stopped match, in `folder`, that is not taken yet."""
+    stem = Path(ruleset).stem
+    path, number = folder / f"{stem}-{seed}.jsonl", 1
+    while path.exists():
+        number += 1
+        path = folder / f"{stem}-{seed}-{number}.jsonl"
+    return path

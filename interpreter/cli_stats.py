@@ -1,0 +1,212 @@
+"""The command line's statistics: running many matches with a progress bar (Ctrl-C keeps what finished),
+`simulate`'s report, and the `compare` command."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from interpreter.cli_support import complete_ruleset, echo_json, ruleset_file
+from interpreter.parameters import parse_assignments
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+    from interpreter.runners.simulate import Job
+    from interpreter.runners.summary import Summary
+
+DEFAULT_BOTS = "heuristic"  # for `play`, `simulate` and `compare` alike
+
+
+def bots_text(kinds: list[str], given: str) -> str:
+    """The bots of a run as its header says them."""
+    return ",".join(kinds) + (" (the default)" if given == DEFAULT_BOTS else "")
+
+
+def check_backend(backend: str, address: str | None) -> None:
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address is for --backend ray")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise click.UsageError("--backend ray needs Ray: pip install 'ruledeck[ray]'")
+
+
+def check_plot(path: str | None) -> None:
+    """Before any match is played: a plot needs matplotlib, an optional extra."""
+    if path is not None:
+        from interpreter.runners.plot import PlotUnavailable, require_matplotlib
+        try:
+            require_matplotlib()
+        except PlotUnavailable as error:
+            raise click.UsageError(str(error)) from None
+
+
+def run_job(job: Job, *, games: int, seed: int, workers: int, backend: str, address: str | None,
+            label: str) -> tuple[Summary, bool]:
+    """Play a run with a progress bar; its summary, and whether Ctrl-C stopped it (the summary then holds the
+    matches that finished)."""
+    from interpreter.runners.simulate import RunInterrupted, simulate
+
+    try:
+        with click.progressbar(length=games, label=label, file=sys.stderr, show_eta=True) as bar:
+            return simulate(job, games=games, seed=seed, workers=workers, progress=bar.update, backend=backend,
+                            address=address), False
+    except RunInterrupted as stopped:  # the workers are stopped already
+        return stopped.summary, True
+
+
+def report_simulation(game: Game, summary: Summary, *, header: str, as_json: bool, plot_path: str | None,
+                      interrupted: bool, facts: dict[str, Any]) -> None:
+    from interpreter.runners.report import interrupted_line, summary_lines
+
+    if interrupted:
+        click.echo("\n" + interrupted_line(summary), err=True)
+    if as_json:
+        echo_json({"ruleset": game.name, **facts, **summary.as_json(), "interrupted": interrupted})
+    elif summary.records:
+        click.echo(header)
+        for line in summary_lines(summary):
+            click.echo(line)
+        if summary.capped:
+            click.echo(f"{summary.capped} of {len(summary.records)} matches stopped at the hand cap before they "
+                       "ended (see `match.hand_cap`); their results are as the cap left them")
+    if plot_path is not None and summary.records:
+        from interpreter.runners.plot import plot_simulation
+        plot_simulation(summary, plot_path, title=header)
+        click.echo(f"plot written to {plot_path}", err=True)
+    if interrupted:
+        sys.exit(130)
+
+
+def _side(name: str, ruleset: str, assignments: tuple[str, ...]) -> tuple[str, Game, tuple[tuple[str, Any], ...]]:
+    """One side of a comparison: its file, game and parameters; a bad file prints its findings and exits 1, a
+    bad parameter is a usage error naming the side."""
+    from interpreter.cli import load_game_or_exit
+    from interpreter.errors import ParameterError
+
+    path = ruleset_file(ruleset)
+    try:
+        game = load_game_or_exit(path, assignments)
+        params = tuple(parse_assignments(list(assignments)).items())
+    except (click.UsageError, ParameterError) as error:
+        raise click.UsageError(f"{name} ({ruleset}): {getattr(error, 'message', error)}") from None
+    return path, game, params
+
+
+def _describe(name: str, ruleset: str, game: Game, assignments: tuple[str, ...]) -> str:
+    given = f" with {' '.join(assignments)}" if assignments else ""
+    return f"{name}: {game.name} ({ruleset}){given}"
+
+
+@click.command(name="compare")
+@click.argument("ruleset_a", metavar="A", shell_complete=complete_ruleset)
+@click.argument("ruleset_b", metavar="[B]", required=False, shell_complete=complete_ruleset)
+@click.option("-n", "games", type=click.IntRange(min=2), required=True, metavar="GAMES",
+              help="Matches to play with each (the same seeds for both).")
+@click.option("--players", type=int, help="Number of players (default: A's default).")
+@click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
+@click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="A parameter's value for both.")
+@click.option("--a-set", "a_assignments", multiple=True, metavar="NAME=VALUE", help="A parameter's value for A.")
+@click.option("--b-set", "b_assignments", multiple=True, metavar="NAME=VALUE", help="A parameter's value for B.")
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
+              help="Bot kinds: one for every seat, or one per seat (random, heuristic); the same for A and B.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to play in (the results do not depend on it).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where the matches are played: local processes, or Ray tasks (pip install 'ruledeck[ray]').")
+@click.option("--address", metavar="HOST:PORT", help="With --backend ray: the Ray cluster to use.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.png",
+              help="Draw both runs' results with their intervals, and their distributions (pip install "
+                   "'ruledeck[plot]').")
+def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: int | None, seed: int,
+                    assignments: tuple[str, ...], a_assignments: tuple[str, ...], b_assignments: tuple[str, ...],
+                    bots: str, workers: int, backend: str, address: str | None, as_json: bool,
+                    plot_path: str | None) -> None:
+    """Play A and B on the same seeds and compare every statistic: A, B, and B - A with a 95% interval from the
+    paired matches. B is another ruleset (a variant and its base, two games), or A again when left out: then
+    --a-set and --b-set give the two configurations, e.g. `ruledeck compare GAME --b-set NAME=VALUE`.
+    """
+    from interpreter.cli import _table_and_bots
+    from interpreter.runners.simulate import Job
+
+    check_backend(backend, address)
+    check_plot(plot_path)
+    ruleset_b = ruleset_a if ruleset_b is None else ruleset_b
+    sides_given = ((ruleset_a, assignments + a_assignments), (ruleset_b, assignments + b_assignments))
+    if sides_given[0] == sides_given[1] and Path(ruleset_file(ruleset_a)) == Path(ruleset_file(ruleset_b)):
+        raise click.UsageError("A and B are the same ruleset with the same parameters: give B, or --a-set or "
+                               "--b-set (a parameter's value for one of them)")
+    path_a, game_a, params_a = _side("A", *sides_given[0])
+    path_b, game_b, params_b = _side("B", *sides_given[1])
+    count, kinds = _table_and_bots(game_a, players, bots)
+    try:
+        _table_and_bots(game_b, count, bots)
+    except click.UsageError as error:
+        raise click.UsageError(f"B ({ruleset_b}): {error.message}") from None
+    jobs = [Job(str(Path(path).resolve()), params, count, tuple(kinds))
+             for path, params in ((path_a, params_a), (path_b, params_b))]
+    runs, interrupted = _run_pairs(jobs, games=games, seed=seed, workers=workers, backend=backend,
+                                   address=address, label=_bar_label(game_a.name, game_b.name, count))
+    header = [_describe("A", ruleset_a, game_a, sides_given[0][1]),
+              _describe("B", ruleset_b, game_b, sides_given[1][1])]
+    facts = {"a": {"ruleset": game_a.name, "file": path_a, "params": dict(params_a)},
+             "b": {"ruleset": game_b.name, "file": path_b, "params": dict(params_b)},
+             "players": count, "seed": seed, "bots": kinds}
+    _report_comparison(runs[0], runs[1], header=header, facts=facts, bots=bots_text(kinds, bots), games=games,
+                       as_json=as_json, plot_path=plot_path, interrupted=interrupted)
+
+
+def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict[str, Any], bots: str, games: int,
+                       as_json: bool, plot_path: str | None, interrupted: bool) -> None:
+    """The comparison as text (or JSON) and as a plot; exit 130 after an interrupted run."""
+    from interpreter.runners.comparison import compare, comparison_json, comparison_lines, what_changed
+
+    rows = compare(a, b)
+    pairs = min(len(a.records), len(b.records))
+    if interrupted:
+        click.echo(f"\nInterrupted: {pairs} of {games} matches were played by both A and B; the comparison below "
+                   "is of those." if pairs else f"\nInterrupted after {pairs} of {games} pairs of matches: no "
+                   "comparison.", err=True)
+    if as_json:
+        echo_json({**facts, "matches": pairs, "planned": games, "interrupted": interrupted,
+                   "statistics": comparison_json(rows), "summary": what_changed(rows)})
+    elif pairs:
+        played = (f"{pairs} matches each on the same seeds, {facts['players']} players, seed {facts['seed']}; "
+                  f"bots: {bots}")
+        for line in [*header, played, "", *comparison_lines(rows), "", "What changed from A to B:",
+                     *what_changed(rows)]:
+            click.echo(line)
+    if plot_path is not None and pairs:
+        from interpreter.runners.plot import plot_comparison
+        plot_comparison(rows, a, b, plot_path, title="\n".join(header))
+        click.echo(f"plot written to {plot_path}", err=True)
+    if interrupted:
+        sys.exit(130)
+
+
+def _bar_label(a: str, b: str, count: int) -> str:
+    return f"{a}, A and B, {count} players" if a == b else f"A {a}, B {b}, {count} players"
+
+
+def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend: str, address: str | None,
+               label: str) -> tuple[list[Summary], bool]:
+    """Both runs of a comparison, in turns of a block of matches each (so that Ctrl-C leaves pairs to compare),
+    with one progress bar; the runs, and whether Ctrl-C stopped them."""
+    from interpreter.runners.simulate import RunInterrupted, new_summary, simulate
+
+    runs = [new_summary(job, games) for job in jobs]
+    # A pool of workers is started for each block; Ray, started once per run, plays each side whole.
+    block = games if backend == "ray" else max(workers * 10, min(100, -(-games // 10)))
+    try:
+        with click.progressbar(length=2 * games, label=label, file=sys.stderr, show_eta=True) as bar:
+            while len(runs[1].records) < games:
+                size = min(block, games - len(runs[1].records))
+                for job, run in zip(jobs, runs, strict=True):
+                    simulate(job, games=size, seed=seed, workers=workers, progress=bar.update, backend=backend,
+                             address=address, summary=run)
+    except RunInterrupted:
+        return runs, True
+    return runs, False

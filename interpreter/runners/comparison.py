@@ -1,0 +1,115 @@
+"""Two runs on the same seeds, compared: each statistic for A and for B, and the mean of the paired differences
+B - A with its 95% interval (each pair is one seed played under both rulesets, so luck of the deal largely
+cancels out), and the plain words for what changed."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.runners.report import LABEL_WIDTH, interval, shown
+from interpreter.runners.summary import Statistic, Summary
+from interpreter.stats import Estimate, paired_difference
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One statistic of both runs; `difference` is B - A over the pairs where both were measured."""
+
+    statistic: Statistic  # A's (or B's, when A has none): its key, label and kind
+    a: Estimate | None
+    b: Estimate | None
+    difference: Estimate | None
+
+    @property
+    def significant(self) -> bool:
+        return self.difference is not None and self.difference.excludes(0.0)
+
+
+def paired(a: Summary, b: Summary) -> tuple[Summary, Summary]:
+    """The two runs cut to the matches both finished (the first ones of each: an interrupted run's)."""
+    count = min(len(a.records), len(b.records))
+    return (dataclasses.replace(a, records=a.records[:count]), dataclasses.replace(b, records=b.records[:count]))
+
+
+def compare(a: Summary, b: Summary) -> list[Compared]:
+    """Every statistic of either run, A's first, with the paired difference where both have it."""
+    a, b = paired(a, b)
+    of_a = {statistic.key: statistic for statistic in a.statistics()}
+    of_b = {statistic.key: statistic for statistic in b.statistics()}
+    rows = []
+    for key in [*of_a, *(key for key in of_b if key not in of_a)]:
+        first, second = of_a.get(key), of_b.get(key)
+        difference = None
+        if first is not None and second is not None:
+            pairs = [(x, y) for x, y in zip(first.values, second.values, strict=True)
+                     if not (math.isnan(x) or math.isnan(y))]
+            difference = paired_difference([y for _, y in pairs], [x for x, _ in pairs])
+        rows.append(Compared(first or second,  # type: ignore[arg-type]  # (one of them is there)
+                             first.estimate() if first else None, second.estimate() if second else None,
+                             difference))
+    return rows
+
+
+def comparison_lines(rows: list[Compared]) -> list[str]:
+    lines = [f"{'':<{LABEL_WIDTH}} {'A':>10} {'B':>10} {'B - A':>10}   95% interval of B - A"]
+    for row in rows:
+        statistic = row.statistic
+        a = shown(row.a.value, statistic) if row.a else "-"
+        b = shown(row.b.value, statistic) if row.b else "-"
+        difference = shown(row.difference.value, statistic, signed=True) if row.difference else "-"
+        spread = interval(row.difference, statistic, signed=True) if row.difference else ""
+        mark = "  *" if row.significant else ""
+        lines.append(f"{statistic.label:<{LABEL_WIDTH}} {a:>10} {b:>10} {difference:>10}   {spread}{mark}")
+    return lines
+
+
+def what_changed(rows: list[Compared]) -> list[str]:
+    """The plain words: each statistic whose difference's interval leaves out 0, and how many did not move."""
+    changed = [row for row in rows if row.significant]
+    measured = [row for row in rows if row.difference is not None and row.difference.count > 1]
+    if not measured:
+        return ["Too few matches to tell what changed."]
+    lines = []
+    for row in changed:
+        assert row.difference is not None and row.a is not None and row.b is not None
+        statistic, difference = row.statistic, row.difference
+        amount = (f"{abs(difference.value) * 100:.1f} percentage points" if statistic.share
+                  else f"{abs(difference.value):,.2f}")
+        lines.append(f"- {statistic.label}: {'higher' if difference.value > 0 else 'lower'} with B by {amount} "
+                     f"({shown(row.a.value, statistic)} -> {shown(row.b.value, statistic)}; 95% interval of the "
+                     f"difference {interval(difference, statistic, signed=True)}).")
+    steady = len(measured) - len(changed)
+    if not changed:
+        lines.append(f"- Nothing changed significantly: all {steady} differences' intervals include 0.")
+    else:
+        lines.append(f"- The other {steady} statistics did not change significantly.")
+    lines.append(f"  (At 95%, about 1 in 20 of the {len(measured)} statistics compared may seem to change by chance "
+                 "alone; more matches narrow the intervals.)")
+    return lines
+
+
+def comparison_json(rows: list[Compared]) -> dict[str, Any]:
+    """Per statistic: its label, `a`, `b`, `difference` (B - A), `ci95` (of the difference) and whether the
+    interval leaves out 0; NaN (nothing measured) as null."""
+    found = {}
+    for row in rows:
+        found[row.statistic.key] = {
+            "label": row.statistic.label,
+            "a": _value(row.a), "b": _value(row.b), "difference": _value(row.difference),
+            "ci95": [_number(row.difference.low), _number(row.difference.high)] if row.difference else None,
+            "a_ci95": [_number(row.a.low), _number(row.a.high)] if row.a else None,
+            "b_ci95": [_number(row.b.low), _number(row.b.high)] if row.b else None,
+            "significant": row.significant,
+        }
+    return found
+
+
+def _value(estimate: Estimate | None) -> float | None:
+    return None if estimate is None else _number(estimate.value)
+
+
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) else value

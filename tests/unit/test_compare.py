@@ -1,0 +1,164 @@
+"""`ruledeck simulate`'s statistics and `ruledeck compare`: the text, the JSON, the pairs of matches on the same
+seeds, plots, and Ctrl-C (a real SIGINT to a real process)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli import cli
+from interpreter.runners.comparison import compare
+from interpreter.runners.simulate import Job, simulate
+
+ROOT = Path(__file__).resolve().parents[2]
+BOURRE = str(ROOT / "rulesets" / "bourre.yaml")
+TINY = str(ROOT / "tests" / "games" / "tiny.yaml")
+SMALL = ["--players", "3", "--set", "hands=2", "--bots", "random"]
+
+
+def test_simulate_prints_every_statistic_with_its_interval() -> None:
+    result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "4", *SMALL])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Bourré: 4 matches, 3 players, seed 1; bots: random"
+    for label in ("p0 result", "p2 wins", "first dealer's edge", "hands per match", "actions per hand",
+                  "stopped by the hand cap", "pot after the hand (per hand)", "pot after the hand (at the match's end)",
+                  "bourré players (per hand)"):
+        assert any(line.startswith(label) and " to " in line for line in lines), label
+
+
+def test_the_header_names_the_default_bots_which_play_uses_too() -> None:
+    result = CliRunner().invoke(cli, ["simulate", TINY, "-n", "2", "--players", "2", "--set", "hands=1"])
+    assert result.exit_code == 0, result.output
+    assert "bots: heuristic,heuristic (the default)" in result.stdout.splitlines()[0] or \
+        "bots: heuristic (the default)" in result.stdout.splitlines()[0]
+    play = CliRunner().invoke(cli, ["play", "--help"]).stdout
+    simulate_help = CliRunner().invoke(cli, ["simulate", "--help"]).stdout
+    assert "[default: heuristic]" in play and "[default: heuristic]" in simulate_help
+
+
+def test_simulate_json_gives_each_statistic_a_value_and_an_interval() -> None:
+    result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "4", *SMALL, "--json"])
+    data = json.loads(result.stdout)
+    pot = data["statistics"]["metric.pot.end"]
+    assert set(pot) == {"label", "value", "ci95"} and pot["ci95"][0] <= pot["value"] <= pot["ci95"][1]
+    assert data["statistics"]["total"]["value"] == -pot["value"]  # the chips in the pot are in no result
+    assert data["matches"] == 4 and data["interrupted"] is False and data["bots"] == ["random"]
+
+
+def test_partners_are_reported_as_a_team() -> None:
+    job = Job("burraco", (("target", "300"),), 4, ("random",))
+    summary = simulate(job, games=2, seed=1, workers=1)
+    keys = [statistic.key for statistic in summary.statistics()]
+    assert keys[:4] == ["result.team0", "result.team1", "wins.team0", "wins.team1"]
+    assert summary.sides()[0][0] == "team 0 (p0+p2)"
+    assert "metric.clean_burracos" in keys
+
+
+def test_compare_json_gives_a_b_difference_and_its_interval_per_statistic() -> None:
+    result = CliRunner().invoke(cli, ["compare", BOURRE, "-n", "6", *SMALL, "--b-set", "pot_limit=2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["matches"] == 6 and data["b"]["params"] == {"hands": "2", "pot_limit": "2"}
+    for key, row in data["statistics"].items():
+        assert {"a", "b", "difference", "ci95"} <= set(row), key
+        assert row["difference"] is None or abs(row["difference"] - (row["b"] - row["a"])) < 1e-9, key
+        assert row["ci95"] is None or len(row["ci95"]) == 2
+    assert data["statistics"]["hands"]["difference"] == 0.0  # two hands with either
+    assert data["summary"] and data["summary"][-1].startswith("  (At 95%")
+
+
+def test_the_pairs_are_the_same_seeds_whatever_the_workers() -> None:
+    one = CliRunner().invoke(cli, ["compare", BOURRE, "pot_limit", "-n", "6", *SMALL, "--json"])
+    two = CliRunner().invoke(cli, ["compare", BOURRE, "pot_limit", "-n", "6", *SMALL, "--json", "--workers", "2"])
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    assert json.loads(one.stdout)["statistics"] == json.loads(two.stdout)["statistics"]
+
+
+def test_compare_says_in_words_what_changed() -> None:
+    result = CliRunner().invoke(cli, ["compare", TINY, "-n", "5", "--players", "2", "--bots", "random",
+                                      "--a-set", "hands=1", "--b-set", "hands=3"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.splitlines()[0] == f"A: Tiny tricks ({TINY}) with hands=1"
+    assert "What changed from A to B:" in out
+    assert "- hands per match: higher with B by 2.00 (1.00 -> 3.00; 95% interval of the difference +2.00 to " \
+           "+2.00)." in out
+
+
+def test_a_paired_difference_is_narrower_than_the_two_intervals() -> None:
+    job = Job(BOURRE, (("hands", "2"),), 3, ("random",))
+    a = simulate(job, games=20, seed=2, workers=1)
+    b = simulate(Job(BOURRE, (("hands", "2"), ("ante", "2")), 3, ("random",)), games=20, seed=2, workers=1)
+    row = next(row for row in compare(a, b) if row.statistic.key == "metric.pot")
+    assert row.difference is not None and row.a is not None and row.b is not None
+    assert row.significant and row.difference.half_width < row.a.half_width + row.b.half_width
+
+
+def test_usage_errors_of_compare() -> None:
+    same = CliRunner().invoke(cli, ["compare", BOURRE, "-n", "4"])
+    assert same.exit_code == 2 and "A and B are the same ruleset with the same parameters" in same.stderr
+    bad = CliRunner().invoke(cli, ["compare", BOURRE, TINY, "-n", "4", "--b-set", "ante=2"])
+    assert bad.exit_code == 2 and f"B ({TINY}):" in bad.stderr and "ante" in bad.stderr
+    seats = CliRunner().invoke(cli, ["compare", BOURRE, TINY, "-n", "4", "--players", "7"])
+    assert seats.exit_code == 2 and f"B ({TINY}): Tiny tricks is for 2 to 4 players, not 7" in seats.stderr
+
+
+def test_a_plot_without_matplotlib_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "matplotlib" else real(name, *rest))
+    for command in (["simulate", TINY], ["compare", TINY, "--b-set", "hands=1"]):
+        result = CliRunner().invoke(cli, [*command, "-n", "2", "--plot", "x.png"])
+        assert result.exit_code == 2 and "--plot needs matplotlib: pip install 'ruledeck[plot]'" in result.stderr
+        assert "Traceback" not in result.output
+
+
+def test_plots_are_written(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    for command in (["simulate", TINY], ["compare", TINY, "--b-set", "hands=1"]):
+        path = tmp_path / f"{command[0]}.png"
+        result = CliRunner().invoke(cli, [*command, "-n", "3", "--players", "2", "--bots", "random",
+                                          "--plot", str(path)])
+        assert result.exit_code == 0, result.output
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def _interrupted(arguments: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run ruledeck in its own process, send it SIGINT (Ctrl-C) once it has played for a while, and wait."""
+    process = subprocess.Popen([sys.executable, "-m", "interpreter", *arguments], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                               env={**os.environ, "RULEDECK_NO_CACHE": "1"})
+    time.sleep(6)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_a_simulation_and_reports_the_matches_that_finished(workers: str) -> None:
+    done = _interrupted(["simulate", BOURRE, "-n", "100000", *SMALL, "--workers", workers])
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("Interrupted after")]
+    played = int(line.split()[2])
+    assert 0 < played < 100000 and f"the statistics below are of the first {played}." in line
+    assert done.stdout.startswith(f"Bourré: {played} matches") and "p0 result" in done.stdout
+
+
+def test_ctrl_c_stops_a_comparison_and_compares_the_pairs_that_finished() -> None:
+    done = _interrupted(["compare", BOURRE, "-n", "100000", *SMALL, "--b-set", "ante=2", "--json"])
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
+    data = json.loads(done.stdout)
+    assert data["interrupted"] is True and data["planned"] == 100000 and 0 < data["matches"] < 100000
+    assert f"Interrupted: {data['matches']} of 100000 matches were played by both A and B" in done.stderr
+    assert data["statistics"]["metric.pot"]["difference"] > 0  # a double ante: a bigger pot
