@@ -66,7 +66,8 @@ function zoneBody(zone) {
       const row = el("div", { class: "meld", "data-meld": meld.id }, el("span", { class: "id" }, meld.id));
       for (const part of meld.cards) {
         row.append(card(part.card));
-        if (part.stands_for) row.append(el("span", { class: "kind" }, "=" + part.stands_for));
+        if (part.stands_for) row.append(el("span", { class: "kind", title: "a wild card standing for " + part.stands_for },
+                                           "=", cardWord(part.stands_for)));
       }
       if (meld.kind) row.append(el("span", { class: "kind" }, meld.kind));
       box.append(row);
@@ -85,6 +86,7 @@ function zoneBody(zone) {
   }
   const box = el("div", { class: "cards" });
   const count = zone.count === null || zone.count === undefined ? "?" : zone.count;
+  if (count === 0 && !(zone.face_up && zone.face_up.length)) return el("div", { class: "count" }, "none");
   box.append(el("span", { class: "card back", title: "face down" }, "🂠"),
              el("span", { class: "count" }, count + (count === 1 ? " card" : " cards") + " face down"));
   if (zone.face_up && zone.face_up.length) {
