@@ -28,8 +28,9 @@ INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
-@click.option("--humans", default="0", show_default=True, metavar="SEATS",
-              help="The seats people play, e.g. 0 or 0,2: each gets a link of its own; bots play the others.")
+@click.option("--humans", metavar="SEATS",
+              help="The seats people play, e.g. 0 or 0,2 (default: 0; a resumed match keeps its own): each gets a "
+                   "link of its own; bots play the others.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to serve on.")
@@ -43,7 +44,7 @@ INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web
 @click.option("--bot-delay", type=click.FloatRange(min=0), default=0.8, show_default=True, metavar="SECONDS",
               help="A pause after each bot move, so that the people at the table can follow it.")
 def serve_command(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...],
-                  humans: str, bots: str, port: int, host: str, log_path: str | None, resume_path: str | None,
+                  humans: str | None, bots: str, port: int, host: str, log_path: str | None, resume_path: str | None,
                   bot_delay: float) -> None:
     """Play one match of a ruleset in the browser: a web table on this machine, a link for each person.
 
@@ -63,7 +64,7 @@ def serve_command(ruleset: str | None, players: int | None, seed: int | None, as
 
 
 def _table(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...],
-           humans: str, bots: str, log_path: str | None, resume_path: str | None, bot_delay: float) -> Any:
+           humans: str | None, bots: str, log_path: str | None, resume_path: str | None, bot_delay: float) -> Any:
     """The table of a new or resumed match, with its log open, and the log's path."""
     from interpreter.cli import _resumed, _table_and_bots, load_game_or_exit
     from interpreter.runners.logfile import MatchLog
@@ -90,7 +91,9 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
         game = load_game_or_exit(ruleset, assignments)
         count, kinds = _table_and_bots(game, players, bots)
         header = {"ruleset": str(Path(ruleset).resolve()), "params": dict(game.ruleset.parameter_values)}
-    seats = _seats(humans, count)
+    given = header.get("humans") if humans is None else None  # a resumed match gives the seats back to their people
+    seats = _seats(humans or "0", count) if not isinstance(given, list) else _seats(
+        ",".join(str(seat) for seat in given), count)
     header["humans"] = seats
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
@@ -142,7 +145,10 @@ def _serve(table: Any, host: str, port: int, log_path: str | None) -> None:
                f"{log_path}` goes on with it.")
     try:
         uvicorn.run(create_app(table), host=host, port=port, log_level="warning")
+    except KeyboardInterrupt:  # (uvicorn stops the server on Ctrl-C, then raises it again)
+        pass
     finally:
         table.close()
     if not state.is_terminal:
         click.echo(f"Stopped. The match so far is in {log_path}: go on with `ruledeck serve --resume {log_path}`.")
+        sys.exit(130)

@@ -20,6 +20,7 @@ from interpreter.runners.replay import match_result
 from interpreter.view import table_view
 
 Chooser = Callable[[State], Action]
+RECENT_MOVES = 12  # a page shows more of the last moves than a terminal: the bots' answers arrive together
 
 
 class RefusedMove(Exception):
@@ -60,7 +61,7 @@ class Table:
 
     def message(self, seat: int) -> dict[str, Any]:
         """What the page of `seat` is sent: its view of the table, who sits where, and the result at the end."""
-        view = table_view(self.state, seat).to_dict()
+        view = table_view(self.state, seat, recent=RECENT_MOVES).to_dict()
         view["version"] = self.version
         view["seats"] = [{"seat": other, "name": f"p{other}",
                           "kind": "you" if other == seat else "person" if other in self.humans else "bot"}

@@ -168,7 +168,7 @@ def test_the_pages_of_the_others_are_pushed_each_move() -> None:
 def test_a_match_is_logged_as_it_goes_and_resumed_from_its_log(tmp_path: Path) -> None:
     from interpreter.cli_serve import _table
     log = tmp_path / "served.jsonl"
-    table, path = _table(str(BOURRE), 3, 8, (), "0", "heuristic", str(log), None, 0.0)
+    table, path = _table(str(BOURRE), 3, 8, (), "1", "heuristic", str(log), None, 0.0)
     assert path == str(log)
     client, _ = _client(table)
     with client:
@@ -177,10 +177,11 @@ def test_a_match_is_logged_as_it_goes_and_resumed_from_its_log(tmp_path: Path) -
     assert made > 4 and not table.state.is_terminal  # abandoned: the server stopped
     assert replay(log).history == table.state.history
     header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
-    assert header["humans"] == [0] and header["seed"] == 8
+    assert header["humans"] == [1] and header["seed"] == 8
 
-    resumed, _ = _table(None, None, None, (), "0", "heuristic", None, str(log), 0.0)
-    assert resumed.state.history == table.state.history and resumed.token_of(0) != table.token_of(0)
+    resumed, _ = _table(None, None, None, (), None, "heuristic", None, str(log), 0.0)  # (its people's seats)
+    assert resumed.humans == (1,) and resumed.state.history == table.state.history
+    assert resumed.token_of(1) != table.token_of(1)
     client, _ = _client(resumed)
     with client:
         _play(client, resumed, seed=9, moves=2000)
