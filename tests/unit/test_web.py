@@ -30,6 +30,22 @@ def _client(table: Table, secrecy: Secrecy | None = None) -> tuple[TestClient, R
     return TestClient(recorder), recorder
 
 
+def _checked_messages(table: Table, secrecy: Secrecy) -> list[int]:
+    """Check every message the table makes for a seat, as it is made (the event streams send these too);
+    the number checked, in a list that grows."""
+    made = [0]
+    message = table.message
+
+    def checked(seat: int) -> dict[str, Any]:
+        found = message(seat)
+        secrecy.check(seat, json.dumps(found, ensure_ascii=False), f"message to p{seat}")
+        made[0] += 1
+        return found
+
+    table.message = checked  # type: ignore[method-assign]
+    return made
+
+
 def _play(client: TestClient, table: Table, *, seed: int, moves: int, stale_every: int = 0) -> int:
     """Make moves for the people at the table, chosen at random from the buttons their pages show; every
     `stale_every` moves, a seat not on turn tries one first. The number of moves made."""
@@ -131,16 +147,18 @@ def test_an_illegal_attempt_is_answered_with_the_rule_that_forbids_it() -> None:
 def test_no_response_names_a_hidden_card_of_another_seat_over_a_whole_bourre_match() -> None:
     table = make_table(BOURRE, players=4, seed=5, humans=[0, 2])
     secrecy = Secrecy(table.state)
+    made = _checked_messages(table, secrecy)
     client, recorder = _client(table, secrecy)
     with client:
         _play(client, table, seed=5, moves=2000, stale_every=7)
     assert table.state.is_terminal
-    assert secrecy.checked > 100 and len(recorder.sent) == secrecy.checked
+    assert made[0] > 100 and len(recorder.sent) > 100 and secrecy.checked == len(recorder.sent) + made[0]
 
 
 def test_no_response_names_a_hidden_card_of_another_seat_over_a_burraco_hand() -> None:
     table = make_table(BURRACO, players=4, seed=6, humans=[0, 1])
     secrecy = Secrecy(table.state)
+    _checked_messages(table, secrecy)
     client, _ = _client(table, secrecy)
     with client:
         while table.state.values["hand_number"] == 1 and not table.state.is_terminal:
@@ -220,3 +238,15 @@ def test_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
     answer = runner.invoke(cli, ["serve", str(BOURRE)])
     assert answer.exit_code == 2 and "pip install 'ruledeck[web]'" in answer.output
     assert answer.exception is None or isinstance(answer.exception, SystemExit)
+
+
+def test_the_secrecy_check_sees_a_card_sent_to_the_wrong_seat() -> None:
+    table = make_table(BOURRE, players=3, seed=14, humans=[0])
+    table._advance_all()
+    secrecy = Secrecy(table.state)
+    secrecy.check(0, json.dumps(table.message(0)), "p0's own view")
+    other = [card for group in table.message(1)["hand"] for card in group["cards"]]
+    hidden = [card for card in other if card not in secrecy.seen[0]]
+    assert hidden
+    with pytest.raises(AssertionError, match=hidden[0]):
+        secrecy.check(0, json.dumps({"hand": hidden}), "a leak")

@@ -124,7 +124,8 @@ function drawHeader(view) {
     const best = Math.max(...view.returns);
     const scores = view.returns.map((value, seat) => "p" + seat + " " + (value > 0 ? "+" : "") + value);
     const winners = view.returns.map((v, s) => v === best ? "p" + s : null).filter(Boolean);
-    turn.textContent = "Match over: " + scores.join(", ") + ". Best: " + winners.join(" and ") + ".";
+    const yours = view.returns[view.seat] === best ? " (you)" : "";
+    turn.textContent = "Match over: " + scores.join(", ") + ". Best: " + winners.join(" and ") + yours + ".";
   } else if (view.is_your_turn) {
     turn.className = "turn yours";
     turn.textContent = "Your turn: pick one of your moves below.";
