@@ -326,6 +326,13 @@ def _convert(
                 Diagnostic("yaml-syntax", "a mapping key must be a plain name", key_location, yaml_path(path))
             )
             continue
+        if key_node.tag not in _ALLOWED_TAGS:  # (a tag on a key: `!!python/object rank: ...`)
+            diagnostics.append(
+                Diagnostic("yaml-tag", f"YAML tag `{key_node.tag.replace(_STANDARD_TAG_PREFIX, '!!')}` is not "
+                           "allowed in a ruleset", key_location, yaml_path(path),
+                           hint="rulesets are plain data: remove the `!tag`")
+            )
+            continue
         too_large = check_number(key_node, key_location, yaml_path(path))
         if too_large is not None:
             diagnostics.append(too_large)

@@ -361,6 +361,17 @@ class StepChecker:
         for index, clause in enumerate(node.items):
             if isinstance(clause, MappingNode):
                 self.expression(clause.entries.get("rule"), (*path, index, "rule"), scope, BOOL, "a legality rule")
+                self.expression(clause.entries.get("breakable"), (*path, index, "breakable"), scope, BOOL,
+                                "`breakable`")
+                record = clause.entries.get("record")
+                if record is not None:
+                    kind = self.target(record, (*path, index, "record"), scope)
+                    if kind is not None and kind not in (BOOL, INT):
+                        self.checker.error("type", f"`record` marks a bool or counts in an int, not {kind}", record,
+                                           (*path, index, "record"), hint="declare a bool or int variable to record it")
+                    if "breakable" not in clause.entries:
+                        self.checker.error("schema", "`record` goes with `breakable`", record,
+                                           (*path, index, "record"))
         if "card" in scope:
             paths = [yaml_path((*path, index, "rule")) for index in range(len(node.items))]
             self.site.filter(paths, yaml_path(path) + "#filter", "card")

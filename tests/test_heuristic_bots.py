@@ -3,12 +3,13 @@ for ever, since a player may draw instead of playing)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.agents.heuristic import HeuristicAgent
+from interpreter import CHANCE, load_ruleset
+from interpreter.agents.heuristic import HeuristicAgent, redeal_unseen
 from tests.play_helpers import play_out
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,3 +23,25 @@ def test_heuristic_bots_finish_a_match(path: Path) -> None:
     state = play_out(game.new_initial_state(seed=3), HeuristicAgent(3).choose, MAX_ACTIONS)
     assert state.is_terminal, f"no end after {MAX_ACTIONS} actions"
     assert state.ended_by != "hand_cap"
+
+
+def test_a_redeal_leaves_secret_choices_naming_cards_their_seat_holds() -> None:
+    """In a simultaneous round (Cribbage's lay-away, where each seat puts two cards in the crib unseen), a copy
+    dealt again for one seat's playouts must not keep the other seat's secret choice of cards it no longer
+    holds: the choice names cards drawn from its new hand, and the copy plays on."""
+    game = load_ruleset(ROOT / "tests" / "games" / "cribbage.yaml")
+    state = game.new_initial_state(seed=3)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    first = state.current_player
+    state.apply(state.legal_actions()[0])  # the first seat lays away in secret
+    seat = state.current_player
+    assert seat != first and state.open_rounds
+    for draw in range(30):
+        trial = redeal_unseen(state, seat, random.Random(draw))
+        (_option, secret, bindings), = trial.locals[trial.open_rounds[-1]]
+        (_, pair), = secret.arguments
+        assert all(pair.count(card) <= trial.values["hand"][first].count(card) for card in pair)
+        assert bindings["pair"] == list(pair)
+        trial.apply(trial.legal_actions()[0])  # the round's effects happen: both pairs go to the crib
+        assert len(trial.values["crib"]) == 4

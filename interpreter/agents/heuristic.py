@@ -32,6 +32,8 @@ class HeuristicAgent(Agent):
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
+        if state.breaking:  # it keeps the rules: an action that breaks a clause only when nothing else is legal
+            legal = [action for action in legal if action not in state.breaking] or legal
         if len(legal) == 1:
             return legal[0]
         kinds = {action.kind for action in legal}
@@ -167,4 +169,33 @@ def redeal_unseen(state: State, seat: int, rng: random.Random) -> State:
     for cards, count in places:
         cards[:0] = pool[:count]
         del pool[:count]
+    _redraw_secret_choices(trial, seat, rng)
     return trial
+
+
+def _redraw_secret_choices(trial: State, seat: int, rng: random.Random) -> None:
+    """In a simultaneous round still open, the choices the other seats made in secret may name cards of theirs
+    (a pair laid away); those cards were dealt again, so each such choice names instead as many cards drawn at
+    random from the cards its seat now holds out of sight of `seat` (which knows only that it chose)."""
+    kinds = trial.game.program.choice_kinds
+    for slot in trial.open_rounds:
+        redrawn = []
+        for option, action, bindings in trial.locals[slot]:
+            named = [name for name, _ in action.arguments if kinds.get((option.name, name)) in ("card", "list:card")]
+            if action.seat == seat or option.kind != "choose" or not named:
+                redrawn.append((option, action, bindings))
+                continue
+            held = [card for name, zone in trial.game.ruleset.zones.items() if zone.owner == "seat"
+                    and not sees_zone(trial, zone, action.seat, seat) for card in trial.values[name][action.seat]]
+            rng.shuffle(held)
+            arguments = []
+            for name, value in action.arguments:
+                if name in named:
+                    count = len(value) if isinstance(value, tuple) else 1
+                    picked, held = held[:count], held[count:]
+                    value = tuple(picked) if isinstance(value, tuple) else (picked[0] if picked else value)
+                arguments.append((name, value))
+            chosen = action._replace(arguments=tuple(arguments))
+            redrawn.append((option, chosen, {**bindings, **{name: list(value) if isinstance(value, tuple) else value
+                                                             for name, value in arguments if name in named}}))
+        trial.locals[slot] = tuple(redrawn)

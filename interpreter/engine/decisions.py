@@ -46,7 +46,9 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             if shared is None:
                 shared = dict(pending.bindings)
             if not option.arguments:
-                if _first_failure(state, option.clauses, shared) is None:
+                if option.breakable:
+                    _offer_breaking(state, found, option, choice(seat, option.name, ()), shared)
+                elif _first_failure(state, option.clauses, shared) is None:
                     found[choice(seat, option.name, ())] = option
                 continue
             lists = tuple(frozen(state.evaluate_kept(expression, shared)) for _, expression in option.arguments)
@@ -57,7 +59,10 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             for values in itertools.product(*lists):
                 for name, value in zip(names, values, strict=True):
                     shared[name] = thawed(value)
-                if _first_failure(state, option.clauses, shared) is None:
+                if option.breakable:
+                    _offer_breaking(state, found, option, choice(seat, option.name, tuple(zip(names, values,
+                                                                                                strict=True))), shared)
+                elif _first_failure(state, option.clauses, shared) is None:
                     found[choice(seat, option.name, tuple(zip(names, values, strict=True)))] = option
         elif kind in ("play", "discard"):
             assert option.source is not None
@@ -73,6 +78,14 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             else:
                 allowed = candidates
             actions = state.game.card_actions(seat, kind)
+            if option.breakable:  # each card in turn: a legal one, or one that breaks only what may be broken
+                kept = set(allowed)
+                for card in candidates:
+                    if card in kept:
+                        found[actions[card]] = option
+                    else:
+                        _offer_breaking(state, found, option, actions[card], {**pending.bindings, "card": card})
+                continue
             if len(pending.options) == 1:
                 return dict.fromkeys([actions[card] for card in allowed], option)
             for card in allowed:
@@ -97,6 +110,31 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                 shared = dict(pending.bindings)
             _meld_actions(state, pending, option, found, shared)
     return found
+
+
+def broken_clauses(state: State, clauses: tuple[Clause, ...], bindings: Bindings) -> tuple[Clause, ...] | None:
+    """The clauses an action breaks when each clause that fails may be broken now (`breakable` holds): () when
+    none fails; None when a clause that may not be broken fails."""
+    broken = []
+    for clause in clauses:
+        if state.evaluate_kept(clause.rule, bindings):
+            continue
+        if clause.breakable is None or not state.evaluate_kept(clause.breakable, bindings):
+            return None
+        broken.append(clause)
+    return tuple(broken)
+
+
+def _offer_breaking(state: State, found: dict[Action, Option], option: Option, action: Action,
+                    bindings: Bindings) -> None:
+    """Offer an action of an option some of whose clauses may be broken: when it is legal, or breaks only clauses
+    that may be broken now (those are kept in `state.breaking`: the action is marked, and recorded when taken)."""
+    broken = broken_clauses(state, option.clauses, bindings)
+    if broken is None:
+        return
+    found[action] = option
+    if broken:
+        state.breaking[action] = broken
 
 
 def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Action, Option],

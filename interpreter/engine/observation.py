@@ -86,6 +86,9 @@ def observe(state: State, seat: int) -> dict[str, Any]:
     }
     if not state.is_terminal and not state.is_chance_node and state.current_player == seat:
         view["legal_actions"] = [state.action_text(action) for action in state.legal_actions()]
+        if state.breaking:  # the actions that break a rule the ruleset lets be broken, with its reasons
+            view["breaking"] = {state.action_text(action): [clause.reason for clause in clauses]
+                                for action, clauses in state.breaking.items()}
     if state.open_rounds:
         view["chosen"] = state.chosen()
     return view

@@ -55,6 +55,8 @@ class Clause:
     rule: Expr
     reason: str
     per_action: bool = True  # reads what differs between the actions of one option (`card`, `cards`, ...)
+    breakable: Expr | None = None  # when it holds, an action may break the clause (a renege), offered marked
+    record: Ref | None = None  # the variable that records that the clause was broken
 
 
 class Step(dict[str, Any]):
@@ -101,10 +103,12 @@ class Option:
     ends_when: Expr | None = None  # `ends:` as an expression: the decision ends when it holds after the steps
     hides_card: bool = field(init=False)  # a discard, or a card played face down: some seats may not see it
     moves_card: bool = field(init=False)  # a play or a discard: one card, bound as `card` by its movement
+    breakable: bool = field(init=False)  # some of its clauses may be broken (see Clause.breakable)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hides_card", self.kind == "discard" or (self.kind == "play" and self.face == "down"))
         object.__setattr__(self, "moves_card", self.kind in ("play", "discard"))
+        object.__setattr__(self, "breakable", any(clause.breakable is not None for clause in self.clauses))
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +302,11 @@ class _Builder:
             rule = self.required(item.entries["rule"], (*path, index, "rule"))
             uses = getattr(rule.function, "uses", None)
             per_action = uses is None or bool(uses & _PER_ACTION)
-            found.append(Clause(rule, str(_scalar(item.entries["reason"])), per_action))
+            breakable = self.expr(item.entries.get("breakable"), (*path, index, "breakable"))
+            if breakable is not None and getattr(breakable.function, "constant", None) == (False,):
+                breakable = None  # (never broken: e.g. a parameter off; the decision keeps its own fast code)
+            found.append(Clause(rule, str(_scalar(item.entries["reason"])), per_action, breakable,
+                                self.ref(item.entries.get("record"), (*path, index, "record"))))
         return tuple(found)
 
     def _trick(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:

@@ -62,6 +62,8 @@ class SiteWriter(SegmentWriter):
     def finder(self, options: tuple[Option, ...]) -> str:
         """The name of a decision's own legal-set function, for a single play or discard of any card its rules
         allow (the common decision of card games); `None` (the general search) otherwise."""
+        if any(option.breakable for option in options):
+            return "None"  # (an action that breaks a clause is offered marked: the general search does it)
         if all(option.kind == "choose" and not (option.arguments and option.clauses) for option in options):
             return self.choice_finder(options)
         option = options[0]

@@ -68,6 +68,7 @@ class State(CardsAndValues, MatchLoop):
         self.hand_results: list[dict[str, Any]] = []
         self._legal: dict[Action, Option] | None = None  # the legal set, computed once per decision
         self.meld_plans: dict[Action, Any] = {}  # for each legal meld or addition, the meld it makes
+        self.breaking: dict[Action, tuple[Any, ...]] = {}  # each legal action that breaks clauses: those clauses
         self.melds_laid = 0  # melds are numbered m0, m1, ... in the order they are laid in the hand
         self.meld_search: MeldSearch | None = None  # the last search for new melds (see meldsearch.py)
 
@@ -115,6 +116,7 @@ class State(CardsAndValues, MatchLoop):
         assert self.pending is not None
         if self._legal is None:
             self.meld_plans = {}
+            self.breaking = {}
             try:
                 finder = self.pending.finder
                 self._legal = (finder or decisions.legal_actions)(self, self.pending)
@@ -156,6 +158,8 @@ class State(CardsAndValues, MatchLoop):
             taken = self._action(action)
             option, bindings = self._checked(taken)
         self.pending = self._legal = None
+        if self.breaking:  # (a ruleset whose clauses may be broken: record the ones this action breaks)
+            self._record_breaking(taken, bindings)
         self._history.items.append(taken)  # (Log.append, without the call)
         self._events.items.append(("action", taken, self._secret_from(option, taken, bindings)
                                    if option.hides_card or self.open_rounds else ()))
@@ -269,6 +273,7 @@ class State(CardsAndValues, MatchLoop):
         copy.hand_results = list(self.hand_results)
         copy._legal = None  # worked out again: a caller may change the copy's cards before asking
         copy.meld_plans = {}
+        copy.breaking = {}
         return copy
 
     @property
@@ -295,6 +300,9 @@ class State(CardsAndValues, MatchLoop):
             return found
         if kind == "chance":
             return {"type": "chance", "zone": event[1], "order": [self.card_text(c) for c in event[2]]}
+        if kind == "breaks":
+            return {"type": "breaks", "action": self.action_text(event[1]), "seat": event[1].seat,
+                    "rules": list(event[2]), "secret_from": list(event[3])}
         if kind == "pick":
             return {"type": "pick", "at": event[1], "value": self.shown(event[2], event[3])}
         if kind == "reveal":
@@ -346,11 +354,44 @@ class State(CardsAndValues, MatchLoop):
         if self.chance is not None:
             raise IllegalActionError("this is a chance node: call apply_chance()")
         assert self.pending is not None
+        if self._legal is None and any(option.breakable for option in self.pending.options):
+            self.legal_set()  # (an action that breaks a clause is legal only as the legal set marks it)
         if self._legal is not None:
             option = self._legal.get(action)
             if option is not None:  # known legal: no need to test its clauses again
                 return option, decisions.bindings_for(self, self.pending, option, action)
         return decisions.check(self, self.pending, action)
+
+    def broken(self, action: Action | str) -> list[str]:
+        """The reasons of the clauses a legal action breaks (a renege, offered because the ruleset lets those
+        clauses be broken); empty for an action that breaks none."""
+        taken = self._action(action)
+        if self.pending is not None and self._legal is None:
+            self.legal_set()
+        return [clause.reason for clause in self.breaking.get(taken, ())]
+
+    def _record_breaking(self, action: Action, bindings: Bindings) -> None:
+        """An action that breaks clauses: each clause's `record` is set (a bool) or counted (an int), and the
+        event is kept for the record (hidden from the other seats)."""
+        broken = self.breaking.get(action, ())
+        self.breaking = {}
+        if not broken:
+            return
+        scope = {**bindings, "card": action.card} if action.card >= 0 else bindings
+        for clause in broken:
+            ref = clause.record
+            if ref is not None:
+                owner = self._owner(ref, scope)
+                if owner < 0:
+                    self.values[ref.name] = self._marked(self.values[ref.name])
+                else:
+                    self.values[ref.name][owner] = self._marked(self.values[ref.name][owner])
+        others = tuple(seat for seat in range(self.player_count) if seat != action.seat)
+        self._events.append(("breaks", action, tuple(clause.reason for clause in broken), others))
+
+    @staticmethod
+    def _marked(value: Any) -> Any:
+        return True if value is None or isinstance(value, bool) else value + 1
 
     # --- evaluation -----------------------------------------------------------------------------------------------
 

@@ -81,6 +81,10 @@ def show(state: State, seat: int, before: tuple[int, Counter[str]] = (0, Counter
         new_cards = sorted((hand - before[1]).elements(), key=list(hand).index)
     click.echo(view_text(view, state.game.deck.suits, new_cards=new_cards), nl=False)
     click.echo(f"Your turn (p{seat}), phase {state.phase}. You may:")
-    for line in moves_text(view.legal_actions, seat):
+    breaking = {state.action_text(action) for action in state.breaking}
+    moves = [f"{move} (breaks a rule!)" if move in breaking else move for move in view.legal_actions]
+    for line in moves_text(moves, seat):
         click.echo(line)
+    for move, clauses in state.breaking.items():
+        click.echo(f"  {state.action_text(move)} breaks: {'; '.join(clause.reason for clause in clauses)}")
     return view.hand_number, hand

@@ -95,6 +95,7 @@ _SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
     "hand": (("hand", int), ("dealer", int)),
     "hand_end": (("hand", int), ("result", list)),
     "reveal": (("action", str),),
+    "breaks": (("action", str), ("rules", list)),
     "log": (("text", str),),
     "result": (),
 }

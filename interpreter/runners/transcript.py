@@ -15,6 +15,10 @@ def describe(event: dict[str, Any], viewer: int | None = None) -> str | None:
         return f"\n-- Hand {event['hand']}, dealer p{event['dealer']} --"
     if kind == "chance":
         return f"The {event['zone']} is shuffled."
+    if kind == "breaks":  # (known to the one who broke the rule, until the ruleset finds it out)
+        if viewer is not None and viewer in event.get("secret_from", ()):
+            return None
+        return f"  ({event['action']} breaks a rule: {'; '.join(event['rules'])})"
     if kind == "pick":
         return f"Picked at random: {event['value']}."
     if kind == "action":

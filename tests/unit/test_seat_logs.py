@@ -1,8 +1,8 @@
 """A per-seat log (`ruledeck play --log-seat SEAT FILE`) holds only what its seat saw. Over seeded random matches
 of every shipped ruleset and variant and every test game, for every seat: each line of the seat's log names
-only cards the seat had been shown by then (in its view of the table, `state.observation(seat)`, or in an
-action or reveal not hidden from it), so no card hidden from it and never shown to it appears in it, and the
-shuffles' orders and the seed are nowhere in it."""
+only cards the seat had been shown by then (in its view of the table, `state.observation(seat)`, in an action
+or reveal not hidden from it, or in a line the ruleset logs for every seat), so no card hidden from it and
+never shown to it appears in it, and the shuffles' orders and the seed are nowhere in it."""
 
 from __future__ import annotations
 
@@ -55,6 +55,8 @@ class Shown:
                     event["type"] == "action" and seat not in event.get("secret_from", ()))
                 if public:
                     seen |= cards_named(event["action"], self.cards)
+                elif event["type"] == "log":  # a ruleset's own line tells every seat (docs/logs.md): a card
+                    seen |= cards_named(event["text"], self.cards)  # drawn face up for the deal, a hand shown
 
 
 class Lines(io.StringIO):
