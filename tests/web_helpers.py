@@ -54,6 +54,8 @@ class Secrecy:
                 event["type"] == "action" and seat not in event.get("secret_from", ()))
             if public:
                 self.seen[seat] |= cards_named(event["action"], self.cards)
+            elif event["type"] == "log":  # a ruleset's own line tells every seat (docs/logs.md)
+                self.seen[seat] |= cards_named(event["text"], self.cards)
         self.events_seen[seat] = len(state.events)
 
     def hidden_from(self, seat: int) -> set[str]:
