@@ -1,0 +1,154 @@
+"""`ruledeck serve`: a match at a web table in the browser, people at the seats they are given a link to, bots at
+the others (the `web` extra)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import click
+
+from interpreter import cli_logs
+from interpreter.cli_stats import DEFAULT_BOTS
+from interpreter.cli_support import complete_ruleset, ruleset_file
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import State
+    from interpreter.runners.logfile import MatchLog
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web]'"
+
+
+@click.command(name="serve")
+@click.argument("ruleset", metavar="[RULESET]", required=False, shell_complete=complete_ruleset)
+@click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
+@click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
+@click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
+@click.option("--humans", metavar="SEATS",
+              help="The seats people play, e.g. 0 or 0,2 (default: 0; a resumed match keeps its own): each gets a "
+                   "link of its own; bots play the others.")
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
+              help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to serve on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to serve on. Keep the default unless every machine that can reach this one may "
+                   "be trusted: the links are the only key to the seats.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
+              help="Where the full log of the match goes (default: a new file here, else in the temporary folder).")
+@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False, writable=True),
+              metavar="FILE.jsonl", help="Go on with the match a log holds, adding to it (new links are printed).")
+@click.option("--bot-delay", type=click.FloatRange(min=0), default=0.8, show_default=True, metavar="SECONDS",
+              help="A pause after each bot move, so that the people at the table can follow it.")
+def serve_command(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...],
+                  humans: str | None, bots: str, port: int, host: str, log_path: str | None, resume_path: str | None,
+                  bot_delay: float) -> None:
+    """Play one match of a ruleset in the browser: a web table on this machine, a link for each person.
+
+    Each seat in --humans gets its own link with a secret token (printed when the table starts); open it in a
+    browser, or give it to a friend on this machine. The other seats are bots. The full log of the match (every
+    shuffle: the record, not for the players) is written as the match goes; a match stopped with Ctrl-C goes on
+    with `ruledeck serve --resume FILE.jsonl`.
+    """
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
+        click.echo(f"error: {INSTALL_HINT}", err=True)
+        sys.exit(2)
+    table, log_path = _table(ruleset, players, seed, assignments, humans, bots, log_path, resume_path, bot_delay)
+    if host not in LOCAL_HOSTS:
+        click.echo(f"warning: serving on {host}, not on this machine alone: anyone who can reach it and has a "
+                   "link can play that seat (the links are the only key)", err=True)
+    _serve(table, host, port, log_path)
+
+
+def _table(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...],
+           humans: str | None, bots: str, log_path: str | None, resume_path: str | None, bot_delay: float) -> Any:
+    """The table of a new or resumed match, with its log open, and the log's path."""
+    from interpreter.cli import _resumed, _table_and_bots, load_game_or_exit
+    from interpreter.runners.logfile import MatchLog
+    from interpreter.runners.play import agents_for, log_header
+    from interpreter.web.table import Table
+    state: State | None = None
+    logged = 0
+    match_log: MatchLog | None = None
+    if resume_path is not None:
+        if ruleset is not None or players is not None or seed is not None or assignments or log_path:
+            raise click.UsageError("--resume: the log gives the ruleset, players, seed and parameters, and the "
+                                   "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
+        if not Path(resume_path).is_file():
+            raise click.UsageError(f"--resume: {resume_path} is not a log file")
+        log_file: IO[str] = cli_logs.locked_log(resume_path)
+        state, header, logged, chain = _resumed(resume_path, log_file)
+        match_log = MatchLog(log_file, chain)
+        game, count, seed, log_path = state.game, state.player_count, state.seed, resume_path
+        kinds = _table_and_bots(game, count, bots)[1]
+    else:
+        if ruleset is None:
+            raise click.UsageError("give a RULESET to play, or --resume FILE.jsonl")
+        ruleset = ruleset_file(ruleset)
+        game = load_game_or_exit(ruleset, assignments)
+        count, kinds = _table_and_bots(game, players, bots)
+        header = {"ruleset": str(Path(ruleset).resolve()), "params": dict(game.ruleset.parameter_values)}
+    given = header.get("humans") if humans is None else None  # a resumed match gives the seats back to their people
+    seats = _seats(humans or "0", count) if not isinstance(given, list) else _seats(
+        ",".join(str(seat) for seat in given), count)
+    header["humans"] = seats
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    if match_log is None:
+        if log_path is None:
+            log_path, log_file = cli_logs.record_file(str(header["ruleset"]), seed)
+        else:
+            log_file = cli_logs.locked_log(log_path)
+            log_file.truncate(0)
+        match_log = MatchLog.start(log_file, log_header(game, header, count, seed))
+    if state is None:
+        state = game.new_initial_state(seed=seed, players=count)
+    agents = agents_for(kinds, count, seed + len(state.history))
+    choosers = [None if seat in seats else agents[seat].choose for seat in range(count)]
+    table = Table(state, humans=seats, bots=choosers, log=match_log, log_file=log_file, logged=logged,
+                  bot_delay=bot_delay, on_over=lambda done: _over(done, log_path))
+    return table, log_path
+
+
+def _seats(humans: str, count: int) -> list[int]:
+    """The seats people play, from `0,2`; a usage error for anything else."""
+    try:
+        seats = sorted({int(part) for part in humans.split(",") if part.strip()})
+    except ValueError:
+        raise click.UsageError(f"--humans: give seat numbers separated by commas, e.g. 0,2 (not {humans!r})") from None
+    if not seats or any(not 0 <= seat < count for seat in seats):
+        raise click.UsageError(f"--humans: seats are 0 to {count - 1}")
+    return seats
+
+
+def _over(state: State, log_path: str | None) -> None:
+    scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(state.returns()))
+    click.echo(f"Match over: {scores}. It is on record in {log_path}: `ruledeck replay {log_path}` plays it "
+               "again. Ctrl-C stops the server.")
+
+
+def _serve(table: Any, host: str, port: int, log_path: str | None) -> None:
+    import uvicorn
+
+    from interpreter.web.app import create_app
+    state = table.state
+    where = f"[{host}]" if ":" in host else host
+    click.echo(f"{state.game.name}: {state.player_count} players, a table at http://{where}:{port}/")
+    click.echo(cli_logs.on_record(log_path).replace(" (--log-seat SEAT FILE writes what one seat sees)", ""))
+    click.echo("Each person opens their own link (it is the key to the seat: give it to no one else):")
+    for seat in table.humans:
+        click.echo(f"  p{seat}: http://{where}:{port}/seat/{table.token_of(seat)}")
+    click.echo("Ctrl-C stops the table; the match is kept in its log: `ruledeck serve --resume "
+               f"{log_path}` goes on with it.")
+    try:
+        uvicorn.run(create_app(table), host=host, port=port, log_level="warning")
+    except KeyboardInterrupt:  # (uvicorn stops the server on Ctrl-C, then raises it again)
+        pass
+    finally:
+        table.close()
+    if not state.is_terminal:
+        click.echo(f"Stopped. The match so far is in {log_path}: go on with `ruledeck serve --resume {log_path}`.")
+        sys.exit(130)

@@ -1,0 +1,266 @@
+// The page of one seat at a ruledeck web table: it draws the seat's view (sent by the server, which sends
+// nothing the seat may not see) and turns the legal moves into buttons. No build step, no library.
+"use strict";
+
+const token = decodeURIComponent(location.pathname.split("/")[2] || "");
+const base = "/seat/" + encodeURIComponent(token);
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const RED = new Set(["H", "D"]);
+const CARD = /^(10|[2-9TJQKA])([SHDC])$/;
+let current = null;
+let busy = false;
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "class") node.className = value; else node.setAttribute(key, value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function card(text, extra) {
+  const match = CARD.exec(text);
+  if (text === "JK") return el("span", { class: "card joker", title: "joker" }, "JK");
+  if (!match) return el("span", { class: "card" + (extra ? " " + extra : "") }, text);
+  const colour = RED.has(match[2]) ? "red" : "black";
+  return el("span", { class: "card " + colour + (extra ? " " + extra : ""), title: text },
+            match[1] + SUITS[match[2]]);
+}
+
+function cardWord(word) {
+  // a word of a move's text: a card (or a wild card and what it stands for, `2S=9H`) drawn in colour
+  const parts = word.split(/([=+])/);
+  if (!parts.some((part) => CARD.test(part) || part === "JK")) return document.createTextNode(word);
+  const span = el("span", {});
+  for (const part of parts) {
+    const match = CARD.exec(part);
+    span.append(match ? el("span", { class: RED.has(match[2]) ? "red" : "" }, match[1] + SUITS[match[2]])
+                      : document.createTextNode(part));
+  }
+  return span;
+}
+
+function moveText(text, seat) {
+  const words = text.split(" ");
+  if (words[0] === "p" + seat) words.shift();
+  const span = el("span", {});
+  words.forEach((word, index) => { if (index) span.append(" "); span.append(cardWord(word)); });
+  return span;
+}
+
+function cards(list, extra) {
+  const row = el("div", { class: "cards" });
+  for (const text of list) row.append(card(text, extra));
+  return row;
+}
+
+function zoneBody(zone) {
+  if (zone.melds) {
+    if (!zone.melds.length) return el("div", { class: "count" }, "no melds yet");
+    const box = el("div", {});
+    for (const meld of zone.melds) {
+      const row = el("div", { class: "meld", "data-meld": meld.id }, el("span", { class: "id" }, meld.id));
+      for (const part of meld.cards) {
+        row.append(card(part.card));
+        if (part.stands_for) row.append(el("span", { class: "kind", title: "a wild card standing for " + part.stands_for },
+                                           "=", cardWord(part.stands_for)));
+      }
+      if (meld.kind) row.append(el("span", { class: "kind" }, meld.kind));
+      box.append(row);
+    }
+    return box;
+  }
+  if (zone.cards) {
+    if (!zone.cards.length) return el("div", { class: "count" }, "empty");
+    if (zone.played_by && zone.played_by.length) {
+      const row = el("div", { class: "cards" });
+      zone.cards.forEach((text, index) => row.append(
+        el("div", { class: "played" }, card(text), el("span", { class: "by" }, zone.played_by[index] || ""))));
+      return row;
+    }
+    return cards(zone.cards);
+  }
+  const box = el("div", { class: "cards" });
+  const count = zone.count === null || zone.count === undefined ? "?" : zone.count;
+  if (count === 0 && !(zone.face_up && zone.face_up.length)) return el("div", { class: "count" }, "none");
+  box.append(el("span", { class: "card back", title: "face down" }, "🂠"),
+             el("span", { class: "count" }, count + (count === 1 ? " card" : " cards") + " face down"));
+  if (zone.face_up && zone.face_up.length) {
+    box.append(el("span", { class: "count" }, "face up:"));
+    for (const text of zone.face_up) box.append(card(text));
+  }
+  return box;
+}
+
+function zoneBox(zone, title) {
+  return el("div", { class: "zone", "data-zone": zone.name + (zone.owner ? ":" + zone.owner : "") },
+            el("div", { class: "zone-name" }, title || zone.label), zoneBody(zone));
+}
+
+function seatTag(view, seat) {
+  const kind = view.seats[seat].kind;
+  const tags = [kind === "you" ? "you" : kind === "person" ? "a person" : "bot"];
+  if (view.dealer === seat) tags.push("dealer");
+  if (view.teams.length && view.teams.length < view.players) {
+    const team = view.teams.findIndex((members) => members.includes(seat));
+    if (team >= 0) tags.push("team t" + team);
+  }
+  return tags.join(", ");
+}
+
+function drawHeader(view) {
+  document.getElementById("game").textContent = view.game;
+  document.title = view.game + " - p" + view.seat;
+  const parts = ["You are p" + view.seat, "hand " + view.hand_number, "dealer p" + view.dealer];
+  if (view.phase) parts.push("phase: " + view.phase);
+  document.getElementById("status").textContent = parts.join(" · ");
+  const turn = document.getElementById("turn");
+  turn.className = "turn";
+  if (view.is_over) {
+    const best = Math.max(...view.returns);
+    const scores = view.returns.map((value, seat) => "p" + seat + " " + (value > 0 ? "+" : "") + value);
+    const winners = view.returns.map((v, s) => v === best ? "p" + s : null).filter(Boolean);
+    const yours = view.returns[view.seat] === best ? " (you)" : "";
+    turn.textContent = "Match over: " + scores.join(", ") + ". Best: " + winners.join(" and ") + yours + ".";
+  } else if (view.is_your_turn) {
+    turn.className = "turn yours";
+    turn.textContent = "Your turn: pick one of your moves below.";
+  } else if (view.current_player === null) {
+    turn.textContent = "The cards are being dealt…";
+  } else {
+    const who = view.waiting_for === "bot" ? "bot" : "player";
+    turn.textContent = "Waiting for p" + view.current_player + " (" + who + ") to play…";
+  }
+  turn.setAttribute("data-your-turn", view.is_your_turn ? "yes" : "no");
+  turn.setAttribute("data-over", view.is_over ? "yes" : "no");
+}
+
+function drawZones(view) {
+  const middle = document.getElementById("table-zones");
+  const seats = document.getElementById("seat-zones");
+  const mine = document.getElementById("own-zones");
+  middle.replaceChildren();
+  seats.replaceChildren();
+  mine.replaceChildren();
+  for (const zone of view.zones) if (!zone.owner) middle.append(zoneBox(zone));
+  if (!middle.children.length) middle.append(el("div", { class: "count" }, "nothing"));
+  for (let seat = 0; seat < view.players; seat++) {
+    if (seat === view.seat) continue;
+    const box = el("div", { class: "seat-box" + (view.current_player === seat ? " current" : ""),
+                            "data-seat": "p" + seat },
+                   el("div", { class: "seat-title" }, "p" + seat, el("span", { class: "tag" }, seatTag(view, seat))));
+    for (const zone of view.zones) if (zone.owner === "p" + seat) box.append(zoneBox(zone));
+    seats.append(box);
+  }
+  for (const zone of view.zones) {
+    if (!zone.owner.startsWith("t")) continue;
+    const members = (view.teams[Number(zone.owner.slice(1))] || []).map((s) => "p" + s).join(" and ");
+    const title = zone.label + " of " + (zone.is_yours ? "your side" : "the side of " + members) + " (" + zone.owner + ")";
+    (zone.is_yours ? mine : seats).append(zoneBox(zone, title));
+  }
+  for (const zone of view.zones) if (zone.owner === "p" + view.seat) mine.append(zoneBox(zone, "your " + zone.label));
+}
+
+function drawHand(view) {
+  const hand = document.getElementById("hand");
+  hand.replaceChildren();
+  document.getElementById("hand-title").textContent = "Your hand (p" + view.seat + ")";
+  if (!view.hand) return;
+  let total = 0;
+  for (const group of view.hand) {
+    const row = el("div", { class: "group" });
+    for (const text of group.cards) row.append(card(text));
+    total += group.cards.length;
+    hand.append(row);
+  }
+  if (!total) hand.append(el("span", { class: "count" }, "no cards"));
+}
+
+function drawActions(view) {
+  const box = document.getElementById("actions");
+  box.replaceChildren();
+  if (!view.is_your_turn || !view.legal_actions.length) {
+    box.append(el("span", { class: "none" }, view.is_over ? "The match is over." : "Not your turn."));
+    return;
+  }
+  for (const text of view.legal_actions) {
+    const button = el("button", { type: "button", "data-action": text }, moveText(text, view.seat));
+    button.addEventListener("click", () => move(text));
+    box.append(button);
+  }
+}
+
+function drawValues(view) {
+  const table = document.getElementById("values");
+  table.replaceChildren();
+  if (view.standings) {
+    table.append(el("tr", {}, el("th", {}, "match so far"),
+      el("td", {}, view.standings.map((v, s) => "p" + s + " " + v).join(" · "))));
+  }
+  for (const variable of view.variables) {
+    let text = variable.text;
+    if (Array.isArray(text)) {
+      const who = variable.per === "team" ? "t" : "p";
+      text = text.map((v, i) => who + i + " " + (v === null ? "?" : v)).join(" · ");
+    }
+    table.append(el("tr", { "data-variable": variable.name }, el("th", {}, variable.label), el("td", {}, text)));
+  }
+}
+
+function drawRecent(view) {
+  const list = document.getElementById("recent");
+  list.replaceChildren();
+  for (const line of view.recent) list.append(el("li", {}, moveText(line, -1)));
+  if (!view.recent.length) list.append(el("li", { class: "count" }, "none yet this hand"));
+}
+
+function draw(view) {
+  if (current && view.version < current.version) return;  // an answer overtaken by a newer view
+  current = view;
+  drawHeader(view);
+  drawZones(view);
+  drawHand(view);
+  drawActions(view);
+  drawValues(view);
+  drawRecent(view);
+  document.body.setAttribute("data-version", view.version);
+}
+
+function showError(text) {
+  const box = document.getElementById("error");
+  box.hidden = !text;
+  box.textContent = text ? "Not allowed: " + text : "";
+}
+
+async function move(text) {
+  if (busy) return;
+  busy = true;
+  try {
+    const response = await fetch(base + "/move", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: text }),
+    });
+    const answer = await response.json();
+    if (answer.view) draw(answer.view);
+    showError(response.ok ? "" : answer.error);
+  } catch (error) {
+    showError("the table cannot be reached (" + error + ")");
+  } finally {
+    busy = false;
+  }
+}
+
+function follow() {
+  const source = new EventSource(base + "/events");
+  source.addEventListener("view", (event) => {
+    draw(JSON.parse(event.data));
+  });
+  source.onerror = () => {
+    document.getElementById("status").textContent = "Connection lost; trying again…";
+  };
+}
+
+follow();

@@ -1,0 +1,162 @@
+"""A match at a web table: the seats people play (each reached through its own secret token), bots at the
+others, the log written as the match goes, and each seat's view of it (interpreter/view.py) as a message.
+
+It imports no web framework: `app` serves it. Everything runs on one event loop, so a move and the bots'
+answers to it are never interleaved with another request."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from interpreter.actions import Action, ActionSyntaxError
+from interpreter.engine.errors import IllegalActionError
+from interpreter.engine.state import CHANCE, State
+from interpreter.runners.logfile import MatchLog
+from interpreter.runners.replay import match_result
+from interpreter.view import table_view
+
+Chooser = Callable[[State], Action]
+RECENT_MOVES = 12  # a page shows more of the last moves than a terminal: the bots' answers arrive together
+
+
+class RefusedMove(Exception):
+    """A move a seat may not make now; the message says why (the rule that forbids it, quoted)."""
+
+
+class Table:
+    """One match served to the seats in `humans`; `bots[seat]` chooses for every other seat."""
+
+    def __init__(self, state: State, *, humans: Sequence[int], bots: Sequence[Chooser | None],
+                 log: MatchLog | None = None, log_file: IO[str] | None = None, logged: int = 0,
+                 bot_delay: float = 0.0, on_over: Callable[[State], None] | None = None) -> None:
+        self.state = state
+        self.humans = tuple(sorted(set(humans)))
+        self.tokens = {secrets.token_urlsafe(18): seat for seat in self.humans}
+        self.bots = list(bots)
+        self.log = log
+        self.log_file = log_file
+        self.written = logged  # the events of the match the log already holds
+        self.bot_delay = bot_delay
+        self.version = 0
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.on_over = on_over  # told once, when the match ends
+
+    # --- seats ---------------------------------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens, or None (compared in constant time, token by token)."""
+        found = None
+        for known, seat in self.tokens.items():
+            if secrets.compare_digest(known.encode(), token.encode()):
+                found = seat
+        return found
+
+    def token_of(self, seat: int) -> str:
+        return next(token for token, known in self.tokens.items() if known == seat)
+
+    def message(self, seat: int) -> dict[str, Any]:
+        """What the page of `seat` is sent: its view of the table, who sits where, and the result at the end."""
+        view = table_view(self.state, seat, recent=RECENT_MOVES).to_dict()
+        view["version"] = self.version
+        view["seats"] = [{"seat": other, "name": f"p{other}",
+                          "kind": "you" if other == seat else "person" if other in self.humans else "bot"}
+                         for other in range(self.state.player_count)]
+        view["waiting_for"] = self._waiting_for()
+        view["returns"] = self.state.returns() if self.state.is_terminal else None
+        return view
+
+    def _waiting_for(self) -> str | None:
+        current = self.state.current_player
+        if self.state.is_terminal or current < 0:
+            return None
+        return "person" if current in self.humans else "bot"
+
+    # --- moves ---------------------------------------------------------------------------------------------
+
+    async def move(self, seat: int, text: str) -> None:
+        """Make a move for `seat` (its text, with or without the seat), then let the bots answer; RefusedMove
+        when the move cannot be made now."""
+        if self.state.is_terminal:
+            raise RefusedMove("the match is over")
+        words = text.strip()
+        if not words.startswith(f"p{seat} "):
+            words = f"p{seat} {words}"
+        try:
+            action = self.state.parse_action(words)
+            self.state.check(action)
+        except (ActionSyntaxError, IllegalActionError) as error:
+            raise RefusedMove(str(error)) from None
+        self.state.apply(action)
+        self._changed()
+        await self.start()
+
+    async def start(self) -> None:
+        """Play the chance events and the bots' turns up to a person's turn or the end: at once without a
+        delay between bot moves, else in a task of its own, so that each bot move reaches the pages."""
+        if self.bot_delay <= 0:
+            self._advance_all()
+        elif self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._advance_slowly())
+
+    def _advance_all(self) -> None:
+        while self._advance_one():
+            pass
+
+    async def _advance_slowly(self) -> None:
+        while self._advance_one():
+            await asyncio.sleep(self.bot_delay)
+
+    def _advance_one(self) -> bool:
+        """One chance event or bot move; False at a person's turn or the end."""
+        state = self.state
+        if state.is_terminal:
+            return False
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        elif state.current_player in self.humans:
+            return False
+        else:
+            chooser = self.bots[state.current_player]
+            assert chooser is not None, f"no bot at p{state.current_player}"
+            state.apply(chooser(state))
+        self._changed()
+        return True
+
+    # --- the log and the pages ----------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        self.write_log()
+        self.version += 1
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    async def wait_for_change(self, version: int, timeout: float) -> None:
+        """Return when the table is past `version`, or after `timeout` seconds."""
+        if self.version != version:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.changed.wait(), timeout)
+
+    def write_log(self) -> None:
+        """Write the events not yet in the log (flushed line by line), and the result once the match is over."""
+        if self.log is None:
+            return
+        for event in self.state.events[self.written:]:
+            self.log.write(event)
+        self.written = len(self.state.events)
+        if self.state.is_terminal:
+            self.log.write({"type": "result", **match_result(self.state)})
+            self.close()
+            if self.on_over is not None:
+                self.on_over(self.state)
+
+    def close(self) -> None:
+        if self.log_file is not None:
+            self.log_file.close()
+        self.log, self.log_file = None, None
+

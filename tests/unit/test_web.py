@@ -1,0 +1,252 @@
+"""The web table without a browser: tokens, moves, refused moves, the views pushed by server-sent events, the
+log and resuming, and the secrecy of every response (over a whole Bourré match and a Burraco hand)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
+pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
+httpx = pytest.importorskip("httpx", reason="httpx is not installed")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from interpreter.cli import cli  # noqa: E402
+from interpreter.engine.errors import IllegalActionError  # noqa: E402
+from interpreter.runners.replay import replay  # noqa: E402
+from interpreter.web.app import NO_SEAT, create_app  # noqa: E402
+from interpreter.web.table import Table  # noqa: E402
+from tests.web_helpers import BOURRE, BURRACO, Recorder, Secrecy, live_server, make_table, sse_views  # noqa: E402
+
+
+def _client(table: Table, secrecy: Secrecy | None = None) -> tuple[TestClient, Recorder]:
+    recorder = Recorder(create_app(table), table, secrecy)
+    return TestClient(recorder), recorder
+
+
+def _checked_messages(table: Table, secrecy: Secrecy) -> list[int]:
+    """Check every message the table makes for a seat, as it is made (the event streams send these too);
+    the number checked, in a list that grows."""
+    made = [0]
+    message = table.message
+
+    def checked(seat: int) -> dict[str, Any]:
+        found = message(seat)
+        secrecy.check(seat, json.dumps(found, ensure_ascii=False), f"message to p{seat}")
+        made[0] += 1
+        return found
+
+    table.message = checked  # type: ignore[method-assign]
+    return made
+
+
+def _play(client: TestClient, table: Table, *, seed: int, moves: int, stale_every: int = 0) -> int:
+    """Make moves for the people at the table, chosen at random from the buttons their pages show; every
+    `stale_every` moves, a seat not on turn tries one first. The number of moves made."""
+    choose = random.Random(seed)
+    made = 0
+    while not table.state.is_terminal and made < moves:
+        for seat in table.humans:
+            token = table.token_of(seat)
+            view = client.get(f"/seat/{token}/view").json()
+            if not view["is_your_turn"]:
+                if stale_every and made % stale_every == 0:
+                    answer = client.post(f"/seat/{token}/move", json={"action": "play AS"})
+                    assert answer.status_code == 409 and "turn" in answer.json()["error"]
+                continue
+            answer = client.post(f"/seat/{token}/move", json={"action": choose.choice(view["legal_actions"])})
+            assert answer.status_code == 200, answer.json()
+            made += 1
+    return made
+
+
+def test_a_request_without_a_valid_token_sees_nothing_of_the_match() -> None:
+    table = make_table(BOURRE, players=3, seed=1, humans=[0, 2])
+    client, recorder = _client(table)
+    with client:
+        tokens = list(table.tokens)
+        assert len(set(tokens)) == 2 and all(len(token) >= 24 for token in tokens)
+        for path in ("/", "/seat/nope", "/seat/nope/view", "/seat/nope/events", f"/seat/{tokens[0]}x/view"):
+            answer = client.get(path)
+            assert answer.status_code == 404 and answer.text == NO_SEAT
+        answer = client.post("/seat/nope/move", json={"action": "choose pass"})
+        assert answer.status_code == 404 and answer.text == NO_SEAT
+        assert client.get(f"/seat/{tokens[0]}").status_code == 200
+    assert all(body == NO_SEAT for seat, _path, body in recorder.sent if seat is None)
+
+
+def test_a_seat_gets_its_page_and_its_view() -> None:
+    table = make_table(BOURRE, players=3, seed=2, humans=[1])
+    client, _ = _client(table)
+    with client:
+        token = table.token_of(1)
+        page = client.get(f"/seat/{token}")
+        assert page.status_code == 200 and "/static/table.js" in page.text
+        assert page.headers["cache-control"] == "no-store"
+        view = client.get(f"/seat/{token}/view").json()
+        assert view["seat"] == 1 and view["is_your_turn"] and view["legal_actions"]
+        assert [seat["kind"] for seat in view["seats"]] == ["bot", "you", "bot"]
+        assert view["hand"] and view["recent"]  # the bot before it has already chosen
+        for name in ("table.js", "table.css", "table.html"):
+            assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_a_move_is_made_and_the_bots_answer_it() -> None:
+    table = make_table(BOURRE, players=3, seed=3, humans=[0])
+    client, _ = _client(table)
+    with client:
+        token = table.token_of(0)
+        view = client.get(f"/seat/{token}/view").json()
+        move = view["legal_actions"][0]
+        answer = client.post(f"/seat/{token}/move", json={"action": move.removeprefix("p0 ")})  # (seat optional)
+        assert answer.status_code == 200
+        after = answer.json()["view"]
+        assert after["version"] > view["version"]
+        assert move in [table.state.action_text(action) for action in table.state.history]
+        assert after["is_your_turn"] or after["is_over"]  # the bots have played up to p0's next turn
+
+
+def test_an_illegal_attempt_is_answered_with_the_rule_that_forbids_it() -> None:
+    table = make_table(BOURRE, players=3, seed=4, humans=[0], params={"hands": 1})
+    client, _ = _client(table)
+    with client:
+        token = table.token_of(0)
+        refused = None
+        for _ in range(60):  # on to a trick, where a card of the hand may be refused with the ruleset's reason
+            state = table.state
+            hand = [card for group in table.message(0)["hand"] for card in group["cards"]]
+            for card in hand:
+                try:
+                    state.check(state.parse_action(f"p0 play {card}"))
+                except IllegalActionError as error:
+                    if "turn" not in str(error) and "not" not in str(error).split(":")[0][-6:]:
+                        refused = (card, str(error))
+                        break
+                except Exception:  # (not a move of this phase)
+                    break
+            if refused:
+                break
+            view = client.get(f"/seat/{token}/view").json()
+            client.post(f"/seat/{token}/move", json={"action": view["legal_actions"][-1]})
+        assert refused, "no refused card in sixty moves"
+        before = table.version
+        answer = client.post(f"/seat/{token}/move", json={"action": f"play {refused[0]}"})
+        assert answer.status_code == 409 and answer.json()["error"] == refused[1]
+        assert table.version == before and answer.json()["view"]["is_your_turn"]
+        assert client.post(f"/seat/{token}/move", json={"action": "fly away"}).status_code == 409
+        assert client.post(f"/seat/{token}/move", content=b"not json").status_code == 400
+        assert client.post(f"/seat/{token}/move", json=["play"]).status_code == 400
+
+
+def test_no_response_names_a_hidden_card_of_another_seat_over_a_whole_bourre_match() -> None:
+    table = make_table(BOURRE, players=4, seed=5, humans=[0, 2])
+    secrecy = Secrecy(table.state)
+    made = _checked_messages(table, secrecy)
+    client, recorder = _client(table, secrecy)
+    with client:
+        _play(client, table, seed=5, moves=2000, stale_every=7)
+    assert table.state.is_terminal
+    assert made[0] > 100 and len(recorder.sent) > 100 and secrecy.checked == len(recorder.sent) + made[0]
+
+
+def test_no_response_names_a_hidden_card_of_another_seat_over_a_burraco_hand() -> None:
+    table = make_table(BURRACO, players=4, seed=6, humans=[0, 1])
+    secrecy = Secrecy(table.state)
+    _checked_messages(table, secrecy)
+    client, _ = _client(table, secrecy)
+    with client:
+        while table.state.values["hand_number"] == 1 and not table.state.is_terminal:
+            assert _play(client, table, seed=6, moves=20, stale_every=5) > 0
+    assert secrecy.checked > 50
+
+
+def test_the_pages_of_the_others_are_pushed_each_move() -> None:
+    table = make_table(BOURRE, players=3, seed=7, humans=[0, 1])
+    with live_server(create_app(table)) as base, httpx.Client(base_url=base, timeout=10) as client:
+        first = table.state.current_player
+        other = 1 - first
+        with client.stream("GET", f"/seat/{table.token_of(other)}/events") as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            views = sse_views(stream.iter_lines())
+            now = next(views)
+            assert now["seat"] == other and not now["is_your_turn"]
+            move = now_move = client.get(f"/seat/{table.token_of(first)}/view").json()["legal_actions"][0]
+            assert client.post(f"/seat/{table.token_of(first)}/move", json={"action": move}).status_code == 200
+            pushed = next(views)
+            assert pushed["version"] > now["version"] and now_move in pushed["recent"]
+        assert client.get("/seat/nope/events").status_code == 404
+
+
+def test_a_match_is_logged_as_it_goes_and_resumed_from_its_log(tmp_path: Path) -> None:
+    from interpreter.cli_serve import _table
+    log = tmp_path / "served.jsonl"
+    table, path = _table(str(BOURRE), 3, 8, (), "1", "heuristic", str(log), None, 0.0)
+    assert path == str(log)
+    client, _ = _client(table)
+    with client:
+        _play(client, table, seed=8, moves=4)
+    made = len(table.state.history)
+    assert made > 4 and not table.state.is_terminal  # abandoned: the server stopped
+    assert replay(log).history == table.state.history
+    header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert header["humans"] == [1] and header["seed"] == 8
+
+    resumed, _ = _table(None, None, None, (), None, "heuristic", None, str(log), 0.0)  # (its people's seats)
+    assert resumed.humans == (1,) and resumed.state.history == table.state.history
+    assert resumed.token_of(1) != table.token_of(1)
+    client, _ = _client(resumed)
+    with client:
+        _play(client, resumed, seed=9, moves=2000)
+    assert resumed.state.is_terminal
+    again = replay(log)  # the whole match, checked event by event, with its result line
+    assert again.is_terminal and again.returns() == resumed.state.returns()
+    with pytest.raises(Exception, match="over"):
+        _table(None, None, None, (), "0", "heuristic", None, str(log), 0.0)
+
+
+def test_an_edited_log_is_not_resumed(tmp_path: Path) -> None:
+    from interpreter.cli_serve import _table
+    log = tmp_path / "served.jsonl"
+    table, _ = _table(str(BOURRE), 3, 10, (), "0", "heuristic", str(log), None, 0.0)
+    with _client(table)[0] as client:
+        _play(client, table, seed=10, moves=3)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    header: dict[str, Any] = json.loads(lines[0])
+    lines[0] = json.dumps({**header, "seed": 11})
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code = CliRunner().invoke(cli, ["serve", "--resume", str(log)])
+    assert code.exit_code != 0 and "Traceback" not in code.output
+
+
+def test_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CliRunner()
+    answer = runner.invoke(cli, ["serve", "--help"])
+    assert answer.exit_code == 0 and "--humans" in answer.output and "--resume" in answer.output
+    answer = runner.invoke(cli, ["serve", str(BOURRE), "--players", "3", "--humans", "5"])
+    assert answer.exit_code == 2 and "--humans: seats are 0 to 2" in answer.output
+    answer = runner.invoke(cli, ["serve", str(BOURRE), "--humans", "x"])
+    assert answer.exit_code == 2 and "--humans" in answer.output
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "starlette" else real(name))
+    answer = runner.invoke(cli, ["serve", str(BOURRE)])
+    assert answer.exit_code == 2 and "pip install 'ruledeck[web]'" in answer.output
+    assert answer.exception is None or isinstance(answer.exception, SystemExit)
+
+
+def test_the_secrecy_check_sees_a_card_sent_to_the_wrong_seat() -> None:
+    table = make_table(BOURRE, players=3, seed=14, humans=[0])
+    table._advance_all()
+    secrecy = Secrecy(table.state)
+    secrecy.check(0, json.dumps(table.message(0)), "p0's own view")
+    other = [card for group in table.message(1)["hand"] for card in group["cards"]]
+    hidden = [card for card in other if card not in secrecy.seen[0]]
+    assert hidden
+    with pytest.raises(AssertionError, match=hidden[0]):
+        secrecy.check(0, json.dumps({"hand": hidden}), "a leak")
