@@ -12,6 +12,7 @@ end. A card that is wild but natural in its own place (`natural_in_place`) count
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections import Counter
@@ -66,6 +67,10 @@ class Meld:
 
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
 _ADDITIONS_KEPT = 65536  # (meld, card) pairs whose `add` is kept
+_GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
+
+# A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
+Candidate = tuple["Meld", dict[int, int], tuple[str, ...]]
 
 
 class MeldRules:
@@ -81,6 +86,9 @@ class MeldRules:
         self._positions: dict[tuple[str, int], list[int]] = {}  # (kind, card) -> where it sits in a run
         self._added: dict[tuple[Meld, int], Meld | None] = {}  # (meld, card) -> the meld with the card added
         self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
+        self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
+        self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+        self._role_texts: dict[tuple[int, int], str] = {}  # (suit, position) -> the card a wild stands for there
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
         names = list(deck.rank_names)
@@ -140,6 +148,8 @@ class MeldRules:
             return None
         if not wilds:  # (the common case, kept short: natural cards in a row)
             return self._natural_run(kind, meld_id, owner, suit, naturals)
+        if len(wilds) == 1:  # (the next most common, also kept short)
+            return self._run_with_one_wild(kind, meld_id, owner, suit, naturals, wilds[0], prefer_low)
         in_place = sum(1 for card in wilds if card in kind.in_place and self.deck.suit_of[card] == suit)
         if len(wilds) > kind.max_wilds + min(in_place, 1):
             return None
@@ -187,6 +197,49 @@ class MeldRules:
             return None
         return Meld(meld_id, kind.name, "run", owner, cards, wild, suit=suit, low=low, free=free and sum(wild) > 0)
 
+    def _run_with_one_wild(self, kind: MeldKind, meld_id: int, owner: int, suit: int, naturals: dict[int, int],
+                           wild_card: int, prefer_low: bool) -> Meld | None:
+        """`_run` with one wild card: it fills the one gap, else sits at an end."""
+        natural_here = self._is_natural_here
+        if kind.max_wilds < 1 and not (wild_card in kind.in_place and self.deck.suit_of[wild_card] == suit):
+            return None
+        positions = sorted(naturals)
+        low, high = positions[0], positions[-1]
+        low_ace, high_ace = self.ace_low, self.ace_high
+        if low_ace != high_ace and low == low_ace and high == high_ace:
+            rank_of = self.deck.rank_of
+            if rank_of[naturals[low_ace]] == self.ace and rank_of[naturals[high_ace]] == self.ace:
+                return None  # an ace at both ends (BU-26)
+        gaps = high - low + 1 - len(positions)
+        if gaps > 1:
+            return None
+        if gaps == 1:  # the wild fills the gap
+            gap = next(p for p in range(low + 1, high) if p not in naturals)
+            acts = not natural_here(wild_card, suit, gap, kind)
+            cards = tuple(naturals[p] if p != gap else wild_card for p in range(low, high + 1))
+            wild = tuple(p == gap and acts for p in range(low, high + 1))
+            free = False
+        else:  # it sits at an end: the lower one when it can (or when asked)
+            lowest, highest = self._bounds(kind)
+            if prefer_low and low - 1 >= lowest:
+                place = low - 1
+            elif high + 1 <= highest:
+                place = high + 1
+            elif low - 1 >= lowest:
+                place = low - 1
+            else:
+                return None
+            acts = free = not natural_here(wild_card, suit, place, kind)
+            held = tuple(naturals[p] for p in positions)
+            if place < low:
+                low = place
+                cards, wild = (wild_card, *held), (acts, *(False,) * len(held))
+            else:
+                cards, wild = (*held, wild_card), (*(False,) * len(held), acts)
+        if not kind.minimum <= len(cards) <= kind.maximum or (acts and kind.max_wilds < 1):
+            return None
+        return Meld(meld_id, kind.name, "run", owner, cards, wild, suit=suit, low=low, free=free)
+
     def _natural_run(self, kind: MeldKind, meld_id: int, owner: int, suit: int,
                      naturals: dict[int, int]) -> Meld | None:
         """`_run` with no wild card: the naturals must fill their places from the lowest to the highest."""
@@ -216,15 +269,77 @@ class MeldRules:
     # --- new melds from a hand ----------------------------------------------------------------------------------
 
     def candidates(self, hand: Iterable[int], owner: int, table: list[Meld], meld_id: int) -> list[Meld]:
-        """Every valid new meld that can be made from the hand (each distinct arrangement once)."""
-        counts = Counter(hand)
-        found: dict[tuple[object, ...], Meld] = {}
+        """Every valid new meld that can be made from the hand (each distinct arrangement once), numbered
+        `meld_id`."""
+        found = [entry[0] for entry in self.search(Counter(hand), owner, table)]
+        return found if meld_id == 0 else [dataclasses.replace(meld, id=meld_id) for meld in found]
+
+    def search(self, counts: Mapping[int, int], owner: int, table: list[Meld]) -> list[Candidate]:
+        """Every valid new meld the cards counted can make, as (meld, the cards it needs and how many, what each
+        card stands for), in a fixed order: the kinds in their order, a set kind's ranks and a run kind's suits
+        from the lowest. The melds are numbered 0 (a meld laid is given its number then).
+
+        A set is made of one rank's natural cards and of wild cards, a run of one suit's: the melds of each
+        (kind, owner, rank or suit, those cards, the wild cards) are worked out once and kept, since from one
+        decision to the next a hand changes in a suit or two."""
+        is_wild, suit_of, rank_of = self.is_wild, self.deck.suit_of, self.deck.rank_of
+        wild_cards: list[tuple[int, int]] = []
+        by_suit: dict[int, list[tuple[int, int]]] = {}
+        by_rank: dict[int, list[tuple[int, int]]] = {}
+        for card, count in counts.items():
+            if is_wild[card]:
+                wild_cards.append((card, count))
+            elif count > 0:
+                by_suit.setdefault(suit_of[card], []).append((card, count))
+                by_rank.setdefault(rank_of[card], []).append((card, count))
+        wild_cards.sort()
+        found: list[Candidate] = []
         for kind in self.kinds.values():
-            made = self._sets(kind, counts, owner, table, meld_id) if kind.shape == "set" else \
-                self._runs(kind, counts, owner, meld_id)
-            for meld in made:
-                found.setdefault((meld.kind, meld.cards, meld.wild), meld)
-        return list(found.values())
+            # How many of one wild card a search can use: as wilds, and in its own place as a natural.
+            most = kind.max_wilds + 2
+            wilds = tuple((card, count if count <= most else most) for card, count in wild_cards if count > 0)
+            most_wilds = min(sum(count for _, count in wilds), kind.max_wilds)
+            groups = self._groups
+            if kind.shape == "set":
+                taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner else ()
+                least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
+                for rank in sorted(by_rank):
+                    if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or \
+                            sum(count for _, count in by_rank[rank]) < least_naturals:
+                        continue  # (too few cards of the rank for a set, even with every wild card held)
+                    key = (kind.name, owner, rank, tuple(sorted(by_rank[rank])), wilds)
+                    group = groups.get(key)
+                    if group is None:
+                        group = self._keep_group(key, self._sets(kind, owner, rank, key[3], wilds))
+                    found.extend(group)
+            else:
+                suits = set(by_suit)
+                wild_copies = sum(count for _, count in wilds)
+                suits.update(suit_of[card] for card, _ in wilds if card in kind.in_place)
+                for suit in sorted(suits):
+                    if len(by_suit.get(suit, ())) + wild_copies < kind.minimum:
+                        continue  # (a run holds each card of its suit once: too few, even with every wild held)
+                    key = (kind.name, owner, suit, tuple(sorted(by_suit.get(suit, ()))), wilds)
+                    group = groups.get(key)
+                    if group is None:
+                        group = self._keep_group(key, self._runs(kind, owner, suit, key[3], wilds))
+                    found.extend(group)
+        if len(self.kinds) > 1:  # (the same cards may make a meld of two kinds: each distinct meld once)
+            distinct: dict[tuple[object, ...], Candidate] = {}
+            for entry in found:
+                distinct.setdefault((entry[0].kind, entry[0].cards, entry[0].wild), entry)
+            found = list(distinct.values())
+        return found
+
+    def _keep_group(self, key: tuple[Any, ...], melds: list[Meld]) -> tuple[Candidate, ...]:
+        """The melds of one group, each once (the first arrangement found), with what each needs and stands for."""
+        if len(self._groups) >= _GROUPS_KEPT:
+            self._groups.clear()
+        distinct: dict[tuple[object, ...], Meld] = {}
+        for meld in melds:
+            distinct.setdefault((meld.cards, meld.wild), meld)
+        group = self._groups[key] = tuple((meld, _needs(meld.cards), self.roles(meld)) for meld in distinct.values())
+        return group
 
     def can_meld(self, cards: Sequence[int], melds: Sequence[Meld]) -> bool:
         """Whether some of the cards make a new meld, or one of them goes onto one of the melds (answers kept:
@@ -284,18 +399,28 @@ class MeldRules:
 
         return best(hand)[2]
 
-    def _wild_combinations(self, counts: Counter[int], most: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """Every multiset of at most `most` wild cards the hand holds: (the wilds, the distinct cards among them).
-        Worked out once per search; `_wild_choices` then leaves out those the naturals already use up."""
-        wilds = sorted(card for card in counts if self.is_wild[card])
-        found: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
+    def _wild_combinations(self, wild_cards: tuple[tuple[int, int], ...],
+                           most: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Every multiset of at most `most` of the wild cards held (card, how many): (the wilds, the distinct cards
+        among them). Worked out once for each holding; `_wild_choices` then leaves out those the naturals
+        already use up."""
+        key = (wild_cards, most)
+        found = self._combinations.get(key)
+        if found is not None:
+            return found
+        counts = dict(wild_cards)
+        wilds = sorted(counts)
+        found = [((), ())]
         for size in range(1, most + 1):
             for combo in itertools.combinations_with_replacement(wilds, size):
                 if all(counts[card] >= combo.count(card) for card in combo):
                     found.append((combo, tuple(dict.fromkeys(combo))))
+        if len(self._combinations) >= _UNMELDED_KEPT:
+            self._combinations.clear()
+        self._combinations[key] = found
         return found
 
-    def _wild_choices(self, counts: Counter[int], combinations: list[tuple[tuple[int, ...], tuple[int, ...]]],
+    def _wild_choices(self, counts: Mapping[int, int], combinations: list[tuple[tuple[int, ...], tuple[int, ...]]],
                       naturals: Iterable[int], size: int | None = None) -> list[tuple[int, ...]]:
         """The wild cards that can go with these naturals (as many as `size`, if given)."""
         is_wild = self.is_wild
@@ -306,86 +431,74 @@ class MeldRules:
         return [combo for combo, distinct in combinations if (size is None or len(combo) == size) and
                 (not used or all(counts[card] >= combo.count(card) + used.get(card, 0) for card in distinct))]
 
-    def _sets(self, kind: MeldKind, counts: Counter[int], owner: int, table: list[Meld],
-              meld_id: int) -> list[Meld]:
-        found = []
-        taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner else set()
-        combinations = self._wild_combinations(counts, kind.max_wilds)
-        is_wild, rank_of = self.is_wild, self.deck.rank_of
-        by_rank: dict[int, list[int]] = {}
-        wild_count = 0
-        for card, count in counts.items():
-            if is_wild[card]:
-                wild_count += count
-            else:
-                by_rank.setdefault(rank_of[card], []).append(card)
-        most_wilds = min(wild_count, kind.max_wilds)
+    def _sets(self, kind: MeldKind, owner: int, rank: int, holding: tuple[tuple[int, int], ...],
+              wild_cards: tuple[tuple[int, int], ...]) -> list[Meld]:
+        """The sets of one rank: its natural cards held (card, how many) with the wild cards held."""
+        counts = dict(wild_cards)
+        counts.update(holding)
+        most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
         least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
-        for rank, cards in sorted(by_rank.items()):
-            if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or \
-                    sum(counts[card] for card in cards) < least_naturals:
-                continue  # (too few cards of the rank for a set, even with every wild card the hand holds)
-            cards.sort()
-            for amounts in itertools.product(*(range(counts[card] + 1) for card in cards)):
-                if sum(amounts) < least_naturals:
-                    continue
-                naturals = [card for card, n in zip(cards, amounts, strict=True) for _ in range(n)]
-                for wilds in self._wild_choices(counts, combinations, naturals):
-                    meld = self._set(kind, meld_id, owner, rank, naturals, list(wilds))
-                    if meld is not None:
-                        found.append(meld)
+        if sum(count for _, count in holding) < least_naturals:
+            return []  # (too few cards of the rank for a set, even with every wild card the hand holds)
+        combinations = self._wild_combinations(wild_cards, kind.max_wilds)
+        found = []
+        cards = [card for card, _ in holding]
+        for amounts in itertools.product(*(range(count + 1) for _, count in holding)):
+            if sum(amounts) < least_naturals:
+                continue
+            naturals = [card for card, n in zip(cards, amounts, strict=True) for _ in range(n)]
+            for wilds in self._wild_choices(counts, combinations, naturals):
+                meld = self._set(kind, 0, owner, rank, naturals, list(wilds))
+                if meld is not None:
+                    found.append(meld)
         return found
 
-    def _runs(self, kind: MeldKind, counts: Counter[int], owner: int, meld_id: int) -> list[Meld]:
+    def _runs(self, kind: MeldKind, owner: int, suit: int, holding: tuple[tuple[int, int], ...],
+              wild_cards: tuple[tuple[int, int], ...]) -> list[Meld]:
+        """The runs of one suit: its natural cards held (card, how many) with the wild cards held (those natural
+        in their own place in this suit count there too)."""
         found: list[Meld] = []
         lowest, highest = self._bounds(kind)
-        is_wild, suit_of, positions = self.is_wild, self.deck.suit_of, self.positions
-        wild_count = 0
-        by_suit: dict[int, dict[int, list[int]]] = {}  # suit -> position -> the cards that sit there naturally
-        for card, count in counts.items():
-            if is_wild[card]:
-                wild_count += count
-                if card not in kind.in_place:
-                    continue
-            natural_at = by_suit.setdefault(suit_of[card], {})
+        suit_of, positions = self.deck.suit_of, self.positions
+        counts = dict(wild_cards)
+        counts.update(holding)
+        natural_at: dict[int, list[int]] = {}  # position -> the cards that sit there naturally
+        for card in sorted(card for card, _ in holding) + [card for card, _ in wild_cards if card in kind.in_place
+                                                           and suit_of[card] == suit]:
             for position in positions(kind, card):
                 natural_at.setdefault(position, []).append(card)
         # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
-        most_wilds = min(wild_count, kind.max_wilds)
-        combinations: list[tuple[tuple[int, ...], tuple[int, ...]]] | None = None
-        for suit in sorted(by_suit):
-            natural_at = by_suit[suit]
-            if not natural_at or len(natural_at) + most_wilds < kind.minimum:
-                continue
-            if combinations is None:
-                combinations = self._wild_combinations(counts, kind.max_wilds)
-            # held[i]: how many of the positions lowest .. lowest+i-1 the hand can fill (the missing places of a
-            # window in constant time: most windows are ruled out without looking at them).
-            held = [0]
-            for position in range(lowest, highest + 1):
-                held.append(held[-1] + (position in natural_at))
-            # A window starts at most `most_wilds` places below a natural card (its first places can't all be gaps).
-            starts = sorted({low for position in natural_at for low in range(position - most_wilds, position + 1)
-                             if lowest <= low <= highest})
-            for low in starts:
-                for high in range(low + kind.minimum - 1, min(highest, low + kind.maximum - 1) + 1):
-                    filled = held[high - lowest + 1] - held[low - lowest]
-                    gaps = high - low + 1 - filled
-                    if gaps > most_wilds:
-                        break  # a longer window from the same place has as many gaps or more
-                    if filled == 0:
-                        continue
-                    window = range(low, high + 1)
-                    for naturals in self._choose_naturals(window, natural_at, counts, most_wilds - gaps):
-                        needed = len(window) - len(naturals)  # an extra wild at an end is another window's
-                        for wilds in self._wild_choices(counts, combinations, naturals.values(), needed):
-                            for prefer_low in (True, False) if kind.either_end else (True,):
-                                meld = self._run(kind, meld_id, owner, suit, naturals, list(wilds), prefer_low)
-                                if meld is not None:
-                                    found.append(meld)
+        most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
+        if not natural_at or len(natural_at) + most_wilds < kind.minimum:
+            return found
+        combinations = self._wild_combinations(wild_cards, kind.max_wilds)
+        # held[i]: how many of the positions lowest .. lowest+i-1 the hand can fill (the missing places of a
+        # window in constant time: most windows are ruled out without looking at them).
+        held = [0]
+        for position in range(lowest, highest + 1):
+            held.append(held[-1] + (position in natural_at))
+        # A window starts at most `most_wilds` places below a natural card (its first places can't all be gaps).
+        starts = sorted({low for position in natural_at for low in range(position - most_wilds, position + 1)
+                         if lowest <= low <= highest})
+        for low in starts:
+            for high in range(low + kind.minimum - 1, min(highest, low + kind.maximum - 1) + 1):
+                filled = held[high - lowest + 1] - held[low - lowest]
+                gaps = high - low + 1 - filled
+                if gaps > most_wilds:
+                    break  # a longer window from the same place has as many gaps or more
+                if filled == 0:
+                    continue
+                window = range(low, high + 1)
+                for naturals in self._choose_naturals(window, natural_at, counts, most_wilds - gaps):
+                    needed = len(window) - len(naturals)  # an extra wild at an end is another window's
+                    for wilds in self._wild_choices(counts, combinations, naturals.values(), needed):
+                        for prefer_low in (True, False) if kind.either_end else (True,):
+                            meld = self._run(kind, 0, owner, suit, naturals, list(wilds), prefer_low)
+                            if meld is not None:
+                                found.append(meld)
         return found
 
-    def _choose_naturals(self, window: range, natural_at: dict[int, list[int]], counts: Counter[int],
+    def _choose_naturals(self, window: range, natural_at: dict[int, list[int]], counts: Mapping[int, int],
                          spare_wilds: int) -> list[dict[int, int]]:
         """The ways to fill the window's natural positions from the hand (a card used once per copy held),
         also leaving a place the hand could fill for a wild to stand in (as many as `spare_wilds` allows)."""
@@ -484,17 +597,23 @@ class MeldRules:
 
     def roles(self, meld: Meld) -> tuple[str, ...]:
         """What each card stands for, as the action's text gives it: "" for a natural card."""
-        if True not in meld.wild:
-            return ("",) * len(meld.cards)
-        deck = self.deck
+        wild = meld.wild
+        if True not in wild:
+            return ("",) * len(wild)
+        if meld.shape == "set":
+            name = self.deck.rank_name(meld.rank)
+            return tuple(name if acts else "" for acts in wild)
+        texts = self._role_texts
         found = []
-        for index, wild in enumerate(meld.wild):
-            if not wild:
+        for position, acts in enumerate(wild, meld.low):
+            if not acts:
                 found.append("")
-            elif meld.shape == "set":
-                found.append(deck.rank_name(meld.rank))
-            else:
-                found.append(deck.card_text(deck.card_of(self.rank_at(meld.low + index), meld.suit)))
+                continue
+            text = texts.get((meld.suit, position))
+            if text is None:
+                deck = self.deck
+                text = texts[meld.suit, position] = deck.card_text(deck.card_of(self.rank_at(position), meld.suit))
+            found.append(text)
         return tuple(found)
 
     def explain(self, cards: list[int], table: list[Meld]) -> str:
@@ -586,3 +705,11 @@ def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -
             raise RulesetRuntimeError("runs that turn the corner (`wrap: true`) are not supported",
                                       f"melds.kinds[{index}].wrap")
     return MeldRules(deck, kinds, per_card("melds.wild"))
+
+
+def _needs(cards: tuple[int, ...]) -> dict[int, int]:
+    """The cards of a meld and how many of each."""
+    needs: dict[int, int] = {}
+    for card in cards:
+        needs[card] = needs.get(card, 0) + 1
+    return needs

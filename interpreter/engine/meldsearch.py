@@ -5,8 +5,9 @@ ranks taken on the owner's table. After a meld is laid or a card added to one, t
 the table only gained melds. The melds of the last search that the hand still holds, and that no rank taken
 since rules out, are then exactly the melds a new search finds, in the same order (a search never finds a meld
 the hand could not make, and every meld it finds from fewer cards it also found from more). A hand that gained
-a card (a draw, a pile taken) is searched again. The melds kept carry the meld number of the search that found
-them; the one laid is given its own when it is laid (a ruleset's expressions never read it).
+a card (a draw, a pile taken) is searched again, which MeldRules.search answers mostly from the melds it keeps
+for each suit's and rank's cards. The melds found are numbered 0; the one laid is given its own number when it
+is laid (a ruleset's expressions never read it).
 """
 
 from __future__ import annotations
@@ -48,9 +49,8 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
                       if all(entry[1].get(card, 0) <= left for card, left in lost)
                       and not (newly_taken and entry[0].shape == "set" and (entry[0].kind, entry[0].rank) in taken))
     else:
-        found = tuple((meld, _needs(meld.cards), tuple.__new__(Action, (seat, "meld", -1, "", (), meld.cards,
-                                                                        rules.roles(meld), -1)))
-                      for meld in rules.candidates(hand, owner, table, state.melds_laid))
+        found = tuple((meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
+                      for meld, needs, roles in rules.search(counts, owner, table))
     state.meld_search = MeldSearch(seat, owner, counts, taken, found)
     return [(meld, action) for meld, _, action in found]
 
@@ -67,8 +67,4 @@ def _lost(before: dict[int, int], now: dict[int, int]) -> list[tuple[int, int]] 
     return lost
 
 
-def _needs(cards: tuple[int, ...]) -> dict[int, int]:
-    needs: dict[int, int] = {}
-    for card in cards:
-        needs[card] = needs.get(card, 0) + 1
-    return needs
+_ACTION = tuple.__new__  # an action made from its fields in order (Action is a named tuple)
