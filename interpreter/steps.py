@@ -298,6 +298,8 @@ class StepChecker:
 
     def _step_decide(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.expression(entries["decide"], (*path, "decide"), scope, SEAT, "the deciding seat")
+        self.expression(entries.get("by"), (*path, "by"), {**scope, "player": SEAT}, SEAT,
+                        "the seat that decides for `player`")
         inner = {**scope, "player": SEAT}
         options = entries["options"]
         assert isinstance(options, SequenceNode)
@@ -381,6 +383,7 @@ class StepChecker:
         self.expression(entries["leader"], (*path, "leader"), scope, SEAT, "the leader")
         playing = {**scope, "player": SEAT}
         self.expression(entries.get("players"), (*path, "players"), playing, BOOL, "`players`")
+        self.expression(entries.get("by"), (*path, "by"), playing, SEAT, "the seat that plays for `player`")
         source = scalar(entries.get("from")) or "hand"
         zone = self.zones.get(str(source))
         if zone is None or zone.owner != "seat":

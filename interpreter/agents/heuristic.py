@@ -86,7 +86,8 @@ class HeuristicAgent(Agent):
             return (100, 0)
         deck = state.game.deck
         assert state.pending is not None
-        hand = state.values["hand"][state.pending.seat] if "hand" in state.values else []
+        owner = state.pending.bindings.get("player", state.pending.seat)  # (whose cards: see `by`)
+        hand = state.values["hand"][owner] if "hand" in state.values else []
         rank, suit = deck.rank_of[card], deck.suit_of[card]
         partners = sum(1 for other in hand if other != card and (
             deck.rank_of[other] == rank or (deck.suit_of[other] == suit and abs(deck.rank_of[other] - rank) <= 2)))

@@ -215,7 +215,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
             function = functools.partial(function, deck)
         namespace[f"B_{name}"] = function
     namespace.update(
-        RANK=deck.rank_of, SUIT=deck.suit_of, DECK_CARDS=tuple(deck.distinct_cards()), range=range,
+        RANK=deck.rank_of, SUIT=deck.suit_of, DECK_CARDS=tuple(deck.distinct_cards()), range=range, list=list,
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN,
     )
@@ -333,6 +333,8 @@ class _Emitter:
             return f"RANK[{subject}]"
         if node.field == "suit":
             return f"SUIT[{subject}]"
+        if node.field == "cards":  # (a list, as every list of cards is: `m.cards + [card]`, `m.cards == [...]`)
+            return f"list({subject}.cards)"
         return f"{subject}.{node.field}"  # meld fields, checked against FIELDS
 
     def _emit_index(self, node: ast.Index) -> str:

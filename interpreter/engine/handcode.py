@@ -315,7 +315,8 @@ class _HandWriter(SiteWriter):
         self.begin(wait)
         options = self.name_of(step["options"], "O")
         finder = self.finder(step["options"])
-        self.code(f"S.pending = NEW(PENDING, (L[{bound}]['player'], {options}, L[{bound}], {step.where!r}, {finder}))")
+        actor = self.actor(step, f"L[{bound}]", 2)
+        self.code(f"S.pending = NEW(PENDING, ({actor}, {options}, L[{bound}], {step.where!r}, {finder}))")
         self.code("S._legal = None")
         self.stop_at(resume)
         self.begin(resume)
@@ -374,6 +375,17 @@ class _HandWriter(SiteWriter):
             self.finish(f"return {after} if {ends} else {wait}")
         self.begin(after)
 
+    def actor(self, step: Step, bindings: str, indent: int) -> str:
+        """Code for the seat that makes a decision: the step's `by`, with `player` bound to the seat whose decision
+        it is (checked to be at the table), else that seat itself. `indent` as for `value`."""
+        if step["by"] is None:
+            return f"{bindings}['player']"
+        seat = self.value(step["by"], bindings, indent)
+        self.code(f"if not 0 <= {seat} < S.player_count:", indent - 2)
+        self.code(f"raise RUNTIME('p' + str({seat}) + ' is not at the table: no seat decides for p' + "
+                  f"str({bindings}['player']), {step['by'].where!r})", indent - 1)
+        return seat
+
     def _stopping_trick(self, step: Step, scope: str) -> None:
         """Tricks: each taking-part seat, clockwise from the leader, plays one card; the winner is bound in
         `then` and leads the next trick."""
@@ -424,25 +436,30 @@ class _HandWriter(SiteWriter):
 
         options = self.name_of(step["options"], "O")
         finder = self.finder(step["options"])
-        await_lines = [
-            f"_seat = L[{order}][L[{position}]]",
-            f"S.pending = NEW(PENDING, (_seat, {options}, {{**{scope}, 'player': _seat, "
-            f"'to_play': len(L[{order}]) - L[{position}] - 1}}, {step.where!r}, {finder}))",
-            "S._legal = None",
-        ]
+        def await_card(indent: int) -> None:
+            self.code(f"_seat = L[{order}][L[{position}]]", indent)
+            if step["by"] is None:
+                self.code(f"S.pending = NEW(PENDING, (_seat, {options}, {{**{scope}, 'player': _seat, "
+                          f"'to_play': len(L[{order}]) - L[{position}] - 1}}, {step.where!r}, {finder}))", indent)
+            else:  # (another seat chooses the card `player` plays)
+                self.code(f"_asked = {{**{scope}, 'player': _seat, 'to_play': len(L[{order}]) - L[{position}] - 1}}",
+                          indent)
+                actor = self.actor(step, "_asked", indent + 2)
+                self.code(f"S.pending = NEW(PENDING, ({actor}, {options}, _asked, {step.where!r}, {finder}))", indent)
+            self.code("S._legal = None", indent)
+
         self.begin(wait)
-        for text in await_lines:
-            self.code(text)
+        await_card(0)
         self.stop_at(resume)
 
         self.begin(resume)
         self.code("_a, _o, _b = S.taken")
         self.move_card(step["option"])
-        self.code(f"L[{played}] = L[{played}] + (_a.seat,)")
+        player = "_a.seat" if step["by"] is None else "_b['player']"  # (the seat whose card it is)
+        self.code(f"L[{played}] = L[{played}] + ({player},)")
         self.code(f"L[{position}] += 1")
         self.code(f"if L[{position}] < len(L[{order}]):")  # the next seat's card is awaited at once
-        for text in await_lines:
-            self.code(text, 1)
+        await_card(1)
         self.code(f"return {~resume}", 1)
         cards, _ = self.place(step["zone"], scope, 2)
         self.code(f"_played = {cards}[len({cards}) - len(L[{played}]):]")

@@ -261,7 +261,8 @@ class _Builder:
     def _decide(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         options = e["options"]
         assert isinstance(options, SequenceNode)
-        return {"seat": self.required(e["decide"], (*p, "decide")), "repeat": _scalar(e.get("repeat")) is True,
+        return {"seat": self.required(e["decide"], (*p, "decide")), "by": self.expr(e.get("by"), (*p, "by")),
+                "repeat": _scalar(e.get("repeat")) is True,
                 "options": tuple(self.option(o, (*p, "options", i)) for i, o in enumerate(options.items)
                                  if isinstance(o, MappingNode))}
 
@@ -318,7 +319,8 @@ class _Builder:
                         self.clauses(e["legal"], (*p, "legal")),
                         card_filter=self.expressions.get(yaml_path((*p, "legal")) + "#filter"))
         return {"zone": zone, "leader": self.required(e["leader"], (*p, "leader")),
-                "players": self.expr(e.get("players"), (*p, "players")), "source": source, "option": option,
+                "players": self.expr(e.get("players"), (*p, "players")), "by": self.expr(e.get("by"), (*p, "by")),
+                "source": source, "option": option,
                 "options": (option,),
                 "winning_card": self.expr(e.get("winning_card"), (*p, "winning_card")),
                 "beats": self.expr(e.get("beats"), (*p, "beats")),
