@@ -406,6 +406,9 @@ class StepChecker:
     def _step_form_team(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.expression(entries["form_team"], (*path, "form_team"), scope, list_of(SEAT), "the seats of the team")
 
+    def _step_end(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        pass  # (`hand` or `match`: the schema checks it)
+
     def _step_log(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.site.template(entries["log"], (*path, "log"), scope)
 

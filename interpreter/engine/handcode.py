@@ -83,6 +83,7 @@ class _HandWriter(SiteWriter):
         super().__init__(max_steps, unique_cards)
         self.rounds: list[_Round] = []  # the simultaneous rounds a decision being compiled is in, innermost last
         self.tricks: dict[str, Step] = {}
+        self.end = -1  # the label of the hand's end
         self.namespace.update(PENDING=Pending, NEW=tuple.__new__, tuple=tuple, isinstance=isinstance, any=any, str=str,
                               Exception=Exception, min=min, sum=sum)
 
@@ -90,7 +91,7 @@ class _HandWriter(SiteWriter):
 
     def program(self, program: Program) -> HandCode:
         entries = {name: self.label() for name in program.phases}
-        end = self.label()
+        end = self.end = self.label()
         for name, phase in program.phases.items():
             self.phase(phase, entries[name], entries, end)
         self.begin(end)
@@ -155,6 +156,13 @@ class _HandWriter(SiteWriter):
         self.begin(after)
         target, _ = self.place(step["target"], scope, 2)
         self.code(f"{target} = S.picked")
+
+    def _stopping_end(self, step: Step, scope: str) -> None:
+        """The hand ends here (and, with `end: match`, the match after it)."""
+        if step["match"]:
+            self.code("S.ending_match = True")
+        self.jump(self.end)
+        self.begin(self.label())  # (the steps written after it are never run)
 
     def _stopping_if(self, step: Step, scope: str) -> None:
         condition = self.value(step["condition"], scope, 2)

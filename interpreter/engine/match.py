@@ -176,10 +176,11 @@ class MatchLoop(StateParts):
         cap = self.evaluate(program.hand_cap, {}) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
                                                                                            hands or 0)
         ended = program.ends_when is not None and self.evaluate(program.ends_when, {})
-        if ended or (hands is not None and number >= hands) or number >= cap:
+        if self.ending_match or ended or (hands is not None and number >= hands) or number >= cap:
             self.terminal = True
             self.phase = ""
-            self.ended_by = "ends_when" if ended else "hands" if hands is not None and number >= hands else "hand_cap"
+            self.ended_by = "end" if self.ending_match else "ends_when" if ended else \
+                "hands" if hands is not None and number >= hands else "hand_cap"
             return
         nxt = program.next_dealer
         dealer = self.values["dealer"]

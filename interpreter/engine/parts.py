@@ -30,6 +30,7 @@ class StateParts:
         player_count: int
         terminal: bool
         ended_by: str
+        ending_match: bool
         phase: str
         hand_results: list[dict[str, Any]]
         _events: Log

@@ -327,6 +327,9 @@ class _Builder:
                 "then": self.steps(e.get("then"), (*p, "then")), "count": self.expr(e.get("count"), (*p, "count")),
                 "until": self.expr(e.get("until"), (*p, "until"))}
 
+    def _end(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"match": _scalar(e["end"]) == "match"}
+
     def _form_team(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"seats": self.required(e["form_team"], (*p, "form_team"))}
 

@@ -59,7 +59,8 @@ class State(CardsAndValues, MatchLoop):
         self.chance: tuple[Any, ...] | None = None
         self.picked: Any = None
         self.terminal = False
-        self.ended_by = ""  # when the match is over: `ends_when`, `hands`, or `hand_cap` (stopped, not ended)
+        self.ended_by = ""  # when the match is over: `ends_when`, `end` (a step), `hands`, or `hand_cap` (stopped)
+        self.ending_match = False  # an `end: match` step ran: the match ends with this hand
         self.phase = ""
         self.steps = 0
         self._history = Log()  # the actions taken, in order

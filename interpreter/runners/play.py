@@ -25,7 +25,7 @@ class MatchResult:
     returns: list[int]
     hand_results: list[dict[str, Any]] = field(default_factory=list)
     actions: int = 0
-    ended_by: str = ""  # `ends_when`, `hands`, or `hand_cap` (the match was stopped before its end)
+    ended_by: str = ""  # `ends_when`, `end` (a step), `hands`, or `hand_cap` (the match was stopped before its end)
 
     def as_json(self) -> dict[str, Any]:
         winners = [seat for seat, value in enumerate(self.returns) if value == max(self.returns)]
