@@ -9,7 +9,9 @@ from pathlib import Path
 from interpreter import CHANCE, load_ruleset
 
 RUMMY_500 = Path(__file__).resolve().parents[2] / "tests" / "games" / "rummy500.yaml"
-CLAUSE = """                        - rule: "size(meld.cards + cards) == size(after.cards) and all(c in after.cards for c in meld.cards + cards) and sort(after.cards) == sort(meld.cards + cards)"
+CLAUSE = """                        - rule: >-
+                            size(meld.cards + cards) == size(after.cards)
+                            and sort(after.cards) == sort(meld.cards + cards)
                           reason: "an addition keeps the meld's cards and adds the card"
 """
 
