@@ -61,12 +61,12 @@ class ExpressionSite:
         self.checked[yaml_path(path)] = (tree, annotations)
         return kind, tree
 
-    def filter(self, paths: list[str], where: str, variable: str) -> None:
+    def filter(self, paths: list[str], where: str, variable: str, binding: str | None = None) -> None:
         """One function testing every clause of an option over all candidates at once (the hot path of legal
-        moves): compiled only when every clause checked."""
+        moves): compiled only when every clause checked. See Program.add_filter."""
         parts = [self.checked[path] for path in paths if path in self.checked]
         if parts and len(parts) == len(paths):
-            self.compiled[where] = self.program.add_filter(parts, variable)
+            self.compiled[where] = self.program.add_filter(parts, variable, binding)
 
     def check_tree(self, tree: ast.Node, node: ScalarNode, path: Path, scope: Scope, *, suffix: str) -> None:
         """Compile a part of an expression already checked whole (the owner in `hand[p]`)."""

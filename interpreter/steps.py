@@ -352,12 +352,14 @@ class StepChecker:
                       kind="melds" if "meld" in entries or "add" in entries else "cards")
         if "depth" in entries and "take" not in entries:
             self.checker.error("schema", "`depth` goes with `take`", entries["depth"], (*path, "depth"))
-        self.clauses(entries.get("legal"), (*path, "legal"), inner)
+        candidate = next((verb for verb in ("play", "discard", "meld", "add") if verb in entries), None)
+        self.clauses(entries.get("legal"), (*path, "legal"), inner, candidate)
         self.steps(entries.get("do"), (*path, "do"), inner)
         if isinstance(scalar(entries.get("ends")), str):  # worked out after the option's steps
             self.expression(entries["ends"], (*path, "ends"), inner, BOOL, "`ends`")
 
-    def clauses(self, node: Node | None, path: Path, scope: Scope) -> None:
+    def clauses(self, node: Node | None, path: Path, scope: Scope, candidate: str | None = None) -> None:
+        """An option's legality clauses; `candidate` is its verb (what each candidate action binds)."""
         if not isinstance(node, SequenceNode):
             return
         for index, clause in enumerate(node.items):
@@ -374,9 +376,16 @@ class StepChecker:
                     if "breakable" not in clause.entries:
                         self.checker.error("schema", "`record` goes with `breakable`", record,
                                            (*path, index, "record"))
-        if "card" in scope:
-            paths = [yaml_path((*path, index, "rule")) for index in range(len(node.items))]
+        # One function testing every clause over all the candidates (see Program.add_filter).
+        paths = [yaml_path((*path, index, "rule")) for index in range(len(node.items))]
+        if candidate in ("play", "discard"):  # each card
             self.site.filter(paths, yaml_path(path) + "#filter", "card")
+        elif candidate == "add":  # (the meld, the card, the meld after, ...) for each addition
+            self.site.filter(paths, yaml_path(path) + "#filter", "after",
+                             "B['meld'] = item[0]; B['cards'] = [item[1]]; B['after'] = item[2]")
+        elif candidate == "meld":  # (the meld, ...) for each new meld
+            self.site.filter(paths, yaml_path(path) + "#filter", "after",
+                             "B['after'] = item[0]; B['cards'] = list(item[0].cards)")
 
     def _step_trick(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["trick"], (*path, "trick"), scope)
@@ -390,7 +399,7 @@ class StepChecker:
             self.checker.error("unknown-zone", f"a trick is played from a per-seat zone; `{source}` is not one",
                                entries.get("from") or entries["trick"], (*path, "from"),
                                hint="name a zone with `owner: seat`, such as `hand`")
-        self.clauses(entries["legal"], (*path, "legal"), {**playing, "card": CARD, "to_play": INT})
+        self.clauses(entries["legal"], (*path, "legal"), {**playing, "card": CARD, "to_play": INT}, "play")
         winning, beats = entries.get("winning_card"), entries.get("beats")
         if (winning is None) == (beats is None):
             self.checker.error("schema", "a trick needs `winning_card` or `beats` (one of the two)",

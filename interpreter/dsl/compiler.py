@@ -108,9 +108,11 @@ class Program:
         self._emit_instances()
         return name
 
-    def add_filter(self, parts: list[tuple[ast.Node, Annotations]], variable: str) -> str:
+    def add_filter(self, parts: list[tuple[ast.Node, Annotations]], variable: str,
+                   binding: str | None = None) -> str:
         """Queue one function `f(V, B, items)` keeping the items for which every condition holds, each item
-        bound in `B` under `variable` while its conditions are tested (several checked expressions at once)."""
+        bound in `B` under `variable` while its conditions are tested (several checked expressions at once);
+        or, with `binding`, bound as that code says (e.g. `B['after'] = item[0]`: several names at once)."""
         name = f"x_{len(self._expressions)}"
         emitters = [(self._emitter(annotations), node) for node, annotations in parts]
         kept: dict[str, str] = {}  # what reads no item, kept in locals of the function (faster than in `B`)
@@ -122,9 +124,10 @@ class Program:
                                   if emitter.constant(node) is UNKNOWN or not emitter.constant(node)) or "True"
         self._expressions.append(name)
         start = "".join(f"    {local} = UNSET\n" for local in sorted(set(kept.values())))
+        bound = binding or f"B[{variable!r}] = item"
         self._append(
             f"def {name}(V, B, items):\n{start}    found = []\n    for item in items:\n"
-            f"        B[{variable!r}] = item\n        if {conditions}:\n            found.append(item)\n"
+            f"        {bound}\n        if {conditions}:\n            found.append(item)\n"
             f"    return found\n", [emitter for emitter, _ in emitters])
         self._emit_instances()
         return name

@@ -157,32 +157,56 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     key, table = state.table(option.destination, shared, scratch=True)
     plans = state.meld_plans
     if option.kind == "meld":
-        for meld, action in new_melds(state, rules, seat, hand, key[1], table):
-            if per_meld:
-                shared["cards"] = list(meld.cards)
-                shared["after"] = meld
-                if _first_failure(state, per_meld, shared) is not None:
-                    continue
+        melds = new_melds(state, rules, seat, hand, key[1], table)
+        if per_meld:
+            melds = _allowed(state, option, per_meld, shared, melds, _bind_meld)
+        for meld, action in melds:
             found[action] = option
             plans[action] = meld
         return
     tables = state.tables(option.destination) if option.every_table else [table]
     distinct = list(dict.fromkeys(hand))
+    additions = []
     for owned in tables:
         for meld in owned:
             for card in rules.may_fit(meld, distinct):
                 grown = rules.add(meld, card)
-                if grown is None:
-                    continue
-                if per_meld:
-                    shared["cards"] = [card]
-                    shared["meld"] = meld
-                    shared["after"] = grown
-                    if _first_failure(state, per_meld, shared) is not None:
-                        continue
-                action = _ADD(Action, (seat, "add", card, "", (), (), (), meld.id))
-                found[action] = option
-                plans[action] = grown
+                if grown is not None:
+                    additions.append((meld, card, grown))
+    if per_meld:
+        additions = _allowed(state, option, per_meld, shared, additions, _bind_addition)
+    for meld, card, grown in additions:
+        action = _ADD(Action, (seat, "add", card, "", (), (), (), meld.id))
+        found[action] = option
+        plans[action] = grown
+
+
+def _allowed(state: State, option: Option, clauses: tuple[Clause, ...], shared: Bindings, candidates: list[Any],
+             bind: Callable[[Bindings, Any], None]) -> list[Any]:
+    """The candidate melds or additions the clauses allow: the option's filter tests them all at once (see
+    steps.py); the clauses one by one name a failure, or serve a ruleset whose filter could not be made."""
+    if option.meld_filter is not None:
+        try:
+            return option.meld_filter(state.values, shared, candidates)
+        except Exception:  # name the failure: the clauses one by one locate it
+            pass
+    allowed = []
+    for candidate in candidates:
+        bind(shared, candidate)
+        if _first_failure(state, clauses, shared) is None:
+            allowed.append(candidate)
+    return allowed
+
+
+def _bind_meld(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
+    bindings["cards"] = list(candidate[0].cards)
+    bindings["after"] = candidate[0]
+
+
+def _bind_addition(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
+    bindings["cards"] = [candidate[1]]
+    bindings["meld"] = candidate[0]
+    bindings["after"] = candidate[2]
 
 
 _ADD = tuple.__new__  # an action made from its fields in order, the cheapest way (Action is a named tuple)

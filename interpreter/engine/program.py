@@ -97,6 +97,8 @@ class Option:
     effects: Block = NO_STEPS
     ends: bool = False  # choosing it ends a repeated decision (see `ends_when` for an expression)
     card_filter: Callable[..., list[int]] | None = None  # every clause at once: f(V, B, cards) -> the legal ones
+    # A meld's or an addition's clauses at once: f(V, B, candidates) -> those the clauses allow (see steps.py)
+    meld_filter: Callable[..., list[Any]] | None = None
     any_depth: bool = False  # `take` of the top N cards for any N (else the whole pile)
     every_table: bool = False  # `add` to the melds of every owner of the destination zone
     face: str | None = None  # play, discard, draw, take: "up" or "down" where the card lands (else the default)
@@ -288,9 +290,13 @@ class _Builder:
 
         return Option(kind, name, yaml_path(path), source, destination, arguments,
                       self.clauses(e.get("legal"), (*path, "legal")), self.steps(e.get("do"), (*path, "do")),
-                      _scalar(e.get("ends")) is True, self.expressions.get(yaml_path((*path, "legal")) + "#filter"),
+                      _scalar(e.get("ends")) is True,
+                      self.expressions.get(yaml_path((*path, "legal")) + "#filter") if kind in ("play", "discard")
+                      else None,
                       any_depth=_scalar(e.get("depth")) == "any", every_table=every_table,
                       face=_face(e.get("face")),
+                      meld_filter=self.expressions.get(yaml_path((*path, "legal")) + "#filter")
+                      if kind in ("meld", "add") else None,
                       ends_when=self.expr(e["ends"], (*path, "ends")) if isinstance(_scalar(e.get("ends")), str)
                       else None)
 
