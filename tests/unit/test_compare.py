@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -134,14 +135,21 @@ def test_plots_are_written(tmp_path: Path) -> None:
 
 
 def _interrupted(arguments: list[str]) -> subprocess.CompletedProcess[str]:
-    """Run ruledeck in its own process, send it SIGINT (Ctrl-C) once it has played for a while, and wait."""
+    """Run ruledeck in its own process, send it SIGINT (Ctrl-C) once it has played for a while, and wait. (It
+    has started playing when it names the run on stderr; a busy machine may take a while to get there.)"""
     process = subprocess.Popen([sys.executable, "-m", "interpreter", *arguments], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                env={**os.environ, "RULEDECK_NO_CACHE": "1"})
-    time.sleep(6)
+    stream = process.stderr
+    assert stream is not None
+    started: list[str] = []
+    reader = threading.Thread(target=lambda: started.append(stream.read(1)), daemon=True)
+    reader.start()
+    reader.join(timeout=120)
+    time.sleep(4)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
-    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, "".join(started) + err)
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
