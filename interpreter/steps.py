@@ -409,6 +409,7 @@ class StepChecker:
         self.expression(winning, (*path, "winning_card"), scope, CARD, "the winning card")
         self.expression(beats, (*path, "beats"), {**scope, "card": CARD, "winning": CARD}, BOOL, "`beats`")
         self.steps(entries.get("then"), (*path, "then"), {**scope, "winner": SEAT})
+        self.steps(entries.get("after_card"), (*path, "after_card"), {**playing, "card": CARD})
         self.expression(entries.get("count"), (*path, "count"), scope, INT, "the number of tricks")
         self.expression(entries.get("until"), (*path, "until"), scope, BOOL, "`until`")
 

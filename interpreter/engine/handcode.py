@@ -397,8 +397,8 @@ class _HandWriter(SiteWriter):
     def _stopping_trick(self, step: Step, scope: str) -> None:
         """Tricks: each taking-part seat, clockwise from the leader, plays one card; the winner is bound in
         `then` and leads the next trick."""
-        total, leader, done, order, played, position, won = (self.slot() for _ in range(7))
-        start, wait, resume, then, after = (self.label() for _ in range(5))
+        total, leader, done, order, played, position, won, card_scope = (self.slot() for _ in range(8))
+        start, wait, resume, then, after, after_card, next_card = (self.label() for _ in range(7))
         self.tricks[step.where] = step
         count = step["count"]
         if count is not None:
@@ -465,6 +465,11 @@ class _HandWriter(SiteWriter):
         self.move_card(step["option"])
         player = "_a.seat" if step["by"] is None else "_b['player']"  # (the seat whose card it is)
         self.code(f"L[{played}] = L[{played}] + ({player},)")
+        if step["after_card"]:  # steps after each card, which may stop the game: then the next card or the end
+            self.code(f"L[{card_scope}] = {{**_b, 'card': _card}}")
+            self.jump(after_card)
+            self.block_then(after_card, step["after_card"], f"L[{card_scope}]", next_card)
+            self.begin(next_card)
         self.code(f"L[{position}] += 1")
         self.code(f"if L[{position}] < len(L[{order}]):")  # the next seat's card is awaited at once
         await_card(1)

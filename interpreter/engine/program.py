@@ -331,6 +331,7 @@ class _Builder:
                 "winning_card": self.expr(e.get("winning_card"), (*p, "winning_card")),
                 "beats": self.expr(e.get("beats"), (*p, "beats")),
                 "then": self.steps(e.get("then"), (*p, "then")), "count": self.expr(e.get("count"), (*p, "count")),
+                "after_card": self.steps(e.get("after_card"), (*p, "after_card")),
                 "until": self.expr(e.get("until"), (*p, "until"))}
 
     def _end(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
