@@ -125,8 +125,8 @@ def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int
 
 def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, specs: Any,
                        values: dict[str, ParamValue]) -> Ruleset:
-    deck = checker.build_deck()
     players = checker.build_players()
+    deck = checker.build_deck(players)
     zones = checker.build_zones()
     variables = checker.build_variables()
     show = build_show(checker, root, zones, variables)
@@ -165,7 +165,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
                 return None
             return len(value) if isinstance(value, list) else value if isinstance(value, int) else None
 
-        check_deck_arithmetic(checker, hand, deck_zone, deck.size, players, count)
+        check_deck_arithmetic(checker, hand, deck_zone, deck, players, count)
     if _has_errors(checker):
         raise RulesetError(checker.diagnostics)
     return Ruleset(

@@ -178,8 +178,9 @@ class StepChecker:
             self.site.narrowed -= {name}
 
     def _step_deal(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
-        self.expression(entries["deal"], (*path, "deal"), scope, INT, "the number of cards dealt")
-        self._not_negative(entries["deal"], (*path, "deal"), "cards dealt to each seat")
+        if scalar(entries["deal"]) != "all":  # (all: every card of `from`, shared out as far as it goes)
+            self.expression(entries["deal"], (*path, "deal"), scope, INT, "the number of cards dealt")
+            self._not_negative(entries["deal"], (*path, "deal"), "cards dealt to each seat")
         self.zone(entries["from"], (*path, "from"), scope)
         target = scalar(entries["to"])
         zone = self.zones.get(str(target))
