@@ -152,12 +152,13 @@ class RulesetChecker:
         entries = node.entries
         counts = entries["players"]
         if isinstance(counts, MappingNode):
-            minimum = scalar(counts.entries.get("min")) or players.minimum
-            maximum = scalar(counts.entries.get("max")) or players.maximum
+            low, high = scalar(counts.entries.get("min")), scalar(counts.entries.get("max"))
+            minimum, maximum = low or 1, high or 16
+            written = (f"{low} to {high}" if low and high else f"{low} or more" if low else f"{high} or fewer")
         else:
             minimum = maximum = scalar(counts)
+            written = f"{minimum}"
         if not any(minimum <= count <= maximum for count in players.counts()):
-            written = f"{minimum}" if minimum == maximum else f"{minimum} to {maximum}"
             self.error("invalid-value", f"no number of players the game allows is {written}", counts,
                        (*path, "players"), hint=f"the game is for {players.minimum} to {players.maximum} players")
         return DeckChange(minimum, maximum, scalar(entries.get("add_packs")) or 0,
