@@ -41,7 +41,10 @@ is loaded (names, types, arity, card names) and compiled once into Python functi
 Card, rank and suit names come from the ruleset's deck and are written in upper case or start with a digit;
 the names of zones, variables, definitions and parameters are lower case. A number stands for a rank where a
 rank is expected (`c.rank == 7`), for a seat where a seat is expected (`first_dealer: 0`) and for a team
-where a team is expected (`score[0]` for a per-team `score`; teams are numbered from 0 as `teams:` lists them).
+where a team is expected (`score[0]` for a per-team `score`; teams are numbered from 0 as `teams:` lists them),
+only when it is written as a number: a number worked out, a parameter among them, stays a number
+(`first_dealer: params.first` is refused as an `int` where a seat is wanted), and `seats()[params.first]`
+(or `teams()[n]`) gives the seat (or team) it counts to.
 
 Fields: a card has `.rank` and `.suit`; a meld has `.cards`, `.kind`, `.owner`, `.wilds` (its wild cards)
 and `.naturals` (the others). Parameters are read as

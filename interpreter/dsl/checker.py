@@ -99,7 +99,7 @@ class Environment:
         if expected is not None and not compatible(expected, result):
             hint = "test it first: `if params.x == null then ... else ...`" if result.name == "optional" else None
             raise ExpressionError("type", f"{what} must be {expected}, not {result}", node.start, node.end,
-                                  hint=hint)
+                                  hint=hint or number_for_seat_hint(expected, result))
         return result, checker.annotations
 
     def instantiate(self, name: str, argument_types: tuple[Type, ...], context: Mapping[str, Type]) -> Instance:
@@ -175,6 +175,7 @@ class _Checker(OperatorChecks):
             hint = None
             if actual.name == "optional":
                 hint = "test it first: `if params.x == null then ... else ...`"
+            hint = hint or number_for_seat_hint(expected, actual)
             raise self._fail(node, "type", f"{what} must be {expected}, not {actual}", hint)
         return actual
 
@@ -489,3 +490,15 @@ __all__ = [
     "Instance",
     "Parameter",
 ]
+
+
+def number_for_seat_hint(expected: Type, actual: Type) -> str | None:
+    """A number stands for a seat or a team only when it is written as one (`0`): one worked out (a parameter,
+    a sum) is a number; say how to turn it into a seat."""
+    while expected.is_list and actual.is_list:
+        expected, actual = expected.element, actual.element
+    if actual == INT and expected in (SEAT, TEAM):
+        listing = "seats()" if expected == SEAT else "teams()"
+        return (f"a number is a {expected} only when written as a number (`0`); for a number worked out, "
+                f"write `{listing}[n]`")
+    return None

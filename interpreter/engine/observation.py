@@ -57,7 +57,7 @@ def _value(state: State, type_name: str, value: Any) -> Any:
     return state.game.deck.value_text(type_name, value)
 
 
-def observe(state: State, seat: int) -> dict[str, Any]:
+def observe(state: State, seat: int, *, legal: bool = True) -> dict[str, Any]:
     ruleset = state.game.ruleset
     zones: dict[str, Any] = {}
     for name, zone in ruleset.zones.items():
@@ -84,7 +84,7 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "zones": zones,
         "variables": variables,
     }
-    if not state.is_terminal and not state.is_chance_node and state.current_player == seat:
+    if legal and not state.is_terminal and not state.is_chance_node and state.current_player == seat:
         view["legal_actions"] = [state.action_text(action) for action in state.legal_actions()]
         if state.breaking:  # the actions that break a rule the ruleset lets be broken, with its reasons
             view["breaking"] = {state.action_text(action): [clause.reason for clause in clauses]

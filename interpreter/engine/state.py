@@ -228,14 +228,18 @@ class State(CardsAndValues, MatchLoop):
 
     def chance_event(self) -> dict[str, Any] | None:
         """What the chance node waits for, as data (None elsewhere): `{"type": "shuffle", "zone": name,
-        "cards": how many}`, or `{"type": "pick", "values": [...], "chances": [...]}` (each value's text and
-        its probability). `apply_chance()` does it with the state's own generator; `apply_chance(outcome)` with
-        the outcome given: the new order of the zone (the card on top first), or the value picked."""
+        "owner": seat or team (-1 for a zone on the table), "cards": how many, "contents": their texts}` (the
+        cards to be shuffled, in no promised order: every seat's secret for a search that knows all), or
+        `{"type": "pick", "values": [...], "chances": [...]}` (each value's text and its probability).
+        `apply_chance()` does it with the state's own generator; `apply_chance(outcome)` with the outcome
+        given: the new order of the zone (the card on top, dealt first, first), or the value picked."""
         if self.chance is None or self.terminal:
             return None
         key = self.chance[0]
         if key is not None:
-            return {"type": "shuffle", "zone": key[0], "cards": len(self._zone_list(key))}
+            cards = self._zone_list(key)
+            return {"type": "shuffle", "zone": key[0], "owner": key[1], "cards": len(cards),
+                    "contents": [self.card_text(card) for card in cards]}
         _, _where, values, weights, kind = self.chance
         total = sum(weights) if weights is not None else len(values)
         return {"type": "pick", "values": [self.shown(value, kind) for value in values],
@@ -246,11 +250,13 @@ class State(CardsAndValues, MatchLoop):
         result = self.game.program.result
         return [self.evaluate(result, {"player": seat}) for seat in range(self.player_count)]
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What one seat may see, as JSON-serialisable data."""
+    def observation(self, seat: int, *, legal: bool = True) -> dict[str, Any]:
+        """What one seat may see, as JSON-serialisable data. When the seat is to act, with its legal actions
+        (`legal_actions()`, worked out once per decision: asking for both costs one search); `legal=False`
+        leaves them out, and costs no search."""
         from interpreter.engine.observation import observe
 
-        return observe(self, seat)
+        return observe(self, seat, legal=legal)
 
     def clone(self) -> State:
         """An independent copy: zones and variables copied, the history and events shared with it (each side
