@@ -19,6 +19,7 @@ from interpreter.dsl.types import (
     CARDS,
     INT,
     MELD,
+    NUM,
     RANK,
     SEAT,
     STR,
@@ -38,8 +39,8 @@ from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml
 Path = tuple[str | int, ...]
 Scope = dict[str, Type]
 
-VARIABLE_TYPES = {"int": INT, "bool": BOOL, "str": STR, "seat": SEAT, "team": TEAM, "suit": SUIT, "rank": RANK,
-                  "card": CARD}
+VARIABLE_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR, "seat": SEAT, "team": TEAM, "suit": SUIT,
+                  "rank": RANK, "card": CARD}
 PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
 # Names the engine binds in some places; a ruleset may not declare them.
 CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "after": MELD, "winner": SEAT,

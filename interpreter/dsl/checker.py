@@ -31,6 +31,7 @@ from interpreter.dsl.types import (
     CARD,
     INT,
     NULL,
+    NUM,
     PARAMS,
     RANK,
     SEAT,
@@ -384,10 +385,10 @@ class _Checker(OperatorChecks):
             self._expect(node.body, BOOL, inner, narrowed, f"the condition of `{function}`")
             return INT if function == "count" else BOOL
         if function == "sum":
-            self._expect(node.body, INT, inner, narrowed, "the summed value")
-            return INT
+            summed = self._expect(node.body, NUM, inner, narrowed, "the summed value")
+            return NUM if summed == NUM else INT
         key = self.check(node.body, inner, narrowed, None)
-        if key not in (INT, RANK, ANY):
+        if key not in (INT, NUM, RANK, ANY):
             raise self._fail(node.body, "type", f"`{function}` compares numbers or ranks, not {key}")
         return key if function in ("max", "min") else element
 

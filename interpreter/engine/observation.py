@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.model import VariableSpec, ZoneSpec
+from interpreter.numbers import plain_number
 
 if TYPE_CHECKING:
     from interpreter.engine.state import State
@@ -52,6 +53,8 @@ def _zone_view(state: State, zone: ZoneSpec, owner: int, cards: list[Any], seat:
 
 
 def _value(state: State, type_name: str, value: Any) -> Any:
+    if type_name == "num":
+        return plain_number(value)  # (a fraction as its exact text: JSON has no fractions)
     if value is None or type_name not in ("card", "suit", "rank"):
         return value
     return state.game.deck.value_text(type_name, value)

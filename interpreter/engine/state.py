@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from interpreter.actions import Action, ActionSyntaxError
@@ -19,6 +20,7 @@ from interpreter.engine.meldsearch import MeldSearch
 from interpreter.engine.program import Expr, Option
 from interpreter.engine.zones import FaceUp
 from interpreter.errors import EvaluationError
+from interpreter.numbers import number_text, plain_numbers, whole
 from interpreter.procedures import written_at
 from interpreter.source import find, parse_yaml_path
 
@@ -245,10 +247,11 @@ class State(CardsAndValues, MatchLoop):
         return {"type": "pick", "values": [self.shown(value, kind) for value in values],
                 "chances": [(weights[index] if weights is not None else 1) / total for index in range(len(values))]}
 
-    def returns(self) -> list[int]:
-        """Each seat's match result, as the ruleset's `match.result` scores it."""
+    def returns(self) -> list[Any]:
+        """Each seat's match result, as the ruleset's `match.result` scores it: a whole number (int), or a
+        Fraction where the ruleset's results are fractions (`num`)."""
         result = self.game.program.result
-        return [self.evaluate(result, {"player": seat}) for seat in range(self.player_count)]
+        return [whole(self.evaluate(result, {"player": seat})) for seat in range(self.player_count)]
 
     def observation(self, seat: int, *, legal: bool = True) -> dict[str, Any]:
         """What one seat may see, as JSON-serialisable data. When the seat is to act, with its legal actions
@@ -320,7 +323,7 @@ class State(CardsAndValues, MatchLoop):
                                                    for part in event[1])}
         if kind == "hand":
             return {"type": "hand", "hand": event[1], "dealer": event[2]}
-        return {"type": "hand_end", "hand": event[1], "result": event[2]}
+        return {"type": "hand_end", "hand": event[1], "result": plain_numbers(event[2])}
 
     # --- text forms --------------------------------------------------------------------------------------------
 
@@ -436,6 +439,8 @@ class State(CardsAndValues, MatchLoop):
             return self.game.deck.value_text(name, value)
         if isinstance(value, bool):
             return "true" if value else "false"
+        if value.__class__ is Fraction:
+            return number_text(value)
         return str(value)
 
     def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> tuple[int, ...]:
