@@ -119,3 +119,11 @@ def test_fractions_are_checked(tmp_path: Path, old: str, new: str, message: str)
     with pytest.raises(RulesetError) as raised:
         load_ruleset(_path(tmp_path, RULESET.replace(old, new)))
     assert message in [diagnostic.message for diagnostic in raised.value.diagnostics]
+
+
+def test_observation_vectors_read_fractions_as_floats(tmp_path: Path) -> None:
+    from interpreter.interop.features import ObservationEncoder
+
+    state = _played(tmp_path)
+    vector = ObservationEncoder(state.game, state.player_count).encode(state.observation(0))
+    assert pytest.approx(11 / 3) in vector and pytest.approx(19 / 6) in vector
