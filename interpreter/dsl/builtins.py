@@ -411,7 +411,9 @@ BUILTINS: dict[str, Builtin] = {
                  "listed).", "value(AH) == 0", _value, "deck"),
         _builtin("points", "(cards: list[card]) -> int", "cards", "The total points of some cards.",
                  "points([AH, KH]) == 0", _points, "deck"),
-        _builtin("deck_cards", "() -> list[card]", "cards", "Every distinct card of the deck, once each.",
+        _builtin("deck_cards", "() -> list[card]", "cards",
+                 "Every distinct card of the deck, once each (for any number of players: with "
+                 "`deck.by_players`, also the cards some tables add).",
                  "size(deck_cards()) == 52", lambda deck: list(deck.distinct_cards()), "deck"),
         _builtin("card_of", "(rank: rank, suit: suit) -> card", "cards", "The card of a rank and a suit.",
                  "card_of(Q, S) == QS", _card_of, "deck"),
