@@ -9,12 +9,39 @@ JOKER = "JK"
 NO_SUIT = -1
 
 
+class SetAsideError(ValueError):
+    """A card `deck.by_players` sets aside that the deck does not hold: the change and the card, by index."""
+
+    def __init__(self, message: str, change: int, item: int) -> None:
+        super().__init__(message)
+        self.change = change
+        self.item = item
+
+
+@dataclass(frozen=True)
+class DeckChange:
+    """Cards added to the deck or set aside for some numbers of players (`deck.by_players`): for a count from
+    `minimum` to `maximum`, `add_packs` more packs, `add_jokers` more jokers, the cards `add`, less one copy of
+    each card of `remove` (cards by their texts)."""
+
+    minimum: int
+    maximum: int
+    add_packs: int = 0
+    add_jokers: int = 0
+    add: tuple[str, ...] = ()
+    remove: tuple[str, ...] = ()
+
+    def applies(self, players: int) -> bool:
+        return self.minimum <= players <= self.maximum
+
+
 @dataclass(frozen=True)
 class Deck:
     """The cards of a game. Rank order is the order of `ranks` (low to high); a joker ranks above every rank.
 
     Card ids: `rank * len(suits) + suit` for suited cards, then one id for the joker. Copies of a card (several
-    packs) are the same value; `cards()` lists every physical card.
+    packs) are the same value; `cards(players)` lists every physical card. A pack is every rank of every suit,
+    or the cards `pack` lists (card texts, copies repeated); `changes` add or set aside cards by player count.
     """
 
     ranks: tuple[str, ...]
@@ -23,13 +50,20 @@ class Deck:
     jokers: int = 0
     rankings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     values: Mapping[str, int] = field(default_factory=dict)
+    pack: tuple[str, ...] | None = None
+    changes: tuple[DeckChange, ...] = ()
     rank_of: tuple[int, ...] = field(init=False, repr=False)
     suit_of: tuple[int, ...] = field(init=False, repr=False)
     text_of: tuple[str, ...] = field(init=False, repr=False)
     value_of: tuple[int, ...] = field(init=False, repr=False)
-    card_ids: dict[str, int] = field(init=False, repr=False)
+    card_ids: dict[str, int] = field(init=False, repr=False)  # the cards of the deck (for some count), by text
+    has_joker: bool = field(init=False, repr=False)
+    _by_players: dict[int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        has_joker = bool(self.jokers) or JOKER in (self.pack or ()) or any(
+            change.add_jokers or JOKER in change.add for change in self.changes)
+        object.__setattr__(self, "has_joker", has_joker)
         rank_of: list[int] = []
         suit_of: list[int] = []
         text_of: list[str] = []
@@ -38,7 +72,7 @@ class Deck:
                 rank_of.append(rank_index)
                 suit_of.append(suit_index)
                 text_of.append(f"{rank}{suit}")
-        if self.jokers:
+        if has_joker:
             rank_of.append(len(self.ranks))
             suit_of.append(NO_SUIT)
             text_of.append(JOKER)
@@ -47,12 +81,22 @@ class Deck:
         object.__setattr__(self, "suit_of", tuple(suit_of))
         object.__setattr__(self, "text_of", tuple(text_of))
         object.__setattr__(self, "value_of", value_of)
-        object.__setattr__(self, "card_ids", {text: index for index, text in enumerate(text_of)})
+        object.__setattr__(self, "_by_players", {})
+        every = {index: text for index, text in enumerate(text_of)}
+        used: set[str] = set(self.pack) if self.pack is not None else {
+            text for text in text_of if text != JOKER}
+        if self.jokers:
+            used.add(JOKER)
+        for change in self.changes:
+            used.update(change.add)
+            if change.add_jokers:
+                used.add(JOKER)
+        object.__setattr__(self, "card_ids", {text: index for index, text in every.items() if text in used})
 
     @property
     def rank_names(self) -> tuple[str, ...]:
         """Every rank name, the joker's last when the deck has jokers."""
-        return (*self.ranks, JOKER) if self.jokers else self.ranks
+        return (*self.ranks, JOKER) if self.has_joker else self.ranks
 
     def rank_name(self, rank: int) -> str:
         return self.rank_names[rank]
@@ -68,20 +112,50 @@ class Deck:
         return self.suits.index(name) if name in self.suits else None
 
     def distinct_cards(self) -> tuple[int, ...]:
-        """Every distinct card value, in id order."""
-        return tuple(range(len(self.text_of)))
+        """Every distinct card value of the deck (for any number of players), in id order."""
+        return tuple(sorted(self.card_ids.values()))
 
-    def cards(self) -> list[int]:
-        """Every physical card: each value once per pack, and each joker."""
-        suited = [card for card in self.distinct_cards() if self.suit_of[card] != NO_SUIT]
-        result = suited * self.packs
-        if self.jokers:
-            result += [len(self.text_of) - 1] * self.jokers
+    def cards(self, players: int | None = None) -> list[int]:
+        """Every physical card for a number of players (None: before any change by player count): each card
+        of a pack once per pack, then each joker, then the cards `by_players` adds, less those it sets aside.
+        ValueError names a card set aside that the deck does not hold."""
+        if players is not None and players in self._by_players:
+            return list(self._by_players[players])
+        one_pack = self._one_pack()
+        joker = len(self.text_of) - 1
+        result = one_pack * self.packs + [joker] * self.jokers
+        for change_index, change in enumerate(self.changes):
+            if players is None or not change.applies(players):
+                continue
+            result += one_pack * change.add_packs + [joker] * change.add_jokers
+            result += [self.card_ids[text] for text in change.add]
+            for item, text in enumerate(change.remove):
+                card = self.card_ids.get(text, -1)
+                if card not in result:
+                    raise SetAsideError(f"with {players} players the deck holds no {text} to set aside",
+                                        change_index, item)
+                del result[len(result) - 1 - result[::-1].index(card)]  # (the last copy: the added one first)
+        if players is not None:
+            self._by_players[players] = tuple(result)
         return result
+
+    def _one_pack(self) -> list[int]:
+        if self.pack is not None:
+            return [self.card_ids[text] for text in self.pack]
+        return [card for card in range(len(self.text_of)) if self.suit_of[card] != NO_SUIT]
 
     @property
     def size(self) -> int:
-        return len(self.ranks) * len(self.suits) * self.packs + self.jokers
+        """The number of cards before any change by player count (`size_for` counts them for a table)."""
+        return len(self._one_pack()) * self.packs + self.jokers
+
+    def size_for(self, players: int) -> int:
+        return len(self.cards(players))
+
+    def has_copies(self, players: int) -> bool:
+        """Whether two cards of the deck, for this number of players, are the same value."""
+        cards = self.cards(players)
+        return len(set(cards)) < len(cards)
 
     def card_text(self, card: int) -> str:
         return self.text_of[card]

@@ -19,6 +19,7 @@ from interpreter.cli_stats import DEFAULT_BOTS, compare_command
 from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, render_findings
+from interpreter.numbers import signed
 from interpreter.parameters import parse_assignments
 
 if TYPE_CHECKING:  # (the rest is imported where it is used: a command loads only what it needs)
@@ -245,7 +246,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     if as_json:
         echo_json(result.as_json())
         return
-    scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(result.returns))
+    scores = ", ".join(f"p{seat} {signed(value)}" for seat, value in enumerate(result.returns))
     best = max(result.returns)
     winners = " and ".join(f"p{seat}" for seat, value in enumerate(result.returns) if value == best)
     click.echo(f"\nMatch over after {result.hands} hand{'s' if result.hands != 1 else ''}: {scores}. "
@@ -324,7 +325,7 @@ def replay_command(log_path: str, verify: bool) -> None:
                 click.echo(line)
     lines = 1 + len(log.events)
     if state.is_terminal:
-        scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(state.returns()))
+        scores = ", ".join(f"p{seat} {signed(value)}" for seat, value in enumerate(state.returns()))
         click.echo(f"{log_path}: {lines} lines verified: the match played again is the one logged, "
                    f"to its result ({scores}).")
     else:

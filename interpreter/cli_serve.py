@@ -14,6 +14,7 @@ import click
 from interpreter import cli_logs
 from interpreter.cli_stats import DEFAULT_BOTS
 from interpreter.cli_support import complete_ruleset, ruleset_file
+from interpreter.numbers import signed
 
 if TYPE_CHECKING:
     from interpreter.engine.state import State
@@ -125,7 +126,7 @@ def _seats(humans: str, count: int) -> list[int]:
 
 
 def _over(state: State, log_path: str | None) -> None:
-    scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(state.returns()))
+    scores = ", ".join(f"p{seat} {signed(value)}" for seat, value in enumerate(state.returns()))
     click.echo(f"Match over: {scores}. It is on record in {log_path}: `ruledeck replay {log_path}` plays it "
                "again. Ctrl-C stops the server.")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
+from interpreter.cards import Deck
 from interpreter.dsl.types import BOOL
 from interpreter.errors import EvaluationError
 from interpreter.model import Players
@@ -121,7 +122,7 @@ def _closure(starts: list[str], edges: dict[str, list[str]]) -> set[str]:
 Counter = Callable[[Node, Path, int], int | None]
 
 
-def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone: str, deck_size: int,
+def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone: str, deck: Deck,
                           players: Players, count: Counter) -> None:
     """The opening of a hand (the phases from `start` while each leads to exactly one next phase, their steps
     outside any condition or loop) takes cards from the deck's zone: it must fit for every player count.
@@ -130,6 +131,10 @@ def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone:
     assert isinstance(phases_node, SequenceNode)
     by_name = {name: (index, phase) for index, name, phase in walk_named(phases_node.items)}
     for players_count in players.counts():
+        try:
+            deck_size = deck.size_for(players_count)
+        except ValueError:  # (a card set aside that the deck does not hold: reported with the deck)
+            continue
         needed = 0
         seen: set[str] = set()
         name = str(scalar(hand.entries["start"]))

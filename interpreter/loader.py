@@ -18,7 +18,7 @@ from interpreter.dsl.ast import free_names
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
 from interpreter.dsl.definitions import VOLATILE_NAMES, did_you_mean
-from interpreter.dsl.types import INT, SEAT
+from interpreter.dsl.types import INT, NUM, SEAT
 from interpreter.engine.game import Game
 from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, RulesetError
 from interpreter.flow import check_deck_arithmetic, check_phases
@@ -125,8 +125,8 @@ def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int
 
 def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, specs: Any,
                        values: dict[str, ParamValue]) -> Ruleset:
-    deck = checker.build_deck()
     players = checker.build_players()
+    deck = checker.build_deck(players)
     zones = checker.build_zones()
     variables = checker.build_variables()
     show = build_show(checker, root, zones, variables)
@@ -165,7 +165,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
                 return None
             return len(value) if isinstance(value, list) else value if isinstance(value, int) else None
 
-        check_deck_arithmetic(checker, hand, deck_zone, deck.size, players, count)
+        check_deck_arithmetic(checker, hand, deck_zone, deck, players, count)
     if _has_errors(checker):
         raise RulesetError(checker.diagnostics)
     return Ruleset(
@@ -279,7 +279,7 @@ def _check_match(steps: StepChecker, root: MappingNode) -> None:
     entries = match.entries
     for key, expected, scope in (
         ("first_dealer", SEAT, {}), ("next_dealer", SEAT, {}), ("hands", INT, {}), ("hand_cap", INT, {}),
-        ("ends_when", BOOL, {}), ("result", INT, {"player": SEAT}),
+        ("ends_when", BOOL, {}), ("result", NUM, {"player": SEAT}),
     ):
         steps.expression(entries.get(key), ("match", key), scope, expected, f"`match.{key}`")
 
@@ -295,8 +295,8 @@ def _check_metrics(checker: RulesetChecker, steps: StepChecker, root: MappingNod
         if isinstance(metric, MappingNode):
             value, path = metric.entries.get("value"), (*path, "value")
         kind = steps.expression(value, path, {}, None, f"the metric `{name}`")
-        if kind is not None and kind not in (INT, BOOL):
-            checker.error("type", f"the metric `{name}` must be int or bool, not {kind}", value, path,
+        if kind is not None and kind not in (INT, NUM, BOOL):
+            checker.error("type", f"the metric `{name}` must be a number or bool, not {kind}", value, path,
                           hint="a metric is a number (a count, a size, a total) or a truth value: "
                                "e.g. `size(...)`, `count(... for p in seats())`")
 

@@ -27,6 +27,7 @@ is loaded (names, types, arity, card names) and compiled once into Python functi
 | type | values | written |
 |---|---|---|
 | `int` | whole numbers | `0`, `42`, `-3` |
+| `num` | numbers that may be fractions, exact (a whole number is one too) | `7 / 2`, `pot / 3` |
 | `bool` | truth values | `true`, `false` |
 | `str` | text | `'pass'`, `"play"` |
 | `card` | a card of the deck | `AH`, `10S`, `JK` (rank then suit; the joker is `JK`) |
@@ -41,7 +42,15 @@ is loaded (names, types, arity, card names) and compiled once into Python functi
 Card, rank and suit names come from the ruleset's deck and are written in upper case or start with a digit;
 the names of zones, variables, definitions and parameters are lower case. A number stands for a rank where a
 rank is expected (`c.rank == 7`), for a seat where a seat is expected (`first_dealer: 0`) and for a team
-where a team is expected (`score[0]` for a per-team `score`; teams are numbered from 0 as `teams:` lists them).
+where a team is expected (`score[0]` for a per-team `score`; teams are numbered from 0 as `teams:` lists them),
+only when it is written as a number: a number worked out, a parameter among them, stays a number
+(`first_dealer: params.first` is refused as an `int` where a seat is wanted), and `seats()[params.first]`
+(or `teams()[n]`) gives the seat (or team) it counts to.
+
+A `num` is exact: `1 / 3 + 1 / 6 == 1 / 2` holds. Arithmetic with a `num` gives a `num`; an `int` stands
+wherever a `num` is wanted, never the other way: `floor(x)` and `ceil(x)` give whole numbers, and `//`, `%`,
+indices and counts take only `int`. Transcripts write a fraction exactly (`3.5`, `-0.25`, `1/3`), and JSON
+(logs, `--json`, `observation()`) as that text, a whole number as a number.
 
 Fields: a card has `.rank` and `.suit`; a meld has `.cards`, `.kind`, `.owner`, `.wilds` (its wild cards)
 and `.naturals` (the others). Parameters are read as
@@ -58,7 +67,7 @@ From the loosest to the tightest binding:
 | `or`, `and`, `not` | booleans, short-circuit |
 | `==` `!=` `<` `<=` `>` `>=` `in` `not in` | comparisons (not chained); `<` orders numbers and ranks |
 | `+` `-` | numbers; `+` also joins two lists |
-| `*` `//` `%` | numbers; `//` divides rounding down, `%` is the remainder |
+| `*` `/` `//` `%` | numbers; `/` divides exactly (`7 / 2` is 3.5), `//` rounds down, `%` is the remainder |
 | `-x` | negation |
 | `x.field`, `x[i]`, `f(...)` | fields, indexing (from 0; negative from the end), calls |
 

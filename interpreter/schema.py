@@ -17,7 +17,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from interpreter.errors import Diagnostic, Location
-from interpreter.source import MappingNode, Node, find, to_plain, yaml_path
+from interpreter.source import YAML_WORDS, MappingNode, Node, find, to_plain, written_word, yaml_path
 
 SCHEMA_PATH = Path(__file__).with_name("ruleset.schema.json")
 
@@ -160,6 +160,10 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
             opener = "[" if isinstance(error.instance, list) else "{"
             hint = f"YAML read this as a {'list' if opener == '[' else 'mapping'}: an expression that starts " \
                    f"with `{opener}` must be quoted, or written after `|`"
+        word = written_word(_location(root, path)) if error.instance is None or isinstance(error.instance, bool) \
+            else None
+        if word is not None and "string" in wanted:
+            hint = f"YAML reads `{word}` as {YAML_WORDS[word.lower()]}: quote it (\"{word}\") to write the word"
         # A list or mapping in the wrong place: point at its key, not at its first item.
         location = None
         if path and isinstance(path[-1], str) and isinstance(error.instance, (list, dict)):
@@ -176,6 +180,13 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
     if kind == "pattern" and "a-z" in str(error.validator_value):
         hint = "names are lower case letters, digits and `_`, starting with a letter"
         text = str(error.instance)
+        if text in ("True", "False", "None"):  # a key YAML read as a truth value or null, not as a name
+            location = _location(root, path, text)
+            word = written_word(location)
+            if word is not None:
+                return Diagnostic("schema", f"`{word}` is not a valid name here: YAML reads it as "
+                                  f"{YAML_WORDS[word.lower()]}", location, yaml_path((*path, word)),
+                                  hint=f"quote it (\"{word}\") or choose another name")
         if any(mark in text for mark in "()[]"):
             balanced = text.count("(") == text.count(")") and text.count("[") == text.count("]")
             hint = "a comma inside `{...}` separates YAML entries: quote an expression that holds a comma" \

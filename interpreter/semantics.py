@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from interpreter.cards import JOKER, Deck
+from interpreter.cards import JOKER, Deck, DeckChange, SetAsideError
 from interpreter.dsl import ast
 from interpreter.dsl.definitions import Definition, DefinitionError, Parameter
 from interpreter.dsl.parser import BudgetSpent, ExpressionBudget, parse
@@ -19,6 +19,7 @@ from interpreter.dsl.types import (
     CARDS,
     INT,
     MELD,
+    NUM,
     RANK,
     SEAT,
     STR,
@@ -38,8 +39,8 @@ from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml
 Path = tuple[str | int, ...]
 Scope = dict[str, Type]
 
-VARIABLE_TYPES = {"int": INT, "bool": BOOL, "str": STR, "seat": SEAT, "team": TEAM, "suit": SUIT, "rank": RANK,
-                  "card": CARD}
+VARIABLE_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR, "seat": SEAT, "team": TEAM, "suit": SUIT,
+                  "rank": RANK, "card": CARD}
 PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
 # Names the engine binds in some places; a ruleset may not declare them.
 CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "after": MELD, "winner": SEAT,
@@ -93,13 +94,17 @@ class RulesetChecker:
 
     # --- the sections ----------------------------------------------------------------------------------------
 
-    def build_deck(self) -> Deck:
+    def build_deck(self, players: Players) -> Deck:
         node = self._node("deck")
         assert isinstance(node, MappingNode)
         ranks = tuple(str(scalar(item)) for item in _items(node.entries.get("ranks")))
         suits = tuple(str(scalar(item)) for item in _items(node.entries.get("suits")))
         jokers = scalar(node.entries.get("jokers")) or 0
-        rank_names = (*ranks, JOKER) if jokers else ranks
+        pack = self._card_list(node, ("deck", "cards"), ranks, suits)
+        changes = tuple(self._deck_change(item, ("deck", "by_players", index), ranks, suits, players)
+                        for index, item in enumerate(_items(node.entries.get("by_players"))))
+        has_joker = bool(jokers) or JOKER in (pack or ()) or any(c.add_jokers or JOKER in c.add for c in changes)
+        rank_names = (*ranks, JOKER) if has_joker else ranks
         for suit_node, suit in zip(_items(node.entries.get("suits")), suits, strict=True):
             if suit in ranks:
                 self.error("duplicate-name", f"`{suit}` is both a rank and a suit", suit_node, ("deck", "suits"),
@@ -118,7 +123,60 @@ class RulesetChecker:
             for rank, value in values_node.entries.items():
                 self._check_rank_name(rank, values_node.key_locations[rank], ("deck", "values", rank), rank_names)
                 values[rank] = int(scalar(value))
-        return Deck(ranks, suits, scalar(node.entries.get("packs")) or 1, jokers, rankings, values)
+        deck = Deck(ranks, suits, scalar(node.entries.get("packs")) or 1, jokers, rankings, values, pack, changes)
+        self._check_set_aside(deck, players)
+        return deck
+
+    def _card_list(self, node: MappingNode, path: Path, ranks: tuple[str, ...],
+                   suits: tuple[str, ...]) -> tuple[str, ...] | None:
+        """The cards a list of the deck section names (`cards`, `add`, `remove`), each checked: a rank of
+        `ranks` then a suit of `suits`, or `JK`."""
+        listed = node.entries.get(str(path[-1]))
+        if not isinstance(listed, SequenceNode):
+            return None
+        known = [f"{rank}{suit}" for rank in ranks for suit in suits]
+        texts: list[str] = []
+        for index, item in enumerate(listed.items):
+            text = str(scalar(item))
+            if text != JOKER and text not in known:
+                close = difflib.get_close_matches(text, known, n=1)
+                self.error("unknown-card", f"`{text}` is not a card of the deck's ranks and suits", item,
+                           (*path, index), hint=f"did you mean `{close[0]}`?" if close else
+                           "a card is a rank of `deck.ranks` then a suit of `deck.suits` (10H, AS), or JK")
+                continue
+            texts.append(text)
+        return tuple(texts)
+
+    def _deck_change(self, node: Node, path: Path, ranks: tuple[str, ...], suits: tuple[str, ...],
+                     players: Players) -> DeckChange:
+        assert isinstance(node, MappingNode)
+        entries = node.entries
+        counts = entries["players"]
+        if isinstance(counts, MappingNode):
+            low, high = scalar(counts.entries.get("min")), scalar(counts.entries.get("max"))
+            minimum, maximum = low or 1, high or 16
+            written = (f"{low} to {high}" if low and high else f"{low} or more" if low else f"{high} or fewer")
+        else:
+            minimum = maximum = scalar(counts)
+            written = f"{minimum}"
+        if not any(minimum <= count <= maximum for count in players.counts()):
+            self.error("invalid-value", f"no number of players the game allows is {written}", counts,
+                       (*path, "players"), hint=f"the game is for {players.minimum} to {players.maximum} players")
+        return DeckChange(minimum, maximum, scalar(entries.get("add_packs")) or 0,
+                          scalar(entries.get("add_jokers")) or 0,
+                          self._card_list(node, (*path, "add"), ranks, suits) or (),
+                          self._card_list(node, (*path, "remove"), ranks, suits) or ())
+
+    def _check_set_aside(self, deck: Deck, players: Players) -> None:
+        """Every card `by_players` sets aside is in the deck for each number of players it applies to."""
+        for count in players.counts():
+            try:
+                deck.cards(count)
+            except SetAsideError as error:
+                path: Path = ("deck", "by_players", error.change, "remove", error.item)
+                self.error("invalid-value", str(error), self._node(*path), path,
+                           hint="a card is set aside from the cards the deck holds for that many players")
+                return
 
     def _check_rank_name(self, name: str, location: Location, path: Path, rank_names: tuple[str, ...]) -> None:
         if name not in rank_names:

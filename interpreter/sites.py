@@ -14,7 +14,7 @@ from interpreter.dsl.definitions import Annotations, DefinitionError, Tainted
 from interpreter.dsl.types import Type
 from interpreter.errors import ExpressionError
 from interpreter.semantics import Path, RulesetChecker, Scope, expression_text, mentioned_names
-from interpreter.source import Node, ScalarNode, yaml_path
+from interpreter.source import Node, ScalarNode, written_word, yaml_path
 
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 
@@ -53,6 +53,11 @@ class ExpressionSite:
             self.checker.report_definition(error)
             return None
         except ExpressionError as error:
+            if error.code == "type" and error.hint is None and isinstance(node.value, bool):
+                word = written_word(node.location)  # (`off`, `yes`: YAML's truth values, not the word)
+                if word is not None and word.lower() not in ("true", "false"):
+                    error.hint = f"YAML reads `{word}` as {str(node.value).lower()}: a string of the language " \
+                                 f"is quoted twice, \"'{word}'\""
             self.checker.report_expression(error, node, path)
             return None
         except Tainted:

@@ -353,3 +353,18 @@ def _convert(
         entries[key] = _convert(value_node, source, diagnostics, (*path, key))
         key_locations[key] = key_location
     return MappingNode(location, entries, key_locations)
+
+
+# The plain words YAML (1.1, as PyYAML reads it) turns into a truth value or null, lower-cased.
+YAML_WORDS = {**dict.fromkeys(("yes", "on", "true"), "true"), **dict.fromkeys(("no", "off", "false"), "false"),
+               **dict.fromkeys(("null", "~"), "null")}
+
+
+def written_word(location: Location | None) -> str | None:
+    """The word written at a location (a key, or a plain value) when it is one YAML reads as a truth value or
+    null (`off`, `yes`, `null`, ...); None otherwise."""
+    if location is None:
+        return None
+    text = location.source.line(location.line)[location.column - 1:]
+    word = re.match(r"[A-Za-z]*~?", text)
+    return word[0] if word and word[0].lower() in YAML_WORDS else None

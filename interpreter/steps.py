@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from interpreter.dsl import ast
 from interpreter.dsl.operators import null_guards
-from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, SEAT, Type, list_of
+from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, NUM, NUMBERS, SEAT, Type, list_of
 from interpreter.errors import ExpressionError
 from interpreter.model import VariableSpec, ZoneSpec
 from interpreter.semantics import (
@@ -135,18 +135,20 @@ class StepChecker:
 
     def _step_change(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         kind = self.target(entries["change"], (*path, "change"), scope)
-        if kind is not None and kind != INT:
+        if kind is not None and kind not in NUMBERS:
             self.checker.error("type", f"`change` adds to a number, but this variable is {kind}",
                                entries["change"], (*path, "change"), hint="use `set` and `to`")
-        self.expression(entries["by"], (*path, "by"), scope, INT, "the change")
+        # A variable of whole numbers takes whole changes; a `num` one, fractions too.
+        self.expression(entries["by"], (*path, "by"), scope, NUM if kind == NUM else INT, "the change")
 
     def _step_transfer(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
-        self.expression(entries["transfer"], (*path, "transfer"), scope, INT, "the amount")
-        for key in ("from", "to"):
-            kind = self.target(entries[key], (*path, key), scope)
-            if kind is not None and kind != INT:
+        kinds = [self.target(entries[key], (*path, key), scope) for key in ("from", "to")]
+        for key, kind in zip(("from", "to"), kinds, strict=True):
+            if kind is not None and kind not in NUMBERS:
                 self.checker.error("type", f"a transfer moves a number, but this variable is {kind}", entries[key],
                                    (*path, key))
+        amount = NUM if all(kind == NUM for kind in kinds) else INT  # (a fraction only between two `num`s)
+        self.expression(entries["transfer"], (*path, "transfer"), scope, amount, "the amount")
 
     def _step_move(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         amount = entries["move"]
@@ -178,8 +180,9 @@ class StepChecker:
             self.site.narrowed -= {name}
 
     def _step_deal(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
-        self.expression(entries["deal"], (*path, "deal"), scope, INT, "the number of cards dealt")
-        self._not_negative(entries["deal"], (*path, "deal"), "cards dealt to each seat")
+        if scalar(entries["deal"]) != "all":  # (all: every card of `from`, shared out as far as it goes)
+            self.expression(entries["deal"], (*path, "deal"), scope, INT, "the number of cards dealt")
+            self._not_negative(entries["deal"], (*path, "deal"), "cards dealt to each seat")
         self.zone(entries["from"], (*path, "from"), scope)
         target = scalar(entries["to"])
         zone = self.zones.get(str(target))

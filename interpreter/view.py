@@ -90,7 +90,8 @@ class TableView:
     zones: tuple[ZoneView, ...]
     variables: tuple[VariableView, ...]
     recent: tuple[str, ...]  # the last few actions and log lines of this hand, as the seat's transcript shows them
-    standings: tuple[int, ...] | None = None  # each seat's match result after the last finished hand
+    standings: tuple[Any, ...] | None = None  # each seat's match result after the last finished hand (a fraction
+    # as its exact text)
     legal_actions: tuple[str, ...] = ()  # the seat's legal actions when it is its turn, in their text form
     chosen: tuple[int, ...] = ()  # in a simultaneous round, the seats that have chosen (their choices hidden)
 
@@ -298,7 +299,7 @@ def _recent(events: list[dict[str, Any]], seat: int, count: int) -> list[str]:
     return lines[-count:] if count else []
 
 
-def _standings(events: list[dict[str, Any]]) -> tuple[int, ...] | None:
+def _standings(events: list[dict[str, Any]]) -> tuple[Any, ...] | None:
     for event in reversed(events):
         if event["type"] == "hand_end":
             return tuple(event["result"])

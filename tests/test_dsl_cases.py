@@ -22,6 +22,7 @@ from interpreter.dsl.definitions import Definition, Parameter
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import Type, optional, parse_type, per_seat, per_team
 from interpreter.errors import EvaluationError, ExpressionError
+from interpreter.numbers import parse_number, plain_number
 
 CASES = Path(__file__).parent / "dsl_cases"
 
@@ -58,6 +59,8 @@ def _value(deck: Deck, kind: Type, raw: Any) -> Any:
         index = deck.suit_index(str(raw))
         assert index is not None, f"no suit {raw}"
         return index
+    if kind.name == "num":
+        return parse_number(raw)
     return raw
 
 
@@ -105,6 +108,8 @@ def _text(deck: Deck, kind: Type, value: Any) -> Any:
         return deck.rank_name(value)
     if kind.name == "suit":
         return deck.suit_name(value)
+    if kind.name == "num":  # (a fraction as its exact text, `"3.5"`, `"1/3"`; a whole number as it is)
+        return plain_number(value)
     return value
 
 

@@ -56,7 +56,7 @@ def check_observations(state: State) -> None:
 
 def play(state: State, rng: random.Random, *, steps: int = 4000, inspect: bool = True) -> list[str]:
     """Play with random moves, checking the invariants after every action; the actions taken, as text."""
-    deck = Counter(state.game.deck.cards())
+    deck = Counter(state.game.deck.cards(state.player_count))
     taken = []
     for _ in range(steps):
         assert all_cards(state) == deck, "a card was lost or duplicated"

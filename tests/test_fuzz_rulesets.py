@@ -110,7 +110,7 @@ def play_mutant(game: Game, seed: int) -> str | None:
     rng = random.Random(seed)
     allowed = game.ruleset.players
     state = game.new_initial_state(seed=seed, players=rng.randint(allowed.minimum, allowed.maximum))
-    deck = Counter(game.deck.cards())
+    deck = Counter(game.deck.cards(state.player_count))
     try:
         for _ in range(PLAY_STEPS):
             if state.is_terminal:

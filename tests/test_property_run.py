@@ -217,7 +217,7 @@ def play_checked(game: Game, seed: int, players: int, counts: Counts) -> None:
     """One game with every check; then the clone and the same-seed replay compared with it."""
     state = game.new_initial_state(seed=seed, players=players)
     chooser, checks = random.Random(seed), random.Random(seed + 1)
-    deck = Counter(game.deck.cards())
+    deck = Counter(game.deck.cards(state.player_count))
     groups = {group: total(state, group) for group in conserved_groups(game)}
     former: list[Action] = []
     cut = checks.randrange(0, 80)

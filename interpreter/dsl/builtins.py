@@ -17,6 +17,7 @@ from typing import Any, Literal
 from interpreter.cards import NO_SUIT, Deck
 from interpreter.dsl.types import Type, parse_type
 from interpreter.errors import EvaluationError
+from interpreter.numbers import ceil, floor
 
 Context = Literal["none", "deck", "env"]
 
@@ -393,6 +394,10 @@ BUILTINS: dict[str, Builtin] = {
                  "quantifier form `min(value for x in items)`).", "min(3, 5) == 3", min),
         _builtin("max", "(a: int, b: int) -> int", "numbers", "The larger of two numbers.", "max(3, 5) == 5", max),
         _builtin("abs", "(number: int) -> int", "numbers", "The absolute value.", "abs(-4) == 4", abs),
+        _builtin("floor", "(number: num) -> int", "numbers", "The largest whole number not above a number that "
+                 "may be a fraction (`7 / 2` is 3.5).", "floor(7 / 2) == 3 and floor(-7 / 2) == -4", floor),
+        _builtin("ceil", "(number: num) -> int", "numbers", "The smallest whole number not below a number that "
+                 "may be a fraction.", "ceil(7 / 2) == 4 and ceil(6 / 2) == 3", ceil),
         _builtin("round_up", "(number: int, multiple: int) -> int", "numbers",
                  "The number rounded up to a multiple.", "round_up(-65, 10) == -60 and round_up(65, 10) == 70",
                  _round_up),
@@ -406,7 +411,9 @@ BUILTINS: dict[str, Builtin] = {
                  "listed).", "value(AH) == 0", _value, "deck"),
         _builtin("points", "(cards: list[card]) -> int", "cards", "The total points of some cards.",
                  "points([AH, KH]) == 0", _points, "deck"),
-        _builtin("deck_cards", "() -> list[card]", "cards", "Every distinct card of the deck, once each.",
+        _builtin("deck_cards", "() -> list[card]", "cards",
+                 "Every distinct card of the deck, once each (for any number of players: with "
+                 "`deck.by_players`, also the cards some tables add).",
                  "size(deck_cards()) == 52", lambda deck: list(deck.distinct_cards()), "deck"),
         _builtin("card_of", "(rank: rank, suit: suit) -> card", "cards", "The card of a rank and a suit.",
                  "card_of(Q, S) == QS", _card_of, "deck"),

@@ -31,6 +31,7 @@ from interpreter.dsl.types import (
     CARD,
     INT,
     NULL,
+    NUM,
     PARAMS,
     RANK,
     SEAT,
@@ -99,7 +100,7 @@ class Environment:
         if expected is not None and not compatible(expected, result):
             hint = "test it first: `if params.x == null then ... else ...`" if result.name == "optional" else None
             raise ExpressionError("type", f"{what} must be {expected}, not {result}", node.start, node.end,
-                                  hint=hint)
+                                  hint=hint or number_for_seat_hint(expected, result))
         return result, checker.annotations
 
     def instantiate(self, name: str, argument_types: tuple[Type, ...], context: Mapping[str, Type]) -> Instance:
@@ -175,6 +176,7 @@ class _Checker(OperatorChecks):
             hint = None
             if actual.name == "optional":
                 hint = "test it first: `if params.x == null then ... else ...`"
+            hint = hint or number_for_seat_hint(expected, actual)
             raise self._fail(node, "type", f"{what} must be {expected}, not {actual}", hint)
         return actual
 
@@ -383,10 +385,10 @@ class _Checker(OperatorChecks):
             self._expect(node.body, BOOL, inner, narrowed, f"the condition of `{function}`")
             return INT if function == "count" else BOOL
         if function == "sum":
-            self._expect(node.body, INT, inner, narrowed, "the summed value")
-            return INT
+            summed = self._expect(node.body, NUM, inner, narrowed, "the summed value")
+            return NUM if summed == NUM else INT
         key = self.check(node.body, inner, narrowed, None)
-        if key not in (INT, RANK, ANY):
+        if key not in (INT, NUM, RANK, ANY):
             raise self._fail(node.body, "type", f"`{function}` compares numbers or ranks, not {key}")
         return key if function in ("max", "min") else element
 
@@ -489,3 +491,15 @@ __all__ = [
     "Instance",
     "Parameter",
 ]
+
+
+def number_for_seat_hint(expected: Type, actual: Type) -> str | None:
+    """A number stands for a seat or a team only when it is written as one (`0`): one worked out (a parameter,
+    a sum) is a number; say how to turn it into a seat."""
+    while expected.is_list and actual.is_list:
+        expected, actual = expected.element, actual.element
+    if actual == INT and expected in (SEAT, TEAM):
+        listing = "seats()" if expected == SEAT else "teams()"
+        return (f"a number is a {expected} only when written as a number (`0`); for a number worked out, "
+                f"write `{listing}[n]`")
+    return None

@@ -25,6 +25,7 @@ from interpreter.dsl.checker import Environment
 from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
 from interpreter.errors import EvaluationError
+from interpreter.numbers import divide
 
 FILENAME = "<ruleset expressions>"  # the file name of the generated code, in tracebacks
 
@@ -220,7 +221,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, DECK_CARDS=tuple(deck.distinct_cards()), range=range, list=list,
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
-        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN,
+        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide,
     )
     return namespace
 
@@ -489,6 +490,8 @@ class _Emitter:
                 return self.emit(node.right)
             if self.constant(node.right) is not UNKNOWN and bool(self.constant(node.right)) == neutral:
                 return self.emit(node.left)
+        if node.operator == "/":  # exact: a Fraction where it does not divide
+            return f"DIVIDE({self.emit(node.left)}, {self.emit(node.right)})"
         return f"({self.emit(node.left)} {_OPERATORS[node.operator]} {self.emit(node.right)})"
 
     def _emit_conditional(self, node: ast.Conditional) -> str:

@@ -6,7 +6,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interpreter.dsl import ast
-from interpreter.dsl.types import ANY, BOOL, CARD, INT, NULL, PARAMS, RANK, SEAT, Type, compatible, join, list_of
+from interpreter.dsl.types import (
+    ANY,
+    BOOL,
+    CARD,
+    INT,
+    NULL,
+    NUM,
+    NUMBERS,
+    PARAMS,
+    RANK,
+    SEAT,
+    Type,
+    compatible,
+    join,
+    list_of,
+)
 from interpreter.errors import ExpressionError
 
 if TYPE_CHECKING:
@@ -31,8 +46,7 @@ class OperatorChecks:
         if node.operator == "not":
             self._expect(node.operand, BOOL, local, narrowed, "the operand of `not`")
             return BOOL
-        self._expect(node.operand, INT, local, narrowed, "the operand of `-`")
-        return INT
+        return INT if self._expect(node.operand, NUM, local, narrowed, "the operand of `-`") == INT else NUM
 
     def _check_binary(self, node: ast.Binary, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
         operator = node.operator
@@ -73,7 +87,7 @@ class OperatorChecks:
         if operator in ("==", "!="):
             return self._check_equality(node, left, right)
         if operator in ("<", "<=", ">", ">="):
-            if left != right or left not in (INT, RANK):
+            if not (left in NUMBERS and right in NUMBERS) and (left != right or left != RANK):
                 raise self._fail(node, "type", f"`{operator}` compares two numbers or two ranks, not "
                                  f"{left} and {right}")
             return BOOL
@@ -82,8 +96,11 @@ class OperatorChecks:
             if joined is None:
                 raise self._fail(node, "type", f"cannot join {left} and {right}")
             return joined
-        if left != INT or right != INT:
+        if left not in NUMBERS or right not in NUMBERS or (operator in ("//", "%") and NUM in (left, right)):
             hint = "`+` also joins two lists" if operator == "+" else None
+            if operator in ("//", "%") and left in NUMBERS and right in NUMBERS:
+                raise self._fail(node, "type", f"`{operator}` needs two whole numbers, not {left} and {right}",
+                                 "a fraction is rounded with `floor(x)` or `ceil(x)`")
             if "optional" in (left.name, right.name):
                 hint = "test it first: `if params.x == null then ... else ...`"
             elif RANK in (left, right):
@@ -91,7 +108,7 @@ class OperatorChecks:
             elif SEAT in (left, right):
                 hint = "seats are not numbers: use `next_seat(seat)` or `seats_from(seat)`"
             raise self._fail(node, "type", f"`{operator}` needs two numbers, not {left} and {right}", hint)
-        return INT
+        return NUM if operator == "/" or NUM in (left, right) else INT
 
     def _check_equality(self, node: ast.Binary, left: Type, right: Type) -> Type:
         if not (compatible(left, right) or compatible(right, left)):

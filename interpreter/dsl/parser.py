@@ -26,7 +26,7 @@ _TOKEN_NAMES = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','",
     "DOT": "'.'", "BY": "'by'", "NAME": "a name", "INT": "a number", "SYMBOL": "a card, rank or suit",
     "STRING": "a string",
-    "COMPARE": "a comparison", "ADD": "'+' or '-'", "MUL": "'*', '//' or '%'", "MINUS": "'-'",
+    "COMPARE": "a comparison", "ADD": "'+' or '-'", "MUL": "'*', '/', '//' or '%'", "MINUS": "'-'",
     "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "FOR": "'for'", "IN": "'in'", "NOT": "'not'",
     "AND": "'and'", "OR": "'or'", "TRUE": "'true'", "FALSE": "'false'", "NULL": "'null'", "$END": "the end",
 }
@@ -242,8 +242,6 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
             hint = "compare with `==`"
         elif char in "&|!":
             hint = "write `and`, `or`, `not`"
-        elif char == "/":
-            hint = "integer division is `//`"
         elif char.isalpha():
             hint = "names are lower case; cards, ranks and suits upper case (AH, K, H)"
         return ExpressionError("expr-syntax", f"unexpected character {char!r}", position, position + 1, hint=hint)

@@ -41,11 +41,13 @@ SUIT = Type("suit")
 SEAT = Type("seat")
 TEAM = Type("team")
 MELD = Type("meld")
+NUM = Type("num")  # a number that may be a fraction (`7 / 2`); a whole number (`int`) is one too
 NULL = Type("null")
 ANY = Type("any")  # the element type of an empty list display, compatible with everything
 PARAMS = Type("params")
 
-BASE_TYPES = {t.name: t for t in (INT, BOOL, STR, CARD, RANK, SUIT, SEAT, TEAM, MELD)}
+BASE_TYPES = {t.name: t for t in (INT, NUM, BOOL, STR, CARD, RANK, SUIT, SEAT, TEAM, MELD)}
+NUMBERS = (INT, NUM)
 ORDERED = (INT, RANK)
 
 
@@ -101,6 +103,8 @@ def unify(expected: Type, actual: Type, bindings: dict[str, Type]) -> bool:
             return True
         inner = actual.arguments[0] if actual.name == "optional" else actual
         return unify(expected.arguments[0], inner, bindings)
+    if expected == NUM and actual == INT:
+        return True
     if expected.name != actual.name or len(expected.arguments) != len(actual.arguments):
         return False
     return all(unify(e, a, bindings) for e, a in zip(expected.arguments, actual.arguments, strict=True))

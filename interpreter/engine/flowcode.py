@@ -186,7 +186,7 @@ class StepWriter:
 
     def _deal(self, step: Step, bindings: str, indent: int) -> None:
         pad = "    " * indent
-        count = self.value(step["count"], bindings, indent)
+        count = None if step["count"] is None else self.value(step["count"], bindings, indent)
         source, source_key = self.place(step["source"], bindings, indent)
         number = self.fresh()
         seats = f"_s{number}"
@@ -196,10 +196,15 @@ class StepWriter:
             self.line(f"{pad}{seats} = list({self.expr(step['seats'], bindings)})", step["seats"].where)
         where = self.name_of(step.where, "W")
         zone = repr(step["zone"])
-        self.line(f"{pad}_n{number} = int({count})")
         self.line(f"{pad}_from{number} = {source}")
-        self.line(f"{pad}if len(_from{number}) < _n{number} * len({seats}):")
-        self.line(f"{pad}    raise RUNTIME({source_key}[0] + ' ran out while dealing', {where})")
+        if step["count"] is None:  # `deal: all`: as many rounds as it takes; the first receivers get one more
+            self.line(f"{pad}_n{number} = len(_from{number}) // (len({seats}) or 1)")
+            self.line(f"{pad}_x{number} = len(_from{number}) % (len({seats}) or 1)")
+        else:
+            self.line(f"{pad}_n{number} = int({count})")
+            self.line(f"{pad}_x{number} = 0")
+            self.line(f"{pad}if len(_from{number}) < _n{number} * len({seats}):")
+            self.line(f"{pad}    raise RUNTIME({source_key}[0] + ' ran out while dealing', {where})")
         self.line(f"{pad}_up{number} = bool(S.face_up.of({source_key}))")  # a dealt card is face down unless
         self.line(f"{pad}_to{number} = V[{zone}]")
         inner = f"B{number}"
@@ -207,11 +212,13 @@ class StepWriter:
         if face_up is not None:
             self.line(f"{pad}{inner} = dict({bindings})")
         if step["one_at_a_time"]:
-            self.line(f"{pad}for _r{number} in range(1, _n{number} + 1):")
-            self.line(f"{pad}    for _p{number} in {seats}:")
+            self.line(f"{pad}for _r{number} in range(1, _n{number} + 1 + (_x{number} > 0)):")
+            self.line(f"{pad}    for _p{number} in ({seats} if _r{number} <= _n{number} else "
+                      f"{seats}[:_x{number}]):")
         else:
-            self.line(f"{pad}for _p{number} in {seats}:")
-            self.line(f"{pad}    for _r{number} in range(1, _n{number} + 1):")
+            self.line(f"{pad}for _i{number} in range(len({seats})):")
+            self.line(f"{pad}    _p{number} = {seats}[_i{number}]")
+            self.line(f"{pad}    for _r{number} in range(1, _n{number} + 1 + (_i{number} < _x{number})):")
         body = pad + "        "
         self.line(f"{body}_c{number} = _from{number}.pop()")
         self.line(f"{body}if _up{number}:")  # `face_up` says otherwise

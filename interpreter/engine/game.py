@@ -33,11 +33,13 @@ class Game:
         self.shallow_copied = tuple([name for name, zone in zones.items() if zone.owner == "table"] +
                                     [name for name, variable in variables.items() if variable.per != "table"])
         self.deep_copied = tuple(name for name, zone in zones.items() if zone.owner != "table")
-        self.fresh_deck = tuple(reversed(ruleset.deck.cards()))  # the deck's zone at the start of a hand
+        # The deck's zone at the start of a hand, for each number of players (`deck.by_players` may change it).
+        self.fresh_decks = {count: tuple(reversed(ruleset.deck.cards(count))) for count in ruleset.players.counts()}
         self.hand_variables = tuple((name, variable) for name, variable in variables.items()
                                     if variable.lasts == "hand")  # (taken anew at each hand)
         self.zone_owners = tuple((name, zone.owner) for name, zone in zones.items())
-        self.unique_cards = ruleset.deck.packs == 1 and ruleset.deck.jokers <= 1  # no two cards are the same value
+        self.unique_cards = not any(ruleset.deck.has_copies(count)  # no two cards are the same value
+                                    for count in ruleset.players.counts())
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
         self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}
         self.code: HandCode = compile_hand(self.program, MAX_STEPS, card_actions=self.card_actions,

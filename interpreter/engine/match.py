@@ -58,7 +58,7 @@ class MatchLoop(StateParts):
             self.values[name] = self._empty_zone(zone.owner)
         for name, variable in game.ruleset.variables.items():
             self.values[name] = self._initial(name, variable.per, variable.type)
-        remaining = Counter(game.deck.cards())
+        remaining = Counter(game.deck.cards(self.player_count))
         self.melds_laid = 0
         for key, cards in zones.items():  # (in a zone of melds, melds: their cards count against the deck)
             for card in [c for item in cards for c in (item.cards if isinstance(item, Meld) else (item,))]:
@@ -68,7 +68,7 @@ class MatchLoop(StateParts):
             self._zone_list(key).extend(cards)
             self.melds_laid += sum(1 for item in cards if isinstance(item, Meld))
         unplaced: list[int] = []
-        for card in game.deck.cards():
+        for card in game.deck.cards(self.player_count):
             if remaining[card] > 0:
                 remaining[card] -= 1
                 unplaced.append(card)
@@ -146,7 +146,7 @@ class MatchLoop(StateParts):
         self.face_up.clear()
         self.melds_laid = 0
         self.meld_search = None
-        self.values[game.ruleset.deck_zone] = list(game.fresh_deck)
+        self.values[game.ruleset.deck_zone] = list(game.fresh_decks[self.player_count])
         self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
         self._enter(game.program.start)
 

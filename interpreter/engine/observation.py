@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.model import VariableSpec, ZoneSpec
+from interpreter.numbers import plain_number
 
 if TYPE_CHECKING:
     from interpreter.engine.state import State
@@ -52,12 +53,14 @@ def _zone_view(state: State, zone: ZoneSpec, owner: int, cards: list[Any], seat:
 
 
 def _value(state: State, type_name: str, value: Any) -> Any:
+    if type_name == "num":
+        return plain_number(value)  # (a fraction as its exact text: JSON has no fractions)
     if value is None or type_name not in ("card", "suit", "rank"):
         return value
     return state.game.deck.value_text(type_name, value)
 
 
-def observe(state: State, seat: int) -> dict[str, Any]:
+def observe(state: State, seat: int, *, legal: bool = True) -> dict[str, Any]:
     ruleset = state.game.ruleset
     zones: dict[str, Any] = {}
     for name, zone in ruleset.zones.items():
@@ -84,7 +87,7 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "zones": zones,
         "variables": variables,
     }
-    if not state.is_terminal and not state.is_chance_node and state.current_player == seat:
+    if legal and not state.is_terminal and not state.is_chance_node and state.current_player == seat:
         view["legal_actions"] = [state.action_text(action) for action in state.legal_actions()]
         if state.breaking:  # the actions that break a rule the ruleset lets be broken, with its reasons
             view["breaking"] = {state.action_text(action): [clause.reason for clause in clauses]

@@ -233,7 +233,8 @@ class _Builder:
                 "kind": parse_type(spec.type) if spec is not None else SEAT}  # (else the dealer)
 
     def _deal(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
-        return {"count": self.required(e["deal"], (*p, "deal")), "source": self.ref(e["from"], (*p, "from")),
+        count = None if _scalar(e["deal"]) == "all" else self.required(e["deal"], (*p, "deal"))  # (None: all)
+        return {"count": count, "source": self.ref(e["from"], (*p, "from")),
                 "zone": str(_scalar(e["to"])), "seats": self.expr(e.get("seats"), (*p, "seats")),
                 "one_at_a_time": _scalar(e.get("one_at_a_time")) is not False,
                 "face_up": self.expr(e.get("face_up"), (*p, "face_up"))}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from interpreter.actions import Action, ActionSyntaxError
@@ -19,6 +20,7 @@ from interpreter.engine.meldsearch import MeldSearch
 from interpreter.engine.program import Expr, Option
 from interpreter.engine.zones import FaceUp
 from interpreter.errors import EvaluationError
+from interpreter.numbers import number_text, plain_numbers, whole
 from interpreter.procedures import written_at
 from interpreter.source import find, parse_yaml_path
 
@@ -229,29 +231,36 @@ class State(CardsAndValues, MatchLoop):
 
     def chance_event(self) -> dict[str, Any] | None:
         """What the chance node waits for, as data (None elsewhere): `{"type": "shuffle", "zone": name,
-        "cards": how many}`, or `{"type": "pick", "values": [...], "chances": [...]}` (each value's text and
-        its probability). `apply_chance()` does it with the state's own generator; `apply_chance(outcome)` with
-        the outcome given: the new order of the zone (the card on top first), or the value picked."""
+        "owner": seat or team (-1 for a zone on the table), "cards": how many, "contents": their texts}` (the
+        cards to be shuffled, in no promised order: every seat's secret for a search that knows all), or
+        `{"type": "pick", "values": [...], "chances": [...]}` (each value's text and its probability).
+        `apply_chance()` does it with the state's own generator; `apply_chance(outcome)` with the outcome
+        given: the new order of the zone (the card on top, dealt first, first), or the value picked."""
         if self.chance is None or self.terminal:
             return None
         key = self.chance[0]
         if key is not None:
-            return {"type": "shuffle", "zone": key[0], "cards": len(self._zone_list(key))}
+            cards = self._zone_list(key)
+            return {"type": "shuffle", "zone": key[0], "owner": key[1], "cards": len(cards),
+                    "contents": [self.card_text(card) for card in cards]}
         _, _where, values, weights, kind = self.chance
         total = sum(weights) if weights is not None else len(values)
         return {"type": "pick", "values": [self.shown(value, kind) for value in values],
                 "chances": [(weights[index] if weights is not None else 1) / total for index in range(len(values))]}
 
-    def returns(self) -> list[int]:
-        """Each seat's match result, as the ruleset's `match.result` scores it."""
+    def returns(self) -> list[Any]:
+        """Each seat's match result, as the ruleset's `match.result` scores it: a whole number (int), or a
+        Fraction where the ruleset's results are fractions (`num`)."""
         result = self.game.program.result
-        return [self.evaluate(result, {"player": seat}) for seat in range(self.player_count)]
+        return [whole(self.evaluate(result, {"player": seat})) for seat in range(self.player_count)]
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What one seat may see, as JSON-serialisable data."""
+    def observation(self, seat: int, *, legal: bool = True) -> dict[str, Any]:
+        """What one seat may see, as JSON-serialisable data. When the seat is to act, with its legal actions
+        (`legal_actions()`, worked out once per decision: asking for both costs one search); `legal=False`
+        leaves them out, and costs no search."""
         from interpreter.engine.observation import observe
 
-        return observe(self, seat)
+        return observe(self, seat, legal=legal)
 
     def clone(self) -> State:
         """An independent copy: zones and variables copied, the history and events shared with it (each side
@@ -315,7 +324,7 @@ class State(CardsAndValues, MatchLoop):
                                                    for part in event[1])}
         if kind == "hand":
             return {"type": "hand", "hand": event[1], "dealer": event[2]}
-        return {"type": "hand_end", "hand": event[1], "result": event[2]}
+        return {"type": "hand_end", "hand": event[1], "result": plain_numbers(event[2])}
 
     # --- text forms --------------------------------------------------------------------------------------------
 
@@ -431,6 +440,8 @@ class State(CardsAndValues, MatchLoop):
             return self.game.deck.value_text(name, value)
         if isinstance(value, bool):
             return "true" if value else "false"
+        if value.__class__ is Fraction:
+            return number_text(value)
         return str(value)
 
     def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> tuple[int, ...]:

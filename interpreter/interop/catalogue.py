@@ -88,9 +88,10 @@ class ActionCatalogue:
         self.zones = tuple(game.ruleset.zones)
         self._zone_index = {name: index for index, name in enumerate(self.zones)}
         self._deck_text = deck.card_text
+        most = max(deck.size_for(count) for count in game.ruleset.players.counts())  # (the largest deck)
         domains = {"bool": (False, True), "card": tuple(range(self.card_count)),
                    "rank": tuple(range(len(deck.rank_names))), "suit": tuple(range(len(deck.suits))),
-                   "int": tuple(range(deck.size + 1)), "seat": tuple(range(deck.size + 1))}
+                   "int": tuple(range(most + 1)), "seat": tuple(range(most + 1))}
         start = 2 * self.card_count + 2 * len(self.zones)
         self.choices: dict[tuple[str, tuple[str, ...]], ChoiceBlock] = {}
         for option in _choice_options(game):

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from interpreter.numbers import parse_number
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode
 
 if TYPE_CHECKING:
@@ -76,8 +77,8 @@ class ObservationEncoder:
         return [None]
 
     def _width(self, type_name: str) -> int:
-        widths = {"int": 1, "seat": self.players, "bool": 1, "card": self.card_count, "rank": len(self.deck.rank_names),
-                  "suit": len(self.deck.suits), "str": len(self.words)}
+        widths = {"int": 1, "num": 1, "seat": self.players, "bool": 1, "card": self.card_count,
+                  "rank": len(self.deck.rank_names), "suit": len(self.deck.suits), "str": len(self.words)}
         return widths.get(type_name, 0)
 
     def _add(self, name: str, width: int) -> None:
@@ -124,8 +125,8 @@ class ObservationEncoder:
     def _variable(self, vector: list[float], start: int, type_name: str, value: Any) -> None:
         if value is None:
             return
-        if type_name in ("int", "bool"):
-            vector[start] = float(value)
+        if type_name in ("int", "bool", "num"):
+            vector[start] = float(parse_number(value))  # (a fraction comes as its exact text)
         elif type_name == "seat":
             if 0 <= value < self.players:
                 vector[start + value] = 1.0

@@ -11,6 +11,7 @@ from typing import IO, Any
 from interpreter.agents import Agent, make_agent
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
+from interpreter.numbers import plain_numbers
 from interpreter.runners.integrity import rules_fingerprint
 from interpreter.runners.logfile import MatchLog, SeatLog
 from interpreter.runners.transcript import describe
@@ -22,7 +23,7 @@ class MatchResult:
     players: int
     seed: int | None
     hands: int
-    returns: list[int]
+    returns: list[Any]  # int, or Fraction (see interpreter/numbers.py)
     hand_results: list[dict[str, Any]] = field(default_factory=list)
     actions: int = 0
     ended_by: str = ""  # `ends_when`, `end` (a step), `hands`, or `hand_cap` (the match was stopped before its end)
@@ -30,8 +31,9 @@ class MatchResult:
     def as_json(self) -> dict[str, Any]:
         winners = [seat for seat, value in enumerate(self.returns) if value == max(self.returns)]
         return {"ruleset": self.ruleset, "players": self.players, "seed": self.seed, "hands": self.hands,
-                "actions": self.actions, "returns": self.returns, "winners": winners, "ended_by": self.ended_by,
-                "hand_results": self.hand_results}
+                "actions": self.actions, "returns": plain_numbers(self.returns), "winners": winners,
+                "ended_by": self.ended_by,
+                "hand_results": [{**hand, "result": plain_numbers(hand["result"])} for hand in self.hand_results]}
 
 
 Chooser = Callable[[State], Any]

@@ -16,6 +16,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, TERMINAL, State
 from interpreter.errors import ParameterError, RuledeckError, RulesetError
 from interpreter.loader import load_ruleset
+from interpreter.numbers import number_text, parse_number
 from interpreter.runners.scenario_start import (
     CASE_KEYS,
     FILE_KEYS,
@@ -162,6 +163,8 @@ class _Case:
             return self.team(value)
         if type_name == "int":
             return _number(value, "an int variable's value")
+        if type_name == "num":
+            return _exact(value, "a num variable's value")
         if type_name == "bool" and not isinstance(value, bool):
             raise _Failure(f"a bool variable's value is true or false, not {value!r}")
         if type_name == "str" and not isinstance(value, str):
@@ -399,8 +402,8 @@ class _Case:
 
     def _expect_returns(self, expected: list[Any]) -> None:
         actual = self.state.returns()
-        if not isinstance(expected, list) or actual != [_number(value, "a result") for value in expected]:
-            raise _Failure(f"returns are {actual}, not {expected}")
+        if not isinstance(expected, list) or actual != [_exact(value, "a result") for value in expected]:
+            raise _Failure(f"returns are {[number_text(value) for value in actual]}, not {expected}")
 
     def _zone_name(self, key: tuple[str, int]) -> str:
         name, owner = key
@@ -413,6 +416,8 @@ class _Case:
             return self.deck.value_text(type_name, value)
         if type_name == "seat":
             return f"p{value}"
+        if type_name == "num":
+            return number_text(value)
         return repr(value)
 
 
@@ -425,6 +430,15 @@ def _number(value: Any, what: str) -> int:
     if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
         return int(value)
     raise _Failure(f"{what} must be a whole number, not {value!r}")
+
+
+def _exact(value: Any, what: str) -> Any:
+    """A number that may be a fraction: a whole number, or its exact text (`3.5`, `7/2`, quoted or not)."""
+    if isinstance(value, float) and not isinstance(value, bool):
+        value = repr(value)  # (YAML reads 3.5 as a float: its text is exact)
+    if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]+(\.[0-9]+|/[1-9][0-9]*)?\s*", value):
+        return parse_number(value)
+    return _number(value, what + " (a whole number, or a fraction such as 3.5 or 7/2)")
 
 
 def _mapping(value: Any, what: str, example: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
 from interpreter.loader import load_ruleset
+from interpreter.numbers import real
 from interpreter.runners.metrics import HandMeasures, declared_metrics
 from interpreter.runners.play import agents_for, play_match
 from interpreter.runners.summary import MatchRecord, Summary
@@ -61,7 +62,8 @@ def play_one(job: Job, seed: int) -> MatchRecord:
     result = play_match(game, players=job.players, seed=seed, choosers=[agent.choose for agent in agents],
                         state=state)
     first_dealer = result.hand_results[0]["dealer"] if result.hand_results else 0
-    return MatchRecord(result.returns, result.hands, result.actions, result.ended_by == "hand_cap", first_dealer,
+    returns = [real(value) for value in result.returns]  # (fractions as floats: statistics are means)
+    return MatchRecord(returns, result.hands, result.actions, result.ended_by == "hand_cap", first_dealer,
                        measures.per_hand_means(), measures.last())
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.numbers import signed
+
 
 def describe(event: dict[str, Any], viewer: int | None = None) -> str | None:
     """One event as a line of the transcript (None for events the transcript leaves out). With a `viewer`,
@@ -28,7 +30,7 @@ def describe(event: dict[str, Any], viewer: int | None = None) -> str | None:
     if kind == "log":
         return f"  {event['text']}"
     if kind == "hand_end":
-        scores = ", ".join(f"p{seat} {value:+d}" for seat, value in enumerate(event["result"]))
+        scores = ", ".join(f"p{seat} {signed(value)}" for seat, value in enumerate(event["result"]))
         return f"After hand {event['hand']}: {scores}"
     return None
 

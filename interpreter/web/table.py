@@ -15,6 +15,7 @@ from typing import IO, Any
 from interpreter.actions import Action, ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import CHANCE, State
+from interpreter.numbers import plain_numbers
 from interpreter.runners.logfile import MatchLog
 from interpreter.runners.replay import match_result
 from interpreter.view import table_view
@@ -67,7 +68,7 @@ class Table:
                           "kind": "you" if other == seat else "person" if other in self.humans else "bot"}
                          for other in range(self.state.player_count)]
         view["waiting_for"] = self._waiting_for()
-        view["returns"] = self.state.returns() if self.state.is_terminal else None
+        view["returns"] = plain_numbers(self.state.returns()) if self.state.is_terminal else None
         return view
 
     def _waiting_for(self) -> str | None:

@@ -72,7 +72,15 @@ def test_a_pick_is_a_chance_event_that_says_what_it_picks_from(tmp_path: Path) -
                                     "chances": [0.25, 0.25, 0.5]}
     state.apply_chance("across")
     assert state.values["direction"] == "across"
-    assert state.chance_event() == {"type": "shuffle", "zone": "stock", "cards": 52}
+    event = state.chance_event()
+    assert event is not None and Counter(event.pop("contents")) == Counter(
+        state.card_text(card) for card in state.game.deck.cards(state.player_count))
+    assert event == {"type": "shuffle", "zone": "stock", "owner": -1, "cards": 52}
+    order = sorted(event_contents := [state.card_text(card) for card in state.values["stock"]])
+    assert len(event_contents) == 52
+    state.apply_chance(order)  # the card dealt first, first: p3 (left of the dealer, p2) gets it
+    shuffles = [event for event in state.events if event["type"] == "chance"]
+    assert shuffles[-1]["order"] == order
     picks = [event for event in state.events if event["type"] == "pick"]
     assert picks == [{"type": "pick", "at": "hand.phases[0].steps[0].then[0]", "value": "2"},
                      {"type": "pick", "at": "hand.phases[0].steps[1]", "value": "across"}]
