@@ -215,8 +215,10 @@ class State(CardsAndValues, MatchLoop):
                 self.rng.choices(range(len(values)), weights)[0]
             value = values[index]
         else:
+            seat = getattr(kind, "name", "") == "seat"  # (a seat is also named as actions name it: `p2`)
             found = [v for v in values if v == outcome and v.__class__ is outcome.__class__] or \
-                [v for v in values if isinstance(outcome, str) and self.shown(v, kind) == outcome]
+                [v for v in values if isinstance(outcome, str) and (self.shown(v, kind) == outcome
+                                                                    or (seat and outcome == f"p{v}"))]
             allowed = [v for v in found if weights is None or weights[values.index(v)] > 0]
             if not allowed:
                 shown = ", ".join(self.shown(v, kind) for index, v in enumerate(values)

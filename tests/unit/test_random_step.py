@@ -87,6 +87,17 @@ def test_a_pick_is_a_chance_event_that_says_what_it_picks_from(tmp_path: Path) -
     assert {"type": "log", "text": "p2 deals first"} in state.events
 
 
+def test_a_seat_is_picked_by_its_number_or_as_actions_name_it(tmp_path: Path) -> None:
+    game, _ = _game(tmp_path)
+    for given in (2, "2", "p2"):
+        state = game.new_initial_state(seed=3, players=4)
+        state.apply_chance(given)
+        assert state.values["dealer"] == 2
+    state = game.new_initial_state(seed=3, players=4)
+    with pytest.raises(IllegalActionError, match="cannot be picked here; the values are: 0, 1, 2, 3"):
+        state.apply_chance("p7")
+
+
 def test_a_value_not_in_the_list_is_refused_with_the_values(tmp_path: Path) -> None:
     game, _ = _game(tmp_path, "[1, 0, 2]")
     state = game.new_initial_state(seed=3, players=4)
