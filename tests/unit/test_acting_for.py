@@ -84,7 +84,7 @@ def _dealt(game: Game, hands: list[list[str]]):  # type: ignore[no-untyped-def]
     # The deal gives one card to each seat in turn, from the dealer's left: stack the order accordingly.
     first = (state.values["dealer"] + 1) % 4
     order = [hands[(first + turn) % 4][index] for index in range(2) for turn in range(4)]
-    rest = [card for card in (game.deck.card_text(c) for c in game.fresh_deck) if card not in order]
+    rest = [card for card in (game.deck.card_text(c) for c in game.deck.cards(4)) if card not in order]
     state.apply_chance(order + rest)
     return state
 

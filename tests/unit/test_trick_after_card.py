@@ -92,7 +92,7 @@ def test_steps_and_a_decision_run_between_the_cards_of_a_trick(tmp_path: Path) -
     assert state.current_player == CHANCE
     dealer = state.values["dealer"]
     order = ["2S", "3S", "4S", "5S", "6S", "7S", "AH"]  # two cards each from the dealer's left, then the turn-up
-    rest = [game.deck.card_text(c) for c in game.fresh_deck if game.deck.card_text(c) not in order]
+    rest = [game.deck.card_text(c) for c in game.deck.cards(3) if game.deck.card_text(c) not in order]
     state.apply_chance(order + rest)
     leader = (dealer + 1) % 3
     assert state.current_player == leader
