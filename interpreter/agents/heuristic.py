@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from interpreter.engine.program import Step
     from interpreter.engine.state import State
 
-PLAYOUTS = 6
+PLAYOUTS = 6  # playouts per candidate choice, when there are few
+PLAYOUT_BUDGET = 16  # playouts per decision in all, when there are more (see _by_playouts)
 CANDIDATES = 8  # a choice among more is decided by playouts of this many of them (see _candidates)
 PLAYOUT_ACTIONS = 400
 
@@ -122,14 +123,20 @@ class HeuristicAgent(Agent):
         return bool(winning == action.card)
 
     def _by_playouts(self, state: State, legal: list[Action]) -> Action:
+        """The choice with the best total gain over a few playouts. Every candidate is played out on the same
+        deals, with the same random moves after it (so that the comparison is of the choices, not of the
+        deals); the playouts per candidate shrink as the candidates grow, to PLAYOUT_BUDGET in all (never fewer
+        than two each)."""
         seat = state.current_player
-        scores = []
         legal = self._candidates(legal)
-        for action in legal:
-            total = 0.0
-            for _ in range(PLAYOUTS):
-                total += self._playout(state, seat, action)
-            scores.append(total)
+        rounds = max(2, min(PLAYOUTS, PLAYOUT_BUDGET // len(legal)))
+        scores = [0.0] * len(legal)
+        for _ in range(rounds):
+            deal = state.resample(seat, self.rng)
+            moves = self.rng.getrandbits(64)
+            for index, action in enumerate(legal):
+                scores[index] += self._playout(deal.clone() if index < len(legal) - 1 else deal, seat, action,
+                                               random.Random(moves))
         best = max(scores)
         return self.rng.choice([action for action, score in zip(legal, scores, strict=True) if score == best])
 
@@ -144,8 +151,9 @@ class HeuristicAgent(Agent):
         drawn = set(self.rng.sample(range(len(rest)), CANDIDATES - len(plain))) if len(plain) < CANDIDATES else set()
         return plain + [action for index, action in enumerate(rest) if index in drawn]
 
-    def _playout(self, state: State, seat: int, action: Action) -> float:
-        trial = state.resample(seat, self.rng)
+    @staticmethod
+    def _playout(trial: State, seat: int, action: Action, moves: random.Random) -> float:
+        """The seat's gain in its result from `action` to the end of the hand, every move after it random."""
         before = trial.returns()[seat]
         hand = trial.values["hand_number"]
         trial.apply(action)
@@ -155,7 +163,7 @@ class HeuristicAgent(Agent):
             if trial.current_player == CHANCE:
                 trial.apply_chance()
             else:
-                trial.apply(self.rng.choice(trial.legal_actions()))
+                trial.apply(moves.choice(trial.legal_actions()))
         return float(trial.returns()[seat] - before)
 
 
