@@ -77,8 +77,9 @@ class Knowledge:
         if not events:
             return True
         replica = self.replica
+        kinds = replica.game.program.choice_kinds
         try:
-            for event in events:
+            for index, event in enumerate(events):
                 kind = event[0]
                 if kind not in _INPUTS:
                     continue
@@ -87,15 +88,26 @@ class Knowledge:
                     replica.apply(event[1])
                 else:  # (a shuffle's order, the card dealt first, first; or the value picked)
                     replica.apply_chance(event[2])
-                self._follow(before, _snapshot(replica, self.seat))
+                # the cards the seat saw named: by the action, unless hidden from it, and by the choices it revealed
+                named: Counter[int] = Counter()
+                if kind == "action" and self.seat not in event[2]:
+                    named.update(_named_cards(event[1], kinds))
+                for later in events[index + 1:]:
+                    if later[0] in _INPUTS:
+                        break
+                    if later[0] == "reveal":
+                        named.update(_named_cards(later[1], kinds))
+                self._follow(before, _snapshot(replica, self.seat), named)
         except Exception:  # (a state that was not played from its start: see from_now)
             return False
         self.consumed += len(events)
         self.last = events[-1]
         return _same_cards(replica, state)
 
-    def _follow(self, before: _Snapshot, after: _Snapshot) -> None:
-        """One action or chance event: move what the seat knows with the cards it can follow."""
+    def _follow(self, before: _Snapshot, after: _Snapshot, named: Counter[int]) -> None:
+        """One action or chance event: move what the seat knows with the cards it can follow (`named`: the cards
+        the seat saw an action or a reveal name, which it follows wherever they go: a card played to a trick
+        that then goes, face down, to the pile of the player who won it)."""
         cards_b, seen_b, up_b = before
         cards_a, seen_a, up_a = after
         changed = [key for key in cards_a if cards_a[key] != cards_b.get(key) or seen_a[key] != seen_b.get(key)
@@ -117,18 +129,21 @@ class Knowledge:
                 face_up_before + known.get(key, Counter())
             out = [(card, to) for card, source, to in flows if source == key]
             if not seen_b.get(key, True) and out:
-                face_up_left = face_up_before - Counter(up_a.get(key, ()))
+                shown = named & lost[key]
+                named -= shown
+                knew += shown
+                seen_leaving = face_up_before - Counter(up_a.get(key, ())) + shown
                 unseen_targets = set()
                 for card, to in out:
                     if _sees(after, to, card):
                         continue  # seen where it went
-                    if face_up_left[card] > 0:
-                        face_up_left[card] -= 1  # a face-up card, seen leaving
+                    if seen_leaving[card] > 0:
+                        seen_leaving[card] -= 1  # face up, or named: seen leaving
                         continue
                     unseen_targets.add(to)
                 emptied = not (Counter(cards_a[key]) & Counter(cards_b.get(key, ())))
                 if unseen_targets and not (emptied and len(unseen_targets) == 1):
-                    knew = face_up_before  # a card left unseen: any card known to be here may be it
+                    knew = face_up_before + shown  # a card left unseen: any card known to be here may be it
             staying[key] = knew - lost[key]
             remaining = Counter(knew)
             for card, to in out:
@@ -190,6 +205,16 @@ def _flows(lost: dict[ZoneKey, Counter[int]], gained: dict[ZoneKey, Counter[int]
             targets.setdefault(card, []).extend([key] * count)
     return [(card, source, target) for card, found in sources.items()
             for source, target in zip(found, targets.get(card, ()), strict=False)]
+
+
+def _named_cards(action: Any, kinds: dict[tuple[str, str], str]) -> list[int]:
+    """The cards an action names: the card played, discarded or added, a meld's cards, a choice's cards."""
+    found = [action.card] if action.card >= 0 else []
+    found.extend(action.cards)
+    for name, value in action.arguments:
+        if kinds.get((action.name, name)) in ("card", "list:card"):
+            found.extend(value if isinstance(value, tuple) else (value,))
+    return found
 
 
 def _same_cards(replica: State, state: State) -> bool:
