@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 import weakref
 from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.observation import sees_zone
@@ -207,7 +208,7 @@ def _flows(lost: dict[ZoneKey, Counter[int]], gained: dict[ZoneKey, Counter[int]
             for source, target in zip(found, targets.get(card, ()), strict=False)]
 
 
-def _named_cards(action: Any, kinds: dict[tuple[str, str], str]) -> list[int]:
+def _named_cards(action: Any, kinds: Mapping[tuple[str, str], str]) -> list[int]:
     """The cards an action names: the card played, discarded or added, a meld's cards, a choice's cards."""
     found = [action.card] if action.card >= 0 else []
     found.extend(action.cards)
