@@ -149,7 +149,8 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 @click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
-              help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
+              help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
+                   "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both).")
 @click.option("--human", type=int, metavar="SEAT", help="Play this seat yourself at the terminal.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
               help="Write every event as a JSON line, flushed as written (a replayable record).")
@@ -340,7 +341,8 @@ def replay_command(log_path: str, verify: bool) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
-              help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
+              help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
+                   "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -391,16 +393,15 @@ def list_command() -> None:
 
 def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, list[str]]:
     """The player count and the bots, or a usage error naming what is allowed."""
-    from interpreter.agents import AGENTS
+    from interpreter.agents import AGENTS, check_kind
     allowed = game.ruleset.players
     count = allowed.default if players is None else players
     if count not in allowed.counts():
         raise click.UsageError(f"{game.name} is for {allowed.minimum} to {allowed.maximum} players, not {count}")
     kinds = [kind.strip() for kind in bots.split(",") if kind.strip()]
-    unknown = [kind for kind in kinds if kind not in AGENTS]
+    unknown = [problem for problem in map(check_kind, kinds) if problem is not None]
     if unknown or not kinds or len(kinds) not in (1, count):
-        detail = f"unknown bot {unknown[0]!r}" if unknown else _bots_misfit(len(kinds), count, players,
-                                                                           allowed.counts())
+        detail = unknown[0] if unknown else _bots_misfit(len(kinds), count, players, allowed.counts())
         raise click.UsageError(f"--bots: {detail}; bots: {', '.join(AGENTS)}")
     return count, kinds
 

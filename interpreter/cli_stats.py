@@ -111,7 +111,8 @@ def _describe(name: str, ruleset: str, game: Game, assignments: tuple[str, ...])
 @click.option("--a-set", "a_assignments", multiple=True, metavar="NAME=VALUE", help="A parameter's value for A.")
 @click.option("--b-set", "b_assignments", multiple=True, metavar="NAME=VALUE", help="A parameter's value for B.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
-              help="Bot kinds: one for every seat, or one per seat (random, heuristic); the same for A and B.")
+              help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
+                   "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both); the same for A and B.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,

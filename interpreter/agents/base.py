@@ -18,5 +18,12 @@ class Agent:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
+    @classmethod
+    def from_options(cls, seed: int | None, options: list[str]) -> Agent:
+        """A bot from its kind's options (`search:400` gives ["400"]); most kinds take none."""
+        if options:
+            raise ValueError(f"{cls.name} takes no options, not {':'.join(options)!r}")
+        return cls(seed)
+
     def choose(self, state: State) -> Action:
         raise NotImplementedError

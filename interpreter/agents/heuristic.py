@@ -2,8 +2,10 @@
 
 Card plays follow the habits of trick games, judged with the ruleset's own `winning_card` (or `beats`) rule: win
 the trick as cheaply as possible, or else throw the lowest card. Discards shed the lowest cards. Named choices (pass or
-play, bids) are decided by a few playouts to the end of the hand from positions where the cards this seat
-cannot see are dealt again at random, so the bot never uses what it may not know. In a rummy turn it melds
+play, bids) are decided by a few playouts to the end of the hand, each scored by the seat's gain in the ruleset's
+own result, from positions where the cards this seat cannot see are dealt again at random consistently with what
+it has seen (`State.resample`), so the bot never uses what it may not know; among many choices (a rank and a
+number of cards, a set of cards) only some, drawn at random, are tried. In a rummy turn it melds
 and adds whatever it can (natural cards before wild ones, the biggest meld first), takes a discard pile worth
 taking, and discards the card least likely to make a meld. Offered a card to play or a draw instead (a
 shedding game), it plays, the card worth most first.
@@ -15,7 +17,6 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from interpreter.agents.base import Agent
-from interpreter.engine.observation import sees_zone
 from interpreter.engine.state import CHANCE
 
 if TYPE_CHECKING:
@@ -23,7 +24,9 @@ if TYPE_CHECKING:
     from interpreter.engine.program import Step
     from interpreter.engine.state import State
 
-PLAYOUTS = 6
+PLAYOUTS = 6  # playouts per candidate choice, when there are few
+PLAYOUT_BUDGET = 16  # playouts per decision in all, when there are more (see _by_playouts)
+CANDIDATES = 8  # a choice among more is decided by playouts of this many of them (see _candidates)
 PLAYOUT_ACTIONS = 400
 
 
@@ -121,18 +124,37 @@ class HeuristicAgent(Agent):
         return bool(winning == action.card)
 
     def _by_playouts(self, state: State, legal: list[Action]) -> Action:
+        """The choice with the best total gain over a few playouts. Every candidate is played out on the same
+        deals, with the same random moves after it (so that the comparison is of the choices, not of the
+        deals); the playouts per candidate shrink as the candidates grow, to PLAYOUT_BUDGET in all (never fewer
+        than two each)."""
         seat = state.current_player
-        scores = []
-        for action in legal:
-            total = 0.0
-            for _ in range(PLAYOUTS):
-                total += self._playout(state, seat, action)
-            scores.append(total)
+        legal = self._candidates(legal)
+        rounds = max(2, min(PLAYOUTS, PLAYOUT_BUDGET // len(legal)))
+        scores = [0.0] * len(legal)
+        for _ in range(rounds):
+            deal = state.resample(seat, self.rng)
+            moves = self.rng.getrandbits(64)
+            for index, action in enumerate(legal):
+                scores[index] += self._playout(deal.clone() if index < len(legal) - 1 else deal, seat, action,
+                                               random.Random(moves))
         best = max(scores)
         return self.rng.choice([action for action, score in zip(legal, scores, strict=True) if score == best])
 
-    def _playout(self, state: State, seat: int, action: Action) -> float:
-        trial = redeal_unseen(state, seat, self.rng)
+    def _candidates(self, legal: list[Action]) -> list[Action]:
+        """The choices worth playouts: all of them when they are few; else the plain ones (no arguments: pass,
+        stay) and the rest drawn at random from the many combinations (a rank and a number of cards, a set of
+        cards), up to CANDIDATES in all, so that a choice among many costs a bounded number of playouts."""
+        if len(legal) <= CANDIDATES:
+            return legal
+        plain = [action for action in legal if not action.arguments][:CANDIDATES]
+        rest = [action for action in legal if action.arguments]
+        drawn = set(self.rng.sample(range(len(rest)), CANDIDATES - len(plain))) if len(plain) < CANDIDATES else set()
+        return plain + [action for index, action in enumerate(rest) if index in drawn]
+
+    @staticmethod
+    def _playout(trial: State, seat: int, action: Action, moves: random.Random) -> float:
+        """The seat's gain in its result from `action` to the end of the hand, every move after it random."""
         before = trial.returns()[seat]
         hand = trial.values["hand_number"]
         trial.apply(action)
@@ -142,61 +164,11 @@ class HeuristicAgent(Agent):
             if trial.current_player == CHANCE:
                 trial.apply_chance()
             else:
-                trial.apply(self.rng.choice(trial.legal_actions()))
+                trial.apply(moves.choice(trial.legal_actions()))
         return float(trial.returns()[seat] - before)
 
 
 def redeal_unseen(state: State, seat: int, rng: random.Random) -> State:
-    """A copy of the state in which every card `seat` cannot see is dealt again at random (each zone keeps its
-    size and its face-up cards), with a fresh random generator: what the seat knows, and nothing more."""
-    trial = state.clone()
-    trial.rng = random.Random(rng.random())
-    places: list[tuple[list[int], int]] = []
-    pool: list[int] = []
-    for name, zone in state.game.ruleset.zones.items():
-        stored = trial.values[name]
-        instances = [(stored, -1)] if zone.owner == "table" else list(zip(stored, range(len(stored)), strict=True))
-        for cards, owner in instances:
-            if not cards or sees_zone(state, zone, owner, seat):
-                continue
-            face_up = list(trial.face_up.of((name, owner)))
-            hidden = list(cards)
-            for card in face_up:
-                hidden.remove(card)
-            pool.extend(hidden)
-            places.append((cards, len(hidden)))
-            cards[:] = face_up
-    rng.shuffle(pool)
-    for cards, count in places:
-        cards[:0] = pool[:count]
-        del pool[:count]
-    _redraw_secret_choices(trial, seat, rng)
-    return trial
-
-
-def _redraw_secret_choices(trial: State, seat: int, rng: random.Random) -> None:
-    """In a simultaneous round still open, the choices the other seats made in secret may name cards of theirs
-    (a pair laid away); those cards were dealt again, so each such choice names instead as many cards drawn at
-    random from the cards its seat now holds out of sight of `seat` (which knows only that it chose)."""
-    kinds = trial.game.program.choice_kinds
-    for slot in trial.open_rounds:
-        redrawn = []
-        for option, action, bindings in trial.locals[slot]:
-            named = [name for name, _ in action.arguments if kinds.get((option.name, name)) in ("card", "list:card")]
-            if action.seat == seat or option.kind != "choose" or not named:
-                redrawn.append((option, action, bindings))
-                continue
-            held = [card for name, zone in trial.game.ruleset.zones.items() if zone.owner == "seat"
-                    and not sees_zone(trial, zone, action.seat, seat) for card in trial.values[name][action.seat]]
-            rng.shuffle(held)
-            arguments = []
-            for name, value in action.arguments:
-                if name in named:
-                    count = len(value) if isinstance(value, tuple) else 1
-                    picked, held = held[:count], held[count:]
-                    value = tuple(picked) if isinstance(value, tuple) else (picked[0] if picked else value)
-                arguments.append((name, value))
-            chosen = action._replace(arguments=tuple(arguments))
-            redrawn.append((option, chosen, {**bindings, **{name: list(value) if isinstance(value, tuple) else value
-                                                             for name, value in arguments if name in named}}))
-        trial.locals[slot] = tuple(redrawn)
+    """A copy of the state in which every card `seat` cannot see is dealt again at random, consistently with what
+    it has seen, with a fresh random generator: what the seat knows, and nothing more (`State.resample`)."""
+    return state.resample(seat, rng)

@@ -288,6 +288,13 @@ class State(CardsAndValues, MatchLoop):
         copy.breaking = {}
         return copy
 
+    def resample(self, seat: int, rng: random.Random) -> State:
+        """A copy equal to this state in everything `seat` can observe, the cards it cannot see dealt again at
+        random, consistently with what it has seen (see engine/resample.py); its own generator seeded from `rng`."""
+        from interpreter.engine.resample import resample
+
+        return resample(self, seat, rng)
+
     @property
     def events(self) -> list[dict[str, Any]]:
         """What has happened, in order, as JSON-serialisable dicts (the transcript and the log are made of

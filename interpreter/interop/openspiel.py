@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from interpreter.agents.heuristic import redeal_unseen
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
 from interpreter.interop.catalogue import ActionCatalogue
@@ -234,7 +233,7 @@ def resample(state: RuledeckState, player: int, rng: random.Random) -> RuledeckS
     if state.is_chance_node():
         raise ValueError("a state is resampled at a decision, not in the middle of a shuffle")
     copy = state.clone()
-    copy.progress.state = redeal_unseen(state.engine_state, player, rng)
+    copy.progress.state = state.engine_state.resample(player, rng)
     return copy  # type: ignore[no-any-return]
 
 

@@ -76,7 +76,7 @@ def test_bad_arguments_exit_2_naming_what_is_allowed() -> None:
     code, _, err = _run("play", BOURRE, "--players", "9")
     assert code == 2 and "Bourré is for 2 to 8 players, not 9" in err
     code, _, err = _run("play", BOURRE, "--bots", "genius")
-    assert code == 2 and "unknown bot 'genius'; bots: random, heuristic" in err
+    assert code == 2 and "unknown bot 'genius'; bots: random, heuristic, search" in err
     code, _, err = _run("play", BOURRE, "--bots", "heuristic,random,random,random,random")
     assert code == 2 and "--bots: 5 kinds for 7 players: give one bot kind, or 7 (one per seat), or --players 5;" \
         in err

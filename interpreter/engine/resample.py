@@ -1,0 +1,316 @@
+"""A state dealt again for one seat: the cards that seat cannot see are redrawn at random, consistently with
+everything it has seen (`State.resample`), for bots that search without peeking.
+
+What a seat knows of where the cards are is worked out from the match as that seat saw it. The match is played
+again from its start on a copy (`Knowledge`, kept between calls and moved on as the match goes on), and after
+every action and chance event the zones before and after are compared. A card the seat could see (in a zone it
+sees, face up, or already known to be where it is) that moves into a zone it cannot see is known to be there: a
+card it passed to another player, a pile taken into a hand from the table, a card it saw played into a face-down
+pile. That knowledge stays until the seat can no longer tell: when a zone it cannot see loses a card it does not
+see go (a face-down discard, a draw from a hidden stock), every card it knew to be there might be the one that
+left, and is forgotten (the cards it sees arrive elsewhere are still followed). A zone emptied into one other zone
+takes what was known with it (a hand gathered into the deck).
+
+The engine's moves are public: which zone a step or an action moves cards to is the ruleset's, which every seat
+knows; what a seat may not see is which cards they are. (A ruleset whose destination depended on a hidden card
+would let a seat follow its own card there; the engine's rulesets do not.)
+
+Not modelled: the order of cards in a zone the seat cannot see (only which cards, and how many), variables a seat
+may not see (kept as they are), and a state that was not played from its match's start (a scenario started at a
+phase): for it, knowledge is followed from the first time it is asked, starting from what the seat sees then.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from interpreter.engine.observation import sees_zone
+from interpreter.engine.zones import ZoneKey
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+    from interpreter.engine.state import State
+
+_INPUTS = ("action", "chance", "pick")  # the events that drive a match; the engine makes all the others
+_KEPT = 32  # a game keeps this many followers (the seats of a match or two, a search's branches), the last used first
+
+
+class Knowledge:
+    """What one seat knows of the cards it cannot see: for each zone it cannot see, the cards (beyond the face-up
+    ones) it knows are there. Moves on with the match by playing its inputs on a copy of its own."""
+
+    def __init__(self, replica: State, seat: int, consumed: int, last: Any) -> None:
+        self.replica = replica
+        self.seat = seat
+        self.seed = replica.seed
+        self.consumed = consumed  # how many of the match's events the copy has been through
+        self.last = last  # the last of them (to tell that a state is the same match, further on)
+        self.known: dict[ZoneKey, Counter[int]] = {}
+
+    @classmethod
+    def from_start(cls, state: State, seat: int) -> Knowledge:
+        replica = state.game.new_initial_state(seed=state.seed, players=state.player_count)
+        replica.hand_end_hook = None
+        return cls(replica, seat, 0, None)
+
+    @classmethod
+    def from_now(cls, state: State, seat: int) -> Knowledge:
+        """For a state not played from its match's start: knowledge followed from here on."""
+        replica = state.clone()
+        replica.hand_end_hook = None
+        events = state._events
+        return cls(replica, seat, len(events), events.since(len(events) - 1)[0] if len(events) else None)
+
+    def follows(self, state: State) -> bool:
+        """Whether `state` is this match, at this point or further on."""
+        events = state._events
+        if len(events) < self.consumed:
+            return False
+        return self.consumed == 0 or events.since(self.consumed - 1)[0] is self.last
+
+    def catch_up(self, state: State) -> bool:
+        """Play the events `state` has had since, following the cards; whether the copy is then `state`."""
+        events = state._events.since(self.consumed)
+        if not events:
+            return True
+        replica = self.replica
+        kinds = replica.game.program.choice_kinds
+        try:
+            for index, event in enumerate(events):
+                kind = event[0]
+                if kind not in _INPUTS:
+                    continue
+                before = _snapshot(replica, self.seat)
+                if kind == "action":
+                    replica.apply(event[1])
+                else:  # (a shuffle's order, the card dealt first, first; or the value picked)
+                    replica.apply_chance(event[2])
+                # the cards the seat saw named: by the action, unless hidden from it, and by the choices it revealed
+                named: Counter[int] = Counter()
+                if kind == "action" and self.seat not in event[2]:
+                    named.update(_named_cards(event[1], kinds))
+                for later in events[index + 1:]:
+                    if later[0] in _INPUTS:
+                        break
+                    if later[0] == "reveal":
+                        named.update(_named_cards(later[1], kinds))
+                self._follow(before, _snapshot(replica, self.seat), named)
+        except Exception:  # (a state that was not played from its start: see from_now)
+            return False
+        self.consumed += len(events)
+        self.last = events[-1]
+        return _same_cards(replica, state)
+
+    def _follow(self, before: _Snapshot, after: _Snapshot, named: Counter[int]) -> None:
+        """One action or chance event: move what the seat knows with the cards it can follow (`named`: the cards
+        the seat saw an action or a reveal name, which it follows wherever they go: a card played to a trick
+        that then goes, face down, to the pile of the player who won it)."""
+        cards_b, seen_b, up_b = before
+        cards_a, seen_a, up_a = after
+        changed = [key for key in cards_a if cards_a[key] != cards_b.get(key) or seen_a[key] != seen_b.get(key)
+                   or up_a.get(key) != up_b.get(key)]
+        if not changed:
+            return
+        known = self.known
+        lost: dict[ZoneKey, Counter[int]] = {}
+        gained: dict[ZoneKey, Counter[int]] = {}
+        for key in changed:
+            was, now = Counter(cards_b.get(key, ())), Counter(cards_a[key])
+            lost[key], gained[key] = was - now, now - was
+        flows = _flows(lost, gained)  # (card, from, to), each card that changed zone
+        arriving: dict[ZoneKey, Counter[int]] = {}
+        staying: dict[ZoneKey, Counter[int]] = {}
+        for key in changed:
+            face_up_before = Counter(up_b.get(key, ()))
+            knew = Counter(cards_b.get(key, ())) if seen_b.get(key, True) else \
+                face_up_before + known.get(key, Counter())
+            out = [(card, to) for card, source, to in flows if source == key]
+            if not seen_b.get(key, True) and out:
+                shown = named & lost[key]
+                named -= shown
+                knew += shown
+                seen_leaving = face_up_before - Counter(up_a.get(key, ())) + shown
+                unseen_targets = set()
+                for card, to in out:
+                    if _sees(after, to, card):
+                        continue  # seen where it went
+                    if seen_leaving[card] > 0:
+                        seen_leaving[card] -= 1  # face up, or named: seen leaving
+                        continue
+                    unseen_targets.add(to)
+                emptied = not (Counter(cards_a[key]) & Counter(cards_b.get(key, ())))
+                if unseen_targets and not (emptied and len(unseen_targets) == 1):
+                    knew = face_up_before + shown  # a card left unseen: any card known to be here may be it
+            staying[key] = knew - lost[key]
+            remaining = Counter(knew)
+            for card, to in out:
+                if remaining[card] > 0 and not _sees(after, to, card):
+                    remaining[card] -= 1
+                    arriving.setdefault(to, Counter())[card] += 1
+        for key in {*staying, *arriving}:
+            if seen_a[key]:
+                known.pop(key, None)
+                continue
+            found = staying.get(key, known.get(key, Counter())) + arriving.get(key, Counter())
+            found &= Counter(cards_a[key]) - Counter(up_a.get(key, ()))
+            if found:
+                known[key] = found
+            else:
+                known.pop(key, None)
+
+
+_Snapshot = tuple[dict[ZoneKey, list[int]], dict[ZoneKey, bool], dict[ZoneKey, list[int]]]
+
+
+def _snapshot(state: State, seat: int) -> _Snapshot:
+    """Every zone's cards (a zone of melds: its melds' cards, which every seat sees), whether the seat sees
+    them, and the face-up cards of those it does not."""
+    cards: dict[ZoneKey, list[int]] = {}
+    seen: dict[ZoneKey, bool] = {}
+    up: dict[ZoneKey, list[int]] = {}
+    for name, zone in state.game.ruleset.zones.items():
+        stored = state.values[name]
+        instances = [(stored, -1)] if zone.owner == "table" else list(zip(stored, range(len(stored)), strict=True))
+        for held, owner in instances:
+            key = (name, owner)
+            if zone.kind == "melds":
+                cards[key] = [card for meld in held for card in meld.cards]
+                seen[key] = True
+                continue
+            cards[key] = list(held)
+            seen[key] = sees_zone(state, zone, owner, seat)
+            if not seen[key]:
+                face_up = state.face_up.of(key)
+                if face_up:
+                    up[key] = list(face_up)
+    return cards, seen, up
+
+
+def _sees(snapshot: _Snapshot, key: ZoneKey, card: int) -> bool:
+    return snapshot[1][key] or card in snapshot[2].get(key, ())
+
+
+def _flows(lost: dict[ZoneKey, Counter[int]], gained: dict[ZoneKey, Counter[int]]) -> list[tuple[int, ZoneKey,
+                                                                                                   ZoneKey]]:
+    """Each card that changed zone, with where from and where to (copies of one card paired in zone order)."""
+    sources: dict[int, list[ZoneKey]] = {}
+    targets: dict[int, list[ZoneKey]] = {}
+    for key in sorted(lost):
+        for card, count in sorted(lost[key].items()):
+            sources.setdefault(card, []).extend([key] * count)
+        for card, count in sorted(gained[key].items()):
+            targets.setdefault(card, []).extend([key] * count)
+    return [(card, source, target) for card, found in sources.items()
+            for source, target in zip(found, targets.get(card, ()), strict=False)]
+
+
+def _named_cards(action: Any, kinds: Mapping[tuple[str, str], str]) -> list[int]:
+    """The cards an action names: the card played, discarded or added, a meld's cards, a choice's cards."""
+    found = [action.card] if action.card >= 0 else []
+    found.extend(action.cards)
+    for name, value in action.arguments:
+        if kinds.get((action.name, name)) in ("card", "list:card"):
+            found.extend(value if isinstance(value, tuple) else (value,))
+    return found
+
+
+def _same_cards(replica: State, state: State) -> bool:
+    return all(replica.values[name] == state.values[name] for name in state.game.ruleset.zones)
+
+
+_FOLLOWERS: weakref.WeakKeyDictionary[Game, list[Knowledge]] = weakref.WeakKeyDictionary()
+
+
+def knowledge(state: State, seat: int) -> dict[ZoneKey, Counter[int]]:
+    """For each zone `seat` cannot see, the cards it knows are there (beyond the face-up ones)."""
+    kept = _FOLLOWERS.setdefault(state.game, [])
+    for index, follower in enumerate(kept):
+        if follower.seat == seat and follower.seed == state.seed and follower.follows(state):
+            kept.pop(index)
+            if follower.catch_up(state):
+                kept.insert(0, follower)
+                return follower.known
+            break
+    follower = Knowledge.from_start(state, seat)
+    if not follower.catch_up(state):
+        follower = Knowledge.from_now(state, seat)
+    kept.insert(0, follower)
+    del kept[_KEPT:]
+    return follower.known
+
+
+def resample(state: State, seat: int, rng: random.Random) -> State:
+    """A copy of `state` equal to it in everything `seat` can observe, with the cards it cannot see dealt again
+    at random: each zone keeps its size and its face-up cards (in their places), the cards the seat knows are
+    in a zone stay in it, and the rest are shuffled among the places left. The copy's own generator is seeded
+    from `rng`, so its future chance events differ; the other seats' secret choices in a simultaneous round
+    still open name cards drawn again from what they now hold."""
+    known = knowledge(state, seat)
+    trial = state.clone()
+    trial.rng = random.Random(rng.getrandbits(64))
+    trial.hand_end_hook = state.hand_end_hook
+    places: list[tuple[list[int], list[int], list[int]]] = []
+    pool: list[int] = []
+    for name, zone in state.game.ruleset.zones.items():
+        if zone.kind == "melds":
+            continue
+        stored = trial.values[name]
+        instances = [(stored, -1)] if zone.owner == "table" else list(zip(stored, range(len(stored)), strict=True))
+        for cards, owner in instances:
+            if not cards or sees_zone(state, zone, owner, seat):
+                continue
+            up = Counter(trial.face_up.of((name, owner)))
+            free: list[int] = []
+            for index, card in enumerate(cards):
+                if up[card] > 0:
+                    up[card] -= 1
+                else:
+                    free.append(index)
+            if not free:
+                continue
+            loose = Counter(cards[index] for index in free)
+            kept = known.get((name, owner), Counter()) & loose
+            pool.extend((loose - kept).elements())
+            places.append((cards, free, sorted(kept.elements())))
+    pool.sort()  # (what the seat does not know, in an order that does not depend on where the cards are)
+    rng.shuffle(pool)
+    for cards, free, stays in places:
+        dealt = stays + pool[:len(free) - len(stays)]
+        del pool[:len(free) - len(stays)]
+        rng.shuffle(dealt)
+        for index, card in zip(free, dealt, strict=True):
+            cards[index] = card
+    _redraw_secret_choices(trial, seat, rng)
+    return trial
+
+
+def _redraw_secret_choices(trial: State, seat: int, rng: random.Random) -> None:
+    """In a simultaneous round still open, the choices the other seats made in secret may name cards of theirs
+    (a pair laid away); those cards were dealt again, so each such choice names instead as many cards drawn at
+    random from the cards its seat now holds out of sight of `seat` (which knows only that it chose)."""
+    kinds = trial.game.program.choice_kinds
+    for slot in trial.open_rounds:
+        redrawn = []
+        for option, action, bindings in trial.locals[slot]:
+            named = [name for name, _ in action.arguments if kinds.get((option.name, name)) in ("card", "list:card")]
+            if action.seat == seat or option.kind != "choose" or not named:
+                redrawn.append((option, action, bindings))
+                continue
+            held = sorted(card for name, zone in trial.game.ruleset.zones.items() if zone.owner == "seat"
+                          and not sees_zone(trial, zone, action.seat, seat) for card in trial.values[name][action.seat])
+            rng.shuffle(held)
+            arguments = []
+            for name, value in action.arguments:
+                if name in named:
+                    count = len(value) if isinstance(value, tuple) else 1
+                    picked, held = held[:count], held[count:]
+                    value = tuple(picked) if isinstance(value, tuple) else (picked[0] if picked else value)
+                arguments.append((name, value))
+            chosen = action._replace(arguments=tuple(arguments))
+            redrawn.append((option, chosen, {**bindings, **{name: list(value) if isinstance(value, tuple) else value
+                                                             for name, value in arguments if name in named}}))
+        trial.locals[slot] = tuple(redrawn)
