@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from interpreter.engine.state import State
 
 PLAYOUTS = 6  # playouts per candidate choice, when there are few
-PLAYOUT_BUDGET = 16  # playouts per decision in all, when there are more (see _by_playouts)
+PLAYOUT_BUDGET = 48  # playouts per decision in all, at most (see _by_playouts): six for each of CANDIDATES.
+# Fewer make the best of several noisy estimates look better than it is: with two playouts a candidate, the
+# bots of a betting game stayed in against huge pots, which grew to tens of thousands of chips in ten hands.
 CANDIDATES = 8  # a choice among more is decided by playouts of this many of them (see _candidates)
 PLAYOUT_ACTIONS = 400
 
