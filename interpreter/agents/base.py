@@ -27,3 +27,12 @@ class Agent:
 
     def choose(self, state: State) -> Action:
         raise NotImplementedError
+
+
+def lawful_actions(state: State) -> list[Action]:
+    """The legal actions a bot that keeps the rules considers: those that break a clause (`breakable`) only when
+    nothing else is legal."""
+    legal = state.legal_actions()
+    if state.breaking:
+        legal = [action for action in legal if action not in state.breaking] or legal
+    return legal

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from interpreter.agents.base import Agent
+from interpreter.agents.base import Agent, lawful_actions
 from interpreter.engine.state import CHANCE
 
 if TYPE_CHECKING:
@@ -36,9 +36,7 @@ class HeuristicAgent(Agent):
     name = "heuristic"
 
     def choose(self, state: State) -> Action:
-        legal = state.legal_actions()
-        if state.breaking:  # it keeps the rules: an action that breaks a clause only when nothing else is legal
-            legal = [action for action in legal if action not in state.breaking] or legal
+        legal = lawful_actions(state)  # (it keeps the rules)
         if len(legal) == 1:
             return legal[0]
         kinds = {action.kind for action in legal}

@@ -24,7 +24,7 @@ import math
 import time
 from typing import TYPE_CHECKING
 
-from interpreter.agents.base import Agent
+from interpreter.agents.base import Agent, lawful_actions
 from interpreter.agents.heuristic import HeuristicAgent
 from interpreter.engine.state import CHANCE
 
@@ -82,9 +82,7 @@ class SearchAgent(Agent):
         return cls(seed, iterations, seconds)
 
     def choose(self, state: State) -> Action:
-        legal = state.legal_actions()
-        if state.breaking:  # it keeps the rules: an action that breaks a clause only when nothing else is legal
-            legal = [action for action in legal if action not in state.breaking] or legal
+        legal = lawful_actions(state)  # (it keeps the rules)
         if len(legal) == 1:
             return legal[0]
         started = time.process_time()
