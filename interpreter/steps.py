@@ -128,6 +128,14 @@ class StepChecker:
 
     def _step_set(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         kind = self.target(entries["set"], (*path, "set"), scope)
+        variable = self.variables.get(str(scalar(entries["set"])).split("[")[0].strip())
+        if variable is not None and variable.per == "table" and variable.type.startswith("list[") and \
+                _bare_name(entries["set"]) is None:
+            self.checker.error("not-assignable", f"`{variable.name}` is a list: a `set` step sets it whole",
+                               entries["set"], (*path, "set"),
+                               hint=f"`set: {variable.name}` with `to:` the whole new list, e.g. "
+                                    f"`{variable.name} + [...]`")
+            return
         self.expression(entries["to"], (*path, "to"), scope, kind, "the new value")
         name = _bare_name(entries["set"])
         if name is not None:

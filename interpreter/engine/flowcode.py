@@ -153,6 +153,8 @@ class StepWriter:
 
     def _set(self, step: Step, bindings: str, indent: int) -> None:
         value = self.value(step["value"], bindings, indent)
+        if step["copied"]:  # (a list variable keeps its own list: never a zone's, which changes as cards move)
+            value = f"list({value})"
         target, _ = self.place(step["target"], bindings, indent)
         self.line(f"{'    ' * indent}{target} = {value}", step.where)
 

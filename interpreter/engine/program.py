@@ -202,7 +202,11 @@ class _Builder:
         return Step(verb, yaml_path(path), values)
 
     def _set(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
-        return {"target": self.ref(e["set"], (*p, "set")), "value": self.required(e["to"], (*p, "to"))}
+        target = self.ref(e["set"], (*p, "set"))
+        variable = self.variables.get(target.name) if target is not None else None
+        # A list is copied as it is set: it may be a zone's list, which changes as cards move.
+        copied = variable is not None and variable.type.startswith("list[")
+        return {"target": target, "value": self.required(e["to"], (*p, "to")), "copied": copied}
 
     def _change(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"target": self.ref(e["change"], (*p, "change")), "by": self.required(e["by"], (*p, "by"))}
