@@ -66,7 +66,7 @@ From the loosest to the tightest binding:
 | `if c then a else b` | a conditional; both branches have one type |
 | `or`, `and`, `not` | booleans, short-circuit |
 | `==` `!=` `<` `<=` `>` `>=` `in` `not in` | comparisons (not chained); `<` orders numbers and ranks |
-| `+` `-` | numbers; `+` also joins two lists |
+| `+` `-` | numbers; `+` also joins two lists, or two texts (`'p' + 'lays'`; a number is not made a text) |
 | `*` `/` `//` `%` | numbers; `/` divides exactly (`7 / 2` is 3.5), `//` rounds down, `%` is the remainder |
 | `-x` | negation |
 | `x.field`, `x[i]`, `f(...)` | fields, indexing (from 0; negative from the end), calls |

@@ -175,6 +175,10 @@ class StepChecker:
         if isinstance(value, int) and not isinstance(value, bool) and value < 0:
             self.checker.error("invalid-value", f"{value} {what}: a number of cards is never negative", node, path)
 
+    def _step_turn(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.zone(entries["turn"], (*path, "turn"), scope)
+        self.expression(entries.get("cards"), (*path, "cards"), scope, CARDS, "the cards to turn")
+
     def _step_shuffle(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["shuffle"], (*path, "shuffle"), scope)
 

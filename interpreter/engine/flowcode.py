@@ -25,7 +25,7 @@ _EXPRESSION_FILES = frozenset({FILENAME, EXPRESSIONS_FILENAME})
 def is_simple(step: Step) -> bool:
     """Whether a step runs to its end without stopping the game (it needs no resumable segment)."""
     verb = step.verb
-    if verb in ("set", "change", "transfer", "deal", "log", "form_team"):
+    if verb in ("set", "change", "transfer", "deal", "log", "form_team", "turn"):
         return True
     if verb == "move":
         return not step["when_empty"]
@@ -185,6 +185,13 @@ class StepWriter:
         else:
             self.line(f"{pad}S.move_some({source_key}, {source}, {destination_key}, {destination}, {face}, {bottom}, "
                       f"{count}, {where})", step.where)
+
+    def _turn(self, step: Step, bindings: str, indent: int) -> None:
+        chosen = "None" if step["cards"] is None else f"list({self.value(step['cards'], bindings, indent)})"
+        zone, key = self.place(step["zone"], bindings, indent)
+        where = self.name_of(step.where, "W")
+        self.line(f"{'    ' * indent}S.turn_over({key}, {zone}, {step['face'] == 'up'}, {chosen}, {where})",
+                  step.where)
 
     def _deal(self, step: Step, bindings: str, indent: int) -> None:
         pad = "    " * indent

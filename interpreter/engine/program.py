@@ -225,6 +225,10 @@ class _Builder:
             "when_empty": self.steps(e.get("when_empty"), (*p, "when_empty")),
         }
 
+    def _turn(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"zone": self.ref(e["turn"], (*p, "turn")), "face": _scalar(e["face"]),
+                "cards": self.expr(e.get("cards"), (*p, "cards"))}
+
     def _shuffle(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"zone": self.ref(e["shuffle"], (*p, "shuffle"))}
 
