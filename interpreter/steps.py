@@ -368,13 +368,22 @@ class StepChecker:
         if "depth" in entries and "take" not in entries:
             self.checker.error("schema", "`depth` goes with `take`", entries["depth"], (*path, "depth"))
         candidate = next((verb for verb in ("play", "discard", "meld", "add") if verb in entries), None)
+        arguments = entries.get("args") if "choose" in entries else None
+        if isinstance(arguments, MappingNode) and arguments.entries and \
+                not any(inner[name].is_list and inner[name].element.is_list for name in arguments.entries):
+            # A choice's clauses tested over every combination of its arguments' values (tuples: a list value
+            # is frozen in the action, thawed for the rules).
+            candidate = "; ".join(f"B[{name!r}] = " + (f"list(item[{index}])" if inner[name].is_list else
+                                                        f"item[{index}]")
+                                  for index, name in enumerate(arguments.entries))
         self.clauses(entries.get("legal"), (*path, "legal"), inner, candidate)
         self.steps(entries.get("do"), (*path, "do"), inner)
         if isinstance(scalar(entries.get("ends")), str):  # worked out after the option's steps
             self.expression(entries["ends"], (*path, "ends"), inner, BOOL, "`ends`")
 
     def clauses(self, node: Node | None, path: Path, scope: Scope, candidate: str | None = None) -> None:
-        """An option's legality clauses; `candidate` is its verb (what each candidate action binds)."""
+        """An option's legality clauses; `candidate` is its verb (what each candidate action binds), or for a
+        choice with arguments the code binding them from a combination of their values (`B['rank'] = item[0]`)."""
         if not isinstance(node, SequenceNode):
             return
         for index, clause in enumerate(node.items):
@@ -401,6 +410,8 @@ class StepChecker:
         elif candidate == "meld":  # (the meld, ...) for each new meld
             self.site.filter(paths, yaml_path(path) + "#filter", "after",
                              "B['after'] = item[0]; B['cards'] = list(item[0].cards)")
+        elif candidate is not None and candidate.startswith("B["):  # a choice's arguments for each combination
+            self.site.filter(paths, yaml_path(path) + "#filter", candidate[3:candidate.index("]") - 1], candidate)
 
     def _step_trick(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["trick"], (*path, "trick"), scope)

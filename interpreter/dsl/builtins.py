@@ -161,6 +161,12 @@ def _subsets(items: Sequence[Any], smallest: int | None = None, largest: int | N
     if count > MAX_SUBSETS:
         raise EvaluationError(f"subsets() of {len(items)} items makes {count:,} subsets, more than "
                               f"{MAX_SUBSETS:,}: narrow the sizes, or choose one item at a time")
+    try:
+        distinct = len(set(items)) == len(items)
+    except TypeError:  # (items that are lists)
+        distinct = False
+    if distinct:  # (the common case: no two equal items, so no choice can repeat another)
+        return [list(chosen) for size in range(low, high + 1) for chosen in itertools.combinations(items, size)]
     found: dict[tuple[Any, ...], list[Any]] = {}  # each choice once: equal items (two packs) give no repeats
     for size in range(low, high + 1):
         for chosen in itertools.combinations(items, size):

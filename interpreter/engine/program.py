@@ -99,6 +99,8 @@ class Option:
     card_filter: Callable[..., list[int]] | None = None  # every clause at once: f(V, B, cards) -> the legal ones
     # A meld's or an addition's clauses at once: f(V, B, candidates) -> those the clauses allow (see steps.py)
     meld_filter: Callable[..., list[Any]] | None = None
+    # A choice's clauses at once over combinations of its arguments' values: f(V, B, combinations) -> the allowed
+    choice_filter: Callable[..., list[Any]] | None = None
     any_depth: bool = False  # `take` of the top N cards for any N (else the whole pile)
     every_table: bool = False  # `add` to the melds of every owner of the destination zone
     face: str | None = None  # play, discard, draw, take: "up" or "down" where the card lands (else the default)
@@ -306,6 +308,8 @@ class _Builder:
                       face=_face(e.get("face")),
                       meld_filter=self.expressions.get(yaml_path((*path, "legal")) + "#filter")
                       if kind in ("meld", "add") else None,
+                      choice_filter=self.expressions.get(yaml_path((*path, "legal")) + "#filter")
+                      if kind == "choose" and arguments else None,
                       ends_when=self.expr(e["ends"], (*path, "ends")) if isinstance(_scalar(e.get("ends")), str)
                       else None)
 
