@@ -278,11 +278,15 @@ def _check_match(steps: StepChecker, root: MappingNode) -> None:
     match = root.entries["match"]
     assert isinstance(match, MappingNode)
     entries = match.entries
+    # `first_dealer: random` draws the first dealer (a chance event); otherwise it is an expression.
+    first = entries.get("first_dealer")
+    drawn = isinstance(first, ScalarNode) and first.value == "random"
     for key, expected, scope in (
         ("first_dealer", SEAT, {}), ("next_dealer", SEAT, {}), ("hands", INT, {}), ("hand_cap", INT, {}),
         ("ends_when", BOOL, {}), ("result", NUM, {"player": SEAT}),
     ):
-        steps.expression(entries.get(key), ("match", key), scope, expected, f"`match.{key}`")
+        if key != "first_dealer" or not drawn:
+            steps.expression(entries.get(key), ("match", key), scope, expected, f"`match.{key}`")
 
 
 def _check_metrics(checker: RulesetChecker, steps: StepChecker, root: MappingNode) -> None:

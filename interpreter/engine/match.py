@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.dsl.types import SEAT
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.melds import Meld
 from interpreter.engine.parts import StateParts
@@ -38,8 +39,18 @@ class MatchLoop(StateParts):
             self.values[name] = self._empty_zone(zone.owner)
         for name, variable in game.ruleset.variables.items():
             self.values[name] = self._initial(name, variable.per, variable.type)
+        if game.program.first_dealer_drawn:  # (`first_dealer: random`: a chance event before the first hand)
+            self.chance = (None, "match.first_dealer", tuple(range(self.player_count)), None, SEAT)
+            return
         first = game.program.first_dealer
-        self.values["dealer"] = self.evaluate(first, {}) if first is not None else 0
+        self._deal_first_hand(self.evaluate(first, {}) if first is not None else 0, game.hand_variables)
+
+    def _deal_first_hand(self, dealer: int, variables: Any) -> None:
+        """The first hand, with its dealer known: the variables given (those of a hand; every one, for a dealer
+        drawn) start again with that dealer at the table."""
+        self.values["dealer"] = dealer
+        for name, variable in variables:
+            self.values[name] = self._initial(name, variable.per, variable.type)
         self._start_hand()
         self._advance()
 

@@ -134,6 +134,7 @@ class Program:
     start: str
     phases: Mapping[str, Phase]
     first_dealer: Expr | None
+    first_dealer_drawn: bool  # `first_dealer: random`: a chance event before the first hand picks the dealer
     next_dealer: Expr | None
     hands: Expr | None
     hand_cap: Expr | None
@@ -425,9 +426,11 @@ def build_program(ruleset: Ruleset) -> Program:
         found = builder.expr(declared, ("variables", index, "initial"))
         if found is not None:
             initial[str(_scalar(item.entries["name"]))] = found
+    drawn = _scalar(entries.get("first_dealer")) == "random"  # a seat drawn at random before the first hand
     return Program(
         start=str(_scalar(hand.entries["start"])), phases=phases,
-        first_dealer=builder.expr(entries.get("first_dealer"), ("match", "first_dealer")),
+        first_dealer=None if drawn else builder.expr(entries.get("first_dealer"), ("match", "first_dealer")),
+        first_dealer_drawn=drawn,
         next_dealer=builder.expr(entries.get("next_dealer"), ("match", "next_dealer")),
         hands=builder.expr(entries.get("hands"), ("match", "hands")),
         hand_cap=builder.expr(entries.get("hand_cap"), ("match", "hand_cap")),

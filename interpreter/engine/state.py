@@ -229,6 +229,9 @@ class State(CardsAndValues, MatchLoop):
         self.chance = None
         self._events.append(("pick", where, value, kind))
         self.steps = 0
+        if where == "match.first_dealer":  # (the draw for the first dealer, before the first hand)
+            self._deal_first_hand(value, self.game.ruleset.variables.items())
+            return
         self._advance()
 
     def chance_event(self) -> dict[str, Any] | None:

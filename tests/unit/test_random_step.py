@@ -184,3 +184,58 @@ def test_the_values_must_suit_the_variable(tmp_path: Path) -> None:
         load_ruleset(path)
     assert "hand.phases[0].steps[1].from" in str(error.value)
     assert "list[str]" in str(error.value)
+
+
+DRAWN = RULESET.replace("""        - if: hand_number == 1
+          then:
+            - random: dealer
+              from: seats()
+            - log: "p{dealer} deals first"
+""", "").replace("match:\n  hands: 2", "match:\n  first_dealer: random\n  hands: 2").replace(
+    "  - {name: direction, type: str, initial: \"'none'\"}",
+    "  - {name: direction, type: str, initial: \"'none'\"}\n  - {name: dealt_by, type: seat, initial: dealer}")
+
+
+def test_the_first_dealer_is_drawn_before_the_first_hand(tmp_path: Path) -> None:
+    """`match.first_dealer: random`: a chance event before the first hand, whose header names the seat drawn;
+    the hand's variables start with that dealer at the table."""
+    path = tmp_path / "drawn.yaml"
+    path.write_text(DRAWN, encoding="utf-8")
+    game = load_ruleset(path)
+    state = game.new_initial_state(seed=3, players=4)
+    assert state.chance_event() == {"type": "pick", "values": ["0", "1", "2", "3"], "chances": [0.25] * 4}
+    assert [event["type"] for event in state.events] == []  # nothing has happened: no hand has begun
+    state.apply_chance("p2")
+    assert state.values["dealer"] == 2 and state.values["dealt_by"] == 2
+    assert [(event["type"], event.get("dealer"), event.get("value")) for event in state.events[:2]] == [
+        ("pick", None, "2"), ("hand", 2, None)]
+    while not state.is_terminal:
+        state.apply_chance()
+    assert [result["dealer"] for result in state.hand_results] == [2, 3]
+    counts: Counter[int] = Counter()
+    for seed in range(400):
+        drawn = game.new_initial_state(seed=seed, players=4)
+        drawn.apply_chance()
+        counts[drawn.values["dealer"]] += 1
+    assert set(counts) == {0, 1, 2, 3} and min(counts.values()) > 60
+
+
+def test_a_drawn_first_dealer_replays_and_stacks_in_scenarios(tmp_path: Path) -> None:
+    path = tmp_path / "drawn.yaml"
+    path.write_text(DRAWN, encoding="utf-8")
+    log = tmp_path / "match.jsonl"
+    result = CliRunner().invoke(cli, ["play", str(path), "--seed", "5", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    replayed = replay(log)
+    assert replayed.is_terminal
+    cases = tmp_path / "cases.yaml"
+    cases.write_text(f"""ruleset: {path}
+players: 4
+cases:
+  - name: the first dealer as stacked
+    picks: [p3, left, right]
+    steps:
+      - expect: {{terminal: true, variables: {{direction: right, dealt_by: p0}}}}
+""", encoding="utf-8")
+    results = run_file(cases)
+    assert (results[0].passed, results[0].message) == (True, "")
