@@ -419,6 +419,9 @@ class StepChecker:
     def _step_form_team(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.expression(entries["form_team"], (*path, "form_team"), scope, list_of(SEAT), "the seats of the team")
 
+    def _step_seating(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.expression(entries["seating"], (*path, "seating"), scope, list_of(SEAT), "the seats in their new places")
+
     def _step_end(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         pass  # (`hand` or `match`: the schema checks it)
 

@@ -90,6 +90,7 @@ class _HandWriter(SiteWriter):
     # --- the program ----------------------------------------------------------------------------------------------
 
     def program(self, program: Program) -> HandCode:
+        self.reseats = program.reseats
         entries = {name: self.label() for name in program.phases}
         end = self.end = self.label()
         for name, phase in program.phases.items():
@@ -242,7 +243,10 @@ class _HandWriter(SiteWriter):
         seats, index, inner = self.slot(), self.slot(), self.slot()
         head, body, after = self.label(), self.label(), self.label()
         first = self.value(step["first"], scope, 2)
-        self.code(f"L[{seats}] = tuple(({first} + _k) % S.player_count for _k in range(S.player_count))")
+        if self.reseats:  # (clockwise where the seats now sit)
+            self.code(f"L[{seats}] = V['_clockwise'][{first} % S.player_count]")
+        else:
+            self.code(f"L[{seats}] = tuple(({first} + _k) % S.player_count for _k in range(S.player_count))")
         self.code(f"L[{index}] = 0")
         simultaneous = step["simultaneous"]
         gathered = _Round(self.slot(), self.slot(), self.label()) if simultaneous else None
@@ -295,7 +299,10 @@ class _HandWriter(SiteWriter):
         self.code(f"return {after}", 1)
         self.code("for _k in range(S.player_count):")
         self.code(f"if L[{started}]:", 1)
-        self.code(f"L[{seat}] = (L[{seat}] + 1) % S.player_count", 2)
+        if self.reseats:
+            self.code(f"L[{seat}] = V['_next'][L[{seat}] % S.player_count]", 2)
+        else:
+            self.code(f"L[{seat}] = (L[{seat}] + 1) % S.player_count", 2)
         self.code(f"L[{started}] = True", 1)
         self.code(f"L[{inner}] = {{**{scope}, 'player': L[{seat}]}}", 1)
         self.skip_unless(step["where"], f"L[{inner}]")
@@ -418,7 +425,10 @@ class _HandWriter(SiteWriter):
         if count is not None:
             self.code(f"if L[{done}] >= L[{total}]:")
             self.code(f"return {after}", 1)
-        self.code(f"_seats = [(L[{leader}] + _k) % S.player_count for _k in range(S.player_count)]")
+        if self.reseats:
+            self.code(f"_seats = list(V['_clockwise'][L[{leader}] % S.player_count])")
+        else:
+            self.code(f"_seats = [(L[{leader}] + _k) % S.player_count for _k in range(S.player_count)]")
         if step["players"] is not None:
             self.code("_taking = []")
             self.code(f"_asked = dict({scope})")  # (each seat in turn under `player`; a copy for expressions that keep)
