@@ -334,7 +334,7 @@ class _Case:
             check = getattr(self, f"_expect_{key}", None)
             if check is None:
                 raise _Failure(f"unknown expectation {key!r}; expectations: phase, current_player, terminal, hand, "
-                               "dealer, zones, counts, face_up, variables, returns")
+                               "dealer, seating, teams, zones, counts, face_up, variables, returns")
             check(expected)
 
     def _expect_phase(self, expected: Any) -> None:
@@ -358,6 +358,24 @@ class _Case:
     def _expect_dealer(self, expected: Any) -> None:
         if self.state.values["dealer"] != self.seat(expected):
             raise _Failure(f"dealer is p{self.state.values['dealer']}, not {expected}")
+
+    def _expect_seating(self, expected: Any) -> None:
+        if not isinstance(expected, list):
+            raise _Failure(f"seating: expected a list of seats, clockwise from place 0, not {expected!r}")
+        seating = list(self.state.values["_seating"])
+        if seating != [self.seat(seat) for seat in expected]:
+            raise _Failure(f"seating is [{', '.join(f'p{seat}' for seat in seating)}], not {expected}")
+
+    def _expect_teams(self, expected: Any) -> None:
+        if not isinstance(expected, list) or not all(isinstance(team, list) for team in expected):
+            raise _Failure(f"teams: expected a list of teams, each a list of seats, not {expected!r}")
+        team_of = self.state.values["team_of"]
+        actual = [sorted(seat for seat, owner in enumerate(team_of) if owner == team)
+                  for team in range(max(team_of) + 1)]
+        actual = [members for members in actual if members]
+        if actual != [sorted(self.seat(seat) for seat in team) for team in expected]:
+            shown = ", ".join("[" + ", ".join(f"p{seat}" for seat in team) + "]" for team in actual)
+            raise _Failure(f"teams are [{shown}], not {expected}")
 
     def _expect_zones(self, expected: dict[str, Any]) -> None:
         for key, cards in self._zone_entries(expected).items():
