@@ -47,15 +47,17 @@ class MatchLoop(StateParts):
     def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[Any]],
                  face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any],
                  rest_zone: tuple[str, int] | None = None, leader: int | None = None,
-                 owned: dict[str, dict[int, Any]] | None = None) -> None:
+                 owned: dict[str, dict[int, Any]] | None = None, seating: tuple[int, ...] | None = None) -> None:
         """Set up a hand already in progress (for scenarios): cards (or melds) placed in zones, the rest of the
         deck in the deck's zone (or in `rest_zone`), variables set over their initial values (`owned`: some
         owners' values of a per-seat or per-team variable, the others keeping theirs); then run from the named
-        phase; `leader` leads the first trick played, whatever its `leader` says."""
+        phase; `leader` leads the first trick played, whatever its `leader` says; `seating`: where the seats sit
+        (clockwise from place 0), as a `seating` step left them, with the teams that follow."""
         game = self.game
-        self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
-                           hand_number=hand_number, dealer=dealer, _meld_rules=game.meld_rules)
-        self._set_seating(tuple(range(self.player_count)))
+        self.values.update(player_count=self.player_count, hand_number=hand_number, dealer=dealer,
+                           _meld_rules=game.meld_rules)
+        self._set_seating(seating or tuple(range(self.player_count)))
+        self.values["team_of"] = self.seated_teams()
         for name, zone in game.ruleset.zones.items():
             self.values[name] = self._empty_zone(zone.owner)
         for name, variable in game.ruleset.variables.items():
@@ -166,14 +168,15 @@ class MatchLoop(StateParts):
             raise RulesetRuntimeError(f"a seating lists every seat of the table once, clockwise; [{listed}] has "
                                       f"{' and '.join(faults)}", where)
         self._set_seating(tuple(order))
-        self.values["team_of"] = self._seated_teams()
+        self.values["team_of"] = self.seated_teams()
         self._events.append(("log", "Seating, clockwise: " + ", ".join(f"p{seat}" for seat in order)))
 
-    def _seated_teams(self) -> tuple[int, ...]:
-        """The ruleset's teams where the seats now sit: when a team has several seats, teams are places (the seat
-        at place i plays for the team of seat i in the `teams` section); a seat that plays alone keeps its team."""
+    def seated_teams(self, order: tuple[int, ...] | None = None) -> tuple[int, ...]:
+        """The ruleset's teams where the seats sit (now, or in `order`): when a team has several seats, teams are
+        places (the seat at place i plays for the team of seat i in the `teams` section); a seat that plays alone
+        keeps its team."""
         team_of = self.game.team_of(self.player_count)
-        order = self.values["_seating"]
+        order = self.values["_seating"] if order is None else order
         if len(set(team_of)) == len(team_of) or order == tuple(range(self.player_count)):
             return team_of
         seated = [0] * len(team_of)
@@ -184,7 +187,7 @@ class MatchLoop(StateParts):
     def _start_hand(self) -> None:
         game = self.game
         values = self.values
-        values["team_of"] = self._seated_teams()  # teams formed in a hand last until its end
+        values["team_of"] = self.seated_teams()  # teams formed in a hand last until its end
         if values["hand_number"] > 1:
             for name, variable in game.hand_variables:
                 values[name] = self._initial(name, variable.per, variable.type)
