@@ -340,6 +340,9 @@ class _Builder:
     def _end(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"match": _scalar(e["end"]) == "match"}
 
+    def _take_back(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {}
+
     def _form_team(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"seats": self.required(e["form_team"], (*p, "form_team"))}
 
