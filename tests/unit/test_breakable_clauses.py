@@ -89,8 +89,8 @@ def test_random_matches_with_reneges_conserve_chips() -> None:
 def test_record_goes_with_breakable_and_marks_a_bool_or_an_int(tmp_path: Path) -> None:
     text = BOURRE.read_text(encoding="utf-8")
     path = tmp_path / "bad.yaml"
-    path.write_text(text.replace("              breakable: params.reneges\n              record: reneged\n",
-                                 "              record: reneged\n", 1), encoding="utf-8")
+    clause = "              breakable: params.reneges and not replaying\n              record: reneged\n"
+    path.write_text(text.replace(clause, "              record: reneged\n", 1), encoding="utf-8")
     with pytest.raises(RulesetError, match="`record` goes with `breakable`"):
         load_ruleset(path)
     path.write_text(text.replace("record: reneged", "record: status", 1), encoding="utf-8")
