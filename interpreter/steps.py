@@ -423,7 +423,15 @@ class StepChecker:
         self.expression(entries["form_team"], (*path, "form_team"), scope, list_of(SEAT), "the seats of the team")
 
     def _step_seating(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
-        self.expression(entries["seating"], (*path, "seating"), scope, list_of(SEAT), "the seats in their new places")
+        checked = self.site.check(entries["seating"], (*path, "seating"), scope, list_of(SEAT),
+                                  "the seats in their new places")
+        if checked is not None and isinstance(checked[1], ast.ListDisplay):  # seats written as numbers: seen now
+            written = [item.value for item in checked[1].items if isinstance(item, ast.Literal)]
+            twice = sorted({seat for seat in written if written.count(seat) > 1}, key=str)
+            if twice:
+                self.checker.error("invalid-value", f"a seating lists every seat once; this one lists "
+                                   f"{', '.join(f'p{seat}' for seat in twice)} more than once", entries["seating"],
+                                   (*path, "seating"), hint="list the seats clockwise from place 0, each once")
 
     def _step_take_back(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         if not self.taking_back or self.deferring:

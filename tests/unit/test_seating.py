@@ -172,7 +172,7 @@ def test_a_game_without_a_seating_step_shows_no_seating(tmp_path: Path) -> None:
 
 
 def test_a_seating_that_is_not_every_seat_once_is_a_located_error(tmp_path: Path) -> None:
-    text = RULESET.replace('seating: "[0, 2, 1, 3]"', 'seating: "[0, 2, 2, 3]"')
+    text = RULESET.replace('seating: "[0, 2, 1, 3]"', 'seating: "[0, next_seat(1), 2, 3]"')
     game = _game(tmp_path, text)
     line = next(number for number, row in enumerate(text.splitlines(), 1) if "seating:" in row)
     state = game.new_initial_state(seed=1)
@@ -188,6 +188,8 @@ def test_a_seating_that_is_not_every_seat_once_is_a_located_error(tmp_path: Path
 
 
 def test_validate_wants_a_list_of_seats(tmp_path: Path) -> None:
+    with pytest.raises(RulesetError, match="a seating lists every seat once; this one lists p2 more than once"):
+        _game(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"', 'seating: "[0, 2, 2, 3]"'))
     with pytest.raises(RulesetError, match=r"the seats in their new places must be list\[seat\], not seat"):
         _game(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"', "seating: dealer"))
     with pytest.raises(RulesetError, match="unexpected key `to`"):
