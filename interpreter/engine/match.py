@@ -173,8 +173,8 @@ class MatchLoop(StateParts):
 
     def seated_teams(self, order: tuple[int, ...] | None = None) -> tuple[int, ...]:
         """The ruleset's teams where the seats sit (now, or in `order`): when a team has several seats, teams are
-        places (the seat at place i plays for the team of seat i in the `teams` section); a seat that plays alone
-        keeps its team."""
+        places (the seat at place i plays for the team of seat i in the `teams` section); when every seat plays
+        alone, each keeps its own team."""
         team_of = self.game.team_of(self.player_count)
         order = self.values["_seating"] if order is None else order
         if len(set(team_of)) == len(team_of) or order == tuple(range(self.player_count)):
