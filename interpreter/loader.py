@@ -18,7 +18,7 @@ from interpreter.dsl.ast import free_names
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
 from interpreter.dsl.definitions import VOLATILE_NAMES, did_you_mean
-from interpreter.dsl.types import INT, NUM, SEAT
+from interpreter.dsl.types import CARD, INT, NUM, SEAT
 from interpreter.engine.game import Game
 from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, RulesetError
 from interpreter.flow import check_deck_arithmetic, check_phases
@@ -149,6 +149,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     check_phases(checker, steps, hand, {})
     _check_match(steps, root)
     _check_metrics(checker, steps, root)
+    _check_hand_order(checker, steps, root)
     _check_unused(checker, environment, site, definitions)
     compiled = program.build()
     expressions = {where: compiled[name] for where, name in site.compiled.items()}
@@ -236,7 +237,7 @@ def _check_variables(steps: StepChecker, root: MappingNode) -> None:
 
 
 def _check_melds(checker: RulesetChecker, steps: StepChecker, root: MappingNode, deck: Any) -> None:
-    from interpreter.dsl.types import BOOL, CARD
+    from interpreter.dsl.types import BOOL
 
     melds = root.entries.get("melds")
     if not isinstance(melds, MappingNode):
@@ -299,6 +300,26 @@ def _check_metrics(checker: RulesetChecker, steps: StepChecker, root: MappingNod
             checker.error("type", f"the metric `{name}` must be a number or bool, not {kind}", value, path,
                           hint="a metric is a number (a count, a size, a total) or a truth value: "
                                "e.g. `size(...)`, `count(... for p in seats())`")
+
+
+def _check_hand_order(checker: RulesetChecker, steps: StepChecker, root: MappingNode) -> None:
+    """`show.hand_order` (an int for each `card`, `player` the seat looking) and `show.hand_group` (any value)."""
+    show = root.entries.get("show")
+    if not isinstance(show, MappingNode):
+        return
+    order, group = show.entries.get("hand_order"), show.entries.get("hand_group")
+    scope = {"card": CARD, "player": SEAT}
+    if order is not None:
+        steps.expression(order, ("show", "hand_order"), scope, INT, "the place of a card in the hand shown")
+    if group is not None:
+        if order is None:
+            checker.error("invalid-value", "`show.hand_group` groups the cards `show.hand_order` sorts: give "
+                          "`hand_order` too", group, ("show", "hand_group"),
+                          hint="`hand_order: <an int for each card>`, lowest first")
+        kind = steps.expression(group, ("show", "hand_group"), scope, None, "the group of a card in the hand shown")
+        if kind is not None and (kind.is_list or kind.name in ("per_seat", "per_team")):
+            checker.error("type", f"`show.hand_group` is one value for each card, not {kind}", group,
+                          ("show", "hand_group"), hint="e.g. `if card.suit == trump then 'trumps' else ...`")
 
 
 def _check_unused(checker: RulesetChecker, environment: Environment, site: ExpressionSite,

@@ -49,8 +49,9 @@ only when it is written as a number: a number worked out, a parameter among them
 
 A `num` is exact: `1 / 3 + 1 / 6 == 1 / 2` holds. Arithmetic with a `num` gives a `num`; an `int` stands
 wherever a `num` is wanted, never the other way: `floor(x)` and `ceil(x)` give whole numbers, and `//`, `%`,
-indices and counts take only `int`. Transcripts write a fraction exactly (`3.5`, `-0.25`, `1/3`), and JSON
-(logs, `--json`, `observation()`) as that text, a whole number as a number.
+indices and counts take only `int`. In a builtin's signature `N` is a number: `total`, `min`, `max` and `abs`
+give an `int` for whole numbers and a `num` when any of theirs is one. Transcripts write a fraction exactly
+(`3.5`, `-0.25`, `1/3`), and JSON (logs, `--json`, `observation()`) as that text, a whole number as a number.
 
 Fields: a card has `.rank` and `.suit`; a meld has `.cards`, `.kind`, `.owner`, `.wilds` (its wild cards)
 and `.naturals` (the others). Parameters are read as
@@ -66,7 +67,7 @@ From the loosest to the tightest binding:
 | `if c then a else b` | a conditional; both branches have one type |
 | `or`, `and`, `not` | booleans, short-circuit |
 | `==` `!=` `<` `<=` `>` `>=` `in` `not in` | comparisons (not chained); `<` orders numbers and ranks |
-| `+` `-` | numbers; `+` also joins two lists |
+| `+` `-` | numbers; `+` also joins two lists, or two texts (`'p' + 'lays'`; a number is not made a text) |
 | `*` `/` `//` `%` | numbers; `/` divides exactly (`7 / 2` is 3.5), `//` rounds down, `%` is the remainder |
 | `-x` | negation |
 | `x.field`, `x[i]`, `f(...)` | fields, indexing (from 0; negative from the end), calls |

@@ -41,6 +41,8 @@ Scope = dict[str, Type]
 
 VARIABLE_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR, "seat": SEAT, "team": TEAM, "suit": SUIT,
                   "rank": RANK, "card": CARD}
+# A variable may also hold a list of values of one of these types (`list[card]`), set whole by a `set` step.
+VARIABLE_TYPES.update({f"list[{name}]": list_of(element) for name, element in list(VARIABLE_TYPES.items())})
 PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
 # Names the engine binds in some places; a ruleset may not declare them.
 CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "after": MELD, "winner": SEAT,

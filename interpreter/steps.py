@@ -129,6 +129,14 @@ class StepChecker:
 
     def _step_set(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         kind = self.target(entries["set"], (*path, "set"), scope)
+        variable = self.variables.get(str(scalar(entries["set"])).split("[")[0].strip())
+        if variable is not None and variable.per == "table" and variable.type.startswith("list[") and \
+                _bare_name(entries["set"]) is None:
+            self.checker.error("not-assignable", f"`{variable.name}` is a list: a `set` step sets it whole",
+                               entries["set"], (*path, "set"),
+                               hint=f"`set: {variable.name}` with `to:` the whole new list, e.g. "
+                                    f"`{variable.name} + [...]`")
+            return
         self.expression(entries["to"], (*path, "to"), scope, kind, "the new value")
         name = _bare_name(entries["set"])
         if name is not None:
@@ -167,6 +175,10 @@ class StepChecker:
         value = scalar(node)
         if isinstance(value, int) and not isinstance(value, bool) and value < 0:
             self.checker.error("invalid-value", f"{value} {what}: a number of cards is never negative", node, path)
+
+    def _step_turn(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        self.zone(entries["turn"], (*path, "turn"), scope)
+        self.expression(entries.get("cards"), (*path, "cards"), scope, CARDS, "the cards to turn")
 
     def _step_shuffle(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["shuffle"], (*path, "shuffle"), scope)
@@ -357,13 +369,22 @@ class StepChecker:
         if "depth" in entries and "take" not in entries:
             self.checker.error("schema", "`depth` goes with `take`", entries["depth"], (*path, "depth"))
         candidate = next((verb for verb in ("play", "discard", "meld", "add") if verb in entries), None)
+        arguments = entries.get("args") if "choose" in entries else None
+        if isinstance(arguments, MappingNode) and arguments.entries and \
+                not any(inner[name].is_list and inner[name].element.is_list for name in arguments.entries):
+            # A choice's clauses tested over every combination of its arguments' values (tuples: a list value
+            # is frozen in the action, thawed for the rules).
+            candidate = "; ".join(f"B[{name!r}] = " + (f"list(item[{index}])" if inner[name].is_list else
+                                                        f"item[{index}]")
+                                  for index, name in enumerate(arguments.entries))
         self.clauses(entries.get("legal"), (*path, "legal"), inner, candidate)
         self.steps(entries.get("do"), (*path, "do"), inner)
         if isinstance(scalar(entries.get("ends")), str):  # worked out after the option's steps
             self.expression(entries["ends"], (*path, "ends"), inner, BOOL, "`ends`")
 
     def clauses(self, node: Node | None, path: Path, scope: Scope, candidate: str | None = None) -> None:
-        """An option's legality clauses; `candidate` is its verb (what each candidate action binds)."""
+        """An option's legality clauses; `candidate` is its verb (what each candidate action binds), or for a
+        choice with arguments the code binding them from a combination of their values (`B['rank'] = item[0]`)."""
         if not isinstance(node, SequenceNode):
             return
         for index, clause in enumerate(node.items):
@@ -390,6 +411,8 @@ class StepChecker:
         elif candidate == "meld":  # (the meld, ...) for each new meld
             self.site.filter(paths, yaml_path(path) + "#filter", "after",
                              "B['after'] = item[0]; B['cards'] = list(item[0].cards)")
+        elif candidate is not None and candidate.startswith("B["):  # a choice's arguments for each combination
+            self.site.filter(paths, yaml_path(path) + "#filter", candidate[3:candidate.index("]") - 1], candidate)
 
     def _step_trick(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["trick"], (*path, "trick"), scope)

@@ -28,7 +28,8 @@ PLACING_VERBS = ("play", "discard")  # the actions that put one card on a pile o
 
 @dataclass(frozen=True)
 class SuitGroup:
-    """The cards of one suit in a hand, low to high (`suit` is "" for jokers)."""
+    """The cards of one suit in a hand, low to high (`suit` is "" for jokers), or of one group of the ruleset's
+    `show.hand_group` (`suit` is then the suit they share, or "")."""
 
     suit: str
     cards: tuple[str, ...]
@@ -122,7 +123,7 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS) -> Tabl
         dealer=observation["dealer"], phase=observation["phase"],
         current_player=current if current >= 0 else None, is_over=state.is_terminal,
         teams=_teams(team_of),
-        hand=None if hand_cards is None else sort_hand(state.game.deck, hand_cards),
+        hand=None if hand_cards is None else arranged_hand(state, seat, hand_cards),
         hand_zone=show.hand,
         zones=tuple(_zones(state, observation, show, seat, team_of, events)),
         variables=tuple(_variables(ruleset, observation, show)),
@@ -137,11 +138,47 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS) -> Tabl
 # --- the hand ---------------------------------------------------------------------------------------------------
 
 
+def arranged_hand(state: State, seat: int, cards: list[str]) -> tuple[SuitGroup, ...]:
+    """A seat's hand as its view shows it: in the ruleset's `show.hand_order`, grouped by `show.hand_group` (by
+    printed suit without it), or else sorted by suit (`sort_hand`)."""
+    from interpreter.engine.program import Expr
+
+    deck = state.game.deck
+    expressions = state.game.ruleset.expressions
+    order = expressions.get("show.hand_order")
+    if order is None:
+        return sort_hand(deck, cards)
+    group = expressions.get("show.hand_group")
+
+    def value(function: Any, where: str, card: int) -> Any:
+        return state.evaluate(Expr(function, where, getattr(function, "keeps", True)), {"card": card, "player": seat})
+
+    ids = [deck.parse_card(text) for text in cards]
+    places = {card: (value(order, "show.hand_order", card), _deck_order(deck, card)) for card in set(ids)}
+    ids.sort(key=places.__getitem__)
+    groups: list[tuple[Any, list[int]]] = []
+    for card in ids:
+        key = value(group, "show.hand_group", card) if group is not None else deck.suit_of[card]
+        if groups and groups[-1][0] == key:
+            groups[-1][1].append(card)
+        else:
+            groups.append((key, [card]))
+    found = []
+    for _, members in groups:
+        suits = {deck.suit_of[card] for card in members}
+        suit = deck.suit_name(suits.pop()) if len(suits) == 1 and deck.suit_of[members[0]] >= 0 else ""
+        found.append(SuitGroup(suit, tuple(deck.card_text(card) for card in members)))
+    return tuple(found)
+
+
+def _deck_order(deck: Deck, card: int) -> tuple[int, int]:
+    return deck.suit_of[card] if deck.suit_of[card] >= 0 else len(deck.suits), deck.rank_of[card]
+
+
 def sort_hand(deck: Deck, cards: list[str]) -> tuple[SuitGroup, ...]:
     """Cards grouped by suit in the deck's suit order, each group low to high in the deck's rank order; jokers
     last, in a group of their own."""
-    ids = sorted((deck.parse_card(text) for text in cards), key=lambda card: (
-        deck.suit_of[card] if deck.suit_of[card] >= 0 else len(deck.suits), deck.rank_of[card]))
+    ids = sorted((deck.parse_card(text) for text in cards), key=lambda card: _deck_order(deck, card))
     groups: list[SuitGroup] = []
     for card in ids:
         suit = deck.suit_name(deck.suit_of[card]) if deck.card_text(card) != JOKER else ""
@@ -265,6 +302,8 @@ def value_text(value: Any, type_name: str) -> str:
     """A value as people read it: a seat as `p1`, a team as `t0`, a truth as yes or no; unset as `-`."""
     if value is None:
         return "-"
+    if isinstance(value, list):  # (a list variable, its items as the observation gives them: cards as text)
+        return " ".join(value_text(item, type_name[5:-1]) for item in value) or "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if type_name in ("seat", "team") and isinstance(value, int):

@@ -161,6 +161,12 @@ def _subsets(items: Sequence[Any], smallest: int | None = None, largest: int | N
     if count > MAX_SUBSETS:
         raise EvaluationError(f"subsets() of {len(items)} items makes {count:,} subsets, more than "
                               f"{MAX_SUBSETS:,}: narrow the sizes, or choose one item at a time")
+    try:
+        distinct = len(set(items)) == len(items)
+    except TypeError:  # (items that are lists)
+        distinct = False
+    if distinct:  # (the common case: no two equal items, so no choice can repeat another)
+        return [list(chosen) for size in range(low, high + 1) for chosen in itertools.combinations(items, size)]
     found: dict[tuple[Any, ...], list[Any]] = {}  # each choice once: equal items (two packs) give no repeats
     for size in range(low, high + 1):
         for chosen in itertools.combinations(items, size):
@@ -398,12 +404,14 @@ BUILTINS: dict[str, Builtin] = {
                  "subsets([1, 2, 3], 2) == [[1, 2], [1, 3], [2, 3], [1, 2, 3]] and size(subsets([1, 2])) == 4",
                  _subsets),
         # numbers
-        _builtin("total", "(numbers: list[int]) -> int", "numbers", "The sum of a list of numbers.",
-                 "total([1, 2, 3]) == 6", sum),
-        _builtin("min", "(a: int, b: int) -> int", "numbers", "The smaller of two numbers (see also the "
-                 "quantifier form `min(value for x in items)`).", "min(3, 5) == 3", min),
-        _builtin("max", "(a: int, b: int) -> int", "numbers", "The larger of two numbers.", "max(3, 5) == 5", max),
-        _builtin("abs", "(number: int) -> int", "numbers", "The absolute value.", "abs(-4) == 4", abs),
+        _builtin("total", "(numbers: list[N]) -> N", "numbers", "The sum of a list of numbers (a `num` when any "
+                 "of them is).", "total([1, 2, 3]) == 6 and total([1 / 2, 1]) == 3 / 2", sum),
+        _builtin("min", "(a: N, b: N) -> N", "numbers", "The smaller of two numbers (see also the "
+                 "quantifier form `min(value for x in items)`).", "min(3, 5) == 3 and min(1 / 2, 1) == 1 / 2", min),
+        _builtin("max", "(a: N, b: N) -> N", "numbers", "The larger of two numbers.",
+                 "max(3, 5) == 5 and max(7 / 2, 3) == 7 / 2", max),
+        _builtin("abs", "(number: N) -> N", "numbers", "The absolute value.", "abs(-4) == 4 and abs(-1 / 2) == 1 / 2",
+                 abs),
         _builtin("floor", "(number: num) -> int", "numbers", "The largest whole number not above a number that "
                  "may be a fraction (`7 / 2` is 3.5).", "floor(7 / 2) == 3 and floor(-7 / 2) == -4", floor),
         _builtin("ceil", "(number: num) -> int", "numbers", "The smallest whole number not below a number that "

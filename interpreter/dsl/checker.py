@@ -339,12 +339,13 @@ class _Checker(OperatorChecks):
             raise self._fail(node, "arity", f"`{name}` takes {wanted} argument(s), not {count}", hint=hint)
         bindings: dict[str, Type] = {}
         for parameter, argument in zip(parameters, node.arguments, strict=False):
-            hint_type = None if "T" in str(parameter.type) else parameter.type
-            if parameter.type.name == "optional" and "T" not in str(parameter.type):
+            generic = "T" in str(parameter.type) or "N" in str(parameter.type)  # (a type variable)
+            hint_type = None if generic else parameter.type
+            if parameter.type.name == "optional" and not generic:
                 hint_type = parameter.type.arguments[0]
             actual = self.check(argument, local, narrowed, hint_type)
             if not unify(parameter.type, actual, bindings):
-                wanted_type = substitute(parameter.type, bindings)
+                wanted_type = substitute(parameter.type, {"N": INT, **bindings})  # (a number: int, or num)
                 shown = "a list" if wanted_type == list_of(ANY) else str(wanted_type)
                 raise self._fail(argument, "type", f"argument `{parameter.name}` of `{name}` must be "
                                  f"{shown}, not {actual}", hint=f"signature: {builtin.signature}")

@@ -17,6 +17,7 @@ from interpreter.dsl.types import (
     PARAMS,
     RANK,
     SEAT,
+    STR,
     Type,
     compatible,
     join,
@@ -91,13 +92,15 @@ class OperatorChecks:
                 raise self._fail(node, "type", f"`{operator}` compares two numbers or two ranks, not "
                                  f"{left} and {right}")
             return BOOL
+        if operator == "+" and left == STR and right == STR:  # two texts joined
+            return STR
         if operator == "+" and left.is_list and right.is_list:
             joined = join(left, right)
             if joined is None:
                 raise self._fail(node, "type", f"cannot join {left} and {right}")
             return joined
         if left not in NUMBERS or right not in NUMBERS or (operator in ("//", "%") and NUM in (left, right)):
-            hint = "`+` also joins two lists" if operator == "+" else None
+            hint = "`+` also joins two lists, or two texts" if operator == "+" else None
             if operator in ("//", "%") and left in NUMBERS and right in NUMBERS:
                 raise self._fail(node, "type", f"`{operator}` needs two whole numbers, not {left} and {right}",
                                  "a fraction is rounded with `floor(x)` or `ceil(x)`")

@@ -71,7 +71,8 @@ CARDS = list_of(CARD)
 
 
 def parse_type(text: str) -> Type:
-    """`int`, `list[card]`, `suit?` (optional), `T` (a type variable) and `list[T]`."""
+    """`int`, `list[card]`, `suit?` (optional), `T` (a type variable), `list[T]`, and `N` (a number: `int`, or
+    `num` as soon as one of the numbers it stands for may be a fraction)."""
     text = text.strip()
     if text.endswith("?"):
         return optional(parse_type(text[:-1]))
@@ -79,18 +80,24 @@ def parse_type(text: str) -> Type:
         return list_of(parse_type(text[5:-1]))
     if text in BASE_TYPES:
         return BASE_TYPES[text]
-    if text in ("T", "U"):
+    if text in ("T", "U", "N"):
         return Type(text)
     raise ValueError(f"unknown type {text!r}")
 
 
 def is_type_variable(type_: Type) -> bool:
-    return type_.name in ("T", "U")
+    return type_.name in ("T", "U", "N")
 
 
 def unify(expected: Type, actual: Type, bindings: dict[str, Type]) -> bool:
     """Whether `actual` fits `expected`, binding type variables of `expected` on the way."""
     if actual == ANY:
+        return True
+    if expected.name == "N":  # a number: int, or num when any of them is a num
+        if actual not in (INT, NUM):
+            return False
+        if bindings.get("N") in (None, ANY, INT):
+            bindings["N"] = actual
         return True
     if is_type_variable(expected):
         bound = bindings.get(expected.name)

@@ -4,6 +4,7 @@ faces), dealing, and the movement an action makes (a card played or discarded, a
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from typing import Any, cast
 
 from interpreter.actions import Action
@@ -110,6 +111,29 @@ class CardsAndValues(StateParts):
                 self.face_up.add(target_key, card)
         elif face != "down" and was_up:  # every card keeps its face: the face-up ones stay face up
             self.face_up.cards.setdefault(target_key, []).extend(was_up)
+
+    def turn_over(self, key: ZoneKey, cards: list[int], up: bool, chosen: list[int] | None, where: str) -> None:
+        """Turn cards over where they lie: every card of the zone, or the cards listed (each must be there, as
+        many times as listed), face up or face down."""
+        if chosen is None:
+            chosen = cards
+        else:
+            held = Counter(cards)
+            for card in chosen:
+                if held[card] <= 0:
+                    raise RulesetRuntimeError(f"{self.card_text(card)} is not in {key[0]}: it cannot be turned "
+                                              f"over there", where)
+                held[card] -= 1
+        if not up:
+            for card in chosen:
+                self.face_up.take(key, card)
+            return
+        face_up = Counter(self.face_up.of(key))
+        for card in chosen:  # (a card already face up stays so; each copy counts once)
+            if face_up[card] > 0:
+                face_up[card] -= 1
+            else:
+                self.face_up.add(key, card)
 
     def move_some(self, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
                   face: str | None, at_bottom: bool, amount: int | list[int], where: str) -> None:

@@ -56,6 +56,15 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                 found.update(dict.fromkeys(state.game.choice_actions(seat, option, lists), option))
                 continue
             names = [name for name, _ in option.arguments]
+            if option.choice_filter is not None and not option.breakable:
+                try:  # every combination at once: what reads no argument is worked out once, in `shared`
+                    allowed = option.choice_filter(state.values, shared, list(itertools.product(*lists)))
+                except Exception:  # name the failure: the combinations one by one locate it
+                    allowed = None
+                if allowed is not None:
+                    for values in allowed:
+                        found[choice(seat, option.name, tuple(zip(names, values, strict=True)))] = option
+                    continue
             for values in itertools.product(*lists):
                 for name, value in zip(names, values, strict=True):
                     shared[name] = thawed(value)

@@ -25,7 +25,7 @@ _EXPRESSION_FILES = frozenset({FILENAME, EXPRESSIONS_FILENAME})
 def is_simple(step: Step) -> bool:
     """Whether a step runs to its end without stopping the game (it needs no resumable segment)."""
     verb = step.verb
-    if verb in ("set", "change", "transfer", "deal", "log", "form_team", "seating"):
+    if verb in ("set", "change", "transfer", "deal", "log", "form_team", "turn", "seating"):
         return True
     if verb == "move":
         return not step["when_empty"]
@@ -154,6 +154,8 @@ class StepWriter:
 
     def _set(self, step: Step, bindings: str, indent: int) -> None:
         value = self.value(step["value"], bindings, indent)
+        if step["copied"]:  # (a list variable keeps its own list: never a zone's, which changes as cards move)
+            value = f"list({value})"
         target, _ = self.place(step["target"], bindings, indent)
         self.line(f"{'    ' * indent}{target} = {value}", step.where)
 
@@ -184,6 +186,13 @@ class StepWriter:
         else:
             self.line(f"{pad}S.move_some({source_key}, {source}, {destination_key}, {destination}, {face}, {bottom}, "
                       f"{count}, {where})", step.where)
+
+    def _turn(self, step: Step, bindings: str, indent: int) -> None:
+        chosen = "None" if step["cards"] is None else f"list({self.value(step['cards'], bindings, indent)})"
+        zone, key = self.place(step["zone"], bindings, indent)
+        where = self.name_of(step.where, "W")
+        self.line(f"{'    ' * indent}S.turn_over({key}, {zone}, {step['face'] == 'up'}, {chosen}, {where})",
+                  step.where)
 
     def _deal(self, step: Step, bindings: str, indent: int) -> None:
         pad = "    " * indent

@@ -104,13 +104,13 @@ class MatchLoop(StateParts):
 
     def _initial(self, name: str, per: str, type_name: str) -> Any:
         expression = self.game.program.initial.get(name)
-        if per == "table":
-            return None if expression is None else self.evaluate(expression, {})
         if expression is None:
-            return [None] * self._owners(per)
+            return None if per == "table" else [None] * self._owners(per)
         constant = getattr(expression.function, "constant", None)  # (value,) for a constant (an immutable one)
         if constant is not None:
-            return [constant[0]] * self._owners(per)
+            return constant[0] if per == "table" else [constant[0]] * self._owners(per)
+        if per == "table":
+            return self.evaluate(expression, {})
         if per == "seat":
             return [self.evaluate(expression, {"player": seat}) for seat in range(self.player_count)]
         return [self.evaluate(expression, {}) for _ in range(self._owners(per))]
@@ -221,11 +221,11 @@ class MatchLoop(StateParts):
         self._events.append(("hand_end", number, self.hand_results[-1]["result"]))
         if self.hand_end_hook is not None:
             self.hand_end_hook(self)
-        hands = self.evaluate(program.hands, {}) if program.hands is not None else None
+        hands = self._match_value(program.hands) if program.hands is not None else None
         # The default cap guards against a match that never ends; it never cuts a fixed number of hands short.
-        cap = self.evaluate(program.hand_cap, {}) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
-                                                                                           hands or 0)
-        ended = program.ends_when is not None and self.evaluate(program.ends_when, {})
+        cap = self._match_value(program.hand_cap) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
+                                                                                          hands or 0)
+        ended = program.ends_when is not None and self._match_value(program.ends_when)
         if self.ending_match or ended or (hands is not None and number >= hands) or number >= cap:
             self.terminal = True
             self.phase = ""
@@ -234,6 +234,11 @@ class MatchLoop(StateParts):
             return
         nxt = program.next_dealer
         dealer = self.values["dealer"]
-        self.values["dealer"] = self.evaluate(nxt, {}) if nxt is not None else self.values["_next"][dealer]
+        self.values["dealer"] = self._match_value(nxt) if nxt is not None else self.values["_next"][dealer]
         self.values["hand_number"] = number + 1
         self._start_hand()
+
+    def _match_value(self, expression: Any) -> Any:
+        """The value of one of the match's expressions (`hands`, `ends_when`, ...): read once when constant."""
+        constant = getattr(expression.function, "constant", None)
+        return constant[0] if constant is not None else self.evaluate(expression, {})

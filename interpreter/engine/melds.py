@@ -38,6 +38,7 @@ class MeldKind:
     ace_high: bool
     in_place: frozenset[int] = frozenset()  # wild cards that are natural in their own place in a run
     either_end: bool = False  # a free wild may be laid at either end of a new run (else the lower end)
+    fixed_wilds: bool = False  # a run's wild keeps the card it was laid as: never moved, never replaced
 
 @dataclass(slots=True, unsafe_hash=True)
 class Meld:
@@ -548,6 +549,8 @@ class MeldRules:
     def _add_to_run(self, kind: MeldKind, meld: Meld, card: int) -> Meld | None:
         if not self.is_wild[card] and self.deck.suit_of[card] != meld.suit:
             return None  # a natural card of another suit never goes in a run
+        if kind.fixed_wilds:
+            return self._add_to_fixed_run(kind, meld, card)
         naturals = {meld.low + i: c for i, (c, w) in enumerate(zip(meld.cards, meld.wild, strict=True)) if not w}
         wilds = {meld.low + i: c for i, (c, w) in enumerate(zip(meld.cards, meld.wild, strict=True)) if w}
         high = meld.low + len(meld.cards) - 1
@@ -583,6 +586,39 @@ class MeldRules:
         if self.is_wild[card] and len(wilds) < kind.max_wilds:
             return self._run(kind, meld.id, meld.owner, meld.suit, naturals, [*wilds.values(), card])
         return None
+
+    def _add_to_fixed_run(self, kind: MeldKind, meld: Meld, card: int) -> Meld | None:
+        """A card added to a run whose wilds keep the cards they were laid as: at an end, next to the run (a wild
+        at the lower end when it can), every card staying where it is."""
+        if len(meld.cards) >= kind.maximum:
+            return None
+        high = meld.low + len(meld.cards) - 1
+        lowest, highest = self._bounds(kind)
+        for position in self.positions(kind, card):  # a natural card (or a wild in its own place), next to the run
+            if position in (meld.low - 1, high + 1) and lowest <= position <= highest and \
+                    self._is_natural_here(card, meld.suit, position, kind):
+                grown = self._extended(meld, card, position, False)
+                if not self._both_aces(grown):
+                    return grown
+        if self.is_wild[card] and sum(meld.wild) < kind.max_wilds:  # a wild: at the lower end, else the upper
+            places = [place for place in (meld.low - 1, high + 1) if lowest <= place <= highest]
+            return self._extended(meld, card, places[0], True) if places else None
+        return None
+
+    def _extended(self, meld: Meld, card: int, position: int, acts: bool) -> Meld:
+        if position < meld.low:
+            return dataclasses.replace(meld, cards=(card, *meld.cards), wild=(acts, *meld.wild), low=position,
+                                       free=False)
+        return dataclasses.replace(meld, cards=(*meld.cards, card), wild=(*meld.wild, acts), free=False)
+
+    def _both_aces(self, meld: Meld) -> bool:
+        """Whether a run holds a natural ace at both its ends (BU-26: an ace is low or high, never both)."""
+        low_ace, high_ace = self.ace_low, self.ace_high
+        high = meld.low + len(meld.cards) - 1
+        if low_ace == high_ace or meld.low != low_ace or high != high_ace or meld.wild[0] or meld.wild[-1]:
+            return False
+        rank_of = self.deck.rank_of
+        return rank_of[meld.cards[0]] == self.ace and rank_of[meld.cards[-1]] == self.ace
 
     def _keeps_wilds(self, before: Meld, after: Meld) -> bool:
         """A fixed wild (between two naturals) may not move: it stands where it stood."""
@@ -700,6 +736,7 @@ def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -
             ace_high=ace in ("high", "low_or_high"),
             in_place=frozenset(card for card in deck.distinct_cards() if in_place(card)),
             either_end=value.get("free_wild") == "either_end",
+            fixed_wilds=value.get("fixed_wilds") is True,
         ))
         if value.get("wrap") is True:
             raise RulesetRuntimeError("runs that turn the corner (`wrap: true`) are not supported",

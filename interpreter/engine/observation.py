@@ -53,6 +53,8 @@ def _zone_view(state: State, zone: ZoneSpec, owner: int, cards: list[Any], seat:
 
 
 def _value(state: State, type_name: str, value: Any) -> Any:
+    if type_name.startswith("list[") and value is not None:  # (a list variable: each item as its type shows it)
+        return [_value(state, type_name[5:-1], item) for item in value]
     if type_name == "num":
         return plain_number(value)  # (a fraction as its exact text: JSON has no fractions)
     if value is None or type_name not in ("card", "suit", "rank"):

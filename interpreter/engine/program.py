@@ -99,6 +99,8 @@ class Option:
     card_filter: Callable[..., list[int]] | None = None  # every clause at once: f(V, B, cards) -> the legal ones
     # A meld's or an addition's clauses at once: f(V, B, candidates) -> those the clauses allow (see steps.py)
     meld_filter: Callable[..., list[Any]] | None = None
+    # A choice's clauses at once over combinations of its arguments' values: f(V, B, combinations) -> the allowed
+    choice_filter: Callable[..., list[Any]] | None = None
     any_depth: bool = False  # `take` of the top N cards for any N (else the whole pile)
     every_table: bool = False  # `add` to the melds of every owner of the destination zone
     face: str | None = None  # play, discard, draw, take: "up" or "down" where the card lands (else the default)
@@ -204,7 +206,11 @@ class _Builder:
         return Step(verb, yaml_path(path), values)
 
     def _set(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
-        return {"target": self.ref(e["set"], (*p, "set")), "value": self.required(e["to"], (*p, "to"))}
+        target = self.ref(e["set"], (*p, "set"))
+        variable = self.variables.get(target.name) if target is not None else None
+        # A list is copied as it is set: it may be a zone's list, which changes as cards move.
+        copied = variable is not None and variable.type.startswith("list[")
+        return {"target": target, "value": self.required(e["to"], (*p, "to")), "copied": copied}
 
     def _change(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"target": self.ref(e["change"], (*p, "change")), "by": self.required(e["by"], (*p, "by"))}
@@ -222,6 +228,10 @@ class _Builder:
             "face": _scalar(e.get("face")), "at": _scalar(e.get("at")) or "top",
             "when_empty": self.steps(e.get("when_empty"), (*p, "when_empty")),
         }
+
+    def _turn(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {"zone": self.ref(e["turn"], (*p, "turn")), "face": _scalar(e["face"]),
+                "cards": self.expr(e.get("cards"), (*p, "cards"))}
 
     def _shuffle(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"zone": self.ref(e["shuffle"], (*p, "shuffle"))}
@@ -300,6 +310,8 @@ class _Builder:
                       face=_face(e.get("face")),
                       meld_filter=self.expressions.get(yaml_path((*path, "legal")) + "#filter")
                       if kind in ("meld", "add") else None,
+                      choice_filter=self.expressions.get(yaml_path((*path, "legal")) + "#filter")
+                      if kind == "choose" and arguments else None,
                       ends_when=self.expr(e["ends"], (*path, "ends")) if isinstance(_scalar(e.get("ends")), str)
                       else None)
 

@@ -146,6 +146,13 @@ class _Case:
     def value(self, type_name: str, value: Any) -> Any:
         if value is None:
             return None
+        if type_name.startswith("list["):  # a list variable: a YAML list (cards also as one text, `5H 6S`)
+            element = type_name[5:-1]
+            if element == "card" and isinstance(value, str):
+                return self.cards(value.split())
+            if not isinstance(value, list):
+                raise _Failure(f"a {type_name} variable's value is a list, not {value!r}")
+            return [self.value(element, item) for item in value]
         if type_name == "seat":
             return self.seat(value)
         if type_name == "card":
@@ -438,6 +445,8 @@ class _Case:
     def _shown(self, type_name: str, value: Any) -> str:
         if value is None:
             return "unset"
+        if type_name.startswith("list["):
+            return "[" + ", ".join(self._shown(type_name[5:-1], item) for item in value) + "]"
         if type_name in ("card", "suit", "rank"):
             return self.deck.value_text(type_name, value)
         if type_name == "seat":

@@ -276,3 +276,56 @@ def test_unmelded_gives_the_cards_in_the_order_of_each_hand_asked(tmp_path: Path
     hand = [deck.parse_card(word) for word in ["KS", "9C", "7H", "7D", "7C", "5D"]]
     assert [deck.card_text(c) for c in game_rules.unmelded(hand)] == ["KS", "9C", "5D"]
     assert [deck.card_text(c) for c in game_rules.unmelded(hand[::-1])] == ["5D", "9C", "KS"]  # (known hand)
+
+
+@cache
+def rummy_rules() -> MeldRules:
+    game_rules = load_ruleset(RUMMY_500).meld_rules
+    assert game_rules is not None
+    return game_rules
+
+
+def _rummy(text: str) -> list[int]:
+    return [rummy_rules().deck.parse_card(word) for word in text.split()]
+
+
+def _rummy_run(hand: str, shape: str) -> Meld:
+    """The new sequence of the hand laid with its cards in this order and wilds (`*`) as given."""
+    deck = rummy_rules().deck
+    for meld in rummy_rules().candidates(_rummy(hand), 0, [], 0):
+        if " ".join(deck.card_text(c) + ("*" if w else "") for c, w in zip(meld.cards, meld.wild, strict=True)) \
+                == shape:
+            return meld
+    raise AssertionError(f"{shape} is not among the melds of {hand}")
+
+
+def _rummy_shown(meld: Meld | None) -> str | None:
+    deck = rummy_rules().deck
+    return None if meld is None else " ".join(
+        deck.card_text(c) + ("*" if w else "") for c, w in zip(meld.cards, meld.wild, strict=True))
+
+
+def test_a_fixed_wild_keeps_the_card_it_was_laid_as() -> None:
+    """Rummy 500 (`fixed_wilds`): a joker laid as the 8 of a 6-7-8 stays the 8: the 9 goes above it, the 5 below,
+    and the natural 8 finds no place (with free wilds, Burraco's BU-29/BU-30, the joker would move or be
+    replaced)."""
+    run = _rummy_run("6H 7H JK", "6H 7H JK*")
+    assert _rummy_shown(rummy_rules().add(run, _rummy("9H")[0])) == "6H 7H JK* 9H"
+    assert _rummy_shown(rummy_rules().add(run, _rummy("5H")[0])) == "5H 6H 7H JK*"
+    assert rummy_rules().add(run, _rummy("8H")[0]) is None
+    assert rummy_rules().add(run, _rummy("10H")[0]) is None  # two places beyond: the joker does not move up
+
+
+def test_a_fixed_wild_at_the_lower_end_stays_there() -> None:
+    run = _rummy_run("6H 7H JK", "JK* 6H 7H")  # (`free_wild: either_end`: laid as the 5)
+    assert _rummy_shown(rummy_rules().add(run, _rummy("8H")[0])) == "JK* 6H 7H 8H"
+    assert rummy_rules().add(run, _rummy("5H")[0]) is None  # the joker is the 5
+    assert _rummy_shown(rummy_rules().add(run, _rummy("4H")[0])) == "4H JK* 6H 7H"
+    assert _rummy_shown(rummy_rules().add(run, _rummy("JK")[0])) == "JK* JK* 6H 7H"  # another joker: below
+
+
+def test_fixed_wilds_keep_the_ace_at_one_end() -> None:
+    run = _rummy_run("QS KS JK", "QS KS JK*")  # the joker is the ace, high
+    assert rummy_rules().add(run, _rummy("AS")[0]) is None
+    low = _rummy_run("2S 3S 4S", "2S 3S 4S")
+    assert _rummy_shown(rummy_rules().add(low, _rummy("AS")[0])) == "AS 2S 3S 4S"

@@ -14,8 +14,9 @@ import pytest
 from interpreter import CHANCE, load_ruleset
 from interpreter.engine.observation import sees_zone
 from interpreter.engine.state import State
+from interpreter.errors import RulesetError
 from interpreter.runners.table_text import view_text
-from interpreter.view import TableView, sort_hand, table_view
+from interpreter.view import TableView, arranged_hand, sort_hand, table_view
 from tests.play_helpers import play_out, random_choices
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,6 +135,34 @@ def test_the_hand_is_sorted_by_the_decks_order_and_grouped_by_suit() -> None:
         ("S", ("3S", "AS")), ("H", ("2H", "KH")), ("C", ("10C", "10C")), ("", ("JK", "JK"))]
     scopa = load_ruleset(ROOT / "tests" / "games" / "scopa.yaml").deck  # suits D C S B, ace low
     assert [group.cards for group in sort_hand(scopa, ["KB", "AB", "7D", "AD"])] == [("AD", "7D"), ("AB", "KB")]
+
+
+def test_a_ruleset_orders_and_groups_the_hand_shown() -> None:
+    """`show.hand_order` and `show.hand_group`: Skat shows the trumps together, the jacks first, then each other
+    suit in the game's order (SK-12); in a null game the jacks sit in their suits, in the null order."""
+    game = load_ruleset(ROOT / "tests" / "games" / "skat.yaml")
+    state = game.new_initial_state(seed=1)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    held = ["10D", "JC", "AH", "7D", "JD", "KS", "9H", "JH", "10S", "QC"]
+    state.values["game"], state.values["trump"] = "hearts", game.deck.suit_index("H")
+    groups = arranged_hand(state, 0, held)
+    assert [group.cards for group in groups] == [
+        ("JD", "JH", "JC", "9H", "AH"), ("7D", "10D"), ("KS", "10S"), ("QC",)]
+    assert [group.suit for group in groups] == ["", "D", "S", "C"]  # (a group of several suits names none)
+    state.values["game"], state.values["trump"] = "null", None
+    assert [group.cards for group in arranged_hand(state, 0, held)] == [
+        ("7D", "10D", "JD"), ("9H", "JH", "AH"), ("10S", "KS"), ("JC", "QC")]
+
+
+def test_hand_group_needs_hand_order(tmp_path: Path) -> None:
+    text = (ROOT / "tests" / "games" / "skat.yaml").read_text(encoding="utf-8")
+    start = text.index("  hand_order: |")
+    end = text.index("  hand_group:")
+    path = tmp_path / "skat.yaml"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    with pytest.raises(RulesetError, match="give `hand_order` too"):
+        load_ruleset(path)
 
 
 def _to_trick(path: Path, cards: int, seed: int) -> State:
