@@ -33,6 +33,7 @@ class StepChecker:
     zones: dict[str, ZoneSpec]
     variables: dict[str, VariableSpec]
     deferring: bool = False  # inside a simultaneous round, whose choices' effects wait for every seat
+    taking_back: bool = False  # inside a trick's `after_card`, where a `take_back` step may be
     # For each (choice, argument): whether its values are lists, where first seen (an action's text must read
     # back, so one name is not a list in one decision and a single value in another).
     listed: dict[tuple[str, str], tuple[bool, str]] = field(default_factory=dict)
@@ -435,12 +436,31 @@ class StepChecker:
         self.expression(winning, (*path, "winning_card"), scope, CARD, "the winning card")
         self.expression(beats, (*path, "beats"), {**scope, "card": CARD, "winning": CARD}, BOOL, "`beats`")
         self.steps(entries.get("then"), (*path, "then"), {**scope, "winner": SEAT})
+        outer, self.taking_back = self.taking_back, True
         self.steps(entries.get("after_card"), (*path, "after_card"), {**playing, "card": CARD})
+        self.taking_back = outer
         self.expression(entries.get("count"), (*path, "count"), scope, INT, "the number of tricks")
         self.expression(entries.get("until"), (*path, "until"), scope, BOOL, "`until`")
 
     def _step_form_team(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.expression(entries["form_team"], (*path, "form_team"), scope, list_of(SEAT), "the seats of the team")
+
+    def _step_seating(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        checked = self.site.check(entries["seating"], (*path, "seating"), scope, list_of(SEAT),
+                                  "the seats in their new places")
+        if checked is not None and isinstance(checked[1], ast.ListDisplay):  # seats written as numbers: seen now
+            written = [item.value for item in checked[1].items if isinstance(item, ast.Literal)]
+            twice = sorted({seat for seat in written if written.count(seat) > 1}, key=str)
+            if twice:
+                self.checker.error("invalid-value", f"a seating lists every seat once; this one lists "
+                                   f"{', '.join(f'p{seat}' for seat in twice)} more than once", entries["seating"],
+                                   (*path, "seating"), hint="list the seats clockwise from place 0, each once")
+
+    def _step_take_back(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
+        if not self.taking_back or self.deferring:
+            self.checker.error("unsupported", "`take_back` takes back the card just played to a trick: it is a step "
+                               "of a trick's `after_card`", entries["take_back"], (*path, "take_back"),
+                               hint="write it in the `after_card` steps of a `trick` (not in a simultaneous round)")
 
     def _step_end(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         pass  # (`hand` or `match`: the schema checks it)

@@ -294,20 +294,30 @@ def _check_seat(env: Mapping[str, Any], seat: int) -> int:
 
 def _seats_from(env: Mapping[str, Any], first: int) -> list[int]:
     count = _check_seat(env, first)
+    clockwise = env.get("_clockwise")  # where the seats sit (a `seating` step moves them); absent: in number order
+    if clockwise is not None:
+        return list(clockwise[first])
     return [(first + offset) % count for offset in range(count)]
 
 
 def _next_seat(env: Mapping[str, Any], seat: int) -> int:
-    return (seat + 1) % _check_seat(env, seat)
+    count = _check_seat(env, seat)
+    following = env.get("_next")
+    return following[seat] if following is not None else (seat + 1) % count
 
 
 def _previous_seat(env: Mapping[str, Any], seat: int) -> int:
-    return (seat - 1) % _check_seat(env, seat)
+    count = _check_seat(env, seat)
+    clockwise = env.get("_clockwise")
+    return clockwise[seat][-1] if clockwise is not None else (seat - 1) % count
 
 
 def _seat_position(env: Mapping[str, Any], seat: int, first: int) -> int:
     count = _check_seat(env, first)
     _check_seat(env, seat)
+    clockwise = env.get("_clockwise")
+    if clockwise is not None:
+        return clockwise[first].index(seat)  # type: ignore[no-any-return]
     return (seat - first) % count
 
 
@@ -451,10 +461,11 @@ BUILTINS: dict[str, Builtin] = {
                  "rummy's deadwood is `points(unmelded(hand))`. Melds are made as `meld` would make them, "
                  "ignoring `one_per_owner`.", "unmelded([]) == []", _unmelded, "env"),
         # seats and teams
-        _builtin("seats", "() -> list[seat]", "seats", "Every seat, from seat 0 clockwise.",
+        _builtin("seats", "() -> list[seat]", "seats",
+                 "Every seat, by number from seat 0 (clockwise from seat 0 until a `seating` step moves them).",
                  "size(seats()) == player_count()", _seats, "env"),
         _builtin("seats_from", "(first: seat) -> list[seat]", "seats",
-                 "Every seat, clockwise, starting with `first`.", "first(seats_from(dealer)) == dealer",
+                 "Every seat, clockwise where they sit, starting with `first`.", "first(seats_from(dealer)) == dealer",
                  _seats_from, "env"),
         _builtin("next_seat", "(seat: seat) -> seat", "seats", "The seat to the left (clockwise).",
                  "next_seat(dealer) == seats_from(dealer)[1]", _next_seat, "env"),

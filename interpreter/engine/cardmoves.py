@@ -83,6 +83,15 @@ class CardsAndValues(StateParts):
             moved += 1
         return moved
 
+    def take_back(self, trick_key: ZoneKey, trick: list[int], seat: int, source: str, card: int) -> None:
+        """A `take_back` step: the card `seat` has just played to a trick goes back to its zone `source`, face up
+        (every seat saw it), and the take-back is logged."""
+        del trick[len(trick) - 1 - trick[::-1].index(card)]
+        self.face_up.take(trick_key, card)
+        self.values[source][seat].append(card)
+        self.face_up.add((source, seat), card)
+        self._events.append(("log", f"p{seat} takes back {self.card_text(card)}"))
+
     def move_all(self, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
                  face: str | None, at_bottom: bool) -> None:
         """Every card of the source to the target, in order; each keeps its face unless `face` says."""

@@ -1,5 +1,5 @@
 """Straight-line code for the steps that never stop the game: set, change, transfer, move, deal, log,
-form_team, and if / for_each / repeat made only of those. The hand compiler (handcode.py) writes the steps
+form_team, seating, and if / for_each / repeat made only of those. The hand compiler (handcode.py) writes the steps
 that may stop the game around them, in resumable segments.
 
 The generated code calls the ruleset's compiled expressions as `E<n>(V, B)` (with a copy of `B` when the
@@ -25,7 +25,7 @@ _EXPRESSION_FILES = frozenset({FILENAME, EXPRESSIONS_FILENAME})
 def is_simple(step: Step) -> bool:
     """Whether a step runs to its end without stopping the game (it needs no resumable segment)."""
     verb = step.verb
-    if verb in ("set", "change", "transfer", "deal", "log", "form_team", "turn"):
+    if verb in ("set", "change", "transfer", "deal", "log", "form_team", "turn", "seating"):
         return True
     if verb == "move":
         return not step["when_empty"]
@@ -51,6 +51,7 @@ class StepWriter:
         self.names = 0  # fresh local names so far
         self.step_where = ""  # the step being written
         self.adopted = False  # whether the expressions' namespace is in this one
+        self.reseats = False  # a `seating` step may move the seats: the order round the table is read from `V`
 
     def build(self) -> dict[str, Any]:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
@@ -199,7 +200,9 @@ class StepWriter:
         source, source_key = self.place(step["source"], bindings, indent)
         number = self.fresh()
         seats = f"_s{number}"
-        if step["seats"] is None:
+        if step["seats"] is None and self.reseats:  # (from the dealer's left, where the seats now sit)
+            self.line(f"{pad}{seats} = V['_clockwise'][V['_next'][V['dealer']]]")
+        elif step["seats"] is None:
             self.line(f"{pad}{seats} = [(V['dealer'] + 1 + _k) % S.player_count for _k in range(S.player_count)]")
         else:
             self.line(f"{pad}{seats} = list({self.expr(step['seats'], bindings)})", step["seats"].where)
@@ -257,6 +260,10 @@ class StepWriter:
     def _form_team(self, step: Step, bindings: str, indent: int) -> None:
         seats = self.value(step["seats"], bindings, indent)
         self.line(f"{'    ' * indent}S.form_team(list({seats}))", step.where)
+
+    def _seating(self, step: Step, bindings: str, indent: int) -> None:
+        seats = self.value(step["seats"], bindings, indent)
+        self.line(f"{'    ' * indent}S.seat_players(list({seats}), {step['seats'].where!r})", step.where)
 
     def _if(self, step: Step, bindings: str, indent: int) -> None:
         known = constant_of(step["condition"])

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.actions import frozen
 from interpreter.engine.decisions import Pending, legal_actions
+from interpreter.engine.flowcode import constant_of
 from interpreter.engine.program import Option, Phase, Program, Step
 from interpreter.engine.sitecode import SiteWriter
 
@@ -74,6 +75,16 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
     return writer.program(program)
 
 
+def _idle(steps: tuple[Step, ...]) -> bool:
+    """Steps that never do anything: none, or `if` steps whose condition is fixed (by parameters) and whose branch
+    taken does nothing (a house rule turned off costs a trick's cards nothing)."""
+    for step in steps:
+        known = constant_of(step["condition"]) if step.verb == "if" else None
+        if known is None or not _idle(step["then"] if known[0] else step["else"]):
+            return False
+    return True
+
+
 def _unused(state: State, locals_: list[Any]) -> int:  # pragma: no cover - a label no code jumps to
     raise AssertionError("a label with no segment was run")
 
@@ -82,6 +93,8 @@ class _HandWriter(SiteWriter):
     def __init__(self, max_steps: int, unique_cards: bool) -> None:
         super().__init__(max_steps, unique_cards)
         self.rounds: list[_Round] = []  # the simultaneous rounds a decision being compiled is in, innermost last
+        self.retakes: list[list[int]] = []  # for each trick whose `after_card` is being compiled: the label a
+        # `take_back` jumps to (and whether one does: a second item)
         self.tricks: dict[str, Step] = {}
         self.end = -1  # the label of the hand's end
         self.namespace.update(PENDING=Pending, NEW=tuple.__new__, tuple=tuple, isinstance=isinstance, any=any, str=str,
@@ -90,6 +103,7 @@ class _HandWriter(SiteWriter):
     # --- the program ----------------------------------------------------------------------------------------------
 
     def program(self, program: Program) -> HandCode:
+        self.reseats = program.reseats
         entries = {name: self.label() for name in program.phases}
         end = self.end = self.label()
         for name, phase in program.phases.items():
@@ -163,6 +177,14 @@ class _HandWriter(SiteWriter):
             self.code("S.ending_match = True")
         self.jump(self.end)
         self.begin(self.label())  # (the steps written after it are never run)
+
+    def _stopping_take_back(self, step: Step, scope: str) -> None:
+        """The card just played goes back and its seat plays again: the trick's own code does it (see
+        `_stopping_trick`); the steps written after it are never run."""
+        retake = self.retakes[-1]
+        retake[1] = 1
+        self.jump(retake[0])
+        self.begin(self.label())
 
     def _stopping_if(self, step: Step, scope: str) -> None:
         condition = self.value(step["condition"], scope, 2)
@@ -242,7 +264,10 @@ class _HandWriter(SiteWriter):
         seats, index, inner = self.slot(), self.slot(), self.slot()
         head, body, after = self.label(), self.label(), self.label()
         first = self.value(step["first"], scope, 2)
-        self.code(f"L[{seats}] = tuple(({first} + _k) % S.player_count for _k in range(S.player_count))")
+        if self.reseats:  # (clockwise where the seats now sit)
+            self.code(f"L[{seats}] = V['_clockwise'][{first} % S.player_count]")
+        else:
+            self.code(f"L[{seats}] = tuple(({first} + _k) % S.player_count for _k in range(S.player_count))")
         self.code(f"L[{index}] = 0")
         simultaneous = step["simultaneous"]
         gathered = _Round(self.slot(), self.slot(), self.label()) if simultaneous else None
@@ -295,7 +320,10 @@ class _HandWriter(SiteWriter):
         self.code(f"return {after}", 1)
         self.code("for _k in range(S.player_count):")
         self.code(f"if L[{started}]:", 1)
-        self.code(f"L[{seat}] = (L[{seat}] + 1) % S.player_count", 2)
+        if self.reseats:
+            self.code(f"L[{seat}] = V['_next'][L[{seat}] % S.player_count]", 2)
+        else:
+            self.code(f"L[{seat}] = (L[{seat}] + 1) % S.player_count", 2)
         self.code(f"L[{started}] = True", 1)
         self.code(f"L[{inner}] = {{**{scope}, 'player': L[{seat}]}}", 1)
         self.skip_unless(step["where"], f"L[{inner}]")
@@ -418,7 +446,10 @@ class _HandWriter(SiteWriter):
         if count is not None:
             self.code(f"if L[{done}] >= L[{total}]:")
             self.code(f"return {after}", 1)
-        self.code(f"_seats = [(L[{leader}] + _k) % S.player_count for _k in range(S.player_count)]")
+        if self.reseats:
+            self.code(f"_seats = list(V['_clockwise'][L[{leader}] % S.player_count])")
+        else:
+            self.code(f"_seats = [(L[{leader}] + _k) % S.player_count for _k in range(S.player_count)]")
         if step["players"] is not None:
             self.code("_taking = []")
             self.code(f"_asked = dict({scope})")  # (each seat in turn under `player`; a copy for expressions that keep)
@@ -465,10 +496,21 @@ class _HandWriter(SiteWriter):
         self.move_card(step["option"])
         player = "_a.seat" if step["by"] is None else "_b['player']"  # (the seat whose card it is)
         self.code(f"L[{played}] = L[{played}] + ({player},)")
-        if step["after_card"]:  # steps after each card, which may stop the game: then the next card or the end
+        if not _idle(step["after_card"]):  # steps after each card, which may stop the game: then the next card or
+            # the end
             self.code(f"L[{card_scope}] = {{**_b, 'card': _card}}")
             self.jump(after_card)
+            retake = [self.label(), 0]
+            self.retakes.append(retake)
             self.block_then(after_card, step["after_card"], f"L[{card_scope}]", next_card)
+            self.retakes.pop()
+            if retake[1]:  # a `take_back` in `after_card`: the card goes back, and the same seat plays again
+                self.begin(retake[0])
+                cards, key = self.place(step["zone"], scope, 2)
+                self.code(f"S.take_back({key}, {cards}, L[{played}][-1], {step['source']!r}, L[{card_scope}]['card'])")
+                self.code(f"L[{played}] = L[{played}][:-1]")
+                await_card(0)
+                self.stop_at(resume)
             self.begin(next_card)
         self.code(f"L[{position}] += 1")
         self.code(f"if L[{position}] < len(L[{order}]):")  # the next seat's card is awaited at once

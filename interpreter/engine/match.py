@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.dsl.types import SEAT
-from interpreter.engine.errors import IllegalActionError
+from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.melds import Meld
 from interpreter.engine.parts import StateParts
 
@@ -31,6 +31,7 @@ class MatchLoop(StateParts):
         """Set up the match and run to the first decision or chance event."""
         game = self.game
         self.values["player_count"] = self.player_count
+        self._set_seating(tuple(range(self.player_count)))
         self.values["team_of"] = game.team_of(self.player_count)
         self.values["_meld_rules"] = game.meld_rules  # for builtins such as can_meld()
         self.values["hand_number"] = 1
@@ -57,14 +58,17 @@ class MatchLoop(StateParts):
     def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[Any]],
                  face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any],
                  rest_zone: tuple[str, int] | None = None, leader: int | None = None,
-                 owned: dict[str, dict[int, Any]] | None = None) -> None:
+                 owned: dict[str, dict[int, Any]] | None = None, seating: tuple[int, ...] | None = None) -> None:
         """Set up a hand already in progress (for scenarios): cards (or melds) placed in zones, the rest of the
         deck in the deck's zone (or in `rest_zone`), variables set over their initial values (`owned`: some
         owners' values of a per-seat or per-team variable, the others keeping theirs); then run from the named
-        phase; `leader` leads the first trick played, whatever its `leader` says."""
+        phase; `leader` leads the first trick played, whatever its `leader` says; `seating`: where the seats sit
+        (clockwise from place 0), as a `seating` step left them, with the teams that follow."""
         game = self.game
-        self.values.update(player_count=self.player_count, team_of=game.team_of(self.player_count),
-                           hand_number=hand_number, dealer=dealer, _meld_rules=game.meld_rules)
+        self.values.update(player_count=self.player_count, hand_number=hand_number, dealer=dealer,
+                           _meld_rules=game.meld_rules)
+        self._set_seating(seating or tuple(range(self.player_count)))
+        self.values["team_of"] = self.seated_teams()
         for name, zone in game.ruleset.zones.items():
             self.values[name] = self._empty_zone(zone.owner)
         for name, variable in game.ruleset.variables.items():
@@ -145,10 +149,56 @@ class MatchLoop(StateParts):
         self.values["team_of"] = tuple(team_of)
         self._events.append(("log", "Team: " + " and ".join(f"p{seat}" for seat in seats)))
 
+    # --- where the seats sit ------------------------------------------------------------------------------------
+
+    def _set_seating(self, order: tuple[int, ...]) -> None:
+        """The seats in their places, clockwise from place 0, and what is read from them: each seat's seats
+        clockwise from it (`_clockwise`) and the seat on its left (`_next`). Tuples, never changed: a copy of the
+        state shares them."""
+        count = len(order)
+        place = [0] * count
+        for index, seat in enumerate(order):
+            place[seat] = index
+        clockwise = tuple(tuple(order[(place[seat] + k) % count] for k in range(count)) for seat in range(count))
+        self.values["_seating"] = order
+        self.values["_clockwise"] = clockwise
+        self.values["_next"] = tuple(around[1 % count] for around in clockwise)
+
+    def seat_players(self, order: list[int], where: str) -> None:
+        """A `seating` step: the seats take the places `order` lists (every seat once, clockwise from place 0);
+        the partnerships follow the places."""
+        count = self.player_count
+        if sorted(order) != list(range(count)):
+            listed = ", ".join(f"p{seat}" for seat in order)
+            twice = sorted({f"p{seat}" for seat in order if order.count(seat) > 1})
+            missing = [f"p{seat}" for seat in range(count) if seat not in order]
+            strange = sorted({str(seat) for seat in order if not 0 <= seat < count})
+            faults = ([f"{', '.join(twice)} more than once"] if twice else []) + \
+                ([f"no seat {', '.join(strange)} at a table of {count}"] if strange else []) + \
+                ([f"{', '.join(missing)} missing"] if missing else [])
+            raise RulesetRuntimeError(f"a seating lists every seat of the table once, clockwise; [{listed}] has "
+                                      f"{' and '.join(faults)}", where)
+        self._set_seating(tuple(order))
+        self.values["team_of"] = self.seated_teams()
+        self._events.append(("log", "Seating, clockwise: " + ", ".join(f"p{seat}" for seat in order)))
+
+    def seated_teams(self, order: tuple[int, ...] | None = None) -> tuple[int, ...]:
+        """The ruleset's teams where the seats sit (now, or in `order`): when a team has several seats, teams are
+        places (the seat at place i plays for the team of seat i in the `teams` section); when every seat plays
+        alone, each keeps its own team."""
+        team_of = self.game.team_of(self.player_count)
+        order = self.values["_seating"] if order is None else order
+        if len(set(team_of)) == len(team_of) or order == tuple(range(self.player_count)):
+            return team_of
+        seated = [0] * len(team_of)
+        for place, seat in enumerate(order):
+            seated[seat] = team_of[place]
+        return tuple(seated)
+
     def _start_hand(self) -> None:
         game = self.game
         values = self.values
-        values["team_of"] = game.team_of(self.player_count)  # teams formed in a hand last until its end
+        values["team_of"] = self.seated_teams()  # teams formed in a hand last until its end
         if values["hand_number"] > 1:
             for name, variable in game.hand_variables:
                 values[name] = self._initial(name, variable.per, variable.type)
@@ -195,7 +245,7 @@ class MatchLoop(StateParts):
             return
         nxt = program.next_dealer
         dealer = self.values["dealer"]
-        self.values["dealer"] = self._match_value(nxt) if nxt is not None else (dealer + 1) % self.player_count
+        self.values["dealer"] = self._match_value(nxt) if nxt is not None else self.values["_next"][dealer]
         self.values["hand_number"] = number + 1
         self._start_hand()
 

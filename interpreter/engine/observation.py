@@ -89,6 +89,8 @@ def observe(state: State, seat: int, *, legal: bool = True) -> dict[str, Any]:
         "zones": zones,
         "variables": variables,
     }
+    if state.game.program.reseats:  # where the seats sit, clockwise from place 0 (a `seating` step moves them)
+        view["seating"] = list(state.values["_seating"])
     if legal and not state.is_terminal and not state.is_chance_node and state.current_player == seat:
         view["legal_actions"] = [state.action_text(action) for action in state.legal_actions()]
         if state.breaking:  # the actions that break a rule the ruleset lets be broken, with its reasons

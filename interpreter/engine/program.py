@@ -142,6 +142,7 @@ class Program:
     result: Expr
     initial: Mapping[str, Expr]  # variable name -> its initial value
     has_simultaneous_rounds: bool = False
+    reseats: bool = False  # a `seating` step may move the seats: the order round the table is read from the state
     # (choice, argument) -> `card`, `rank` or `suit` for an argument shown by name ("" or absent: as it is)
     choice_kinds: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
@@ -159,6 +160,7 @@ class _Builder:
         define = ruleset.tree.entries.get("define")
         self.definitions = {key.split("(")[0] for key in getattr(define, "entries", {})}
         self.simultaneous = False
+        self.reseats = False
         self.choice_kinds: dict[tuple[str, str], str] = {}
         self.zones = ruleset.zones
         self.variables = ruleset.variables
@@ -351,8 +353,15 @@ class _Builder:
     def _end(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"match": _scalar(e["end"]) == "match"}
 
+    def _take_back(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        return {}
+
     def _form_team(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         return {"seats": self.required(e["form_team"], (*p, "form_team"))}
+
+    def _seating(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
+        self.reseats = True
+        return {"seats": self.required(e["seating"], (*p, "seating"))}
 
     def _log(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
         text = str(_scalar(e["log"]))
@@ -436,7 +445,7 @@ def build_program(ruleset: Ruleset) -> Program:
         hand_cap=builder.expr(entries.get("hand_cap"), ("match", "hand_cap")),
         ends_when=builder.expr(entries.get("ends_when"), ("match", "ends_when")),
         result=builder.required(entries["result"], ("match", "result")), initial=initial,
-        has_simultaneous_rounds=builder.simultaneous, choice_kinds=builder.choice_kinds,
+        has_simultaneous_rounds=builder.simultaneous, choice_kinds=builder.choice_kinds, reseats=builder.reseats,
     )
 
 

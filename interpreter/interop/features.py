@@ -13,6 +13,8 @@ parameters and player count, made of named parts in this order:
                                     int, 1/0 for a bool, one-hot for a seat, a card, a rank or a suit, one-hot
                                     over the quoted words of the ruleset for a text (zeros when unset); list
                                     variables are left out
+    seating PLACE                   in a game with a `seating` step only: for each place at the table,
+                                    clockwise from place 0, one-hot over the seats of the seat sitting there
 
 Only what `observation(seat)` shows is encoded, so a vector never holds what the seat may not see.
 """
@@ -67,6 +69,10 @@ class ObservationEncoder:
         for name, type_name, owners in self.variables:
             for owner in owners:
                 self._add("variable " + _owned(name, owner), self._width(type_name))
+        self.seating = game.program.reseats  # (where the seats sit is public: every seat sees it)
+        if self.seating:
+            for place in range(players):
+                self._add(f"seating {place}", players)
         self.starts = {part.name: part.start for part in self.parts}
 
     def _owners(self, per: str) -> list[int | None]:
@@ -107,6 +113,9 @@ class ObservationEncoder:
             for owner in owners:
                 value = values if owner is None else values[owner]
                 self._variable(vector, starts["variable " + _owned(name, owner)], type_name, value)
+        if self.seating:
+            for place, seat in enumerate(observation["seating"]):
+                vector[starts[f"seating {place}"] + seat] = 1.0
         return vector
 
     def _zone(self, vector: list[float], start: int, view: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from interpreter.engine.melds import Meld
 
 FILE_KEYS = ("ruleset", "params", "players", "seed", "cases")
 CASE_KEYS = ("name", "params", "players", "seed", "deals", "picks", "start", "steps")
-START_KEYS = ("phase", "dealer", "hand", "zones", "face_up", "variables", "rest", "teams", "leader")
+START_KEYS = ("phase", "dealer", "hand", "zones", "face_up", "variables", "rest", "teams", "leader", "seating")
 
 
 class CaseFailure(Exception):
@@ -39,19 +39,34 @@ def rest_zone(game: Game, name: Any) -> tuple[str, int] | None:
     return (str(name), -1)
 
 
-def teams_formed(game: Game, players: int, groups: Any, seat: Callable[[Any], int]) -> dict[str, tuple[int, ...]]:
+def teams_formed(game: Game, players: int, groups: Any, seat: Callable[[Any], int],
+                 seated: tuple[int, ...] | None = None) -> dict[str, tuple[int, ...]]:
     """`teams: [[p1, p2]]`: the seats of each group play as one team this hand, the first seat's, as the step
-    `form_team` makes them (the hand's starting teams otherwise)."""
+    `form_team` makes them (the hand's starting teams otherwise: `seated`, where the seats sit, else the
+    ruleset's)."""
     if groups is None:
         return {}
     if not isinstance(groups, list) or not all(isinstance(group, list) and group for group in groups):
         raise CaseFailure("`teams` lists the teams formed, each a list of seats: teams: [[p1, p2]]")
-    team_of = list(game.team_of(players))
+    team_of = list(seated or game.team_of(players))
     for group in groups:
         seats = [seat(member) for member in group]
         joining = {team_of[member] for member in seats}
         team_of = [team_of[seats[0]] if team in joining else team for team in team_of]
     return {"team_of": tuple(team_of)}
+
+
+def seating_given(players: int, given: Any, seat: Callable[[Any], int]) -> tuple[int, ...] | None:
+    """`seating: [p0, p2, p1, p3]`: where the seats sit, clockwise from place 0, as a `seating` step sets it."""
+    if given is None:
+        return None
+    if not isinstance(given, list):
+        raise CaseFailure(f"`seating` lists every seat once, clockwise from place 0: seating: [p0, p2, p1, p3], "
+                          f"not {given!r}")
+    order = tuple(seat(member) for member in given)
+    if sorted(order) != list(range(players)):
+        raise CaseFailure(f"`seating` lists every seat of the table once, clockwise from place 0, not {given}")
+    return order
 
 
 def placed_melds(game: Game, name: str, owner: int, texts: Any, laid: int,

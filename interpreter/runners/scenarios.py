@@ -24,6 +24,7 @@ from interpreter.runners.scenario_start import (
     CaseFailure,
     placed_melds,
     rest_zone,
+    seating_given,
     teams_formed,
     unknown_key,
 )
@@ -234,14 +235,18 @@ class _Case:
             raise _Failure(f"the ruleset has no phase {phase!r}")
         per_owner = {name: value for name, value in variables.items() if isinstance(value, dict)}
         plain = {name: value for name, value in variables.items() if not isinstance(value, dict)}
+        seating = seating_given(state.player_count, start.get("seating"), self.seat)
+        if seating is not None and not self.game.program.reseats:
+            raise _Failure("`seating` places the seats of a game that moves them; this ruleset has no `seating` step")
+        seated = state.seated_teams(seating) if seating is not None else None
         state.start_at(
             phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
             zones=self._zone_entries(start.get("zones") or {}, placing=True),
             face_up=self._zone_entries(start.get("face_up") or {}),
-            variables={**plain, **teams_formed(self.game, state.player_count, start.get("teams"), self.seat)},
+            variables={**plain, **teams_formed(self.game, state.player_count, start.get("teams"), self.seat, seated)},
             owned={name: self._converted(name, owners) for name, owners in per_owner.items()},
             rest_zone=rest_zone(self.game, start.get("rest")),
-            leader=None if start.get("leader") is None else self.seat(start["leader"]),
+            leader=None if start.get("leader") is None else self.seat(start["leader"]), seating=seating,
         )
 
     @staticmethod
@@ -341,7 +346,7 @@ class _Case:
             check = getattr(self, f"_expect_{key}", None)
             if check is None:
                 raise _Failure(f"unknown expectation {key!r}; expectations: phase, current_player, terminal, hand, "
-                               "dealer, zones, counts, face_up, variables, returns")
+                               "dealer, seating, teams, zones, counts, face_up, variables, returns")
             check(expected)
 
     def _expect_phase(self, expected: Any) -> None:
@@ -365,6 +370,27 @@ class _Case:
     def _expect_dealer(self, expected: Any) -> None:
         if self.state.values["dealer"] != self.seat(expected):
             raise _Failure(f"dealer is p{self.state.values['dealer']}, not {expected}")
+
+    def _expect_seating(self, expected: Any) -> None:
+        if not isinstance(expected, list):
+            raise _Failure(f"seating: expected a list of seats, clockwise from place 0, not {expected!r}")
+        seating = list(self.state.values["_seating"])
+        if seating != [self.seat(seat) for seat in expected]:
+            raise _Failure(f"seating is [{', '.join(f'p{seat}' for seat in seating)}], not "
+                           f"[{', '.join(str(seat) for seat in expected)}]")
+
+    def _expect_teams(self, expected: Any) -> None:
+        if not isinstance(expected, list) or not all(isinstance(team, list) for team in expected):
+            raise _Failure(f"teams: expected a list of teams, each a list of seats, not {expected!r}")
+        team_of = self.state.values["team_of"]
+        actual = [sorted(seat for seat, owner in enumerate(team_of) if owner == team)
+                  for team in range(max(team_of) + 1)]
+        actual = [members for members in actual if members]
+        wanted = [sorted(self.seat(seat) for seat in team) for team in expected]
+        if actual != wanted:
+            def shown(teams: list[list[int]]) -> str:
+                return "[" + ", ".join("[" + ", ".join(f"p{seat}" for seat in team) + "]" for team in teams) + "]"
+            raise _Failure(f"teams are {shown(actual)}, not {shown(wanted)}")
 
     def _expect_zones(self, expected: dict[str, Any]) -> None:
         for key, cards in self._zone_entries(expected).items():

@@ -94,6 +94,21 @@ def test_vectors_keep_their_length_and_show_only_what_the_seat_sees() -> None:
     assert sum(mine[status:status + len(encoder.words)]) <= 1
 
 
+def test_a_game_whose_seats_move_shows_who_sits_at_each_place() -> None:
+    game = load_ruleset("rulesets/burraco.yaml", {"draw_for_partners": True})
+    state = game.new_initial_state(seed=1)
+    while state.is_chance_node:
+        state.apply_chance()
+    encoder = ObservationEncoder(game, 4)
+    vector = encoder.encode(state.observation(2))
+    seating = state.observation(2)["seating"]
+    for place, seat in enumerate(seating):
+        start = encoder.starts[f"seating {place}"]
+        assert vector[start:start + 4] == [1.0 if other == seat else 0.0 for other in range(4)]
+    assert seating != [0, 1, 2, 3] and len(vector) == encoder.size
+    assert "seating 0" not in ObservationEncoder(load_ruleset("rulesets/bourre.yaml"), 4).starts
+
+
 def test_the_core_package_imports_no_numerical_or_game_library() -> None:
     code = ("import sys, interpreter.cli, interpreter.loader, interpreter.engine.game, interpreter.agents.heuristic, "
             "interpreter.interop, interpreter.interop.catalogue, interpreter.interop.features; "

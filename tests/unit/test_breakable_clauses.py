@@ -73,8 +73,11 @@ def test_the_heuristic_bot_keeps_the_rules() -> None:
     assert state.action_text(HeuristicAgent(1).choose(state)) == "p0 play AH"
 
 
-def test_random_matches_with_reneges_conserve_chips() -> None:
-    game = load_ruleset(BOURRE, {"reneges": True, "hands": 3})
+@pytest.mark.parametrize("correct", [False, True])
+def test_random_matches_with_reneges_conserve_chips(correct: bool) -> None:
+    # With `correct_reneges` (BR-40) a renege may be taken back and played again: the chips are still conserved.
+    game = load_ruleset(BOURRE, {"reneges": True, "correct_reneges": correct, "hands": 3})
+    taken_back = 0
     for seed in range(6):
         state = game.new_initial_state(seed=seed, players=4)
         rng = random.Random(seed)
@@ -84,13 +87,15 @@ def test_random_matches_with_reneges_conserve_chips() -> None:
             else:
                 state.apply(rng.choice(state.legal_actions()))
         assert sum(state.returns()) + state.values["pot"] == 0
+        taken_back += sum(1 for event in state.events if " takes back " in event.get("text", ""))
+    assert (taken_back > 0) == correct
 
 
 def test_record_goes_with_breakable_and_marks_a_bool_or_an_int(tmp_path: Path) -> None:
     text = BOURRE.read_text(encoding="utf-8")
     path = tmp_path / "bad.yaml"
-    path.write_text(text.replace("              breakable: params.reneges\n              record: reneged\n",
-                                 "              record: reneged\n", 1), encoding="utf-8")
+    clause = "              breakable: params.reneges and not replaying\n              record: reneged\n"
+    path.write_text(text.replace(clause, "              record: reneged\n", 1), encoding="utf-8")
     with pytest.raises(RulesetError, match="`record` goes with `breakable`"):
         load_ruleset(path)
     path.write_text(text.replace("record: reneged", "record: status", 1), encoding="utf-8")

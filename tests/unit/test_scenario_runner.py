@@ -46,6 +46,11 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("start: {phase: declare, dealr: p1}", "unknown key `dealr` in `start` (did you mean `dealer`?)"),
     ("start: {phase: declare, rest: hand}", "`rest` names a table zone of cards that takes the cards not placed"),
     ("start: {phase: declare, teams: [p1, p2]}", "`teams` lists the teams formed, each a list of seats"),
+    ("start: {phase: declare, seating: [p1, p2, p3, p0]}", "this ruleset has no `seating` step"),
+    ("steps: [{expect: {seating: [p1, p2, p3, p0]}}]", "seating is [p0, p1, p2, p3], not [p1, p2, p3, p0]"),
+    ("steps: [{expect: {seating: p1}}]", "seating: expected a list of seats"),
+    ("steps: [{expect: {teams: [[p0, p1], [p2], [p3]]}}]",
+     "teams are [[p0], [p1], [p2], [p3]], not [[p0, p1], [p2], [p3]]"),
 ])
 def test_a_badly_written_case_fails_alone_saying_what_is_wrong(tmp_path: Path, case: str, message: str) -> None:
     results = _results(tmp_path, f"  - name: bad\n    {case}\n")
@@ -183,3 +188,17 @@ cases:
       - expect: {{variables: {{out: {{p0: true, p1: true}}}}}}
 """, encoding="utf-8")
     assert [(result.passed, result.message) for result in run_file(cases)] == [(True, "")]
+
+
+def test_start_seating_places_the_seats_of_a_game_that_moves_them(tmp_path: Path) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text(f"ruleset: {ROOT / 'rulesets' / 'burraco.yaml'}\nplayers: 4\ncases:\n"
+                    "  - name: seated\n    start: {phase: play, dealer: p0, seating: [p0, p3, p1, p2]}\n"
+                    "    steps: [{expect: {current_player: p3, seating: [p0, p3, p1, p2],\n"
+                    "                      teams: [[p0, p1], [p3, p2]]}}]\n"
+                    "  - name: not every seat\n    start: {phase: play, seating: [p0, p3, p3, p2]}\n",
+                    encoding="utf-8")
+    results = [(result.name, result.passed, result.message) for result in run_file(path)]
+    assert results[0] == ("seated", True, "")
+    assert results[1][:2] == ("not every seat", False)
+    assert "`seating` lists every seat of the table once" in results[1][2]

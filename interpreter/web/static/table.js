@@ -148,7 +148,11 @@ function drawZones(view) {
   mine.replaceChildren();
   for (const zone of view.zones) if (!zone.owner) middle.append(zoneBox(zone));
   if (!middle.children.length) middle.append(el("div", { class: "count" }, "nothing"));
-  for (let seat = 0; seat < view.players; seat++) {
+  // In a game whose seats move, the others in their places, clockwise from your left; else by number.
+  const place = view.seating.indexOf(view.seat);
+  const others = place >= 0 ? view.seating.slice(place + 1).concat(view.seating.slice(0, place))
+                            : [...Array(view.players).keys()];
+  for (const seat of others) {
     if (seat === view.seat) continue;
     const box = el("div", { class: "seat-box" + (view.current_player === seat ? " current" : ""),
                             "data-seat": "p" + seat },
