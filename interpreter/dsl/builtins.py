@@ -114,6 +114,12 @@ QUANTIFIERS: dict[str, QuantifierForm] = {
 # --- implementations ---------------------------------------------------------------------------------------
 
 
+def _known(value: Any) -> Any:
+    if value is None:
+        raise EvaluationError("known() of null: the value is not set here")
+    return value
+
+
 def _first(items: Sequence[Any]) -> Any:
     if not items:
         raise EvaluationError("first() of an empty list")
@@ -380,6 +386,10 @@ BUILTINS: dict[str, Builtin] = {
     for b in (
         # lists
         _builtin("size", "(items: list[T]) -> int", "lists", "The number of items.", "size([AH, KH]) == 2", len),
+        _builtin("known", "(value: T?) -> T", "values", "A value that may be null (an optional variable or "
+                 "parameter) where the rules say it is set: the value itself, and an error naming the place when it "
+                 "is null. For a definition called only where a test has ruled null out (`if: declarer != null`), "
+                 "which the test does not reach.", "known(3) == 3", _known),
         _builtin("first", "(items: list[T]) -> T", "lists", "The first item (the bottom of a zone); an error "
                  "when there is none.", "first([AH, KH]) == AH", _first),
         _builtin("last", "(items: list[T]) -> T", "lists", "The last item (the top of a zone); an error when "
