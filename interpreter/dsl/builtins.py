@@ -120,6 +120,11 @@ def _known(value: Any) -> Any:
     return value
 
 
+def _placed_by(env: Mapping[str, Any], card: int) -> int | None:
+    placed = env.get("_placed")  # (followed in a ruleset that calls placed_by: see Game.tracks_placement)
+    return None if placed is None else placed[card]
+
+
 def _first(items: Sequence[Any]) -> Any:
     if not items:
         raise EvaluationError("first() of an empty list")
@@ -447,6 +452,11 @@ BUILTINS: dict[str, Builtin] = {
                  "card_of(Q, S) == QS", _card_of, "deck"),
         _builtin("is_joker", "(card: card) -> bool", "cards", "Whether the card is a joker.",
                  "not is_joker(AH)", _is_joker, "deck"),
+        _builtin("placed_by", "(card: card) -> seat?", "cards", "The seat that put the card where it lies by "
+                 "playing or discarding it this hand (the seat whose card it was, when another seat chose it), "
+                 "wherever steps have moved it since (a trick gathered, a pile turned over); null when no seat "
+                 "has played or discarded it this hand. With several packs, the last seat to play or discard a "
+                 "copy.", "placed_by(AH) == null", _placed_by, "env"),
         # tricks
         _builtin("beats", "(card: card, other: card, trump: suit? = null) -> bool", "tricks",
                  "Whether `card` beats `other`, the card winning a trick so far: a higher card of the same "

@@ -168,6 +168,8 @@ class CardsAndValues(StateParts):
                     del source[len(source) - 1 - source[::-1].index(card)]
                 was_up = self.face_up.take(source_key, card) if self.face_up.cards else False
                 target.append(card)
+                if self.game.tracks_placement:  # (who put the card there: the seat whose card it is)
+                    self.values["_placed"][card] = bindings.get("player", action.seat)
                 face = option.face
                 if face == "up" or (face is None and (was_up or kind == "play")):
                     self.face_up.add(target_key, card)

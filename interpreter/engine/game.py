@@ -13,6 +13,7 @@ from interpreter.engine.melds import build_meld_rules
 from interpreter.engine.program import Option, Program, build_program
 from interpreter.engine.state import MAX_STEPS, State
 from interpreter.model import Ruleset
+from interpreter.source import MappingNode, ScalarNode, SequenceNode
 
 
 class Game:
@@ -33,6 +34,10 @@ class Game:
         self.shallow_copied = tuple([name for name, zone in zones.items() if zone.owner == "table"] +
                                     [name for name, variable in variables.items() if variable.per != "table"])
         self.deep_copied = tuple(name for name, zone in zones.items() if zone.owner != "table")
+        # Who put each card where it lies (`placed_by`): followed only in a ruleset that asks for it.
+        self.tracks_placement = _mentions(ruleset.tree, "placed_by(")
+        if self.tracks_placement:
+            self.shallow_copied += ("_placed",)
         # The deck's zone at the start of a hand, for each number of players (`deck.by_players` may change it).
         self.fresh_decks = {count: tuple(reversed(ruleset.deck.cards(count))) for count in ruleset.players.counts()}
         self.hand_variables = tuple((name, variable) for name, variable in variables.items()
@@ -45,7 +50,7 @@ class Game:
         self.code: HandCode = compile_hand(self.program, MAX_STEPS, card_actions=self.card_actions,
                                            choice_action=self.choice_action, choice_actions=self.choice_actions,
                                            unique_cards=self.unique_cards,
-                                           most_players=ruleset.players.maximum)
+                                           most_players=ruleset.players.maximum, placing=self.tracks_placement)
         self.trick_steps = self.code.tricks  # a trick's decisions (by `Pending.where`) -> the trick's step
 
     def card_action(self, seat: int, kind: str, card: int) -> Action:
@@ -110,3 +115,17 @@ class Game:
             for seat in seats:
                 owner[seat] = team
         return tuple(owner)
+
+
+def _mentions(node: Any, text: str) -> bool:
+    """Whether some scalar of the ruleset's tree (an expression, say) holds the text."""
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, MappingNode):
+            pending.extend(item.entries.values())
+        elif isinstance(item, SequenceNode):
+            pending.extend(item.items)
+        elif isinstance(item, ScalarNode) and isinstance(item.value, str) and text in item.value:
+            return True
+    return False

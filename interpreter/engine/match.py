@@ -71,6 +71,7 @@ class MatchLoop(StateParts):
         self.values["team_of"] = self.seated_teams()
         for name, zone in game.ruleset.zones.items():
             self.values[name] = self._empty_zone(zone.owner)
+        self._clear_placements()
         for name, variable in game.ruleset.variables.items():
             self.values[name] = self._initial(name, variable.per, variable.type)
         remaining = Counter(game.deck.cards(self.player_count))
@@ -205,11 +206,17 @@ class MatchLoop(StateParts):
         for name, owner in game.zone_owners:
             values[name] = [] if owner == "table" else [[] for _ in range(self._owners(owner))]
         self.face_up.clear()
+        self._clear_placements()
         self.melds_laid = 0
         self.meld_search = None
         self.values[game.ruleset.deck_zone] = list(game.fresh_decks[self.player_count])
         self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
         self._enter(game.program.start)
+
+    def _clear_placements(self) -> None:
+        """At a hand's start no action has placed a card yet (`placed_by` is null for every card)."""
+        if self.game.tracks_placement:
+            self.values["_placed"] = [None] * len(self.game.deck.text_of)
 
     def _enter(self, name: str) -> None:
         """Start the hand's code at a phase (the phases' own transitions are compiled into it)."""

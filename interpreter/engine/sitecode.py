@@ -14,6 +14,7 @@ class SiteWriter(SegmentWriter):
     def __init__(self, max_steps: int, unique_cards: bool) -> None:
         super().__init__(max_steps)
         self.unique_cards = unique_cards
+        self.placing = False  # whether the seat that plays or discards each card is kept (`placed_by`)
         self.finders: list[str] = []  # the decisions' own legal-set functions, written after the segments
 
     def moves_one_card(self, options: tuple[Option, ...]) -> bool:
@@ -38,6 +39,8 @@ class SiteWriter(SegmentWriter):
         self.code("del _from[len(_from) - 1 - _from[::-1].index(_card)]", 1)
         self.code(f"_up = S.face_up.take({source_key}, _card) if S.face_up.cards else False")
         self.code(f"{target}.append(_card)")
+        if self.placing:  # (who put the card there: the seat whose card it is)
+            self.code("V['_placed'][_card] = _b['player'] if 'player' in _b else _a.seat")
         face = option.face
         if face == "up" or (face is None and option.kind == "play"):
             self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)")
