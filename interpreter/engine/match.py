@@ -41,6 +41,7 @@ class MatchLoop(StateParts):
         for name, variable in game.ruleset.variables.items():
             self.values[name] = self._initial(name, variable.per, variable.type)
         if game.program.first_dealer_drawn:  # (`first_dealer: random`: a chance event before the first hand)
+            self.values[game.ruleset.deck_zone] = list(game.fresh_decks[self.player_count])  # (the cards exist)
             self.chance = (None, "match.first_dealer", tuple(range(self.player_count)), None, SEAT)
             return
         first = game.program.first_dealer
