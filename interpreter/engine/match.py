@@ -42,6 +42,7 @@ class MatchLoop(StateParts):
             self.values[name] = self._initial(name, variable.per, variable.type)
         if game.program.first_dealer_drawn:  # (`first_dealer: random`: a chance event before the first hand)
             self.values[game.ruleset.deck_zone] = list(game.fresh_decks[self.player_count])  # (the cards exist)
+            self._clear_placements()
             self.chance = (None, "match.first_dealer", tuple(range(self.player_count)), None, SEAT)
             return
         first = game.program.first_dealer

@@ -129,3 +129,15 @@ def test_a_ruleset_that_never_asks_follows_nothing(tmp_path: Path) -> None:
     assert not game.tracks_placement
     state = game.new_initial_state(seed=5)
     assert "_placed" not in state.values
+
+
+def test_a_state_copies_before_the_first_dealer_is_drawn(tmp_path: Path) -> None:
+    path = tmp_path / "drawn.yaml"
+    path.write_text(RULESET.replace("match:\n  hands: 2", "match:\n  first_dealer: random\n  hands: 2"),
+                    encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1)
+    assert state.chance_event() is not None and state.chance_event()["type"] == "pick"  # type: ignore[index]
+    copy = state.clone()  # (before any hand: no card placed, and every card in the deck's zone)
+    copy.apply_chance("p1")
+    assert copy.values["dealer"] == 1 and state.values["dealer"] == 0
+    assert len(state.values["stock"]) == 52
