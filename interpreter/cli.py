@@ -172,6 +172,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     """
     from interpreter.runners.human import Quit, human_chooser
     from interpreter.runners.logfile import MatchLog
+    from interpreter.runners.metrics import HandMeasures, declared_metrics
     from interpreter.runners.play import agents_for, play_match
     state: State | None = None
     logged: int | None = None  # for a resumed match, the events its log already holds
@@ -231,8 +232,10 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
             click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
     elif human is not None and state is None:  # (the JSON result is the output: the person is told aside)
         click.echo(cli_logs.on_record(log_path), err=True)
+    resumed_at = len(state.hand_results) if state is not None else 0
     if state is None:
-        state = game.new_initial_state(seed=seed, players=count)
+        state = game.new_initial_state(seed=seed, players=count)  # (stopped at its first shuffle: no hand over)
+    measures = HandMeasures(state, declared_metrics(game))  # what simulate measures, for this match
     try:
         result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line,
                             log=match_log or log_file, header=header, viewer=human, state=state, shown=logged,
@@ -254,6 +257,9 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
                f"Best: {winners}.")
     if result.ended_by == "hand_cap":
         click.echo(f"(Stopped at the hand cap of {result.hands} hands before the match ended: see `match.hand_cap`.)")
+    measured = measures.summary()
+    if measured is not None:
+        click.echo(measured if not resumed_at else f"{measured} (The hands played before resuming are not measured.)")
     if human is not None:
         click.echo(f"The match is on record in {log_path}: `ruledeck replay {log_path}` plays it again.")
 

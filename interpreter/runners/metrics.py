@@ -63,3 +63,21 @@ class HandMeasures:
     def last(self) -> tuple[float, ...]:
         """Each metric as the last hand ended: at the end of the match, once it is over."""
         return self.hands[-1] if self.hands else tuple(float("nan") for _ in self.metrics)
+
+    def summary(self) -> str | None:
+        """One match's metrics in words (each one's mean over the hands recorded, and its value at the end for
+        those declared `at_match_end`), or None when the ruleset declares none or no hand ended."""
+        if not self.metrics or not self.hands:
+            return None
+        hands = len(self.hands)
+        means = ", ".join(f"{metric.label} {_number(value)}"
+                          for metric, value in zip(self.metrics, self.per_hand_means(), strict=True))
+        line = f"Metrics, mean per hand over {hands} hand{'s' if hands != 1 else ''}: {means}"
+        ending = [f"{metric.label} {_number(value)}"
+                  for metric, value in zip(self.metrics, self.last(), strict=True) if metric.at_match_end]
+        return line + (f"; at the match's end: {', '.join(ending)}." if ending else ".")
+
+
+def _number(value: float) -> str:
+    """A measure as a summary shows it: a whole number as it is, else with two decimals."""
+    return f"{value:,.0f}" if value == int(value) else f"{value:,.2f}"

@@ -284,3 +284,18 @@ def test_a_person_sees_seats_in_variables_as_p1(tmp_path: Path, monkeypatch: pyt
     code, out, _ = _run("play", euchre, "--human", "1", "--bots", "random", "--seed", "4", stdin="3\n" + "1\n" * 8)
     assert code == 130  # the input ends before the match: it is kept in euchre-4.jsonl
     assert "Maker: p1\nMaker plays alone: yes" in out, out
+
+
+def test_the_end_of_a_match_shows_the_rulesets_metrics_as_simulate_measures_them() -> None:
+    from interpreter.runners.simulate import Job, play_one
+
+    code, out, _ = _run("play", BOURRE, "--players", "5", "--seed", "4", "--set", "hands=3", "--bots", "random")
+    assert code == 0
+    line = out.splitlines()[-1]
+    assert line.startswith("Metrics, mean per hand over 3 hands: pot after the hand ")
+    record = play_one(Job(BOURRE, (("hands", "3"),), 5, ("random",)), 4)  # the same match, as simulate plays it
+    means = [float(value.replace(",", "")) for value in re.findall(r" (-?[\d,.]+)(?=[,;])", line.split(":", 1)[1])]
+    assert means == pytest.approx([round(value, 2) for value in record.metric_means])
+    assert line.endswith(f"; at the match's end: pot after the hand {record.metric_last[0]:,.0f}.")
+    code, out, _ = _run("play", str(ROOT / "tests" / "games" / "whist.yaml"), "--seed", "4", "--bots", "random")
+    assert code == 0 and "Metrics" not in out  # (a ruleset without metrics)

@@ -16,6 +16,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from interpreter import CHANCE, Game, State, load_ruleset
+from interpreter.actions import Action
 from interpreter.agents import SearchAgent, check_kind, make_agent
 from interpreter.agents.heuristic import CANDIDATES, HeuristicAgent
 from interpreter.cli import cli
@@ -261,3 +262,84 @@ def test_heuristic_bot_plays_out_a_bounded_number_of_choices() -> None:
     assert [action for action in legal if not action.arguments] == \
         [action for action in candidates if not action.arguments]
     assert bot.choose(state) in legal
+
+
+# --- how the search bot weighs a decision --------------------------------------------------------------------------
+
+WHIST = ROOT / "tests" / "games" / "whist.yaml"
+
+
+def whist_decision(seed: int = 3, steps: int = 6) -> State:
+    """Whist played on by random bots to a card play with several cards to choose from."""
+    state = played_to(game(WHIST).new_initial_state(seed=seed), steps, seed)
+    while len(state.legal_actions()) < 3:
+        state = played_to(play_out(state, random_choices(seed), 1), 0)
+    return state
+
+
+def test_search_bot_counts_its_rivals_gains_against_its_own() -> None:
+    """Whist: a partnership's gain is its score's less the other side's, so a hand the other side wins by less
+    counts for something (scored by its own points alone, every hand lost would look the same: nothing)."""
+    state = whist_decision()
+    seat = state.current_player
+    assert SearchAgent.rivals(state, seat) == sorted([(seat + 1) % 4, (seat + 3) % 4])
+    bourre = game(BOURRE).new_initial_state(seed=1, players=5)
+    assert SearchAgent.rivals(bourre, 2) == [0, 1, 3, 4]
+    bot = SearchAgent(1, iterations=8)
+    action = state.legal_actions()[0]
+    deal = state.resample(seat, random.Random(1))
+    ours = bot._playout(deal.clone(), seat, action, 7, SearchAgent.rivals(state, seat))
+    other = (seat + 1) % 4
+    theirs = bot._playout(deal.clone(), other, action, 7, SearchAgent.rivals(state, other))
+    assert ours == -theirs != 0  # a hand's odd tricks go to one side or the other
+
+
+def test_search_bot_plays_every_candidate_on_the_same_deal_and_moves() -> None:
+    """Bourré, whose cheap policy decides pass or play at random: a playout is fixed by its deal and its moves,
+    so that candidates are compared on the same luck."""
+    state = played_to(game(BOURRE).new_initial_state(seed=2, players=5), 3, 2)
+    seat = state.current_player
+    bot = SearchAgent(1, iterations=8)
+    rivals = SearchAgent.rivals(state, seat)
+    for draw in range(5):
+        deal = state.resample(seat, random.Random(draw))
+        action = state.legal_actions()[0]
+        first = bot._playout(deal.clone(), seat, action, draw, rivals)
+        bot.policy.rng.random()  # (whatever the policy drew before)
+        assert bot._playout(deal.clone(), seat, action, draw, rivals) == first
+
+
+def test_search_bot_keeps_the_habits_choice_without_evidence_against_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playouts that cannot tell the actions apart (pure noise) leave the cheap policy's choice; gains
+    consistently higher for another action make the bot play that one."""
+    state = whist_decision()
+    habit = SearchAgent(0).policy.choose(state)
+    noise = random.Random(5)
+    monkeypatch.setattr(SearchAgent, "_playout", lambda self, *args: noise.gauss(0, 10))
+    kept = sum(SearchAgent(seed, iterations=60).choose(state) == habit for seed in range(20))
+    assert kept >= 17  # (the best of four means alone: about one time in four)
+    other = next(action for action in state.legal_actions() if action != habit)
+    monkeypatch.setattr(SearchAgent, "_playout",
+                        lambda self, trial, seat, action, moves, rivals: noise.gauss(0, 1) + 3 * (action == other))
+    assert SearchAgent(1, iterations=60).choose(state) == other
+    assert SearchAgent.convincing([1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
+    assert not SearchAgent.convincing([5.0, -5.0, 6.0, -4.0], [0.0, 0.0, 0.0, 0.0])
+
+
+def test_search_bot_spends_its_budget_and_halves_the_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = whist_decision()
+    tried: list[Action] = []
+
+    def playout(self: SearchAgent, trial: State, seat: int, action: Action, moves: int, rivals: list[int]) -> float:
+        tried.append(action)
+        return float(state.legal_actions().index(action))  # the last legal action is best
+
+    monkeypatch.setattr(SearchAgent, "_playout", playout)
+    bot = SearchAgent(1, iterations=60)
+    assert bot.choose(state) == state.legal_actions()[-1]
+    counts = Counter(tried)
+    assert 45 <= len(tried) <= 60
+    assert len(counts) == len(state.legal_actions())
+    assert counts[state.legal_actions()[-1]] > min(counts.values())  # (the worse half dropped, stage by stage)
+    timed = SearchAgent(1, iterations=None, seconds=0.05)
+    assert timed.choose(state) in state.legal_actions()
