@@ -368,23 +368,24 @@ class StepChecker:
                       kind="melds" if "meld" in entries or "add" in entries else "cards")
         if "depth" in entries and "take" not in entries:
             self.checker.error("schema", "`depth` goes with `take`", entries["depth"], (*path, "depth"))
-        candidate: str | None = next((verb for verb in ("play", "discard", "meld", "add") if verb in entries), None)
+        candidate = next((verb for verb in ("play", "discard", "meld", "add") if verb in entries), None)
         arguments = entries.get("args") if "choose" in entries else None
-        if isinstance(arguments, MappingNode) and arguments.entries and \
-                not any(inner[name].is_list and inner[name].element.is_list for name in arguments.entries):
-            # A choice's clauses tested over every combination of its arguments' values (tuples: a list value
-            # is frozen in the action, thawed for the rules).
-            candidate = "; ".join(f"B[{name!r}] = " + (f"list(item[{index}])" if inner[name].is_list else
-                                                        f"item[{index}]")
-                                  for index, name in enumerate(arguments.entries))
-        self.clauses(entries.get("legal"), (*path, "legal"), inner, candidate)
+        names = list(arguments.entries) if isinstance(arguments, MappingNode) else []
+        if names and not any(inner[name].is_list and inner[name].element.is_list for name in names):
+            # A choice's clauses are tested over every combination of its arguments' values (tuples: a list
+            # value is frozen in the action, thawed for the rules).
+            self.clauses(entries.get("legal"), (*path, "legal"), inner, "choose", [
+                (name, inner[name].is_list) for name in names])
+        else:
+            self.clauses(entries.get("legal"), (*path, "legal"), inner, candidate)
         self.steps(entries.get("do"), (*path, "do"), inner)
         if isinstance(scalar(entries.get("ends")), str):  # worked out after the option's steps
             self.expression(entries["ends"], (*path, "ends"), inner, BOOL, "`ends`")
 
-    def clauses(self, node: Node | None, path: Path, scope: Scope, candidate: str | None = None) -> None:
-        """An option's legality clauses; `candidate` is its verb (what each candidate action binds), or for a
-        choice with arguments the code binding them from a combination of their values (`B['rank'] = item[0]`)."""
+    def clauses(self, node: Node | None, path: Path, scope: Scope, candidate: str | None = None,
+                arguments: list[tuple[str, bool]] | None = None) -> None:
+        """An option's legality clauses; `candidate` is its verb (what each candidate action binds); for a choice,
+        `arguments` are its arguments' names, each with whether its values are lists."""
         if not isinstance(node, SequenceNode):
             return
         for index, clause in enumerate(node.items):
@@ -411,8 +412,10 @@ class StepChecker:
         elif candidate == "meld":  # (the meld, ...) for each new meld
             self.site.filter(paths, yaml_path(path) + "#filter", "after",
                              "B['after'] = item[0]; B['cards'] = list(item[0].cards)")
-        elif candidate is not None and candidate.startswith("B["):  # a choice's arguments for each combination
-            self.site.filter(paths, yaml_path(path) + "#filter", candidate[3:candidate.index("]") - 1], candidate)
+        elif candidate == "choose" and arguments:  # a combination of the arguments' values for each action
+            binding = "; ".join(f"B[{name!r}] = " + (f"list(item[{index}])" if listed else f"item[{index}]")
+                                for index, (name, listed) in enumerate(arguments))
+            self.site.filter(paths, yaml_path(path) + "#filter", arguments[0][0], binding)
 
     def _step_trick(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["trick"], (*path, "trick"), scope)
