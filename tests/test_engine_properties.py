@@ -133,6 +133,22 @@ def test_a_clone_continues_exactly_like_the_original(seed: int, cut: int) -> Non
     assert copy.returns() == state.returns()
 
 
+@SETTINGS
+@given(seed=st.integers(0, 10_000), cut=st.integers(1, 60), order=st.permutations(range(4)))
+def test_copies_draw_the_same_chance_whichever_draws_first(seed: int, cut: int, order: list[int]) -> None:
+    """Copies share their original's generator until one draws (a copy of a generator is costly): whichever
+    of an original, its copies and a copy of a copy plays on first, each plays the same match."""
+    state = game(BOURRE, (("hands", 2),)).new_initial_state(seed=seed, players=5)
+    play(state, random.Random(seed), steps=cut, inspect=False)
+    first = state.clone()
+    states = [state, first, state.clone(), first.clone()]
+    played: dict[int, list[str]] = {}
+    for index in order:
+        played[index] = play(states[index], random.Random(seed + 1), inspect=False)
+    assert played[0] == played[1] == played[2] == played[3]
+    assert len({tuple(copy.returns()) for copy in states}) == 1
+
+
 GAMES = sorted((ROOT / "tests" / "games").glob("*.yaml"))
 
 

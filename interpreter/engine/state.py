@@ -46,7 +46,8 @@ class State(CardsAndValues, MatchLoop):
         self.game = game
         self.player_count = players
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_sharers = [1]  # how many states share `_rng` (a copy shares it until one of them draws: `rng`)
         self.values: dict[str, Any] = {}
         self.face_up = FaceUp()
         self.pc = 0  # the label of the hand's segment to run next (see handcode.py)
@@ -93,6 +94,24 @@ class State(CardsAndValues, MatchLoop):
     @property
     def is_chance_node(self) -> bool:
         return self.chance is not None and not self.terminal
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's own generator. A copy shares its original's until either draws from it: the one that draws
+        first takes a copy of its own (copying a generator's state costs more than the rest of a `clone()`)."""
+        sharers = self._rng_sharers
+        if sharers[0] > 1:
+            sharers[0] -= 1
+            own = random.Random.__new__(random.Random)
+            own.setstate(self._rng.getstate())
+            self._rng = own
+            self._rng_sharers = [1]
+        return self._rng
+
+    @rng.setter
+    def rng(self, generator: random.Random) -> None:
+        self._rng = generator
+        self._rng_sharers = [1]
 
     def legal_actions(self) -> list[Action]:
         """The complete legal set, in a fixed order; empty at a chance node and when the match is over."""
@@ -282,8 +301,7 @@ class State(CardsAndValues, MatchLoop):
         appends its own, so a copy costs the same early and late in a match)."""
         copy = object.__new__(State)
         copy.__dict__.update(self.__dict__)
-        copy.rng = random.Random.__new__(random.Random)
-        copy.rng.setstate(self.rng.getstate())
+        self._rng_sharers[0] += 1  # (the generator is copied only when one of the sharers draws from it)
         values = copy.values = dict(self.values)  # numbers, text and tuples are shared: they are never changed
         game = self.game
         for name in game.shallow_copied:
