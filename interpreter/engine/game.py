@@ -43,6 +43,7 @@ class Game:
         self.hand_variables = tuple((name, variable) for name, variable in variables.items()
                                     if variable.lasts == "hand")  # (taken anew at each hand)
         self.zone_owners = tuple((name, zone.owner) for name, zone in zones.items())
+        self.hand_plans: dict[int, Any] = {}  # what each hand starts from, by number of players (see MatchLoop)
         self.unique_cards = not any(ruleset.deck.has_copies(count)  # no two cards are the same value
                                     for count in ruleset.players.counts())
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.

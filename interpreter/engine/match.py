@@ -202,11 +202,15 @@ class MatchLoop(StateParts):
         game = self.game
         values = self.values
         values["team_of"] = self.seated_teams()  # teams formed in a hand last until its end
+        variables, zones = self._hand_plan()
         if values["hand_number"] > 1:
-            for name, variable in game.hand_variables:
-                values[name] = self._initial(name, variable.per, variable.type)
-        for name, owner in game.zone_owners:
-            values[name] = [] if owner == "table" else [[] for _ in range(self._owners(owner))]
+            for name, constant, owners, variable in variables:
+                if constant is None:
+                    values[name] = self._initial(name, variable.per, variable.type)
+                else:
+                    values[name] = constant[0] if owners < 0 else [constant[0]] * owners
+        for name, owners in zones:
+            values[name] = [] if owners < 0 else [[] for _ in range(owners)]
         self.face_up.clear()
         self._clear_placements()
         self.melds_laid = 0
@@ -214,6 +218,23 @@ class MatchLoop(StateParts):
         self.values[game.ruleset.deck_zone] = list(game.fresh_decks[self.player_count])
         self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
         self._enter(game.program.start)
+
+    def _hand_plan(self) -> tuple[tuple[tuple[str, tuple[Any] | None, int, Any], ...], tuple[tuple[str, int], ...]]:
+        """What a hand starts from, worked out once per number of players: each variable that lasts a hand with
+        its initial value when it is a constant (`(value,)`, else None: worked out at each hand) and its number of
+        owners (-1 on the table), and each zone with its number of owners (-1 on the table)."""
+        plans = self.game.hand_plans
+        plan = plans.get(self.player_count)
+        if plan is None:
+            initial = self.game.program.initial
+            variables = tuple(
+                (name, getattr(initial[name].function, "constant", None) if name in initial else (None,),
+                 -1 if variable.per == "table" else self._owners(variable.per), variable)
+                for name, variable in self.game.hand_variables)
+            zones = tuple((name, -1 if owner == "table" else self._owners(owner))
+                          for name, owner in self.game.zone_owners)
+            plan = plans[self.player_count] = (variables, zones)
+        return plan
 
     def _clear_placements(self) -> None:
         """At a hand's start no action has placed a card yet (`placed_by` is null for every card)."""
