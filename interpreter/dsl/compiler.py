@@ -317,7 +317,8 @@ class _Emitter:
             if call in annotations.memoised:
                 # A parameterless definition that depends on nothing but the decision: computed once per
                 # environment and kept in it under the function's name.
-                return self._kept(call, f"{call}(V, B)")
+                key = self.folding.memo_key(call) if self.folding is not None else call
+                return self._kept(key, f"{call}(V, B)")
             return f"{call}(V, B)"
         if node.identifier in self.locals:
             return self._argument(node.identifier) or f"v_{node.identifier}"

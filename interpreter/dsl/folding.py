@@ -33,6 +33,17 @@ class Folding:
         self.values: dict[str, Any] = {}
         self.hoisted: dict[int, str] = {}  # id(call node) -> the key its value is kept under in `B`
         self.helpers: list[str] = []  # the functions quantifiers are written as, by name
+        self.memo_keys: dict[tuple[Any, ...], str] = {}  # (definition, names it reads and their types) -> its key
+
+    def memo_key(self, function_name: str) -> str:
+        """The key under which a parameterless definition's value is kept in `B`: one key for every instance of
+        the definition that reads the same bound names with the same types (instances checked in different
+        places, a card's clauses and a choice's arguments, then share the value within one decision)."""
+        instance = self.instance(function_name)
+        if instance is None or instance.annotations is None:
+            return function_name
+        reads = tuple(sorted((name, str(instance.context.get(name))) for name in instance.annotations.used_context))
+        return self.memo_keys.setdefault((instance.definition.name, reads), function_name)
 
     def instance(self, function_name: str) -> Instance | None:
         """The checked instance of a definition a generated function name stands for."""

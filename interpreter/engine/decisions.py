@@ -78,10 +78,13 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             _, cards = state.zone(option.source, pending.bindings)
             candidates = cards if state.game.unique_cards else list(dict.fromkeys(cards))
             if option.card_filter is not None:
-                try:  # one dict for every card: what does not depend on the card is kept in it
-                    allowed = option.card_filter(state.values, dict(pending.bindings), candidates)
+                if shared is None:
+                    shared = dict(pending.bindings)
+                try:  # the decision's scratch copy: what does not depend on the card is kept in it, for every option
+                    allowed = option.card_filter(state.values, shared, candidates)
                 except Exception:  # name the failure: test the clauses one by one, which locates it
                     allowed = [c for c in candidates if _passes(state, option, {**pending.bindings, "card": c})]
+                shared.pop("card", None)
             elif option.clauses:
                 allowed = [c for c in candidates if _passes(state, option, {**pending.bindings, "card": c})]
             else:
