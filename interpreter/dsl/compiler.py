@@ -95,9 +95,9 @@ class Program:
         """Queue one checked expression; returns the name its function will have after `build()`."""
         name = f"x_{len(self._expressions)}"
         emitter = self._emitter(annotations)
-        code = emitter.emit(node)
+        code, start = emitter.common_calls(emitter.emit(node))
         self._expressions.append(name)
-        self._append(f"def {name}(V, B):\n    return {code}\n", [emitter])
+        self._append(f"def {name}(V, B):\n{start}    return {code}\n", [emitter])
         if emitter.called or emitter.hoisted:  # (a definition folded into a constant is not called)
             self._keeping.add(name)
         elif not emitter.inlined:  # reads only `V` and bound names: callers may write the code in place
@@ -150,8 +150,8 @@ class Program:
             self._emitted.add(instance.function_name)
             parameters = "".join(f", v_{name}" for name in instance.definition.parameters)
             emitter = self._emitter(instance.annotations, instance.definition.parameters)
-            code = emitter.emit(instance.definition.body)
-            self._append(f"def {instance.function_name}(V, B{parameters}):\n    return {code}\n", [emitter])
+            code, start = emitter.common_calls(emitter.emit(instance.definition.body))
+            self._append(f"def {instance.function_name}(V, B{parameters}):\n{start}    return {code}\n", [emitter])
 
     def _append(self, source: str, emitters: list[_Emitter]) -> None:
         self._sources.append(source)
@@ -291,6 +291,11 @@ class _Emitter:
         self.inline_depth = 0
         self.inlined: list[tuple[str, str]] = []  # (code, function name) of each definition written in place
         self.helper: Callable[[str, list[tuple[str, str]]], None] | None = None  # adds a quantifier's function
+        # Calls of definitions with arguments, by their code: whether each place may keep its value in a local of
+        # the function being written (outside every quantifier, comprehension and inlined definition).
+        self.repeated_calls: dict[str, tuple[bool, int]] = {}  # code -> (keepable at every place, places)
+        self.in_iterable = 0  # inside the list a comprehension goes over (where Python forbids `:=`)
+        self.inlined_here: dict[tuple[Any, ...], str] = {}  # definitions written in place, by call and place
 
     def emit(self, node: ast.Node) -> str:
         value = self.constant(node)
@@ -351,9 +356,13 @@ class _Emitter:
         if call is not None:
             inlined = self._inline(call, arguments)
             if inlined is not None:
+                self._record_call(inlined)
                 return inlined
             self.called = True
-            return f"{call}(V, B{''.join(', ' + a for a in arguments)})"
+            code = f"{call}(V, B{''.join(', ' + a for a in arguments)})"
+            if arguments:  # (see `common_calls`)
+                self._record_call(code)
+            return code
         if BUILTINS[node.function].context == "env":
             arguments.insert(0, "V")
         code = f"B_{node.function}({', '.join(arguments)})"
@@ -364,6 +373,26 @@ class _Emitter:
             self.hoisted = True
             return self._kept(key, code)
         return code
+
+    def _record_call(self, code: str, keepable: bool = True) -> None:
+        """A call written (see `common_calls`): whether its value may be kept in a local of the function here."""
+        keepable = keepable and not self.shadowing and not self.in_iterable and not self.inline_depth
+        kept, places = self.repeated_calls.get(code, (True, 0))
+        self.repeated_calls[code] = (kept and keepable, places + 1)
+
+    def common_calls(self, code: str) -> tuple[str, str]:
+        """The code of a function's body with each call of a definition that it makes more than once with the same
+        arguments worked out once (`runs_of(cs, 4) > 0 then 4 * runs_of(cs, 4)`), and the lines that start its
+        locals. Only calls made outside every quantifier and comprehension are kept (their arguments are the same
+        wherever they are made); the first one reached works the value out, so nothing is evaluated that was not."""
+        start = ""
+        for number, (call, (keepable, places)) in enumerate(self.repeated_calls.items()):
+            # (the code must hold the call just where it was written: no other text may happen to look the same)
+            if keepable and places > 1 and "(V, B" in call and code.count(call) == places:
+                local = f"c_{number}"
+                code = code.replace(call, f"({local} if {local} is not UNSET else ({local} := {call}))")
+                start += f"    {local} = UNSET\n"
+        return code, start
 
     def _inline(self, function_name: str, arguments: list[str]) -> str | None:
         """A small definition with parameters written in place of its call (`heads(card)` becomes the test
@@ -377,15 +406,25 @@ class _Emitter:
         captured = {f"v_{n.variable}" for n in nodes if isinstance(n, (ast.Quantifier, ast.Comprehension))}
         if len(nodes) > _INLINE_SIZE or captured & set(arguments):
             return None
+        place = (function_name, tuple(arguments), bool(self.shadowing), bool(self.in_iterable),
+                 self.kept_locally is None, self.looping)
+        written = self.inlined_here.get(place)
+        if written is not None:  # the same call again: the same code (a quantifier in it keeps its one function)
+            self.inlined.append((written, function_name))
+            return written
         inner = _Emitter(instance.annotations, instance.definition.parameters, self.folding)
         inner.helper = self.helper
         inner.arguments = dict(zip(instance.definition.parameters, arguments, strict=True))
         inner.looping = True  # a definition with parameters is called in a loop, as a rule
         inner.inline_depth = self.inline_depth + 1
         code = f"({inner.emit(body)})"
+        for call, (_, places) in inner.repeated_calls.items():  # (calls inside it are never kept: see above)
+            for _ in range(places):
+                self._record_call(call, keepable=False)
         self.hoisted = self.hoisted or inner.hoisted
         self.called = self.called or inner.called
         self.inlined += [*inner.inlined, (code, function_name)]
+        self.inlined_here[place] = code
         return code
 
     def _kept(self, key: str, code: str) -> str:
@@ -429,10 +468,12 @@ class _Emitter:
                 and id(node) not in self.annotations.calls:
             return _ITERATED[node.function]  # (gone over, never kept: no list need be made)
         kept, self.kept_locally = self.kept_locally, None
+        self.in_iterable += 1
         try:
             return self.emit(node)
         finally:
             self.kept_locally = kept
+            self.in_iterable -= 1
 
     def _emit_quantifier(self, node: ast.Quantifier) -> str:
         collection = self._iterable(node.collection)
