@@ -11,6 +11,7 @@ parameters), or calls of other generated functions. Literals are emitted with re
 from __future__ import annotations
 
 import ast as python_ast
+import dataclasses
 import functools
 import itertools
 import re
@@ -95,7 +96,9 @@ class Program:
         """Queue one checked expression; returns the name its function will have after `build()`."""
         name = f"x_{len(self._expressions)}"
         emitter = self._emitter(annotations)
+        emitter.kept_locally = {}
         code, start = emitter.common_calls(emitter.emit(node))
+        start += _unset(emitter.kept_locally)
         self._expressions.append(name)
         self._append(f"def {name}(V, B):\n{start}    return {code}\n", [emitter])
         if emitter.called or emitter.hoisted:  # (a definition folded into a constant is not called)
@@ -124,7 +127,7 @@ class Program:
         conditions = " and ".join(emitter.emit(node) for emitter, node in emitters
                                   if emitter.constant(node) is UNKNOWN or not emitter.constant(node)) or "True"
         self._expressions.append(name)
-        start = "".join(f"    {local} = UNSET\n" for local in sorted(set(kept.values())))
+        start = _unset(kept)
         bound = binding or f"B[{variable!r}] = item"
         self._append(
             f"def {name}(V, B, items):\n{start}    found = []\n    for item in items:\n"
@@ -150,7 +153,9 @@ class Program:
             self._emitted.add(instance.function_name)
             parameters = "".join(f", v_{name}" for name in instance.definition.parameters)
             emitter = self._emitter(instance.annotations, instance.definition.parameters)
+            emitter.kept_locally = {}
             code, start = emitter.common_calls(emitter.emit(instance.definition.body))
+            start += _unset(emitter.kept_locally)
             self._append(f"def {instance.function_name}(V, B{parameters}):\n{start}    return {code}\n", [emitter])
 
     def _append(self, source: str, emitters: list[_Emitter]) -> None:
@@ -219,7 +224,8 @@ def _namespace(deck: Deck) -> dict[str, Any]:
             function = functools.partial(function, deck)
         namespace[f"B_{name}"] = function
     namespace.update(
-        RANK=deck.rank_of, SUIT=deck.suit_of, DECK_CARDS=tuple(deck.distinct_cards()), range=range, list=list,
+        RANK=deck.rank_of, SUIT=deck.suit_of, DECK_CARDS=tuple(deck.distinct_cards()),
+        DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list,
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide,
     )
@@ -295,6 +301,7 @@ class _Emitter:
         # the function being written (outside every quantifier, comprehension and inlined definition).
         self.repeated_calls: dict[str, tuple[bool, int]] = {}  # code -> (keepable at every place, places)
         self.in_iterable = 0  # inside the list a comprehension goes over (where Python forbids `:=`)
+        self.apart = 0  # inside code written as a function of its own (a quantifier's loop, a lambda)
         self.inlined_here: dict[tuple[Any, ...], str] = {}  # definitions written in place, by call and place
 
     def emit(self, node: ast.Node) -> str:
@@ -428,11 +435,13 @@ class _Emitter:
         return code
 
     def _kept(self, key: str, code: str) -> str:
-        """A value worked out once and kept: in `B` under `key`, and at the top of a card filter also in a local
-        of the filter's function (not inside a quantifier, where Python forbids binding a local)."""
+        """A value worked out once and kept: in `B` under `key`, and where the code runs once per item (a card
+        filter, a comprehension) also in a local of the function being written. Not in a quantifier written as a
+        function of its own or a lambda (another function's locals), nor in the list a comprehension goes over
+        (where Python forbids `:=`)."""
         in_bindings = f"(B[{key!r}] if {key!r} in B else B.setdefault({key!r}, {code}))"
-        if self.kept_locally is None or self.locals:
-            return in_bindings
+        if self.kept_locally is None or self.apart or self.in_iterable or not (self.looping or self.shadowing):
+            return in_bindings  # (a local pays only where the code runs once per item)
         local = self.kept_locally.setdefault(key, f"k_{key}")
         return f"({local} if {local} is not UNSET else ({local} := {in_bindings}))"
 
@@ -476,13 +485,20 @@ class _Emitter:
             self.in_iterable -= 1
 
     def _emit_quantifier(self, node: ast.Quantifier) -> str:
-        collection = self._iterable(node.collection)
+        collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
         variable = f"v_{node.variable}"
-        with self._bound(node.variable):
-            body = self.emit(node.body)
-            condition = f" if {self.emit(node.condition)}" if node.condition is not None else ""
-        loop = f"for {variable} in {collection}{condition}"
         function = node.function
+        # (a loop of its own or a lambda is another function: what it keeps it keeps in `B`, not in our locals)
+        apart = (function in _LOOPS and self.helper is not None and self.folding is not None) or \
+            function not in ("any", "all", "count", "sum", "max", "min")
+        self.apart += apart
+        try:
+            with self._bound(node.variable):
+                body = self.emit(node.body)
+                condition = f" if {self.emit(rest)}" if rest is not None else ""
+        finally:
+            self.apart -= apart
+        loop = f"for {variable} in {collection}{condition}"
         if function in _LOOPS and self.helper is not None and self.folding is not None:
             return self._loop(function, variable, collection, body, condition)
         if function in ("any", "all"):
@@ -494,6 +510,22 @@ class _Emitter:
         if function in ("max", "min"):
             return f"Q_{function}([{body} {loop}])"
         return f"Q_{function}({collection}, lambda {variable}: {body})"
+
+    def _deck_suit(self, variable: str, collection: ast.Node,
+                   condition: ast.Node | None) -> tuple[str, ast.Node | None]:
+        """The code of the list a quantifier or comprehension goes over, and what is left of its condition. Over
+        `deck_cards()` with a condition that starts `c.suit == s` (s not read from c), only the cards of that suit
+        are gone over (`[c for c in deck_cards() if c.suit == trump and ...]`: a quarter of the deck)."""
+        deck = isinstance(collection, ast.Call) and collection.function == "deck_cards" and \
+            not collection.arguments and id(collection) not in self.annotations.calls
+        first, rest = _first_conjunct(condition)
+        if deck and isinstance(first, ast.Binary) and first.operator == "==":
+            for side, other in ((first.left, first.right), (first.right, first.left)):
+                if isinstance(side, ast.Field) and side.field == "suit" and isinstance(side.subject, ast.Name) \
+                        and side.subject.identifier == variable and variable not in self.locals \
+                        and not _reads(other, variable):
+                    return f"DECK_BY_SUIT.get({self._iterable(other)}, ())", rest
+        return self._iterable(collection), condition
 
     def _loop(self, function: str, variable: str, collection: str, body: str, condition: str) -> str:
         """A quantifier written as a function of its own with a plain loop (`any(... for c in hand)` makes a
@@ -511,11 +543,11 @@ class _Emitter:
         return f"{name}(V, B, {collection}{parameters})"
 
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
-        collection = self._iterable(node.collection)
+        collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
         variable = f"v_{node.variable}"
         with self._bound(node.variable):
             result = self.emit(node.result)
-            condition = f" if {self.emit(node.condition)}" if node.condition is not None else ""
+            condition = f" if {self.emit(rest)}" if rest is not None else ""
         return f"[{result} for {variable} in {collection}{condition}]"
 
     def _emit_listdisplay(self, node: ast.ListDisplay) -> str:
@@ -541,6 +573,36 @@ class _Emitter:
         if condition is not UNKNOWN:
             return self.emit(node.then if condition else node.otherwise)
         return f"({self.emit(node.then)} if {self.emit(node.condition)} else {self.emit(node.otherwise)})"
+
+
+def _unset(kept: dict[str, str]) -> str:
+    """The lines that start a function's locals keeping values worked out once (see `_Emitter._kept`)."""
+    return "".join(f"    {local} = UNSET\n" for local in sorted(set(kept.values())))
+
+
+def _first_conjunct(condition: ast.Node | None) -> tuple[ast.Node | None, ast.Node | None]:
+    """The first test of a condition made of tests joined by `and`, and the rest (None when nothing is left)."""
+    if isinstance(condition, ast.Binary) and condition.operator == "and":
+        first, rest = _first_conjunct(condition.left)
+        if rest is None:
+            return first, condition.right
+        return first, dataclasses.replace(condition, left=rest)
+    return condition, None
+
+
+def _reads(node: ast.Node, variable: str) -> bool:
+    """Whether a name `variable` occurs in the node (bound there or not: a conservative answer)."""
+    return any(isinstance(child, ast.Name) and child.identifier == variable for child in _nodes(node)) or \
+        any(isinstance(child, (ast.Quantifier, ast.Comprehension)) and child.variable == variable
+            for child in _nodes(node))
+
+
+def _cards_by_suit(deck: Deck) -> dict[int, tuple[int, ...]]:
+    """The deck's distinct cards of each suit, in the order `deck_cards()` gives them (a suit-less joker: -1)."""
+    found: dict[int, list[int]] = {}
+    for card in deck.distinct_cards():
+        found.setdefault(deck.suit_of[card], []).append(card)
+    return {suit: tuple(cards) for suit, cards in found.items()}
 
 
 def evaluate(function: Compiled, values: Mapping[str, Any], bound: dict[str, Any] | None = None) -> Any:
