@@ -17,6 +17,7 @@ generated code is mapped to its place in the ruleset, so a failure is reported t
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -73,7 +74,7 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
     writer.namespace.update(PLAY_ACTIONS=[card_actions(seat, "play") for seat in seats],
                             DISCARD_ACTIONS=[card_actions(seat, "discard") for seat in seats],
                             CHOICE=choice_action, CHOICES=choice_actions,
-                            GENERIC_LEGAL=legal_actions, FROZEN=frozen)
+                            GENERIC_LEGAL=legal_actions, FROZEN=frozen, PRODUCT=itertools.product)
     return writer.program(program)
 
 

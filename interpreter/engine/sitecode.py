@@ -67,7 +67,8 @@ class SiteWriter(SegmentWriter):
         allow (the common decision of card games); `None` (the general search) otherwise."""
         if any(option.breakable for option in options):
             return "None"  # (an action that breaks a clause is offered marked: the general search does it)
-        if all(option.kind == "choose" and not (option.arguments and option.clauses) for option in options):
+        if all(option.kind == "choose" and (not (option.arguments and option.clauses) or option.choice_filter)
+               for option in options):
             return self.choice_finder(options)
         option = options[0]
         if len(options) != 1 or option.kind not in ("play", "discard") or option.source is None or (
@@ -92,8 +93,9 @@ class SiteWriter(SegmentWriter):
         return name
 
     def choice_finder(self, options: tuple[Option, ...]) -> str:
-        """A decision's own legal-set function when it is made of choices, each with rules and no arguments or
-        with arguments and no rules (the general search takes choices whose arguments are tested one by one)."""
+        """A decision's own legal-set function when it is made of choices: with rules and no arguments, with
+        arguments and no rules (every combination), or with rules over their arguments, tested over every
+        combination at once by the option's filter (`Option.choice_filter`), as the general search does."""
         name = f"legal_{len(self.finders)}"
         lines = [f"def {name}(S, P):", "    V = S.values", "    B = dict(P.bindings)  # (definitions worked out "
                  "once for every choice are kept in it)", "    _found = {}", "    try:"]
@@ -105,7 +107,15 @@ class SiteWriter(SegmentWriter):
                 lines.append(f"            _found[CHOICE(P.seat, {option.name!r}, ())] = {constant}")
                 continue
             values = ", ".join(f"FROZEN({self.scratch_expr(expression)})" for _, expression in option.arguments)
-            lines.append(f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))")
+            if not option.clauses:
+                lines.append(f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), "
+                             f"{constant}))")
+                continue
+            names = tuple(name for name, _ in option.arguments)
+            allowed = f"{self.name_of(option.choice_filter, 'F')}(V, B, list(PRODUCT({values})))"
+            lines.append(f"        for _values in {allowed}:")
+            arguments = "".join(f"({name!r}, _values[{index}]), " for index, name in enumerate(names))
+            lines.append(f"            _found[CHOICE(P.seat, {option.name!r}, ({arguments}))] = {constant}")
         lines += ["    except Exception:  # the general search names the failure", "        return GENERIC_LEGAL(S, P)",
                   "    return _found", ""]
         self.finders.append("\n".join(lines))

@@ -1,0 +1,52 @@
+"""A decision's own generated legal-set code (see docs/engine.md) gives exactly the general search's legal set, in
+the same order, and never hands a decision over to the general search in play that raises no error (the hand
+over is for naming a failure; a generated function that always failed would cost every decision twice)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter import CHANCE, load_ruleset
+from interpreter.engine import decisions
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = sorted((ROOT / "tests" / "games").glob("*.yaml")) + sorted((ROOT / "rulesets").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
+def test_generated_legal_sets_are_the_general_search_s(path: Path) -> None:
+    game = load_ruleset(path)
+    namespace = game.code.segments[0].__globals__
+    handed_over: list[str] = []
+    general = namespace["GENERIC_LEGAL"]
+
+    def hand_over(state: Any, pending: Any) -> Any:
+        handed_over.append(pending.where)
+        return general(state, pending)
+
+    namespace["GENERIC_LEGAL"] = hand_over
+    try:
+        rng = random.Random(7)
+        compared = 0
+        for match in range(40):
+            state = game.new_initial_state(seed=match)
+            while not state.is_terminal and compared < 150:
+                if state.current_player == CHANCE:
+                    state.apply_chance()
+                    continue
+                pending = state.pending
+                assert pending is not None
+                if pending.finder is not None:
+                    generated = list(pending.finder(state, pending).items())
+                    assert generated == list(decisions.legal_actions(state, pending).items()), pending.where
+                    compared += 1
+                state.apply(rng.choice(state.legal_actions()))
+            if compared >= 150:
+                break
+    finally:
+        namespace["GENERIC_LEGAL"] = general
+    assert not handed_over, f"generated legal-set code handed over to the general search at {set(handed_over)}"
