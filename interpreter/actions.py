@@ -7,6 +7,7 @@
     p1 draw stock            the top card of a pile
     p1 take discard          a whole pile
     p1 meld 7H 8H 2S=9H      a new meld, its cards in table order, each wild with what it stands for
+    p1 meld 7H 7S 7D + KH KS JK=K   several new melds laid as one action, joined by `+`
     p1 add 9H to m3          a card added to a meld (melds are numbered m0, m1, ... as laid in the hand)
 """
 
@@ -21,6 +22,8 @@ from interpreter.errors import RuledeckError
 KINDS = ("play", "choose", "discard", "draw", "take", "meld", "add")
 CARD_KINDS = ("play", "discard")
 PILE_KINDS = ("draw", "take")
+MELD_SIZES = "melds"  # a meld action laying several melds holds the number of cards of each as this argument
+MELD_JOIN = "+"  # the word between the melds of such an action's text
 
 
 class ActionSyntaxError(RuledeckError):
@@ -48,8 +51,15 @@ class Action(NamedTuple):
         if self.kind in CARD_KINDS:
             return f"{head} {deck.card_text(self.card)}"
         if self.kind == "meld":
-            return head + "".join(f" {deck.card_text(card)}{'=' + role if role else ''}"
-                                  for card, role in zip(self.cards, self.roles, strict=True))
+            words = [f"{deck.card_text(card)}{'=' + role if role else ''}"
+                     for card, role in zip(self.cards, self.roles, strict=True)]
+            if self.arguments:  # several melds: each one's words, joined by `+`
+                shown, start = [], 0
+                for size in meld_sizes(self):
+                    shown.append(" ".join(words[start:start + size]))
+                    start += size
+                return f"{head} " + f" {MELD_JOIN} ".join(shown)
+            return head + "".join(f" {word}" for word in words)
         if self.kind == "add":
             return f"{head} {deck.card_text(self.card)} to m{self.target}"
         if self.kind == "take" and self.target > 0:
@@ -80,15 +90,7 @@ class Action(NamedTuple):
             except ValueError as error:
                 raise ActionSyntaxError(f"{text!r}: {error}") from None
         if kind == "meld":
-            cards, roles = [], []
-            try:
-                for word in words[2:]:
-                    card, _, role = word.partition("=")
-                    cards.append(deck.parse_card(card))
-                    roles.append(role)
-            except ValueError as error:
-                raise ActionSyntaxError(f"{text!r}: {error}") from None
-            return Action(seat, kind, cards=tuple(cards), roles=tuple(roles))
+            return _parse_melds(text, seat, words[2:], deck)
         if kind == "add":
             if len(words) != 5 or words[3] != "to" or not words[4].startswith("m") or not words[4][1:].isdigit():
                 raise ActionSyntaxError(f"{text!r}: write `p{seat} add 9H to m3`")
@@ -113,6 +115,37 @@ class Action(NamedTuple):
         if len(words) != 3:
             raise ActionSyntaxError(f"{text!r}: `{kind}` names one pile, e.g. `p{seat} {kind} stock`")
         return Action(seat, kind, name=words[2])
+
+
+def meld_sizes(action: Action) -> tuple[int, ...]:
+    """The number of cards of each meld a meld action lays (one meld: all its cards)."""
+    for name, value in action.arguments:
+        if name == MELD_SIZES:
+            return tuple(value)
+    return (len(action.cards),)
+
+
+def _parse_melds(text: str, seat: int, words: list[str], deck: Deck) -> Action:
+    """A meld action: one meld's cards, or several melds' joined by `+` (`p1 meld 7H 7S 7D + KH KS JK=K`)."""
+    cards: list[int] = []
+    roles: list[str] = []
+    sizes = [0]
+    for word in words:
+        if word == MELD_JOIN:
+            sizes.append(0)
+            continue
+        card, _, role = word.partition("=")
+        try:
+            cards.append(deck.parse_card(card))
+        except ValueError as error:
+            raise ActionSyntaxError(f"{text!r}: {error}") from None
+        roles.append(role)
+        sizes[-1] += 1
+    if 0 in sizes:
+        raise ActionSyntaxError(f"{text!r}: `{MELD_JOIN}` goes between two melds' cards, e.g. "
+                                f"`p{seat} meld 7H 7S 7D {MELD_JOIN} KH KS JK=K`")
+    arguments = ((MELD_SIZES, tuple(sizes)),) if len(sizes) > 1 else ()
+    return Action(seat, "meld", arguments=arguments, cards=tuple(cards), roles=tuple(roles))
 
 
 NO_ITEMS = "none"  # a list argument with no items, in an action's text (its items are joined with `+`)

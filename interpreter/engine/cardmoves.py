@@ -187,10 +187,18 @@ class CardsAndValues(StateParts):
     def _lay(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
         """A meld laid, or a card added to one: the cards leave the hand; the meld is put (or replaced)."""
         assert option.source is not None and option.destination is not None
-        plan = bindings["after"]
         source_key, source = self.zone(option.source, bindings)
         for card in (action.cards if option.kind == "meld" else (action.card,)):
             self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
+        if option.at_once > 1:  # several melds at once, numbered in the order the action lays them
+            _, table = self.table(option.destination, bindings)
+            laid = []
+            for meld in bindings["laid"]:
+                laid.append(dataclasses.replace(meld, id=self.melds_laid) if meld.id != self.melds_laid else meld)
+                table.append(laid[-1])
+                self.melds_laid += 1
+            return {**bindings, "laid": laid}
+        plan = bindings["after"]
         if option.kind == "meld":
             _, table = self.table(option.destination, bindings)
             if plan.id != self.melds_laid:  # (a meld found by an earlier search of the turn: see meldsearch.py)

@@ -8,9 +8,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.actions import Action, argument_text, frozen, thawed
+from interpreter.actions import Action, argument_text, frozen, meld_sizes, thawed
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
-from interpreter.engine.meldsearch import new_melds
+from interpreter.engine.melds import Meld
+from interpreter.engine.meldsearch import groups, meld_groups, new_melds
 from interpreter.engine.program import Clause, Option
 
 if TYPE_CHECKING:
@@ -165,6 +166,14 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     _, hand = state.zone(option.source, shared, scratch=True)
     key, table = state.table(option.destination, shared, scratch=True)
     plans = state.meld_plans
+    if option.kind == "meld" and option.at_once > 1:  # one to `at_once` melds laid as one action
+        laid = meld_groups(state, rules, seat, hand, key[1], table, option.at_once, option.where)
+        if per_meld:
+            laid = _allowed(state, option, per_meld, shared, laid, _bind_group)
+        for group, action in laid:
+            if found.setdefault(action, option) is option:  # (a single meld another option offers is its)
+                plans[action] = group
+        return
     if option.kind == "meld":
         melds = new_melds(state, rules, seat, hand, key[1], table)
         if per_meld:
@@ -212,6 +221,11 @@ def _bind_meld(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
     bindings["after"] = candidate[0]
 
 
+def _bind_group(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
+    bindings["laid"] = list(candidate[0])
+    bindings["cards"] = [card for meld in candidate[0] for card in meld.cards]
+
+
 def _bind_addition(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
     bindings["cards"] = [candidate[1]]
     bindings["meld"] = candidate[0]
@@ -227,27 +241,36 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
     options = [o for o in pending.options if o.kind == action.kind]
     if rules is None or not options:
         return IllegalActionError(f"p{action.seat} cannot {action.kind} now")
-    option = options[0]
+    text = state.action_text(action)
+    sizes = meld_sizes(action) if action.kind == "meld" else (1,)
+    if len(sizes) > 1:
+        options = [o for o in options if o.at_once >= len(sizes)]
+        if not options:
+            most = max(o.at_once for o in pending.options if o.kind == "meld")
+            return IllegalActionError(f"{text}: {'one meld' if most == 1 else f'at most {most} melds'} may be "
+                                      f"laid at once here")
+    option = _option_in_force(state, options, pending.bindings)
     assert option.source is not None and option.destination is not None
     _, hand = state.zone(option.source, pending.bindings)
     key, table = state.table(option.destination, pending.bindings)
-    text = state.action_text(action)
     wanted = list(action.cards) if action.kind == "meld" else [action.card]
     missing = [card for card in wanted if wanted.count(card) > hand.count(card)]
     if missing:
         return IllegalActionError(f"{text}: p{action.seat} does not hold {state.card_text(missing[0])}")
     if action.kind == "meld":
-        same = [m for m in rules.candidates(hand, key[1], table, state.melds_laid)
-                if sorted(m.cards) == sorted(action.cards)]
-        if not same:
-            return IllegalActionError(f"{text} is not a meld: {rules.explain(list(action.cards), table)}")
-        if all(rules.roles(m) != action.roles for m in same) and any(action.roles):
-            ways = " or ".join(state.action_text(Action(action.seat, "meld", cards=m.cards, roles=rules.roles(m)))
-                               for m in same)
-            return IllegalActionError(f"{text}: with these cards a wild stands elsewhere (a wild with no gap to "
-                                      f"fill goes to the lower end): {ways}")
-        failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(same[0].cards),
-                                                          "after": same[0]})
+        laid: list[Meld] = []
+        start = 0
+        for size in sizes:
+            part = Action(action.seat, "meld", cards=action.cards[start:start + size],
+                          roles=action.roles[start:start + size])
+            start += size
+            meld = _meld_named(state, part, hand, key[1], table + laid)
+            if isinstance(meld, IllegalActionError):
+                return meld if len(sizes) == 1 else IllegalActionError(f"{text}: {meld}")
+            laid.append(meld)
+        failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(action.cards),
+                                                          **({"laid": laid} if option.at_once > 1
+                                                             else {"after": laid[0]})})
     else:
         target = next((m for m in state.all_melds(option, pending.bindings) if m.id == action.target), None)
         if target is None:
@@ -259,6 +282,33 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
                                                           "meld": target, "after": grown})
     reason = failure.reason if failure is not None else "not allowed now"
     return IllegalActionError(f"{text} is not allowed: {reason}", reason=reason)
+
+
+def _option_in_force(state: State, options: list[Option], bindings: Bindings) -> Option:
+    """Of the options an action may take, the first whose clauses that read no action hold (the one whose
+    clauses say why the action is refused)."""
+    for option in options:
+        if all(clause.per_action or state.evaluate(clause.rule, bindings) for clause in option.clauses):
+            return option
+    return options[0]
+
+
+def _meld_named(state: State, action: Action, hand: list[int], owner: int,
+                table: list[Meld]) -> Meld | IllegalActionError:
+    """The new meld one meld action names (its cards in any order), or why its cards make none."""
+    rules = state.game.meld_rules
+    assert rules is not None
+    text = state.action_text(action)
+    wanted = sorted(action.cards)
+    same = [m for m in rules.candidates(hand, owner, table, state.melds_laid) if sorted(m.cards) == wanted]
+    if not same:
+        return IllegalActionError(f"{text} is not a meld: {rules.explain(list(action.cards), table)}")
+    if all(rules.roles(m) != action.roles for m in same) and any(action.roles):
+        ways = " or ".join(state.action_text(Action(action.seat, "meld", cards=m.cards, roles=rules.roles(m)))
+                           for m in same)
+        return IllegalActionError(f"{text}: with these cards a wild stands elsewhere (a wild with no gap to "
+                                  f"fill goes to the lower end): {ways}")
+    return same[0]
 
 
 def same_choice(legal: dict[Action, Option], action: Action) -> Action | None:
@@ -278,8 +328,29 @@ def match_meld(state: State, legal: dict[Action, Option], action: Action) -> Act
     if action.kind != "meld":
         return None
     found = [a for a in legal if a.kind == "meld" and a.seat == action.seat and sorted(a.cards) == sorted(action.cards)
-             and all(not given or given == role for given, role in _roles_by_card(action, a))]
+             and _same_melds(action, a)]
     return found[0] if len(found) == 1 else None
+
+
+def _same_melds(given: Action, legal: Action) -> bool:
+    """Whether an action names the melds of a legal one: the same melds in any order, each one's cards in any
+    order, each wild standing for what the legal one says where the action says it."""
+    def parts(action: Action) -> list[Action]:
+        found, start = [], 0
+        for size in meld_sizes(action):
+            found.append(Action(action.seat, "meld", cards=action.cards[start:start + size],
+                                roles=action.roles[start:start + size]))
+            start += size
+        return found
+
+    remaining = parts(legal)
+    for part in parts(given):
+        match = next((index for index, other in enumerate(remaining) if sorted(other.cards) == sorted(part.cards)
+                      and all(not wanted or wanted == role for wanted, role in _roles_by_card(part, other))), None)
+        if match is None:
+            return False
+        del remaining[match]
+    return not remaining
 
 
 def _roles_by_card(given: Action, legal: Action) -> list[tuple[str, str]]:
@@ -299,6 +370,8 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
         return {**pending.bindings, "card": action.card}
     if option.kind == "choose":  # (bindings are never changed once made: one without arguments is shared)
         return {**pending.bindings, **_bound(action.arguments)} if action.arguments else pending.bindings
+    if option.kind == "meld" and option.at_once > 1:
+        return {**pending.bindings, "cards": list(action.cards), "laid": list(state.meld_plans[action])}
     if option.kind == "meld":
         return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
     if option.kind == "add":
@@ -466,7 +539,15 @@ def _why_no_meld(state: State, pending: Pending, option: Option) -> list[str]:
     _, hand = state.zone(option.source, pending.bindings)
     key, table = state.table(option.destination, pending.bindings)
     tried: list[tuple[str, Bindings]] = []
-    if option.kind == "meld":
+    if option.kind == "meld" and option.at_once > 1:
+        found = [(meld, needs, Action(pending.seat, "meld", cards=meld.cards, roles=roles))
+                 for meld, needs, roles in rules.search(Counter(hand), key[1], table)]
+        for laid, action in groups(rules, pending.seat, found, Counter(hand), option.at_once, option.where):
+            tried.append((state.action_text(action).split(" ", 2)[2],
+                          {**pending.bindings, "cards": list(action.cards), "laid": list(laid)}))
+        if not tried:
+            return [f"meld: no meld of the ruleset's kinds can be made from {option.source.name}"]
+    elif option.kind == "meld":
         for meld in rules.candidates(hand, key[1], table, state.melds_laid):
             tried.append((" ".join(state.card_text(card) for card in meld.cards),
                           {**pending.bindings, "cards": list(meld.cards), "after": meld}))
