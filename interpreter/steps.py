@@ -372,9 +372,8 @@ class StepChecker:
                       kind="melds" if "meld" in entries or "add" in entries else "cards")
         if "depth" in entries and "take" not in entries:
             self.checker.error("schema", "`depth` goes with `take`", entries["depth"], (*path, "depth"))
-        candidate = next((verb for verb in ("play", "discard", "meld", "add") if verb in entries), None)
-        if several:
-            candidate = "melds"
+        candidate: str | None = "melds" if several else next(
+            (verb for verb in ("play", "discard", "meld", "add") if verb in entries), None)
         arguments = entries.get("args") if "choose" in entries else None
         names = list(arguments.entries) if isinstance(arguments, MappingNode) else []
         if names and not any(inner[name].is_list and inner[name].element.is_list for name in names):
