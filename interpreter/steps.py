@@ -354,6 +354,17 @@ class StepChecker:
             if verb in entries:
                 self.zone(entries[verb], (*path, verb), scope)
                 inner["cards"] = CARDS
+        if "meld_top" in entries:  # the pile's top card laid at once: the meld it lies in, and the new melds
+            if "take" in entries:
+                self.zone(entries["meld_top"], (*path, "meld_top"), scope, kind="melds")
+                if "depth" in entries:
+                    self.checker.error("schema", "`meld_top` takes the whole pile, its top card melded: no `depth`",
+                                       entries["depth"], (*path, "depth"))
+                inner["after"] = MELD
+                inner["laid"] = list_of(MELD)
+            else:
+                self.checker.error("schema", "`meld_top` goes with `take`: the pile is taken by melding its top card",
+                                   entries["meld_top"], (*path, "meld_top"))
         several = self._melds_at_once(entries, path)
         for verb in ("meld", "add"):
             if verb in entries:
@@ -393,10 +404,13 @@ class StepChecker:
         at_once = entries.get("at_once")
         if at_once is None:
             return False
+        if "take" in entries and "meld_top" in entries:
+            return False  # (the melds of a pile taken by melding its top card: `laid`, tested one by one)
         if "meld" not in entries:
-            self.checker.error("schema", "`at_once` goes with `meld`: an addition is one card to one meld", at_once,
-                               (*path, "at_once"), hint="lay several melds with `meld: hand` and `at_once: 3`; add "
-                               "cards one action at a time")
+            self.checker.error("schema", "`at_once` goes with `meld` (or a `take` with `meld_top`): an addition is one "
+                               "card to one meld", at_once, (*path, "at_once"),
+                               hint="lay several melds with `meld: hand` and `at_once: 3`; add cards one action at "
+                               "a time")
             return False
         return isinstance(scalar(at_once), int) and scalar(at_once) > 1
 

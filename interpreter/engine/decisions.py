@@ -100,6 +100,10 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                 return dict.fromkeys([actions[card] for card in allowed], option)
             for card in allowed:
                 found[actions[card]] = option
+        elif option.meld_top is not None:
+            if shared is None:
+                shared = dict(pending.bindings)
+            _take_melding_actions(state, pending, option, found, shared)
         elif kind in ("draw", "take"):
             assert option.source is not None
             _, cards = state.zone(option.source, pending.bindings)
@@ -199,6 +203,51 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
         plans[action] = grown
 
 
+def _take_melding_actions(state: State, pending: Pending, option: Option, found: dict[Action, Option],
+                          shared: Bindings) -> None:
+    """A pile taken by laying its top card at once (`meld_top`): each way the clauses allow, with its plan."""
+    assert option.source is not None
+    _, pile = state.zone(option.source, shared, scratch=True)
+    if not pile or any(not clause.per_action and not state.evaluate_kept(clause.rule, shared)
+                       for clause in option.clauses):
+        return
+    shared["cards"] = list(pile)
+    for action, plan in top_melds(state, pending.seat, option, shared):
+        shared["after"], shared["laid"] = plan[0], list(plan[1])
+        if _first_failure(state, option.clauses, shared) is None:
+            found[action] = option
+            state.meld_plans[action] = plan
+
+
+def top_melds(state: State, seat: int, option: Option,
+              bindings: Bindings) -> list[tuple[Action, tuple[Meld, tuple[Meld, ...]]]]:
+    """The ways to lay a pile's top card at once, each with (the meld holding it, the new melds): added to a
+    meld of `meld_top`, or in one to `at_once` new melds made with cards of `to` (one of them holding it)."""
+    rules = state.game.meld_rules
+    if rules is None:  # pragma: no cover - the loader refuses `meld_top` without a `melds:` section
+        raise RulesetRuntimeError("`meld_top` needs a `melds:` section", option.where)
+    assert option.source is not None and option.destination is not None and option.meld_top is not None
+    _, pile = state.zone(option.source, bindings)
+    top = pile[-1]
+    _, hand = state.zone(option.destination, bindings)
+    key, table = state.table(option.meld_top, bindings)
+    found: list[tuple[Action, tuple[Meld, tuple[Meld, ...]]]] = []
+    for meld in table:
+        grown = rules.add(meld, top)
+        if grown is not None:
+            found.append((Action(seat, "take", card=top, name=option.name, target=meld.id), (grown, ())))
+    counts = Counter(hand)
+    held = counts[top]  # (copies of the top card in the hand: a group must use one more)
+    counts[top] += 1
+    entries = [(meld, needs, Action(seat, "meld", cards=meld.cards, roles=roles))
+               for meld, needs, roles in rules.search(counts, key[1], table)]
+    for laid, action in groups(rules, seat, entries, counts, option.at_once, option.where):
+        if sum(meld.cards.count(top) for meld in laid) > held:
+            after = next(meld for meld in laid if top in meld.cards)
+            found.append((action._replace(kind="take", name=option.name), (after, laid)))
+    return found
+
+
 def _allowed(state: State, option: Option, clauses: tuple[Clause, ...], shared: Bindings, candidates: list[Any],
              bind: Callable[[Bindings, Any], None]) -> list[Any]:
     """The candidate melds or additions the clauses allow: the option's filter tests them all at once (see
@@ -284,13 +333,49 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
     return IllegalActionError(f"{text} is not allowed: {reason}", reason=reason)
 
 
+def _take_refusal(state: State, pending: Pending, options: list[Option], action: Action) -> IllegalActionError:
+    """Why a pile taken by melding its top card is refused: it is empty, the action lays no top card, the melds
+    are not what the cards make, or the clause of the ruleset that fails."""
+    option = _option_in_force(state, options, pending.bindings)
+    assert option.source is not None
+    _, pile = state.zone(option.source, pending.bindings)
+    text = state.action_text(action)
+    if not pile:
+        return IllegalActionError(f"{option.source.name} is empty")
+    bindings = {**pending.bindings, "cards": list(pile)}
+    fixed = _first_failure(state, tuple(clause for clause in option.clauses if not clause.per_action), bindings)
+    if fixed is not None:
+        return IllegalActionError(f"{text} is not allowed: {fixed.reason}", reason=fixed.reason)
+    ways = top_melds(state, pending.seat, option, pending.bindings)
+    if not action.cards and action.card < 0:
+        if not ways:
+            return IllegalActionError(f"{text}: {option.name} is taken by melding its top card at once, and "
+                                      f"{state.card_text(pile[-1])} makes no meld")
+        return IllegalActionError(f"{text}: {option.name} is taken by melding its top card at once, e.g. "
+                                  f"`{state.action_text(ways[0][0])}`")
+    plan = next((plan for way, plan in ways if way == action or (action.cards and way.cards and
+                                                                  _same_melds(action, way))), None)
+    if plan is None:
+        if action.card >= 0 and action.card != pile[-1]:
+            return IllegalActionError(f"{text}: the top card of {option.source.name} is {state.card_text(pile[-1])}")
+        source = option.destination.name if option.destination is not None else "the hand"
+        return IllegalActionError(f"{text}: these are not melds that the top card {state.card_text(pile[-1])} and "
+                                  f"cards of {source} make (at most {option.at_once} at once, one holding the top "
+                                  f"card)")
+    failure = _first_failure(state, option.clauses, {**bindings, "after": plan[0], "laid": list(plan[1])})
+    reason = failure.reason if failure is not None else "not allowed now"
+    return IllegalActionError(f"{text} is not allowed: {reason}", reason=reason)
+
+
 def _option_in_force(state: State, options: list[Option], bindings: Bindings) -> Option:
-    """Of the options an action may take, the first whose clauses that read no action hold (the one whose
-    clauses say why the action is refused)."""
-    for option in options:
-        if all(clause.per_action or state.evaluate(clause.rule, bindings) for clause in option.clauses):
-            return option
-    return options[0]
+    """Of the options an action may take, the one whose clauses say why it is refused: the first whose clauses
+    that read no action all hold, else the one whose first such clause to fail comes latest."""
+    def holding(option: Option) -> int:  # how many of its clauses that read no action hold before one fails
+        fixed = [clause for clause in option.clauses if not clause.per_action]
+        return next((index for index, clause in enumerate(fixed) if not state.evaluate(clause.rule, bindings)),
+                    len(option.clauses) + 1)
+
+    return max(options, key=holding)  # (the first of the best)
 
 
 def _meld_named(state: State, action: Action, hand: list[int], owner: int,
@@ -325,10 +410,10 @@ def same_choice(legal: dict[Action, Option], action: Action) -> Action | None:
 
 def match_meld(state: State, legal: dict[Action, Option], action: Action) -> Action | None:
     """The legal meld action a text names, when it leaves out what a wild stands for (`p1 meld 6S 7S JK`)."""
-    if action.kind != "meld":
+    if action.kind not in ("meld", "take") or not action.cards:
         return None
-    found = [a for a in legal if a.kind == "meld" and a.seat == action.seat and sorted(a.cards) == sorted(action.cards)
-             and _same_melds(action, a)]
+    found = [a for a in legal if a.kind == action.kind and a.seat == action.seat and a.name == action.name
+             and sorted(a.cards) == sorted(action.cards) and _same_melds(action, a)]
     return found[0] if len(found) == 1 else None
 
 
@@ -372,6 +457,11 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
         return {**pending.bindings, **_bound(action.arguments)} if action.arguments else pending.bindings
     if option.kind == "meld" and option.at_once > 1:
         return {**pending.bindings, "cards": list(action.cards), "laid": list(state.meld_plans[action])}
+    if option.meld_top is not None:
+        assert option.source is not None
+        after, laid = state.meld_plans[action]
+        return {**pending.bindings, "cards": list(state.zone(option.source, pending.bindings)[1]), "after": after,
+                "laid": list(laid)}
     if option.kind == "meld":
         return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
     if option.kind == "add":
@@ -393,6 +483,13 @@ def check(state: State, pending: Pending, action: Action) -> tuple[Option, Bindi
         legal = state.legal_set()  # (a meld named with its cards in another order: see State.legal_form)
         if action not in legal:
             raise _meld_refusal(state, pending, action)
+        option = legal[action]
+        return option, bindings_for(state, pending, option, action)
+    melding = [o for o in pending.options if o.meld_top is not None and o.name == action.name]
+    if action.kind == "take" and melding:
+        legal = state.legal_set()
+        if action not in legal:
+            raise _take_refusal(state, pending, melding, action)
         option = legal[action]
         return option, bindings_for(state, pending, option, action)
     candidates = [o for o in pending.options if o.kind == action.kind and (action.kind in ("play", "discard")
@@ -521,6 +618,13 @@ def _why_no_pile(state: State, pending: Pending, option: Option) -> str:
     _, cards = state.zone(option.source, pending.bindings)
     if not cards:
         return f"{_describe(option)}: {option.source.name} is empty"
+    if option.meld_top is not None:
+        ways = top_melds(state, pending.seat, option, pending.bindings)
+        if not ways:
+            return f"{_describe(option)}: its top card {state.card_text(cards[-1])} makes no meld"
+        failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(cards),
+                                                          "after": ways[0][1][0], "laid": list(ways[0][1][1])})
+        return f"{_describe(option)}: {failure.reason if failure is not None else 'not allowed now'}"
     taken = [cards[-1]] if option.kind == "draw" or option.any_depth else list(cards)
     failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": taken})
     return f"{_describe(option)}: {failure.reason if failure is not None else 'not allowed now'}"
