@@ -365,7 +365,8 @@ class StepChecker:
             else:
                 self.checker.error("schema", "`meld_top` goes with `take`: the pile is taken by melding its top card",
                                    entries["meld_top"], (*path, "meld_top"),
-                                   hint="write `take: PILE` with `meld_top: MELDS` to take a pile by melding its top card")
+                                   hint="write `take: PILE` with `meld_top: MELDS` to take a pile by melding its top "
+                                   "card")
         several = self._melds_at_once(entries, path)
         for verb in ("meld", "add"):
             if verb in entries:

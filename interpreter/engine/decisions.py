@@ -237,12 +237,11 @@ def top_melds(state: State, seat: int, option: Option,
         if grown is not None:
             found.append((Action(seat, "take", card=top, name=option.name, target=meld.id), (grown, ())))
     counts = Counter(hand)
-    held = counts[top]  # (copies of the top card in the hand: a group must use one more)
-    counts[top] += 1
+    counts[top] += 1  # (a copy of the top card in the hand is the same card: either may be laid)
     entries = [(meld, needs, Action(seat, "meld", cards=meld.cards, roles=roles))
                for meld, needs, roles in rules.search(counts, key[1], table)]
     for laid, action in groups(rules, seat, entries, counts, option.at_once, option.where):
-        if sum(meld.cards.count(top) for meld in laid) > held:
+        if any(top in meld.cards for meld in laid):
             after = next(meld for meld in laid if top in meld.cards)
             found.append((action._replace(kind="take", name=option.name), (after, laid)))
     return found
