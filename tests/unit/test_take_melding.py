@@ -12,6 +12,7 @@ from interpreter.actions import Action
 from interpreter.engine.decisions import why_none
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
+from interpreter.interop.catalogue import ActionCatalogue
 
 RUMMY = """
 format: 1
@@ -168,3 +169,11 @@ def test_why_no_take_is_allowed_says_the_top_card_makes_no_meld(tmp_path: Path) 
     state = _rummy(tmp_path, "5C 6C 7C 2H", "KD")
     assert state.pending is not None
     assert "take discard_pile: its top card KD makes no meld" in why_none(state, state.pending)
+
+
+def test_each_way_to_take_the_pile_has_its_own_action_id(tmp_path: Path) -> None:
+    state = _rummy(tmp_path, "9H 9D 5C 6C 7C", "2S 9C", table="10C JC QC")
+    catalogue = ActionCatalogue(state.game)
+    legal = state.legal_actions()
+    assert len(catalogue.legal_by_id(legal)) == len(legal) == 4  # (the three takes and the draw)
+    assert all(catalogue.fixed_id(action) is None for action in legal if action.kind == "take")
