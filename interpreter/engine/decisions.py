@@ -175,7 +175,7 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
         if per_meld:
             laid = _allowed(state, option, per_meld, shared, laid, _bind_group)
         for group, action in laid:
-            if found.setdefault(action, option) is option:  # (a single meld another option offers is its)
+            if found.setdefault(action, option) is option:  # (a meld two options offer is the first's)
                 plans[action] = group
         return
     if option.kind == "meld":
@@ -183,8 +183,8 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
         if per_meld:
             melds = _allowed(state, option, per_meld, shared, melds, _bind_meld)
         for meld, action in melds:
-            found[action] = option
-            plans[action] = meld
+            if found.setdefault(action, option) is option:
+                plans[action] = meld
         return
     tables = state.tables(option.destination) if option.every_table else [table]
     distinct = list(dict.fromkeys(hand))
@@ -214,8 +214,7 @@ def _take_melding_actions(state: State, pending: Pending, option: Option, found:
     shared["cards"] = list(pile)
     for action, plan in top_melds(state, pending.seat, option, shared):
         shared["after"], shared["laid"] = plan[0], list(plan[1])
-        if _first_failure(state, option.clauses, shared) is None:
-            found[action] = option
+        if _first_failure(state, option.clauses, shared) is None and found.setdefault(action, option) is option:
             state.meld_plans[action] = plan
 
 

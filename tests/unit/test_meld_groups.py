@@ -177,3 +177,25 @@ def test_why_no_group_is_allowed_names_each_group_with_its_clause(tmp_path: Path
     reasons = why_none(state, state.pending)
     assert "meld 3S 3H 3D + 5C 6C 7C: keep a card to discard" in reasons
     assert "meld 3S 3H 3D:" not in reasons  # (a single meld that keeps a card is allowed)
+
+
+def test_a_meld_two_options_offer_is_the_first_options(tmp_path: Path) -> None:
+    path = tmp_path / "rummy.yaml"
+    path.write_text(RUMMY.replace("PACKS", "1").replace("""                - discard: hand
+                  to: discard_pile
+                  ends: true""", """                - meld: hand
+                  to: melds
+                  do:
+                    - set: laid_at_once
+                      to: 99
+                - discard: hand
+                  to: discard_pile
+                  ends: true"""), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    state.apply(next(action for action in state.legal_actions() if action.kind == "draw"))
+    seat = state.current_player
+    _hold(state, "3S 3H 3D 5C 6C 7C 9H")
+    state.apply(f"p{seat} meld 3S 3H 3D")  # (offered by both: the group option, listed first, takes it)
+    assert state.values["laid_at_once"] == 1
