@@ -6,7 +6,10 @@
     p0 discard 7C            a card discarded
     p1 draw stock            the top card of a pile
     p1 take discard          a whole pile
+    p1 take discard meld 9C 9H 9D   a whole pile, its top card laid at once in a new meld (or several: `+`)
+    p1 take discard add 9C to m3    a whole pile, its top card added at once to a meld
     p1 meld 7H 8H 2S=9H      a new meld, its cards in table order, each wild with what it stands for
+    p1 meld 7H 7S 7D + KH KS JK=K   several new melds laid as one action, joined by `+`
     p1 add 9H to m3          a card added to a meld (melds are numbered m0, m1, ... as laid in the hand)
 """
 
@@ -21,6 +24,8 @@ from interpreter.errors import RuledeckError
 KINDS = ("play", "choose", "discard", "draw", "take", "meld", "add")
 CARD_KINDS = ("play", "discard")
 PILE_KINDS = ("draw", "take")
+MELD_SIZES = "melds"  # a meld action laying several melds holds the number of cards of each as this argument
+MELD_JOIN = "+"  # the word between the melds of such an action's text
 
 
 class ActionSyntaxError(RuledeckError):
@@ -48,10 +53,13 @@ class Action(NamedTuple):
         if self.kind in CARD_KINDS:
             return f"{head} {deck.card_text(self.card)}"
         if self.kind == "meld":
-            return head + "".join(f" {deck.card_text(card)}{'=' + role if role else ''}"
-                                  for card, role in zip(self.cards, self.roles, strict=True))
+            return f"{head} {self.melds_text(deck)}"
         if self.kind == "add":
             return f"{head} {deck.card_text(self.card)} to m{self.target}"
+        if self.kind == "take" and self.cards:  # the pile taken by laying its top card in new melds
+            return f"{head} {self.name} meld {self.melds_text(deck)}"
+        if self.kind == "take" and self.card >= 0:  # ... or by adding it to a meld
+            return f"{head} {self.name} add {deck.card_text(self.card)} to m{self.target}"
         if self.kind == "take" and self.target > 0:
             return f"{head} {self.name} {self.target}"
         if self.kind == "choose":
@@ -61,6 +69,16 @@ class Action(NamedTuple):
                 parts += [name, argument_text(deck, kind, value)]
             return " ".join(parts)
         return f"{head} {self.name}"
+
+    def melds_text(self, deck: Deck) -> str:
+        """The cards of the melds an action lays, each wild with what it stands for, the melds joined by `+`."""
+        words = [f"{deck.card_text(card)}{'=' + role if role else ''}"
+                 for card, role in zip(self.cards, self.roles, strict=True)]
+        shown, start = [], 0
+        for size in meld_sizes(self):
+            shown.append(" ".join(words[start:start + size]))
+            start += size
+        return f" {MELD_JOIN} ".join(shown)
 
     @staticmethod
     def parse(text: str, deck: Deck, kinds: Mapping[tuple[str, str], str] | None = None) -> Action:
@@ -80,15 +98,7 @@ class Action(NamedTuple):
             except ValueError as error:
                 raise ActionSyntaxError(f"{text!r}: {error}") from None
         if kind == "meld":
-            cards, roles = [], []
-            try:
-                for word in words[2:]:
-                    card, _, role = word.partition("=")
-                    cards.append(deck.parse_card(card))
-                    roles.append(role)
-            except ValueError as error:
-                raise ActionSyntaxError(f"{text!r}: {error}") from None
-            return Action(seat, kind, cards=tuple(cards), roles=tuple(roles))
+            return _parse_melds(text, seat, words[2:], deck)
         if kind == "add":
             if len(words) != 5 or words[3] != "to" or not words[4].startswith("m") or not words[4][1:].isdigit():
                 raise ActionSyntaxError(f"{text!r}: write `p{seat} add 9H to m3`")
@@ -110,9 +120,49 @@ class Action(NamedTuple):
             return Action(seat, kind, name=words[2], arguments=tuple(values))
         if kind == "take" and len(words) == 4 and words[3].isdigit():
             return Action(seat, kind, name=words[2], target=int(words[3]))  # the top N cards of the pile
+        if kind == "take" and len(words) > 4 and words[3] == "meld":  # the top card laid in new melds
+            return _parse_melds(text, seat, words[4:], deck)._replace(kind=kind, name=words[2])
+        if kind == "take" and len(words) > 3 and words[3] == "add":  # the top card added to a meld
+            if len(words) != 7 or words[5] != "to" or not words[6].startswith("m") or not words[6][1:].isdigit():
+                raise ActionSyntaxError(f"{text!r}: write `p{seat} take {words[2]} add 9C to m3`")
+            try:
+                return Action(seat, kind, card=deck.parse_card(words[4]), name=words[2], target=int(words[6][1:]))
+            except ValueError as error:
+                raise ActionSyntaxError(f"{text!r}: {error}") from None
         if len(words) != 3:
             raise ActionSyntaxError(f"{text!r}: `{kind}` names one pile, e.g. `p{seat} {kind} stock`")
         return Action(seat, kind, name=words[2])
+
+
+def meld_sizes(action: Action) -> tuple[int, ...]:
+    """The number of cards of each meld a meld action lays (one meld: all its cards)."""
+    for name, value in action.arguments:
+        if name == MELD_SIZES:
+            return tuple(value)
+    return (len(action.cards),)
+
+
+def _parse_melds(text: str, seat: int, words: list[str], deck: Deck) -> Action:
+    """A meld action: one meld's cards, or several melds' joined by `+` (`p1 meld 7H 7S 7D + KH KS JK=K`)."""
+    cards: list[int] = []
+    roles: list[str] = []
+    sizes = [0]
+    for word in words:
+        if word == MELD_JOIN:
+            sizes.append(0)
+            continue
+        card, _, role = word.partition("=")
+        try:
+            cards.append(deck.parse_card(card))
+        except ValueError as error:
+            raise ActionSyntaxError(f"{text!r}: {error}") from None
+        roles.append(role)
+        sizes[-1] += 1
+    if 0 in sizes:
+        raise ActionSyntaxError(f"{text!r}: `{MELD_JOIN}` goes between two melds' cards, e.g. "
+                                f"`p{seat} meld 7H 7S 7D {MELD_JOIN} KH KS JK=K`")
+    arguments = ((MELD_SIZES, tuple(sizes)),) if len(sizes) > 1 else ()
+    return Action(seat, "meld", arguments=arguments, cards=tuple(cards), roles=tuple(roles))
 
 
 NO_ITEMS = "none"  # a list argument with no items, in an action's text (its items are joined with `+`)

@@ -46,7 +46,7 @@ VARIABLE_TYPES.update({f"list[{name}]": list_of(element) for name, element in li
 PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
 # Names the engine binds in some places; a ruleset may not declare them.
 CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "after": MELD, "winner": SEAT,
-              "receiver": SEAT, "round": INT, "to_play": INT}
+              "receiver": SEAT, "round": INT, "to_play": INT, "laid": list_of(MELD)}
 ENGINE_NAMES = {"dealer": SEAT, "hand_number": INT}
 KEYWORDS = {"params", "end", "all", "while", "remove"}  # words with a meaning of their own in a ruleset
 RESERVED = {*CONTEXTUAL, *ENGINE_NAMES, *KEYWORDS}

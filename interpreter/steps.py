@@ -354,11 +354,28 @@ class StepChecker:
             if verb in entries:
                 self.zone(entries[verb], (*path, verb), scope)
                 inner["cards"] = CARDS
+        if "meld_top" in entries:  # the pile's top card laid at once: the meld it lies in, and the new melds
+            if "take" in entries:
+                self.zone(entries["meld_top"], (*path, "meld_top"), scope, kind="melds")
+                if "depth" in entries:
+                    self.checker.error("schema", "`meld_top` takes the whole pile, its top card melded: no `depth`",
+                                       entries["depth"], (*path, "depth"))
+                inner["after"] = MELD
+                inner["laid"] = list_of(MELD)
+            else:
+                self.checker.error("schema", "`meld_top` goes with `take`: the pile is taken by melding its top card",
+                                   entries["meld_top"], (*path, "meld_top"),
+                                   hint="write `take: PILE` with `meld_top: MELDS` to take a pile by melding its top "
+                                   "card")
+        several = self._melds_at_once(entries, path)
         for verb in ("meld", "add"):
             if verb in entries:
                 self.zone(entries[verb], (*path, verb), scope)
                 inner["cards"] = CARDS
-                inner["after"] = MELD  # the meld as it will be after the action
+                if several:
+                    inner["laid"] = list_of(MELD)  # the new melds, in the order the action lays them
+                else:
+                    inner["after"] = MELD  # the meld as it will be after the action
                 if verb == "add":
                     inner["meld"] = MELD  # the meld as it is
         if "add" in entries and self._every_table(entries.get("to")):
@@ -368,7 +385,8 @@ class StepChecker:
                       kind="melds" if "meld" in entries or "add" in entries else "cards")
         if "depth" in entries and "take" not in entries:
             self.checker.error("schema", "`depth` goes with `take`", entries["depth"], (*path, "depth"))
-        candidate = next((verb for verb in ("play", "discard", "meld", "add") if verb in entries), None)
+        candidate: str | None = "melds" if several else next(
+            (verb for verb in ("play", "discard", "meld", "add") if verb in entries), None)
         arguments = entries.get("args") if "choose" in entries else None
         names = list(arguments.entries) if isinstance(arguments, MappingNode) else []
         if names and not any(inner[name].is_list and inner[name].element.is_list for name in names):
@@ -381,6 +399,22 @@ class StepChecker:
         self.steps(entries.get("do"), (*path, "do"), inner)
         if isinstance(scalar(entries.get("ends")), str):  # worked out after the option's steps
             self.expression(entries["ends"], (*path, "ends"), inner, BOOL, "`ends`")
+
+    def _melds_at_once(self, entries: dict[str, Node], path: Path) -> bool:
+        """Whether a `meld` option lays several melds at once (`at_once` above 1); `at_once` on another option is
+        an error."""
+        at_once = entries.get("at_once")
+        if at_once is None:
+            return False
+        if "take" in entries and "meld_top" in entries:
+            return False  # (the melds of a pile taken by melding its top card: `laid`, tested one by one)
+        if "meld" not in entries:
+            self.checker.error("schema", "`at_once` goes with `meld` (or a `take` with `meld_top`): an addition is one "
+                               "card to one meld", at_once, (*path, "at_once"),
+                               hint="lay several melds with `meld: hand` and `at_once: 3`; add cards one action at "
+                               "a time")
+            return False
+        return isinstance(scalar(at_once), int) and scalar(at_once) > 1
 
     def clauses(self, node: Node | None, path: Path, scope: Scope, candidate: str | None = None,
                 arguments: list[tuple[str, bool]] | None = None) -> None:
@@ -412,6 +446,9 @@ class StepChecker:
         elif candidate == "meld":  # (the meld, ...) for each new meld
             self.site.filter(paths, yaml_path(path) + "#filter", "after",
                              "B['after'] = item[0]; B['cards'] = list(item[0].cards)")
+        elif candidate == "melds":  # (the new melds, ...) for each group of melds laid at once
+            self.site.filter(paths, yaml_path(path) + "#filter", "laid",
+                             "B['laid'] = list(item[0]); B['cards'] = [c for m in item[0] for c in m.cards]")
         elif candidate == "choose" and arguments:  # a combination of the arguments' values for each action
             binding = "; ".join(f"B[{name!r}] = " + (f"list(item[{index}])" if listed else f"item[{index}]")
                                 for index, (name, listed) in enumerate(arguments))

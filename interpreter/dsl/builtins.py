@@ -373,11 +373,11 @@ def _can_meld(env: Mapping[str, Any], cards: Sequence[int], melds: Sequence[Any]
     return bool(rules.can_meld(cards, melds))
 
 
-def _unmelded(env: Mapping[str, Any], cards: Sequence[int]) -> list[int]:
+def _unmelded(env: Mapping[str, Any], cards: Sequence[int], onto: Sequence[Any] | None = None) -> list[int]:
     rules = env.get("_meld_rules")
     if rules is None:
         raise EvaluationError("unmelded() needs a `melds:` section in the ruleset")
-    return list(rules.unmelded(list(cards)))
+    return list(rules.unmelded(list(cards), tuple(onto or ())))
 
 
 def _builtin(name: str, signature: str, category: str, doc: str, example: str,
@@ -475,11 +475,14 @@ BUILTINS: dict[str, Builtin] = {
                  "Whether the cards can make a new meld of the ruleset's kinds, or give a card to one of `melds` "
                  "(with the ruleset's `melds:` rules; `melds` also decides which sets a side already has).",
                  "can_meld([7H, 7S, 7D], []) and not can_meld([7H, 9S], [])", _can_meld, "env"),
-        _builtin("unmelded", "(cards: list[card]) -> list[card]", "melds",
+        _builtin("unmelded", "(cards: list[card], onto: list[meld] = null) -> list[card]", "melds",
                  "The cards left out when the cards are arranged into melds of the ruleset's kinds (none of them "
                  "shared) so as to leave the fewest points (`deck.values`), then the fewest cards: a knock "
                  "rummy's deadwood is `points(unmelded(hand))`. Melds are made as `meld` would make them, "
-                 "ignoring `one_per_owner`.", "unmelded([]) == []", _unmelded, "env"),
+                 "ignoring `one_per_owner`. With `onto`, cards may also be laid off onto those melds, one at a "
+                 "time as `add` takes them (a run grown by one card may take the next): a knock rummy's defender, "
+                 "who lays off onto the knocker's melds, keeps `points(unmelded(hand, melds[knocker]))`.",
+                 "unmelded([]) == [] and unmelded([AH, KS], []) == [AH, KS]", _unmelded, "env"),
         # seats and teams
         _builtin("seats", "() -> list[seat]", "seats",
                  "Every seat, by number from seat 0 (clockwise from seat 0 until a `seating` step moves them).",

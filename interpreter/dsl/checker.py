@@ -265,6 +265,8 @@ class _Checker(OperatorChecks):
             hint = did_you_mean(name, known)
             if name in BUILTINS:
                 hint = f"`{name}` is a function: write `{name}(...)`"
+            elif hint is None and name == "after" and "laid" in self.context:
+                hint = "a `meld` option with `at_once` binds `laid`, the list of the melds it lays, not `after`"
             elif hint is None and name in environment.contextual:
                 hint = f"`{name}` is bound only in some places of a ruleset, not here"
             raise self._fail(node, "unknown-name", f"unknown name `{name}`", hint)

@@ -68,7 +68,7 @@ class Annotations:
 
 # A parameterless definition is kept once per evaluation environment unless it uses one of these names,
 # which change within one decision (the card being tested, the cards being laid).
-VOLATILE_NAMES = frozenset({"card", "cards", "meld", "after"})
+VOLATILE_NAMES = frozenset({"card", "cards", "meld", "after", "laid"})
 
 
 class Tainted(Exception):

@@ -156,6 +156,8 @@ class CardsAndValues(StateParts):
         kind = option.kind
         if kind in ("meld", "add"):
             return self._lay(option, action, bindings)
+        if option.meld_top is not None:
+            return self._take_melding(option, action, bindings)
         if kind in ("play", "discard", "draw", "take"):
             assert option.source is not None and option.destination is not None
             source_key, source = self.zone(option.source, bindings)
@@ -187,10 +189,18 @@ class CardsAndValues(StateParts):
     def _lay(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
         """A meld laid, or a card added to one: the cards leave the hand; the meld is put (or replaced)."""
         assert option.source is not None and option.destination is not None
-        plan = bindings["after"]
         source_key, source = self.zone(option.source, bindings)
         for card in (action.cards if option.kind == "meld" else (action.card,)):
             self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
+        if option.at_once > 1:  # several melds at once, numbered in the order the action lays them
+            _, table = self.table(option.destination, bindings)
+            laid = []
+            for meld in bindings["laid"]:
+                laid.append(dataclasses.replace(meld, id=self.melds_laid) if meld.id != self.melds_laid else meld)
+                table.append(laid[-1])
+                self.melds_laid += 1
+            return {**bindings, "laid": laid}
+        plan = bindings["after"]
         if option.kind == "meld":
             _, table = self.table(option.destination, bindings)
             if plan.id != self.melds_laid:  # (a meld found by an earlier search of the turn: see meldsearch.py)
@@ -206,6 +216,32 @@ class CardsAndValues(StateParts):
                 if meld.id == plan.id:
                     table[index] = plan
         return bindings
+
+    def _take_melding(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
+        """A pile taken by laying its top card at once: the top card, with the cards of `to` the new melds need,
+        goes to the melds (or onto a meld); then the rest of the pile goes to `to`."""
+        assert option.source is not None and option.destination is not None and option.meld_top is not None
+        source_key, source = self.zone(option.source, bindings)
+        target_key, target = self.zone(option.destination, bindings)
+        taken = list(source)
+        top, _ = self._take(source_key, source, len(source) - 1)
+        after, laid = bindings["after"], bindings["laid"]
+        _, table = self.table(option.meld_top, bindings)
+        placed = []
+        if laid:
+            from_hand = list(action.cards)
+            from_hand.remove(top)
+            for card in from_hand:
+                self._take(target_key, target, len(target) - 1 - target[::-1].index(card))
+            for meld in laid:
+                placed.append(dataclasses.replace(meld, id=self.melds_laid))
+                table.append(placed[-1])
+                self.melds_laid += 1
+            after = placed[next(index for index, meld in enumerate(laid) if meld is after)]
+        else:
+            table[next(index for index, meld in enumerate(table) if meld.id == after.id)] = after
+        self.move_all(source_key, source, target_key, target, option.face, False)
+        return {**bindings, "cards": taken, "after": after, "laid": placed}
 
     def tables(self, ref: Ref) -> list[list[Meld]]:
         """Every owner's table of a zone of melds."""

@@ -8,9 +8,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.actions import Action, argument_text, frozen, thawed
+from interpreter.actions import Action, argument_text, frozen, meld_sizes, thawed
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
-from interpreter.engine.meldsearch import new_melds
+from interpreter.engine.melds import Meld
+from interpreter.engine.meldsearch import groups, meld_groups, new_melds
 from interpreter.engine.program import Clause, Option
 
 if TYPE_CHECKING:
@@ -102,6 +103,10 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                 return dict.fromkeys([actions[card] for card in allowed], option)
             for card in allowed:
                 found[actions[card]] = option
+        elif option.meld_top is not None:
+            if shared is None:
+                shared = dict(pending.bindings)
+            _take_melding_actions(state, pending, option, found, shared)
         elif kind in ("draw", "take"):
             assert option.source is not None
             _, cards = state.zone(option.source, pending.bindings)
@@ -168,13 +173,21 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     _, hand = state.zone(option.source, shared, scratch=True)
     key, table = state.table(option.destination, shared, scratch=True)
     plans = state.meld_plans
+    if option.kind == "meld" and option.at_once > 1:  # one to `at_once` melds laid as one action
+        laid = meld_groups(state, rules, seat, hand, key[1], table, option.at_once, option.where)
+        if per_meld:
+            laid = _allowed(state, option, per_meld, shared, laid, _bind_group)
+        for group, action in laid:
+            if found.setdefault(action, option) is option:  # (a meld two options offer is the first's)
+                plans[action] = group
+        return
     if option.kind == "meld":
         melds = new_melds(state, rules, seat, hand, key[1], table)
         if per_meld:
             melds = _allowed(state, option, per_meld, shared, melds, _bind_meld)
         for meld, action in melds:
-            found[action] = option
-            plans[action] = meld
+            if found.setdefault(action, option) is option:
+                plans[action] = meld
         return
     tables = state.tables(option.destination) if option.every_table else [table]
     distinct = list(dict.fromkeys(hand))
@@ -191,6 +204,49 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
         action = _ADD(Action, (seat, "add", card, "", (), (), (), meld.id))
         found[action] = option
         plans[action] = grown
+
+
+def _take_melding_actions(state: State, pending: Pending, option: Option, found: dict[Action, Option],
+                          shared: Bindings) -> None:
+    """A pile taken by laying its top card at once (`meld_top`): each way the clauses allow, with its plan."""
+    assert option.source is not None
+    _, pile = state.zone(option.source, shared, scratch=True)
+    if not pile or any(not clause.per_action and not state.evaluate_kept(clause.rule, shared)
+                       for clause in option.clauses):
+        return
+    shared["cards"] = list(pile)
+    for action, plan in top_melds(state, pending.seat, option, shared):
+        shared["after"], shared["laid"] = plan[0], list(plan[1])
+        if _first_failure(state, option.clauses, shared) is None and found.setdefault(action, option) is option:
+            state.meld_plans[action] = plan
+
+
+def top_melds(state: State, seat: int, option: Option,
+              bindings: Bindings) -> list[tuple[Action, tuple[Meld, tuple[Meld, ...]]]]:
+    """The ways to lay a pile's top card at once, each with (the meld holding it, the new melds): added to a
+    meld of `meld_top`, or in one to `at_once` new melds made with cards of `to` (one of them holding it)."""
+    rules = state.game.meld_rules
+    if rules is None:  # pragma: no cover - the loader refuses `meld_top` without a `melds:` section
+        raise RulesetRuntimeError("`meld_top` needs a `melds:` section", option.where)
+    assert option.source is not None and option.destination is not None and option.meld_top is not None
+    _, pile = state.zone(option.source, bindings)
+    top = pile[-1]
+    _, hand = state.zone(option.destination, bindings)
+    key, table = state.table(option.meld_top, bindings)
+    found: list[tuple[Action, tuple[Meld, tuple[Meld, ...]]]] = []
+    for meld in table:
+        grown = rules.add(meld, top)
+        if grown is not None:
+            found.append((Action(seat, "take", card=top, name=option.name, target=meld.id), (grown, ())))
+    counts = Counter(hand)
+    counts[top] += 1  # (a copy of the top card in the hand is the same card: either may be laid)
+    entries = [(meld, needs, Action(seat, "meld", cards=meld.cards, roles=roles))
+               for meld, needs, roles in rules.search(counts, key[1], table)]
+    for laid, action in groups(rules, seat, entries, counts, option.at_once, option.where):
+        if any(top in meld.cards for meld in laid):
+            after = next(meld for meld in laid if top in meld.cards)
+            found.append((action._replace(kind="take", name=option.name), (after, laid)))
+    return found
 
 
 def _allowed(state: State, option: Option, clauses: tuple[Clause, ...], shared: Bindings, candidates: list[Any],
@@ -215,6 +271,11 @@ def _bind_meld(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
     bindings["after"] = candidate[0]
 
 
+def _bind_group(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
+    bindings["laid"] = list(candidate[0])
+    bindings["cards"] = [card for meld in candidate[0] for card in meld.cards]
+
+
 def _bind_addition(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
     bindings["cards"] = [candidate[1]]
     bindings["meld"] = candidate[0]
@@ -230,27 +291,36 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
     options = [o for o in pending.options if o.kind == action.kind]
     if rules is None or not options:
         return IllegalActionError(f"p{action.seat} cannot {action.kind} now")
-    option = options[0]
+    text = state.action_text(action)
+    sizes = meld_sizes(action) if action.kind == "meld" else (1,)
+    if len(sizes) > 1:
+        options = [o for o in options if o.at_once >= len(sizes)]
+        if not options:
+            most = max(o.at_once for o in pending.options if o.kind == "meld")
+            return IllegalActionError(f"{text}: {'one meld' if most == 1 else f'at most {most} melds'} may be "
+                                      f"laid at once here")
+    option = _option_in_force(state, options, pending.bindings)
     assert option.source is not None and option.destination is not None
     _, hand = state.zone(option.source, pending.bindings)
     key, table = state.table(option.destination, pending.bindings)
-    text = state.action_text(action)
     wanted = list(action.cards) if action.kind == "meld" else [action.card]
     missing = [card for card in wanted if wanted.count(card) > hand.count(card)]
     if missing:
         return IllegalActionError(f"{text}: p{action.seat} does not hold {state.card_text(missing[0])}")
     if action.kind == "meld":
-        same = [m for m in rules.candidates(hand, key[1], table, state.melds_laid)
-                if sorted(m.cards) == sorted(action.cards)]
-        if not same:
-            return IllegalActionError(f"{text} is not a meld: {rules.explain(list(action.cards), table)}")
-        if all(rules.roles(m) != action.roles for m in same) and any(action.roles):
-            ways = " or ".join(state.action_text(Action(action.seat, "meld", cards=m.cards, roles=rules.roles(m)))
-                               for m in same)
-            return IllegalActionError(f"{text}: with these cards a wild stands elsewhere (a wild with no gap to "
-                                      f"fill goes to the lower end): {ways}")
-        failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(same[0].cards),
-                                                          "after": same[0]})
+        laid: list[Meld] = []
+        start = 0
+        for size in sizes:
+            part = Action(action.seat, "meld", cards=action.cards[start:start + size],
+                          roles=action.roles[start:start + size])
+            start += size
+            meld = _meld_named(state, part, hand, key[1], table + laid)
+            if isinstance(meld, IllegalActionError):
+                return meld if len(sizes) == 1 else IllegalActionError(f"{text}: {meld}")
+            laid.append(meld)
+        failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(action.cards),
+                                                          **({"laid": laid} if option.at_once > 1
+                                                             else {"after": laid[0]})})
     else:
         target = next((m for m in state.all_melds(option, pending.bindings) if m.id == action.target), None)
         if target is None:
@@ -262,6 +332,69 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
                                                           "meld": target, "after": grown})
     reason = failure.reason if failure is not None else "not allowed now"
     return IllegalActionError(f"{text} is not allowed: {reason}", reason=reason)
+
+
+def _take_refusal(state: State, pending: Pending, options: list[Option], action: Action) -> IllegalActionError:
+    """Why a pile taken by melding its top card is refused: it is empty, the action lays no top card, the melds
+    are not what the cards make, or the clause of the ruleset that fails."""
+    option = _option_in_force(state, options, pending.bindings)
+    assert option.source is not None
+    _, pile = state.zone(option.source, pending.bindings)
+    text = state.action_text(action)
+    if not pile:
+        return IllegalActionError(f"{option.source.name} is empty")
+    bindings = {**pending.bindings, "cards": list(pile)}
+    fixed = _first_failure(state, tuple(clause for clause in option.clauses if not clause.per_action), bindings)
+    if fixed is not None:
+        return IllegalActionError(f"{text} is not allowed: {fixed.reason}", reason=fixed.reason)
+    ways = top_melds(state, pending.seat, option, pending.bindings)
+    if not action.cards and action.card < 0:
+        if not ways:
+            return IllegalActionError(f"{text}: {option.name} is taken by melding its top card at once, and "
+                                      f"{state.card_text(pile[-1])} makes no meld")
+        return IllegalActionError(f"{text}: {option.name} is taken by melding its top card at once, e.g. "
+                                  f"`{state.action_text(ways[0][0])}`")
+    plan = next((plan for way, plan in ways if way == action or (action.cards and way.cards and
+                                                                  _same_melds(action, way))), None)
+    if plan is None:
+        if action.card >= 0 and action.card != pile[-1]:
+            return IllegalActionError(f"{text}: the top card of {option.source.name} is {state.card_text(pile[-1])}")
+        source = option.destination.name if option.destination is not None else "the hand"
+        return IllegalActionError(f"{text}: these are not melds that the top card {state.card_text(pile[-1])} and "
+                                  f"cards of {source} make (at most {option.at_once} at once, one holding the top "
+                                  f"card)")
+    failure = _first_failure(state, option.clauses, {**bindings, "after": plan[0], "laid": list(plan[1])})
+    reason = failure.reason if failure is not None else "not allowed now"
+    return IllegalActionError(f"{text} is not allowed: {reason}", reason=reason)
+
+
+def _option_in_force(state: State, options: list[Option], bindings: Bindings) -> Option:
+    """Of the options an action may take, the one whose clauses say why it is refused: the first whose clauses
+    that read no action all hold, else the one whose first such clause to fail comes latest."""
+    def holding(option: Option) -> int:  # how many of its clauses that read no action hold before one fails
+        fixed = [clause for clause in option.clauses if not clause.per_action]
+        return next((index for index, clause in enumerate(fixed) if not state.evaluate(clause.rule, bindings)),
+                    len(option.clauses) + 1)
+
+    return max(options, key=holding)  # (the first of the best)
+
+
+def _meld_named(state: State, action: Action, hand: list[int], owner: int,
+                table: list[Meld]) -> Meld | IllegalActionError:
+    """The new meld one meld action names (its cards in any order), or why its cards make none."""
+    rules = state.game.meld_rules
+    assert rules is not None
+    text = state.action_text(action)
+    wanted = sorted(action.cards)
+    same = [m for m in rules.candidates(hand, owner, table, state.melds_laid) if sorted(m.cards) == wanted]
+    if not same:
+        return IllegalActionError(f"{text} is not a meld: {rules.explain(list(action.cards), table)}")
+    if all(rules.roles(m) != action.roles for m in same) and any(action.roles):
+        ways = " or ".join(state.action_text(Action(action.seat, "meld", cards=m.cards, roles=rules.roles(m)))
+                           for m in same)
+        return IllegalActionError(f"{text}: with these cards a wild stands elsewhere (a wild with no gap to "
+                                  f"fill goes to the lower end): {ways}")
+    return same[0]
 
 
 def same_choice(legal: dict[Action, Option], action: Action) -> Action | None:
@@ -278,11 +411,32 @@ def same_choice(legal: dict[Action, Option], action: Action) -> Action | None:
 
 def match_meld(state: State, legal: dict[Action, Option], action: Action) -> Action | None:
     """The legal meld action a text names, when it leaves out what a wild stands for (`p1 meld 6S 7S JK`)."""
-    if action.kind != "meld":
+    if action.kind not in ("meld", "take") or not action.cards:
         return None
-    found = [a for a in legal if a.kind == "meld" and a.seat == action.seat and sorted(a.cards) == sorted(action.cards)
-             and all(not given or given == role for given, role in _roles_by_card(action, a))]
+    found = [a for a in legal if a.kind == action.kind and a.seat == action.seat and a.name == action.name
+             and sorted(a.cards) == sorted(action.cards) and _same_melds(action, a)]
     return found[0] if len(found) == 1 else None
+
+
+def _same_melds(given: Action, legal: Action) -> bool:
+    """Whether an action names the melds of a legal one: the same melds in any order, each one's cards in any
+    order, each wild standing for what the legal one says where the action says it."""
+    def parts(action: Action) -> list[Action]:
+        found, start = [], 0
+        for size in meld_sizes(action):
+            found.append(Action(action.seat, "meld", cards=action.cards[start:start + size],
+                                roles=action.roles[start:start + size]))
+            start += size
+        return found
+
+    remaining = parts(legal)
+    for part in parts(given):
+        match = next((index for index, other in enumerate(remaining) if sorted(other.cards) == sorted(part.cards)
+                      and all(not wanted or wanted == role for wanted, role in _roles_by_card(part, other))), None)
+        if match is None:
+            return False
+        del remaining[match]
+    return not remaining
 
 
 def _roles_by_card(given: Action, legal: Action) -> list[tuple[str, str]]:
@@ -302,6 +456,13 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
         return {**pending.bindings, "card": action.card}
     if option.kind == "choose":  # (bindings are never changed once made: one without arguments is shared)
         return {**pending.bindings, **_bound(action.arguments)} if action.arguments else pending.bindings
+    if option.kind == "meld" and option.at_once > 1:
+        return {**pending.bindings, "cards": list(action.cards), "laid": list(state.meld_plans[action])}
+    if option.meld_top is not None:
+        assert option.source is not None
+        after, laid = state.meld_plans[action]
+        return {**pending.bindings, "cards": list(state.zone(option.source, pending.bindings)[1]), "after": after,
+                "laid": list(laid)}
     if option.kind == "meld":
         return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
     if option.kind == "add":
@@ -323,6 +484,13 @@ def check(state: State, pending: Pending, action: Action) -> tuple[Option, Bindi
         legal = state.legal_set()  # (a meld named with its cards in another order: see State.legal_form)
         if action not in legal:
             raise _meld_refusal(state, pending, action)
+        option = legal[action]
+        return option, bindings_for(state, pending, option, action)
+    melding = [o for o in pending.options if o.meld_top is not None and o.name == action.name]
+    if action.kind == "take" and melding:
+        legal = state.legal_set()
+        if action not in legal:
+            raise _take_refusal(state, pending, melding, action)
         option = legal[action]
         return option, bindings_for(state, pending, option, action)
     candidates = [o for o in pending.options if o.kind == action.kind and (action.kind in ("play", "discard")
@@ -451,6 +619,13 @@ def _why_no_pile(state: State, pending: Pending, option: Option) -> str:
     _, cards = state.zone(option.source, pending.bindings)
     if not cards:
         return f"{_describe(option)}: {option.source.name} is empty"
+    if option.meld_top is not None:
+        ways = top_melds(state, pending.seat, option, pending.bindings)
+        if not ways:
+            return f"{_describe(option)}: its top card {state.card_text(cards[-1])} makes no meld"
+        failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": list(cards),
+                                                          "after": ways[0][1][0], "laid": list(ways[0][1][1])})
+        return f"{_describe(option)}: {failure.reason if failure is not None else 'not allowed now'}"
     taken = [cards[-1]] if option.kind == "draw" or option.any_depth else list(cards)
     failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": taken})
     return f"{_describe(option)}: {failure.reason if failure is not None else 'not allowed now'}"
@@ -469,7 +644,15 @@ def _why_no_meld(state: State, pending: Pending, option: Option) -> list[str]:
     _, hand = state.zone(option.source, pending.bindings)
     key, table = state.table(option.destination, pending.bindings)
     tried: list[tuple[str, Bindings]] = []
-    if option.kind == "meld":
+    if option.kind == "meld" and option.at_once > 1:
+        found = [(meld, needs, Action(pending.seat, "meld", cards=meld.cards, roles=roles))
+                 for meld, needs, roles in rules.search(Counter(hand), key[1], table)]
+        for laid, action in groups(rules, pending.seat, found, Counter(hand), option.at_once, option.where):
+            tried.append((state.action_text(action).split(" ", 2)[2],
+                          {**pending.bindings, "cards": list(action.cards), "laid": list(laid)}))
+        if not tried:
+            return [f"meld: no meld of the ruleset's kinds can be made from {option.source.name}"]
+    elif option.kind == "meld":
         for meld in rules.candidates(hand, key[1], table, state.melds_laid):
             tried.append((" ".join(state.card_text(card) for card in meld.cards),
                           {**pending.bindings, "cards": list(meld.cards), "after": meld}))

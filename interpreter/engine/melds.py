@@ -83,6 +83,7 @@ class MeldRules:
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
+        self._laid: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[int, ...]] = {}  # ... with lay-offs
         self._bounds_of: dict[str, tuple[int, int]] = {}  # kind -> the positions its runs may reach
         self._positions: dict[tuple[str, int], list[int]] = {}  # (kind, card) -> where it sits in a run
         self._added: dict[tuple[Meld, int], Meld | None] = {}  # (meld, card) -> the meld with the card added
@@ -359,16 +360,21 @@ class MeldRules:
         return frozenset((meld.kind, meld.rank) for meld in table
                          if meld.shape == "set" and self.kinds[meld.kind].one_per_owner)
 
-    def unmelded(self, hand: Sequence[int]) -> list[int]:
+    def unmelded(self, hand: Sequence[int], onto: Sequence[Meld] = ()) -> list[int]:
         """The cards left out by the arrangement of the hand into disjoint new melds (of the kinds, each as
-        `candidates` makes it) that leaves the fewest points (`deck.values`), then the fewest cards; in hand
-        order. A knock rummy's deadwood is their points."""
+        `candidates` makes it), and additions to the melds `onto` (laid off, one card at a time, each as `add`
+        takes it), that leaves the fewest points (`deck.values`), then the fewest cards; in hand order. A knock
+        rummy's deadwood is their points."""
         key = tuple(sorted(hand))
-        kept = self._unmelded.get(key)
-        if kept is None:
-            if len(self._unmelded) >= _UNMELDED_KEPT:
-                self._unmelded.clear()
-            kept = self._unmelded[key] = self._least_unmelded(key)
+        if onto:
+            laid = (key, tuple(onto))
+            kept = self._laid.get(laid)
+            if kept is None:
+                if len(self._laid) >= _UNMELDED_KEPT:
+                    self._laid.clear()
+                kept = self._laid[laid] = self._laid_off(key, laid[1])
+        else:
+            kept = self._kept_unmelded(key)
         left = Counter(kept)
         ordered = []
         for card in hand:
@@ -376,6 +382,39 @@ class MeldRules:
                 left[card] -= 1
                 ordered.append(card)
         return ordered
+
+    def _kept_unmelded(self, hand: tuple[int, ...]) -> tuple[int, ...]:
+        """`_least_unmelded` of a sorted hand, kept (the same hands recur within a turn)."""
+        kept = self._unmelded.get(hand)
+        if kept is None:
+            if len(self._unmelded) >= _UNMELDED_KEPT:
+                self._unmelded.clear()
+            kept = self._unmelded[hand] = self._least_unmelded(hand)
+        return kept
+
+    def _laid_off(self, hand: tuple[int, ...], onto: tuple[Meld, ...]) -> tuple[int, ...]:
+        """`_least_unmelded` when cards may also be laid off onto the melds `onto`: each card that fits one of
+        them is laid off there (the meld grown, so that the next card may fit) or kept, the cards kept arranged
+        into new melds."""
+        value_of = self.deck.value_of
+
+        def cost(left: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
+            return sum(value_of[card] for card in left), len(left), left
+
+        @functools.cache
+        def best(remaining: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[int, int, tuple[int, ...]]:
+            result = cost(self._kept_unmelded(remaining))
+            for index, card in enumerate(remaining):
+                if index and remaining[index - 1] == card:
+                    continue  # (a second copy is laid off the same ways)
+                rest = remaining[:index] + remaining[index + 1:]
+                for place, meld in enumerate(melds):
+                    grown = self.add(meld, card)
+                    if grown is not None:
+                        result = min(result, best(rest, (*melds[:place], grown, *melds[place + 1:])))
+            return result
+
+        return best(hand, onto)[2]
 
     def _least_unmelded(self, hand: tuple[int, ...]) -> tuple[int, ...]:
         value_of = self.deck.value_of

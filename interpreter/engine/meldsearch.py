@@ -16,7 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from interpreter.actions import Action
+from interpreter.actions import MELD_SIZES, Action
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.melds import Meld, MeldRules
 
 if TYPE_CHECKING:
@@ -65,6 +66,76 @@ def _lost(before: dict[int, int], now: dict[int, int]) -> list[tuple[int, int]] 
     if len(now) > len(before) or any(before.get(card, 0) < held for card, held in now.items()):
         return None
     return lost
+
+
+MOST_GROUPS = 20_000  # the most groups of melds one decision may offer (see `groups`)
+
+
+def meld_groups(state: State, rules: MeldRules, seat: int, hand: list[int], owner: int, table: list[Meld],
+                most: int, where: str) -> list[tuple[tuple[Meld, ...], Action]]:
+    """Every way to lay one to `most` new melds at once from the seat's hand, with its action."""
+    new_melds(state, rules, seat, hand, owner, table)
+    assert state.meld_search is not None
+    return groups(rules, seat, [(meld, needs, action) for meld, needs, action in state.meld_search.found],
+                  Counter(hand), most, where)
+
+
+def groups(rules: MeldRules, seat: int, found: list[tuple[Meld, dict[int, int], Action]], counts: dict[int, int],
+           most: int, where: str) -> list[tuple[tuple[Meld, ...], Action]]:
+    """The groups of one to `most` of the melds found (each with the cards it needs and its action) that the
+    cards counted can make together: a meld may come twice when the cards are held twice, and a kind of one meld
+    per rank and owner has at most one set of a rank in a group. Each group once, its melds in the order found;
+    the single melds first, then the pairs, and so on. More than MOST_GROUPS is an error at `where` (a legal set
+    is returned whole): a hand of 12 cards of a double pack with four wild cards makes about 2,000 groups of up
+    to three melds."""
+    left = dict(counts)
+    chosen: list[tuple[Meld, dict[int, int], Action]] = []
+    taken: set[tuple[str, int]] = set()  # the sets of the group, of kinds of one per rank and owner
+    kinds = rules.kinds
+    by_size: list[list[tuple[tuple[Meld, ...], Action]]] = [[] for _ in range(most)]
+    made = 0
+
+    def extend(start: int) -> None:
+        nonlocal made
+        for index in range(start, len(found)):
+            entry = found[index]
+            meld, needs, _ = entry
+            if any(left.get(card, 0) < count for card, count in needs.items()):
+                continue
+            rank_taken = (meld.kind, meld.rank) if meld.shape == "set" and kinds[meld.kind].one_per_owner else None
+            if rank_taken in taken:
+                continue
+            for card, count in needs.items():
+                left[card] -= count
+            chosen.append(entry)
+            if rank_taken is not None:
+                taken.add(rank_taken)
+            made += 1
+            if made > MOST_GROUPS:
+                raise RulesetRuntimeError(f"more than {MOST_GROUPS:,} ways to lay up to {most} melds at once: the "
+                                          f"legal set would be too large; lower `at_once`", where)
+            by_size[len(chosen) - 1].append(_group(seat, chosen))
+            if len(chosen) < most:
+                extend(index)  # (the same meld again, when the cards are there twice)
+            chosen.pop()
+            if rank_taken is not None:
+                taken.discard(rank_taken)
+            for card, count in needs.items():
+                left[card] += count
+
+    extend(0)
+    return [group for size in by_size for group in size]
+
+
+def _group(seat: int, chosen: list[tuple[Meld, dict[int, int], Action]]) -> tuple[tuple[Meld, ...], Action]:
+    """A group of melds with its action: one meld's own, or the cards and roles of all, with their sizes."""
+    if len(chosen) == 1:
+        return (chosen[0][0],), chosen[0][2]
+    cards = tuple(card for _, _, action in chosen for card in action.cards)
+    roles = tuple(role for _, _, action in chosen for role in action.roles)
+    sizes = tuple(len(action.cards) for _, _, action in chosen)
+    return tuple(entry[0] for entry in chosen), _ACTION(Action, (seat, "meld", -1, "", ((MELD_SIZES, sizes),),
+                                                                 cards, roles, -1))
 
 
 _ACTION = tuple.__new__  # an action made from its fields in order (Action is a named tuple)

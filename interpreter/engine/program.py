@@ -103,6 +103,8 @@ class Option:
     choice_filter: Callable[..., list[Any]] | None = None
     any_depth: bool = False  # `take` of the top N cards for any N (else the whole pile)
     every_table: bool = False  # `add` to the melds of every owner of the destination zone
+    at_once: int = 1  # `meld`, `take` with `meld_top`: the most new melds one action lays (bound as `laid`)
+    meld_top: Ref | None = None  # `take`: the zone of melds where the pile's top card is laid at once
     face: str | None = None  # play, discard, draw, take: "up" or "down" where the card lands (else the default)
     ends_when: Expr | None = None  # `ends:` as an expression: the decision ends when it holds after the steps
     hides_card: bool = field(init=False)  # a discard, or a card played face down: some seats may not see it
@@ -150,7 +152,7 @@ class Program:
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 # The names that differ between the candidate actions of one option; a clause reading none of them holds for
 # all of its actions or for none, and is tested once.
-_PER_ACTION = frozenset({"card", "cards", "meld", "after"})
+_PER_ACTION = frozenset({"card", "cards", "meld", "after", "laid"})
 
 
 class _Builder:
@@ -308,6 +310,8 @@ class _Builder:
                       self.expressions.get(yaml_path((*path, "legal")) + "#filter") if kind in ("play", "discard")
                       else None,
                       any_depth=_scalar(e.get("depth")) == "any", every_table=every_table,
+                      at_once=int(_scalar(e.get("at_once")) or 1) if kind in ("meld", "take") else 1,
+                      meld_top=self.ref(e.get("meld_top"), (*path, "meld_top")) if kind == "take" else None,
                       face=_face(e.get("face")),
                       meld_filter=self.expressions.get(yaml_path((*path, "legal")) + "#filter")
                       if kind in ("meld", "add") else None,

@@ -385,7 +385,7 @@ class State(CardsAndValues, MatchLoop):
         `taken 3D+4C`; a meld's cards in any order, or without what its wild stands for when that is clear);
         else `action` itself."""
         if self.pending is None or self.chance is not None or self.terminal or not (
-                action.kind == "meld" or (action.kind == "choose" and
+                action.kind == "meld" or (action.kind == "take" and action.cards) or (action.kind == "choose" and
                                           any(value.__class__ is tuple for _, value in action.arguments))):
             return action
         try:
@@ -394,7 +394,7 @@ class State(CardsAndValues, MatchLoop):
             return action
         if action in legal:
             return action
-        found = decisions.match_meld(self, legal, action) if action.kind == "meld" else \
+        found = decisions.match_meld(self, legal, action) if action.kind in ("meld", "take") else \
             decisions.same_choice(legal, action)
         return found or action
 

@@ -10,7 +10,8 @@ The ids, in blocks, for a deck of C distinct cards and a ruleset of Z zones:
     a choice with its arguments         one block per choice, in the order the ruleset first names them
     anything else                       the last `slots` ids: the k-th of the other legal actions, in the
                                         engine's order (melds, additions to melds, taking the top N cards of a
-                                        pile, choices whose arguments are lists or text, values out of range)
+                                        pile or a pile by melding its top card, choices whose arguments are lists
+                                        or text, values out of range)
 
 A choice's block holds every combination of its arguments' values, each argument over a domain fixed by its
 type: booleans (false, true), cards (the deck's C cards), ranks, suits, and integers (and seats) from 0 to the
@@ -118,7 +119,7 @@ class ActionCatalogue:
             return action.card
         if kind == "discard":
             return self.card_count + action.card
-        if kind in ("draw", "take") and not (kind == "take" and action.target > 0):
+        if kind == "draw" or (kind == "take" and action.target < 1 and not action.cards and action.card < 0):
             index = self._zone_index.get(action.name)
             if index is None:
                 return None
