@@ -224,7 +224,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
             function = functools.partial(function, deck)
         namespace[f"B_{name}"] = function
     namespace.update(
-        RANK=deck.rank_of, SUIT=deck.suit_of, DECK_CARDS=tuple(deck.distinct_cards()),
+        RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list,
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide,
@@ -262,6 +262,8 @@ def _free_locals(code: str) -> set[str]:
 
 # Builtins without arguments whose list a quantifier or comprehension only goes over: written as what goes
 # over the same items without making a list (`seats()`, `deck_cards()`).
+# Builtins written as a look-up in the deck's tables instead of a call (their arguments are each read once).
+_WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})"}
 _ITERATED = {"seats": "range(V['player_count'])", "deck_cards": "DECK_CARDS"}
 
 # How a quantifier is written as a loop (`_Emitter._loop`): before the loop, for each item, after it.
@@ -370,6 +372,9 @@ class _Emitter:
             if arguments:  # (see `common_calls`)
                 self._record_call(code)
             return code
+        written = _WRITTEN_IN_PLACE.get((node.function, len(arguments)))
+        if written is not None:  # (a look-up: no call, and nothing worth keeping)
+            return written.format(*arguments)
         if BUILTINS[node.function].context == "env":
             arguments.insert(0, "V")
         code = f"B_{node.function}({', '.join(arguments)})"
