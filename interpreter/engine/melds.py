@@ -86,7 +86,9 @@ class MeldRules:
         self._laid: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[int, ...]] = {}  # ... with lay-offs
         self._bounds_of: dict[str, tuple[int, int]] = {}  # kind -> the positions its runs may reach
         self._positions: dict[tuple[str, int], list[int]] = {}  # (kind, card) -> where it sits in a run
-        self._added: dict[tuple[Meld, int], Meld | None] = {}  # (meld, card) -> the meld with the card added
+        # (id of a meld, card) -> (the meld, the meld with the card added): keyed by identity, since hashing a meld
+        # costs more than the answer's look-up; the meld kept in the entry keeps its id from being reused.
+        self._added: dict[tuple[int, int], tuple[Meld, Meld | None]] = {}
         self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
         self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
@@ -557,13 +559,15 @@ class MeldRules:
     def add(self, meld: Meld, card: int) -> Meld | None:
         """The meld with one more card, or None when the card cannot go there (answers kept: the same melds
         and cards are tried at every decision of a turn, and turn after turn)."""
-        key = (meld, card)
-        added = self._added.get(key, self)
-        if added is self:
-            if len(self._added) >= _ADDITIONS_KEPT:
-                self._added.clear()
-            added = self._added[key] = self._add(meld, card)
-        return added  # type: ignore[return-value]
+        key = (id(meld), card)
+        kept = self._added.get(key)
+        if kept is not None and kept[0] is meld:
+            return kept[1]
+        if len(self._added) >= _ADDITIONS_KEPT:
+            self._added.clear()
+        added = self._add(meld, card)
+        self._added[key] = (meld, added)
+        return added
 
     def _add(self, meld: Meld, card: int) -> Meld | None:
         kind = self.kinds[meld.kind]
