@@ -31,10 +31,10 @@ def test_generated_legal_sets_are_the_general_search_s(path: Path) -> None:
     namespace["GENERIC_LEGAL"] = hand_over
     try:
         rng = random.Random(7)
-        compared = 0
+        compared = decided = 0
         for match in range(40):
             state = game.new_initial_state(seed=match)
-            while not state.is_terminal and compared < 150:
+            while not state.is_terminal and compared < 150 and decided < 1500:
                 if state.current_player == CHANCE:
                     state.apply_chance()
                     continue
@@ -45,7 +45,8 @@ def test_generated_legal_sets_are_the_general_search_s(path: Path) -> None:
                     assert generated == list(decisions.legal_actions(state, pending).items()), pending.where
                     compared += 1
                 state.apply(rng.choice(state.legal_actions()))
-            if compared >= 150:
+                decided += 1
+            if compared >= 150 or decided >= 1500:
                 break
     finally:
         namespace["GENERIC_LEGAL"] = general
