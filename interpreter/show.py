@@ -62,6 +62,9 @@ def _items(checker: RulesetChecker, node: object, key: str, kind: str,
                 hint = (f"a variant that removes a {kind} removes it from `show.{key}` too: "
                         f"`{{name: {name}, remove: true}}`")
             checker.error(f"unknown-{kind}", f"`show.{key}` names no {kind} `{name}`", name_node, path, hint=hint)
+        elif getattr(declared[name], "visibility", None) == "nobody" and kind == "variable":
+            checker.error("invalid-value", f"`show.{key}` shows the variable `{name}`, which nobody sees",
+                          name_node, path, hint="leave it out: its value is hidden from every seat")
         elif any(other.name == name for other in shown):
             checker.error("duplicate-name", f"`show.{key}` shows the {kind} `{name}` twice", name_node, path,
                           hint="keep one of them")

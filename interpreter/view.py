@@ -285,8 +285,10 @@ def _played_by(cards: tuple[str, ...], placements: tuple[tuple[str, str], ...]) 
 
 
 def _variables(ruleset: Ruleset, observation: dict[str, Any], show: ShowSpec) -> list[VariableView]:
+    """The variables shown (by default every one that some seat may see), each as this seat sees it."""
     views = []
-    for item in _shown(show.variables, ruleset.variables):
+    seen = {name: variable for name, variable in ruleset.variables.items() if variable.visibility != "nobody"}
+    for item in _shown(show.variables, seen):
         variable = ruleset.variables[item.name]
         value = observation["variables"][item.name]
         text: str | list[str | None] | None

@@ -27,6 +27,8 @@ def sees_zone(state: State, zone: ZoneSpec, owner: int, seat: int) -> bool:
 
 
 def sees_variable(state: State, variable: VariableSpec, owner: int, seat: int) -> bool:
+    if variable.visibility == "nobody":
+        return False
     if variable.visibility == "public" or variable.per == "table":
         return True
     team_of: tuple[int, ...] = state.values["team_of"]
@@ -74,7 +76,9 @@ def observe(state: State, seat: int, *, legal: bool = True) -> dict[str, Any]:
     variables: dict[str, Any] = {}
     for name, variable in ruleset.variables.items():
         stored = state.values[name]
-        if variable.per == "table":
+        if variable.visibility == "nobody":  # (its value hidden from every seat, as a `nobody` zone's cards)
+            variables[name] = None if variable.per == "table" else [None] * len(stored)
+        elif variable.per == "table":
             variables[name] = _value(state, variable.type, stored)
         else:
             variables[name] = [_value(state, variable.type, value) if sees_variable(state, variable, owner, seat)
