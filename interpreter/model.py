@@ -44,10 +44,12 @@ class VariableSpec:
 
 @dataclass(frozen=True)
 class ShownItem:
-    """A zone or variable a player's view shows, with the label it is shown under."""
+    """A zone or variable a player's view shows, with the label it is shown under; or a definition without
+    parameters shown as a variable, `where` the YAML path of its compiled expression (empty for the others)."""
 
     name: str
     label: str
+    where: str = ""
 
 
 @dataclass(frozen=True)

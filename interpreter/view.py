@@ -20,7 +20,6 @@ from interpreter.source import MappingNode, ScalarNode, SequenceNode
 if TYPE_CHECKING:
     from interpreter.cards import Deck
     from interpreter.engine.state import State
-    from interpreter.model import Ruleset
 
 RECENT_ACTIONS = 8
 PLACING_VERBS = ("play", "discard")  # the actions that put one card on a pile or a trick, `p2 play AH`
@@ -126,7 +125,7 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS) -> Tabl
         hand=None if hand_cards is None else arranged_hand(state, seat, hand_cards),
         hand_zone=show.hand,
         zones=tuple(_zones(state, observation, show, seat, team_of, events)),
-        variables=tuple(_variables(ruleset, observation, show)),
+        variables=tuple(_variables(state, observation, show)),
         recent=tuple(_recent(events, seat, recent)),
         standings=_standings(every_event),
         legal_actions=tuple(observation.get("legal_actions", ())),
@@ -284,11 +283,16 @@ def _played_by(cards: tuple[str, ...], placements: tuple[tuple[str, str], ...]) 
 # --- variables, teams, events -----------------------------------------------------------------------------------
 
 
-def _variables(ruleset: Ruleset, observation: dict[str, Any], show: ShowSpec) -> list[VariableView]:
-    """The variables shown (by default every one that some seat may see), each as this seat sees it."""
+def _variables(state: State, observation: dict[str, Any], show: ShowSpec) -> list[VariableView]:
+    """The variables shown (by default every one that some seat may see), each as this seat sees it, and the
+    definitions shown with them."""
+    ruleset = state.game.ruleset
     views = []
     seen = {name: variable for name, variable in ruleset.variables.items() if variable.visibility != "nobody"}
     for item in _shown(show.variables, seen):
+        if item.where:
+            views.append(_definition(state, item))
+            continue
         variable = ruleset.variables[item.name]
         value = observation["variables"][item.name]
         text: str | list[str | None] | None
@@ -298,6 +302,24 @@ def _variables(ruleset: Ruleset, observation: dict[str, Any], show: ShowSpec) ->
             text = [None if part is None else value_text(part, variable.type) for part in value]
         views.append(VariableView(item.name, item.label, variable.per, value, text))
     return views
+
+
+def _definition(state: State, item: ShownItem) -> VariableView:
+    """A definition `show.variables` names, a value of the table; unset (`-`) when it cannot be worked out now
+    (it reads a variable not yet set, or a null)."""
+    from interpreter.engine.errors import RulesetRuntimeError
+    from interpreter.engine.observation import observed_value
+    from interpreter.engine.program import Expr
+
+    function = state.game.ruleset.expressions[item.where]
+    kind = state.game.ruleset.shown_types.get(item.where)
+    type_name = str(kind.element if kind is not None and kind.name == "optional" else kind)
+    try:
+        value = state.evaluate(Expr(function, item.where, getattr(function, "keeps", True)), {})
+    except RulesetRuntimeError:
+        value = None
+    shown = observed_value(state, type_name, value)
+    return VariableView(item.name, item.label, "table", shown, value_text(shown, type_name))
 
 
 def value_text(value: Any, type_name: str) -> str:
