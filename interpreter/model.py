@@ -50,6 +50,7 @@ class ShownItem:
     name: str
     label: str
     where: str = ""
+    sorted: bool = False  # a zone whose cards are shown as a hand is (`sorted: true`), not in the zone's order
 
 
 @dataclass(frozen=True)

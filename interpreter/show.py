@@ -76,5 +76,11 @@ def _items(checker: RulesetChecker, node: object, key: str, kind: str,
         else:
             label = scalar(item.entries.get("label"))
             where = yaml_path(path) if isinstance(declared[name], Definition) else ""
-            shown.append(ShownItem(name, str(label) if label is not None else name.replace("_", " "), where))
+            in_order = scalar(item.entries.get("sorted")) is True
+            if in_order and getattr(declared[name], "kind", "cards") != "cards":
+                checker.error("invalid-value", f"`show.{key}` sorts the zone `{name}`, which holds melds",
+                              item.entries["sorted"], ("show", key, index, "sorted"),
+                              hint="`sorted` orders the cards of a zone of cards, as a hand is shown")
+            shown.append(ShownItem(name, str(label) if label is not None else name.replace("_", " "), where,
+                                   in_order))
     return tuple(shown)

@@ -208,15 +208,28 @@ def _zones(state: State, observation: dict[str, Any], show: ShowSpec, seat: int,
         zone = ruleset.zones[item.name]
         seen = observation["zones"][item.name]
         if zone.owner == "table":
-            views.append(_zone(item, "", False, seen, item.name in tricks, placements))
+            views.append(_zone(item, "", False, _arranged(state, seat, item, seen), item.name in tricks,
+                               placements))
             continue
         for owner, part in enumerate(seen):
             if zone.owner == "seat" and owner == seat and item.name == show.hand:
                 continue  # shown as the hand
             is_yours = owner == seat if zone.owner == "seat" else owner == team_of[seat]
             name = f"p{owner}" if zone.owner == "seat" else f"t{owner}"
-            views.append(_zone(item, name, is_yours, part, False, ()))
+            views.append(_zone(item, name, is_yours, _arranged(state, seat, item, part), False, ()))
     return views
+
+
+def _arranged(state: State, seat: int, item: ShownItem, seen: dict[str, Any]) -> dict[str, Any]:
+    """A zone's view with the cards the seat sees in it (or face up in it) in the hand's order, for a zone
+    `show.zones` sorts (a hand spread face up on the table); as it is otherwise."""
+    if not item.sorted:
+        return seen
+    arranged = dict(seen)
+    for key in ("cards", "face_up"):
+        if seen.get(key):
+            arranged[key] = [card for group in arranged_hand(state, seat, seen[key]) for card in group.cards]
+    return arranged
 
 
 def _zone(item: ShownItem, owner: str, is_yours: bool, seen: dict[str, Any], is_trick: bool,
