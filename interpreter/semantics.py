@@ -34,7 +34,7 @@ from interpreter.dsl.types import (
 from interpreter.errors import Diagnostic, ExpressionError, Location
 from interpreter.model import Players, VariableSpec, ZoneSpec
 from interpreter.parameters import ParamSpec, ParamValue
-from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
+from interpreter.source import YAML_WORDS, MappingNode, Node, ScalarNode, SequenceNode, written_word, yaml_path
 
 Path = tuple[str | int, ...]
 Scope = dict[str, Type]
@@ -230,8 +230,11 @@ class RulesetChecker:
                 continue
             problem = spec.problem(spec.default)
             if problem is not None and spec.default is not None:
+                word = written_word(entries["default"].location) if isinstance(spec.default, bool) else None
+                hint = (f"YAML reads `{word}` as {YAML_WORDS[word.lower()]}: quote it (\"{word}\") to write the "
+                        "word" if word is not None else "a default must be an allowed value")
                 self.error("param-value", f"the default of `{name}`: {problem}", entries["default"],
-                           (*path, "default"), hint="a default must be an allowed value")
+                           (*path, "default"), hint=hint)
             specs[name] = spec
         return specs
 
