@@ -18,7 +18,7 @@ from interpreter.dsl.ast import free_names
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
 from interpreter.dsl.definitions import VOLATILE_NAMES, did_you_mean
-from interpreter.dsl.types import CARD, INT, NUM, SEAT
+from interpreter.dsl.types import CARD, INT, MELD, NUM, SEAT
 from interpreter.engine.game import Game
 from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, RulesetError
 from interpreter.flow import check_deck_arithmetic, check_phases
@@ -338,11 +338,10 @@ def _check_shown_definitions(checker: RulesetChecker, steps: StepChecker, show: 
         path = ("show", "variables", index, "name")
         node = _show_item_name(checker.root, index)
         kind = steps.expression(node, path, {}, None, f"the definition `{item.name}` shown")
-        if kind is not None and (kind.is_per_owner or kind.name in ("zone", "meld") or
-                                 (kind.is_list and kind.element.name in ("zone", "meld"))):
+        if kind is not None and MELD in (kind, kind.element if kind.is_list else None):
             checker.error("type", f"`show.variables` shows the definition `{item.name}`, which is {kind}, not a "
-                          "value", node, path, hint="show a number, a truth value, a text, a seat, a card or a "
-                                                    "list of them")
+                          "value to show", node, path, hint="show a number, a truth value, a text, a seat, a card "
+                                                            "or a list of them: the cards of a meld, `m.cards`")
         secret = _hidden_reads(item.name, definitions, steps)
         if secret:
             checker.error("invalid-value", f"`show.variables` shows the definition `{item.name}`, which reads "

@@ -306,19 +306,17 @@ def _exchange_hidden_variables(trial: State, exchanged: dict[int, list[int]]) ->
 
 
 def _exchanged(value: Any, exchanged: dict[int, list[int]]) -> Any:
-    """A card, or a list of cards, with each card dealt again replaced (a copy of a card taking, in turn, the
-    cards dealt in that card's places)."""
+    """A card, or a list of cards, with each card dealt again replaced (copies of a card, in several decks,
+    take in turn the cards dealt in that card's places; a copy beyond them was not dealt again and stays)."""
     if value is None:
         return None
     taken: dict[int, int] = {}
 
     def swap(card: int) -> int:
-        places = exchanged.get(card)
-        if not places:
-            return card
+        places = exchanged.get(card, ())
         index = taken.get(card, 0)
         taken[card] = index + 1
-        return places[index % len(places)]
+        return places[index] if index < len(places) else card
 
     return [swap(card) for card in value] if isinstance(value, list) else swap(value)
 

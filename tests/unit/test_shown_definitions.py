@@ -24,6 +24,7 @@ zones:
   - {name: stock}
   - {name: hand, owner: seat, visibility: owner}
   - {name: pile, visibility: public}
+  - {name: table, kind: melds, visibility: public}
 variables:
   - {name: points, type: int, per: seat, initial: 0}
 define:
@@ -32,6 +33,8 @@ define:
   lead(p): points[p] - points[next_seat(p)]
   held: size(hand[0])
   mine: size(hand[player])
+  every_seats_points: points
+  first_meld: first(table)
 hand:
   start: deal
   phases:
@@ -92,6 +95,8 @@ def test_bridge_shows_the_board_and_its_vulnerability(tmp_path: Path) -> None:
     ("lead", "`show.variables` shows the definition `lead`, which takes parameters"),
     ("held", "`show.variables` shows the definition `held`, which reads the zone `hand`, not seen by every seat"),
     ("mine", "`mine` uses `player`, which is not bound here"),
+    ("every_seats_points", "`points` has one value per seat: write `points[seat]`"),
+    ("first_meld", "`show.variables` shows the definition `first_meld`, which is meld, not a value to show"),
 ])
 def test_validate_refuses_a_definition_that_is_not_one_public_value(tmp_path: Path, name: str, message: str) -> None:
     with pytest.raises(RulesetError) as caught:
