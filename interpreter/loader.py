@@ -18,11 +18,11 @@ from interpreter.dsl.ast import free_names
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
 from interpreter.dsl.definitions import VOLATILE_NAMES, did_you_mean
-from interpreter.dsl.types import CARD, INT, NUM, SEAT
+from interpreter.dsl.types import CARD, INT, MELD, NUM, SEAT
 from interpreter.engine.game import Game
 from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, RulesetError
 from interpreter.flow import check_deck_arithmetic, check_phases
-from interpreter.model import Ruleset
+from interpreter.model import Ruleset, ShowSpec
 from interpreter.parameters import ParamValue, resolve
 from interpreter.procedures import expand_procedures, procedure_nodes, written_at
 from interpreter.semantics import (
@@ -129,8 +129,8 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     deck = checker.build_deck(players)
     zones = checker.build_zones()
     variables = checker.build_variables()
-    show = build_show(checker, root, zones, variables)
     definitions = checker.build_definitions()
+    show = build_show(checker, root, zones, variables, definitions)
     teams = checker.build_teams(players)
     globals_ = {**variable_scope(variables, zones), **ENGINE_NAMES}
     contextual: dict[str, Any] = dict(CONTEXTUAL)
@@ -150,6 +150,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     _check_match(steps, root)
     _check_metrics(checker, steps, root)
     _check_hand_order(checker, steps, root)
+    _check_shown_definitions(checker, steps, show, definitions)
     _check_unused(checker, environment, site, definitions)
     compiled = program.build()
     expressions = {where: compiled[name] for where, name in site.compiled.items()}
@@ -324,6 +325,57 @@ def _check_hand_order(checker: RulesetChecker, steps: StepChecker, root: Mapping
         if kind is not None and (kind.is_list or kind.name in ("per_seat", "per_team")):
             checker.error("type", f"`show.hand_group` is one value for each card, not {kind}", group,
                           ("show", "hand_group"), hint="e.g. `if card.suit == trump then 'trumps' else ...`")
+
+
+def _check_shown_definitions(checker: RulesetChecker, steps: StepChecker, show: ShowSpec,
+                             definitions: dict[str, Any]) -> None:
+    """A definition that `show.variables` names is one value of the table, the same for every seat: it reads
+    no `player`, and only what every seat sees (public zones and variables, parameters, the dealer, the hand
+    number), so that no seat's view shows what it may not see."""
+    for index, item in enumerate(show.variables or ()):
+        if not item.where:
+            continue
+        path = ("show", "variables", index, "name")
+        node = _show_item_name(checker.root, index)
+        kind = steps.expression(node, path, {}, None, f"the definition `{item.name}` shown")
+        if kind is not None and MELD in (kind, kind.element if kind.is_list else None):
+            checker.error("type", f"`show.variables` shows the definition `{item.name}`, which is {kind}, not a "
+                          "value to show", node, path, hint="show a number, a truth value, a text, a seat, a card "
+                                                            "or a list of them: the cards of a meld, `m.cards`")
+        secret = _hidden_reads(item.name, definitions, steps)
+        if secret:
+            checker.error("invalid-value", f"`show.variables` shows the definition `{item.name}`, which reads "
+                          f"{secret}, not seen by every seat", node, path,
+                          hint="a definition shown reads only public zones and variables, parameters, `dealer` "
+                               "and `hand_number`; show a variable the steps set instead")
+
+
+def _show_item_name(root: MappingNode, index: int) -> Node:
+    show = root.entries["show"]
+    assert isinstance(show, MappingNode)
+    items = show.entries["variables"]
+    assert isinstance(items, SequenceNode)
+    item = items.items[index]
+    assert isinstance(item, MappingNode)
+    return item.entries["name"]
+
+
+def _hidden_reads(name: str, definitions: dict[str, Any], steps: StepChecker) -> str | None:
+    """What a definition reads (through the definitions it uses) that not every seat sees: a zone or variable
+    that is not public, or who placed a card (`placed_by`, which a face-down discard keeps from the others)."""
+    used = _closure({name}, definitions)
+    for definition in sorted(used):
+        for mentioned in sorted(mentioned_names(definitions[definition].body)):
+            zone = steps.zones.get(mentioned)
+            if zone is not None and zone.visibility != "public":
+                return f"the zone `{mentioned}`"
+            variable = steps.variables.get(mentioned)
+            if variable is not None and variable.visibility != "public" and (
+                    variable.per != "table" or variable.visibility == "nobody"):
+                return f"the variable `{mentioned}`"
+            if mentioned == "placed_by":
+                return "`placed_by`"
+    return None
 
 
 def _check_unused(checker: RulesetChecker, environment: Environment, site: ExpressionSite,

@@ -44,10 +44,13 @@ class VariableSpec:
 
 @dataclass(frozen=True)
 class ShownItem:
-    """A zone or variable a player's view shows, with the label it is shown under."""
+    """A zone or variable a player's view shows, with the label it is shown under; or a definition without
+    parameters shown as a variable, `where` the YAML path of its compiled expression (empty for the others)."""
 
     name: str
     label: str
+    where: str = ""
+    sorted: bool = False  # a zone whose cards are shown as a hand is (`sorted: true`), not in the zone's order
 
 
 @dataclass(frozen=True)

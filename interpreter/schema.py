@@ -206,8 +206,21 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
     if kind == "oneOf" and path and path[-1] == "next":
         return Diagnostic("schema", "`next` must be a phase name or a list of {if, goto} transitions",
                           _location(root, path), where,
-                          hint="e.g. `next: deal` or `next: [{if: x, goto: a}, {goto: b}]`")
-    return Diagnostic("schema", _plain_message(error), _location(root, path), where)
+                          hint=_yaml_word_hint(root, path, error.instance)
+                          or "e.g. `next: deal` or `next: [{if: x, goto: a}, {goto: b}]`")
+    return Diagnostic("schema", _plain_message(error), _location(root, path), where,
+                      hint=_yaml_word_hint(root, path, error.instance))
+
+
+def _yaml_word_hint(root: MappingNode, path: tuple[str | int, ...], instance: object) -> str | None:
+    """For a value YAML read as a truth value or null from a plain word (`off`, `no`, `null`): how to write the
+    word; None for any other value."""
+    if instance is not None and not isinstance(instance, bool):
+        return None
+    word = written_word(_location(root, path))
+    if word is None:
+        return None
+    return f"YAML reads `{word}` as {YAML_WORDS[word.lower()]}: quote it (\"{word}\") to write the word"
 
 
 def _describe(value: object) -> str:

@@ -34,7 +34,7 @@ from interpreter.dsl.types import (
 from interpreter.errors import Diagnostic, ExpressionError, Location
 from interpreter.model import Players, VariableSpec, ZoneSpec
 from interpreter.parameters import ParamSpec, ParamValue
-from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
+from interpreter.source import YAML_WORDS, MappingNode, Node, ScalarNode, SequenceNode, written_word, yaml_path
 
 Path = tuple[str | int, ...]
 Scope = dict[str, Type]
@@ -44,6 +44,7 @@ VARIABLE_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR, "seat": SEAT
 # A variable may also hold a list of values of one of these types (`list[card]`), set whole by a `set` step.
 VARIABLE_TYPES.update({f"list[{name}]": list_of(element) for name, element in list(VARIABLE_TYPES.items())})
 PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
+HIDDEN_VALUE_TYPES = ("card", "list[card]")  # the types of a variable seen by nobody (`visibility: nobody`)
 # Names the engine binds in some places; a ruleset may not declare them.
 CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "after": MELD, "winner": SEAT,
               "receiver": SEAT, "round": INT, "to_play": INT, "laid": list_of(MELD)}
@@ -229,8 +230,11 @@ class RulesetChecker:
                 continue
             problem = spec.problem(spec.default)
             if problem is not None and spec.default is not None:
+                word = written_word(entries["default"].location) if isinstance(spec.default, bool) else None
+                hint = (f"YAML reads `{word}` as {YAML_WORDS[word.lower()]}: quote it (\"{word}\") to write the "
+                        "word" if word is not None else "a default must be an allowed value")
                 self.error("param-value", f"the default of `{name}`: {problem}", entries["default"],
-                           (*path, "default"), hint="a default must be an allowed value")
+                           (*path, "default"), hint=hint)
             specs[name] = spec
         return specs
 
@@ -258,6 +262,12 @@ class RulesetChecker:
                                     scalar(entries.get("lasts")) or "hand",
                                     scalar(entries.get("visibility")) or "public",
                                     optional=isinstance(initial, ScalarNode) and initial.value is None)
+            if variable.visibility == "nobody" and variable.type not in HIDDEN_VALUE_TYPES:
+                self.error("invalid-value", f"`{name}` is seen by nobody, so it holds cards (`card` or "
+                           f"`list[card]`), not `{variable.type}`", entries["visibility"],
+                           ("variables", index, "visibility"),
+                           hint="a search that deals the unseen cards again deals a hidden card again, which it "
+                                "cannot do for another value; keep the cards and work the value out from them")
             if self._declare(name, entries["name"], ("variables", index, "name"), "variable"):
                 variables[name] = variable
         return variables

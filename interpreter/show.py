@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from interpreter.dsl.definitions import did_you_mean
+from interpreter.dsl.definitions import Definition, did_you_mean
 from interpreter.model import ShownItem, ShowSpec, VariableSpec, ZoneSpec
 from interpreter.semantics import RulesetChecker, scalar
-from interpreter.source import MappingNode, ScalarNode, SequenceNode
+from interpreter.source import MappingNode, ScalarNode, SequenceNode, yaml_path
 
 
 def build_show(checker: RulesetChecker, root: MappingNode, zones: Mapping[str, ZoneSpec],
-               variables: Mapping[str, VariableSpec]) -> ShowSpec:
-    """The checked `show:` section (every default when the ruleset has none); findings go to `checker`."""
+               variables: Mapping[str, VariableSpec], definitions: Mapping[str, Definition]) -> ShowSpec:
+    """The checked `show:` section (every default when the ruleset has none); findings go to `checker`.
+    `show.variables` may name a definition without parameters, whose value is shown as a variable's."""
     section = root.entries.get("show")
     if not isinstance(section, MappingNode):
         return ShowSpec(hand=default_hand(zones))
@@ -21,7 +22,7 @@ def build_show(checker: RulesetChecker, root: MappingNode, zones: Mapping[str, Z
     return ShowSpec(
         hand=_hand(checker, entries.get("hand"), zones),
         zones=_items(checker, entries.get("zones"), "zones", "zone", zones),
-        variables=_items(checker, entries.get("variables"), "variables", "variable", variables),
+        variables=_items(checker, entries.get("variables"), "variables", "variable", {**definitions, **variables}),
     )
 
 
@@ -57,15 +58,29 @@ def _items(checker: RulesetChecker, node: object, key: str, kind: str,
         name = str(scalar(name_node))
         path = ("show", key, index, "name")
         if name not in declared:
-            hint = did_you_mean(name, sorted(declared)) or f"{kind}s: " + ", ".join(declared)
+            hint = did_you_mean(name, sorted(declared)) or f"{kind}s: " + ", ".join(
+                item for item in declared if not isinstance(declared[item], Definition))
             if name_node.location.source is not checker.root.location.source:  # from the file extended
                 hint = (f"a variant that removes a {kind} removes it from `show.{key}` too: "
                         f"`{{name: {name}, remove: true}}`")
             checker.error(f"unknown-{kind}", f"`show.{key}` names no {kind} `{name}`", name_node, path, hint=hint)
+        elif isinstance(shown_definition := declared[name], Definition) and shown_definition.parameters:
+            checker.error("invalid-value", f"`show.{key}` shows the definition `{name}`, which takes parameters",
+                          name_node, path, hint="show a definition without parameters: `name: expression`")
+        elif getattr(declared[name], "visibility", None) == "nobody" and kind == "variable":
+            checker.error("invalid-value", f"`show.{key}` shows the variable `{name}`, which nobody sees",
+                          name_node, path, hint="leave it out: its value is hidden from every seat")
         elif any(other.name == name for other in shown):
             checker.error("duplicate-name", f"`show.{key}` shows the {kind} `{name}` twice", name_node, path,
                           hint="keep one of them")
         else:
             label = scalar(item.entries.get("label"))
-            shown.append(ShownItem(name, str(label) if label is not None else name.replace("_", " ")))
+            where = yaml_path(path) if isinstance(declared[name], Definition) else ""
+            in_order = scalar(item.entries.get("sorted")) is True
+            if in_order and getattr(declared[name], "kind", "cards") != "cards":
+                checker.error("invalid-value", f"`show.{key}` sorts the zone `{name}`, which holds melds",
+                              item.entries["sorted"], ("show", key, index, "sorted"),
+                              hint="`sorted` orders the cards of a zone of cards, as a hand is shown")
+            shown.append(ShownItem(name, str(label) if label is not None else name.replace("_", " "), where,
+                                   in_order))
     return tuple(shown)

@@ -191,6 +191,12 @@ class StepChecker:
         name = _bare_name(entries["random"])
         if name is not None:
             self.site.narrowed -= {name}
+        variable = self.variables.get(str(scalar(entries["random"])))
+        if variable is not None and variable.visibility == "nobody":
+            self.checker.error("invalid-value", f"`{variable.name}` is seen by nobody, but every seat is told what "
+                               "a `random` step picks", entries["random"], (*path, "random"),
+                               hint="shuffle the cards into a zone no one sees (`visibility: nobody`), then set the "
+                                    "variable from it")
 
     def _step_deal(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         if scalar(entries["deal"]) != "all":  # (all: every card of `from`, shared out as far as it goes)

@@ -20,7 +20,6 @@ from interpreter.source import MappingNode, ScalarNode, SequenceNode
 if TYPE_CHECKING:
     from interpreter.cards import Deck
     from interpreter.engine.state import State
-    from interpreter.model import Ruleset
 
 RECENT_ACTIONS = 8
 PLACING_VERBS = ("play", "discard")  # the actions that put one card on a pile or a trick, `p2 play AH`
@@ -126,7 +125,7 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS) -> Tabl
         hand=None if hand_cards is None else arranged_hand(state, seat, hand_cards),
         hand_zone=show.hand,
         zones=tuple(_zones(state, observation, show, seat, team_of, events)),
-        variables=tuple(_variables(ruleset, observation, show)),
+        variables=tuple(_variables(state, observation, show)),
         recent=tuple(_recent(events, seat, recent)),
         standings=_standings(every_event),
         legal_actions=tuple(observation.get("legal_actions", ())),
@@ -209,15 +208,28 @@ def _zones(state: State, observation: dict[str, Any], show: ShowSpec, seat: int,
         zone = ruleset.zones[item.name]
         seen = observation["zones"][item.name]
         if zone.owner == "table":
-            views.append(_zone(item, "", False, seen, item.name in tricks, placements))
+            views.append(_zone(item, "", False, _arranged(state, seat, item, seen), item.name in tricks,
+                               placements))
             continue
         for owner, part in enumerate(seen):
             if zone.owner == "seat" and owner == seat and item.name == show.hand:
                 continue  # shown as the hand
             is_yours = owner == seat if zone.owner == "seat" else owner == team_of[seat]
             name = f"p{owner}" if zone.owner == "seat" else f"t{owner}"
-            views.append(_zone(item, name, is_yours, part, False, ()))
+            views.append(_zone(item, name, is_yours, _arranged(state, seat, item, part), False, ()))
     return views
+
+
+def _arranged(state: State, seat: int, item: ShownItem, seen: dict[str, Any]) -> dict[str, Any]:
+    """A zone's view with the cards the seat sees in it (or face up in it) in the hand's order, for a zone
+    `show.zones` sorts (a hand spread face up on the table); as it is otherwise."""
+    if not item.sorted:
+        return seen
+    arranged = dict(seen)
+    for key in ("cards", "face_up"):
+        if seen.get(key):
+            arranged[key] = [card for group in arranged_hand(state, seat, seen[key]) for card in group.cards]
+    return arranged
 
 
 def _zone(item: ShownItem, owner: str, is_yours: bool, seen: dict[str, Any], is_trick: bool,
@@ -284,9 +296,16 @@ def _played_by(cards: tuple[str, ...], placements: tuple[tuple[str, str], ...]) 
 # --- variables, teams, events -----------------------------------------------------------------------------------
 
 
-def _variables(ruleset: Ruleset, observation: dict[str, Any], show: ShowSpec) -> list[VariableView]:
+def _variables(state: State, observation: dict[str, Any], show: ShowSpec) -> list[VariableView]:
+    """The variables shown (by default every one that some seat may see), each as this seat sees it, and the
+    definitions shown with them."""
+    ruleset = state.game.ruleset
     views = []
-    for item in _shown(show.variables, ruleset.variables):
+    seen = {name: variable for name, variable in ruleset.variables.items() if variable.visibility != "nobody"}
+    for item in _shown(show.variables, seen):
+        if item.where:
+            views.append(_definition(state, item))
+            continue
         variable = ruleset.variables[item.name]
         value = observation["variables"][item.name]
         text: str | list[str | None] | None
@@ -296,6 +315,24 @@ def _variables(ruleset: Ruleset, observation: dict[str, Any], show: ShowSpec) ->
             text = [None if part is None else value_text(part, variable.type) for part in value]
         views.append(VariableView(item.name, item.label, variable.per, value, text))
     return views
+
+
+def _definition(state: State, item: ShownItem) -> VariableView:
+    """A definition `show.variables` names, a value of the table; unset (`-`) when it cannot be worked out now
+    (it reads a variable not yet set, or a null)."""
+    from interpreter.engine.errors import RulesetRuntimeError
+    from interpreter.engine.observation import observed_value
+    from interpreter.engine.program import Expr
+
+    function = state.game.ruleset.expressions[item.where]
+    kind = state.game.ruleset.shown_types.get(item.where)
+    type_name = str(kind.element if kind is not None and kind.name == "optional" else kind)
+    try:
+        value = state.evaluate(Expr(function, item.where, getattr(function, "keeps", True)), {})
+    except RulesetRuntimeError:
+        value = None
+    shown = observed_value(state, type_name, value)
+    return VariableView(item.name, item.label, "table", shown, value_text(shown, type_name))
 
 
 def value_text(value: Any, type_name: str) -> str:

@@ -485,7 +485,8 @@ BUILTINS: dict[str, Builtin] = {
                  "unmelded([]) == [] and unmelded([AH, KS], []) == [AH, KS]", _unmelded, "env"),
         # seats and teams
         _builtin("seats", "() -> list[seat]", "seats",
-                 "Every seat, by number from seat 0 (clockwise from seat 0 until a `seating` step moves them).",
+                 "Every seat, by number from seat 0, wherever the seats sit (after a `seating` step too: "
+                 "`seats_from` lists them round the table).",
                  "size(seats()) == player_count()", _seats, "env"),
         _builtin("seats_from", "(first: seat) -> list[seat]", "seats",
                  "Every seat, clockwise where they sit, starting with `first`.", "first(seats_from(dealer)) == dealer",

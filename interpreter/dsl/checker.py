@@ -349,8 +349,10 @@ class _Checker(OperatorChecks):
             if not unify(parameter.type, actual, bindings):
                 wanted_type = substitute(parameter.type, {"N": INT, **bindings})  # (a number: int, or num)
                 shown = "a list" if wanted_type == list_of(ANY) else str(wanted_type)
+                seat_hint = number_for_seat_hint(wanted_type, actual)
                 raise self._fail(argument, "type", f"argument `{parameter.name}` of `{name}` must be "
-                                 f"{shown}, not {actual}", hint=f"signature: {builtin.signature}")
+                                 f"{shown}, not {actual}", hint=f"{seat_hint}; signature: {builtin.signature}"
+                                 if seat_hint else f"signature: {builtin.signature}")
         if name == "order" and len(node.arguments) == 2:
             self._check_ranking_name(node.arguments[1])
         return substitute(builtin.returns, bindings)

@@ -115,9 +115,11 @@ class OperatorChecks:
 
     def _check_equality(self, node: ast.Binary, left: Type, right: Type) -> Type:
         if not (compatible(left, right) or compatible(right, left)):
-            raise self._fail(node, "type", f"comparing {left} with {right} is always false",
-                             hint="compare a card's rank with a rank: `c.rank == K`" if CARD in (left, right)
-                             else None)
+            from interpreter.dsl.checker import number_for_seat_hint
+
+            hint = "compare a card's rank with a rank: `c.rank == K`" if CARD in (left, right) else \
+                number_for_seat_hint(left, right) or number_for_seat_hint(right, left)
+            raise self._fail(node, "type", f"comparing {left} with {right} is always false", hint=hint)
         self._check_choice(node)
         return BOOL
 

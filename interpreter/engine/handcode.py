@@ -263,7 +263,7 @@ class _HandWriter(SiteWriter):
 
     def _stopping_round(self, step: Step, scope: str) -> None:
         """Each seat once, clockwise from the first; in a simultaneous round the choices' effects wait until
-        every seat has chosen, then happen in seat order."""
+        every seat has chosen, then happen in the order the seats chose (round the table, where they sit)."""
         seats, index, inner = self.slot(), self.slot(), self.slot()
         head, body, after = self.label(), self.label(), self.label()
         first = self.value(step["first"], scope, 2)

@@ -33,6 +33,7 @@ class MatchLoop(StateParts):
         self.values["player_count"] = self.player_count
         self._set_seating(tuple(range(self.player_count)))
         self.values["team_of"] = game.team_of(self.player_count)
+        self.values["_formed"] = ()
         self.values["_meld_rules"] = game.meld_rules  # for builtins such as can_meld()
         self.values["hand_number"] = 1
         self.values["dealer"] = 0
@@ -98,6 +99,7 @@ class MatchLoop(StateParts):
                 self.face_up.add(key, card)
         for name, value in variables.items():
             self.values[name] = value
+        self.values["_formed"] = self._formed_in_play(self.values["team_of"])
         for name, owners in (owned or {}).items():
             merged = list(self.values[name])
             for owner, value in owners.items():
@@ -131,9 +133,15 @@ class MatchLoop(StateParts):
 
     def form_team(self, seats: list[int]) -> None:
         """The seats play as one team (the first seat's) until the hand ends; the other teams' per-team zones
-        join its zones."""
+        join its zones. Remembered for the hand (`_formed`), so that a `seating` step keeps the team formed."""
         if not seats:
             return
+        self._join(seats)
+        self.values["_formed"] = (*self.values["_formed"], tuple(seats))
+        self._events.append(("log", "Team: " + " and ".join(f"p{seat}" for seat in seats)))
+
+    def _join(self, seats: list[int] | tuple[int, ...]) -> None:
+        """The teams of `seats` join the first seat's team, with their per-team zones."""
         team_of = list(self.values["team_of"])
         keeper = team_of[seats[0]]
         joining = {team_of[seat] for seat in seats} - {keeper}
@@ -150,7 +158,18 @@ class MatchLoop(StateParts):
             if team in joining:
                 team_of[seat] = keeper
         self.values["team_of"] = tuple(team_of)
-        self._events.append(("log", "Team: " + " and ".join(f"p{seat}" for seat in seats)))
+
+    def _formed_in_play(self, given: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """The teams a hand set up in progress (a scenario's `teams`) has formed over the seated teams: for each
+        team given that joins seats of several seated teams, a seat that keeps its team first, then the others."""
+        seated = self.seated_teams()
+        formed = []
+        for team in sorted(set(given)):
+            members = [seat for seat, joined in enumerate(given) if joined == team]
+            if len({seated[seat] for seat in members}) > 1:
+                keeper = next((seat for seat in members if seated[seat] == team), members[0])
+                formed.append((keeper, *(seat for seat in members if seat != keeper)))
+        return tuple(formed)
 
     # --- where the seats sit ------------------------------------------------------------------------------------
 
@@ -183,6 +202,8 @@ class MatchLoop(StateParts):
                                       f"{' and '.join(faults)}", where)
         self._set_seating(tuple(order))
         self.values["team_of"] = self.seated_teams()
+        for seats in self.values["_formed"]:  # the teams formed in the hand stay formed, where the seats now sit
+            self._join(seats)
         self._events.append(("log", "Seating, clockwise: " + ", ".join(f"p{seat}" for seat in order)))
 
     def seated_teams(self, order: tuple[int, ...] | None = None) -> tuple[int, ...]:
@@ -202,6 +223,7 @@ class MatchLoop(StateParts):
         game = self.game
         values = self.values
         values["team_of"] = self.seated_teams()  # teams formed in a hand last until its end
+        values["_formed"] = ()
         variables, zones = self._hand_plan()
         if values["hand_number"] > 1:
             for name, constant, owners, variable in variables:

@@ -27,6 +27,8 @@ def sees_zone(state: State, zone: ZoneSpec, owner: int, seat: int) -> bool:
 
 
 def sees_variable(state: State, variable: VariableSpec, owner: int, seat: int) -> bool:
+    if variable.visibility == "nobody":
+        return False
     if variable.visibility == "public" or variable.per == "table":
         return True
     team_of: tuple[int, ...] = state.values["team_of"]
@@ -52,9 +54,10 @@ def _zone_view(state: State, zone: ZoneSpec, owner: int, cards: list[Any], seat:
     return view
 
 
-def _value(state: State, type_name: str, value: Any) -> Any:
+def observed_value(state: State, type_name: str, value: Any) -> Any:
+    """A value as an observation holds it: cards, ranks and suits by name, a fraction as its exact text."""
     if type_name.startswith("list[") and value is not None:  # (a list variable: each item as its type shows it)
-        return [_value(state, type_name[5:-1], item) for item in value]
+        return [observed_value(state, type_name[5:-1], item) for item in value]
     if type_name == "num":
         return plain_number(value)  # (a fraction as its exact text: JSON has no fractions)
     if value is None or type_name not in ("card", "suit", "rank"):
@@ -74,11 +77,14 @@ def observe(state: State, seat: int, *, legal: bool = True) -> dict[str, Any]:
     variables: dict[str, Any] = {}
     for name, variable in ruleset.variables.items():
         stored = state.values[name]
-        if variable.per == "table":
-            variables[name] = _value(state, variable.type, stored)
+        if variable.visibility == "nobody":  # (its value hidden from every seat, as a `nobody` zone's cards)
+            variables[name] = None if variable.per == "table" else [None] * len(stored)
+        elif variable.per == "table":
+            variables[name] = observed_value(state, variable.type, stored)
         else:
-            variables[name] = [_value(state, variable.type, value) if sees_variable(state, variable, owner, seat)
-                               else None for owner, value in enumerate(stored)]
+            variables[name] = [observed_value(state, variable.type, value)
+                               if sees_variable(state, variable, owner, seat) else None
+                               for owner, value in enumerate(stored)]
     view: dict[str, Any] = {
         "seat": seat,
         "players": state.player_count,

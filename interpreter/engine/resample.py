@@ -278,14 +278,47 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
             places.append((cards, free, sorted(kept.elements())))
     pool.sort()  # (what the seat does not know, in an order that does not depend on where the cards are)
     rng.shuffle(pool)
+    exchanged: dict[int, list[int]] = {}  # each card dealt again -> the cards dealt in its places
     for cards, free, stays in places:
         dealt = stays + pool[:len(free) - len(stays)]
         del pool[:len(free) - len(stays)]
         rng.shuffle(dealt)
         for index, card in zip(free, dealt, strict=True):
+            exchanged.setdefault(cards[index], []).append(card)
             cards[index] = card
+    _exchange_hidden_variables(trial, exchanged)
     _redraw_secret_choices(trial, seat, rng)
     return trial
+
+
+def _exchange_hidden_variables(trial: State, exchanged: dict[int, list[int]]) -> None:
+    """A variable seen by nobody holds cards (`visibility: nobody`): each card of it that was dealt again is
+    replaced by the card now in its place, so the value follows the cards dealt and tells nothing of the real
+    ones (the cards that stayed where they were stay in it)."""
+    for name, variable in trial.game.ruleset.variables.items():
+        if variable.visibility != "nobody":
+            continue
+        stored = trial.values[name]
+        if variable.per == "table":
+            trial.values[name] = _exchanged(stored, exchanged)
+        else:
+            trial.values[name] = [_exchanged(value, exchanged) for value in stored]
+
+
+def _exchanged(value: Any, exchanged: dict[int, list[int]]) -> Any:
+    """A card, or a list of cards, with each card dealt again replaced (copies of a card, in several decks,
+    take in turn the cards dealt in that card's places; a copy beyond them was not dealt again and stays)."""
+    if value is None:
+        return None
+    taken: dict[int, int] = {}
+
+    def swap(card: int) -> int:
+        places = exchanged.get(card, ())
+        index = taken.get(card, 0)
+        taken[card] = index + 1
+        return places[index] if index < len(places) else card
+
+    return [swap(card) for card in value] if isinstance(value, list) else swap(value)
 
 
 def _redraw_secret_choices(trial: State, seat: int, rng: random.Random) -> None:

@@ -421,6 +421,8 @@ class _Case:
     def _expect_variables(self, expected: dict[str, Any]) -> None:
         for name, value in _mapping(expected, "variables", "variables: {pot: 7, chips: {p0: 3}}").items():
             spec = self.game.ruleset.variables.get(name)
+            if spec is None and self._expect_shown_definition(name, value):
+                continue
             if spec is None:
                 raise _Failure(f"the ruleset has no variable {name!r}")
             stored = self.state.values[name]
@@ -432,6 +434,23 @@ class _Case:
                 if stored[owner] != self.value(spec.type, wanted):
                     raise _Failure(f"{name}[{_owner_text(owner, spec.per)}] is "
                                    f"{self._shown(spec.type, stored[owner])}, not {wanted}")
+
+    def _expect_shown_definition(self, name: str, value: Any) -> bool:
+        """A definition that `show.variables` shows is expected as a variable of the table; False for a name
+        that is not one."""
+        from interpreter.engine.program import Expr
+
+        ruleset = self.game.ruleset
+        where = next((item.where for item in ruleset.show.variables or () if item.name == name and item.where), "")
+        if not where:
+            return False
+        kind = ruleset.shown_types.get(where)
+        type_name = str(kind.element if kind is not None and kind.name == "optional" else kind)
+        function = ruleset.expressions[where]
+        found = self.state.evaluate(Expr(function, where, getattr(function, "keeps", True)), {})
+        if found != self.value(type_name, value):
+            raise _Failure(f"{name} is {self._shown(type_name, found)}, not {value}")
+        return True
 
     def _expect_returns(self, expected: list[Any]) -> None:
         actual = self.state.returns()
