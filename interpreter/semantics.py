@@ -33,7 +33,7 @@ from interpreter.dsl.types import (
 )
 from interpreter.errors import Diagnostic, ExpressionError, Location
 from interpreter.model import Players, VariableSpec, ZoneSpec
-from interpreter.parameters import ParamSpec, ParamValue
+from interpreter.parameters import Bound, ParamSpec, ParamValue, exact_number
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 
 Path = tuple[str | int, ...]
@@ -43,7 +43,7 @@ VARIABLE_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR, "seat": SEAT
                   "rank": RANK, "card": CARD}
 # A variable may also hold a list of values of one of these types (`list[card]`), set whole by a `set` step.
 VARIABLE_TYPES.update({f"list[{name}]": list_of(element) for name, element in list(VARIABLE_TYPES.items())})
-PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
+PARAM_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR}
 # Names the engine binds in some places; a ruleset may not declare them.
 CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "after": MELD, "winner": SEAT,
               "receiver": SEAT, "round": INT, "to_play": INT}
@@ -212,16 +212,20 @@ class RulesetChecker:
         for name, declaration in node.entries.items():
             assert isinstance(declaration, MappingNode)
             entries = declaration.entries
+            path: Path = ("params", name)
+            kind = str(scalar(entries["type"]))
+            bounds = [self._parameter_bound(kind, entries.get(key), (*path, key)) for key in ("min", "max")]
+            default = scalar(entries["default"])
+            if kind == "num" and exact_number(default) is not None:
+                default = exact_number(default)  # (`1/2`, written as text, or a decimal: the number exactly)
             spec = ParamSpec(
-                name, str(scalar(entries["type"])), scalar(entries["default"]), str(scalar(entries["description"])),
-                scalar(entries.get("min")), scalar(entries.get("max")),
+                name, kind, default, str(scalar(entries["description"])), bounds[0], bounds[1],
                 tuple(str(scalar(c)) for c in _items(entries.get("choices"))),
             )
-            path: Path = ("params", name)
             if spec.choices and spec.type != "str":
                 self.error("param-value", "only a str parameter has choices", entries["choices"], (*path, "choices"))
-            if (spec.minimum is not None or spec.maximum is not None) and spec.type != "int":
-                self.error("param-value", "only an int parameter has min and max", declaration, path)
+            if (spec.minimum is not None or spec.maximum is not None) and spec.type not in ("int", "num"):
+                self.error("param-value", "only an int or num parameter has min and max", declaration, path)
             if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
                 self.error("param-value", f"min ({spec.minimum}) is more than max ({spec.maximum})",
                            entries["min"], (*path, "min"), hint="swap them, or widen the range")
@@ -233,6 +237,21 @@ class RulesetChecker:
                            (*path, "default"), hint="a default must be an allowed value")
             specs[name] = spec
         return specs
+
+    def _parameter_bound(self, kind: str, node: Node | None, path: Path) -> Bound | None:
+        """A parameter's `min` or `max`: an integer, or for a `num` parameter any exact number (`1/2`, `0.05`);
+        None (with an error when it is written but is not one)."""
+        value = scalar(node)
+        if node is None or value is None:
+            return None
+        if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+            return value
+        number = exact_number(value) if kind == "num" else None
+        if number is None:
+            wanted = "a number (a fraction such as 1/2 is allowed)" if kind == "num" else "an integer"
+            self.error("param-value", f"{path[-1]} must be {wanted}, not {value!r}", node, path,
+                       hint=None if kind in ("int", "num") else "only an int or num parameter has min and max")
+        return number
 
     def build_zones(self) -> dict[str, ZoneSpec]:
         zones: dict[str, ZoneSpec] = {}

@@ -16,6 +16,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Any
 
 from interpreter.cards import Deck
@@ -296,6 +297,8 @@ class _Emitter:
         value = self.constant(node)
         if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
             return repr(value)
+        if value.__class__ is Fraction:  # a `num` constant (a parameter `1/2`), exactly
+            return f"DIVIDE({value.numerator}, {value.denominator})"
         method: Callable[[Any], str] = getattr(self, f"_emit_{type(node).__name__.lower()}")
         return method(node)
 
