@@ -30,7 +30,7 @@ is loaded (names, types, arity, card names) and compiled once into Python functi
 | `num` | numbers that may be fractions, exact (a whole number is one too) | `7 / 2`, `pot / 3` |
 | `bool` | truth values | `true`, `false` |
 | `str` | text | `'pass'`, `"play"` |
-| `card` | a card of the deck | `AH`, `10S`, `JK` (rank then suit; the joker is `JK`) |
+| `card` | a card of the deck | `AH`, `10S`, `JK` (rank then suit; the joker is `JK`, or a named joker such as `RJ`) |
 | `rank` | a rank of the deck, ordered as `deck.ranks` lists them (low to high) | `A`, `K`, `10`, `7` |
 | `suit` | a suit of the deck | `S`, `H`, `D`, `C` |
 | `seat` | a seat, numbered 0, 1, ... clockwise (`p0`, `p1` in text) | `dealer`, `next_seat(dealer)`, `0` |

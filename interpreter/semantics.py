@@ -101,12 +101,15 @@ class RulesetChecker:
         assert isinstance(node, MappingNode)
         ranks = tuple(str(scalar(item)) for item in _items(node.entries.get("ranks")))
         suits = tuple(str(scalar(item)) for item in _items(node.entries.get("suits")))
-        jokers = scalar(node.entries.get("jokers")) or 0
-        pack = self._card_list(node, ("deck", "cards"), ranks, suits)
-        changes = tuple(self._deck_change(item, ("deck", "by_players", index), ranks, suits, players)
+        jokers_node = node.entries.get("jokers")
+        joker_names = self._joker_names(jokers_node, ranks, suits)
+        jokers = 0 if isinstance(jokers_node, SequenceNode) else scalar(jokers_node) or 0
+        pack = self._card_list(node, ("deck", "cards"), ranks, suits, joker_names)
+        changes = tuple(self._deck_change(item, ("deck", "by_players", index), ranks, suits, players, joker_names)
                         for index, item in enumerate(_items(node.entries.get("by_players"))))
-        has_joker = bool(jokers) or JOKER in (pack or ()) or any(c.add_jokers or JOKER in c.add for c in changes)
-        rank_names = (*ranks, JOKER) if has_joker else ranks
+        has_joker = bool(jokers or joker_names) or JOKER in (pack or ()) or any(
+            c.add_jokers or JOKER in c.add for c in changes)
+        rank_names = (*ranks, *(joker_names or (JOKER,))) if has_joker else ranks
         for suit_node, suit in zip(_items(node.entries.get("suits")), suits, strict=True):
             if suit in ranks:
                 self.error("duplicate-name", f"`{suit}` is both a rank and a suit", suit_node, ("deck", "suits"),
@@ -125,34 +128,62 @@ class RulesetChecker:
             for rank, value in values_node.entries.items():
                 self._check_rank_name(rank, values_node.key_locations[rank], ("deck", "values", rank), rank_names)
                 values[rank] = int(scalar(value))
-        deck = Deck(ranks, suits, scalar(node.entries.get("packs")) or 1, jokers, rankings, values, pack, changes)
+        deck = Deck(ranks, suits, scalar(node.entries.get("packs")) or 1, jokers, rankings, values, pack, changes,
+                    joker_names)
         self._check_set_aside(deck, players)
         return deck
 
+    def _joker_names(self, node: Node | None, ranks: tuple[str, ...], suits: tuple[str, ...]) -> tuple[str, ...]:
+        """The names of distinct jokers (`deck.jokers` as a list), each checked to name no rank, suit or card."""
+        names: list[str] = []
+        cards = {f"{rank}{suit}" for rank in ranks for suit in suits}
+        for index, item in enumerate(_items(node) if isinstance(node, SequenceNode) else []):
+            name = str(scalar(item))
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9]+", name):
+                self.error("invalid-value", f"`{name}` is not a joker's name", item, ("deck", "jokers", index),
+                           hint="a joker's name is its card's text: an upper-case letter, then letters or digits (RJ)")
+                continue
+            clash = "rank" if name in ranks else "suit" if name in suits else "card" if name in cards else None
+            if clash is not None:
+                self.error("duplicate-name", f"the joker `{name}` has the name of a {clash} of the deck", item,
+                           ("deck", "jokers", index), hint="give each joker a name that is no rank, suit or card")
+                continue
+            names.append(name)
+        return tuple(names)
+
     def _card_list(self, node: MappingNode, path: Path, ranks: tuple[str, ...],
-                   suits: tuple[str, ...]) -> tuple[str, ...] | None:
+                   suits: tuple[str, ...], joker_names: tuple[str, ...] = ()) -> tuple[str, ...] | None:
         """The cards a list of the deck section names (`cards`, `add`, `remove`), each checked: a rank of
-        `ranks` then a suit of `suits`, or `JK`."""
+        `ranks` then a suit of `suits`, or a joker (`JK`, or one `deck.jokers` names)."""
         listed = node.entries.get(str(path[-1]))
         if not isinstance(listed, SequenceNode):
             return None
         known = [f"{rank}{suit}" for rank in ranks for suit in suits]
+        jokers = joker_names or (JOKER,)
         texts: list[str] = []
         for index, item in enumerate(listed.items):
             text = str(scalar(item))
-            if text != JOKER and text not in known:
-                close = difflib.get_close_matches(text, known, n=1)
+            if text == JOKER and joker_names:
+                self.error("unknown-card", "`JK` is not a card of this deck: its jokers are named", item,
+                           (*path, index), hint="the deck's jokers: " + " ".join(joker_names))
+                continue
+            if text not in jokers and text not in known:
+                close = difflib.get_close_matches(text, [*known, *jokers], n=1)
                 self.error("unknown-card", f"`{text}` is not a card of the deck's ranks and suits", item,
                            (*path, index), hint=f"did you mean `{close[0]}`?" if close else
-                           "a card is a rank of `deck.ranks` then a suit of `deck.suits` (10H, AS), or JK")
+                           "a card is a rank of `deck.ranks` then a suit of `deck.suits` (10H, AS), or "
+                           + " or ".join(jokers))
                 continue
             texts.append(text)
         return tuple(texts)
 
     def _deck_change(self, node: Node, path: Path, ranks: tuple[str, ...], suits: tuple[str, ...],
-                     players: Players) -> DeckChange:
+                     players: Players, joker_names: tuple[str, ...]) -> DeckChange:
         assert isinstance(node, MappingNode)
         entries = node.entries
+        if joker_names and "add_jokers" in entries:
+            self.error("invalid-value", "`add_jokers` adds jokers `JK`, and this deck's jokers are named", entries[
+                "add_jokers"], (*path, "add_jokers"), hint=f"add named jokers as cards: add: [{joker_names[-1]}]")
         counts = entries["players"]
         if isinstance(counts, MappingNode):
             low, high = scalar(counts.entries.get("min")), scalar(counts.entries.get("max"))
@@ -165,9 +196,9 @@ class RulesetChecker:
             self.error("invalid-value", f"no number of players the game allows is {written}", counts,
                        (*path, "players"), hint=f"the game is for {players.minimum} to {players.maximum} players")
         return DeckChange(minimum, maximum, scalar(entries.get("add_packs")) or 0,
-                          scalar(entries.get("add_jokers")) or 0,
-                          self._card_list(node, (*path, "add"), ranks, suits) or (),
-                          self._card_list(node, (*path, "remove"), ranks, suits) or ())
+                          0 if joker_names else scalar(entries.get("add_jokers")) or 0,
+                          self._card_list(node, (*path, "add"), ranks, suits, joker_names) or (),
+                          self._card_list(node, (*path, "remove"), ranks, suits, joker_names) or ())
 
     def _check_set_aside(self, deck: Deck, players: Players) -> None:
         """Every card `by_players` sets aside is in the deck for each number of players it applies to."""
@@ -184,7 +215,7 @@ class RulesetChecker:
         if name not in rank_names:
             close = difflib.get_close_matches(name, rank_names, n=1)
             hint = f"did you mean `{close[0]}`?" if close else "ranks: " + " ".join(rank_names)
-            if name == JOKER:
+            if name == JOKER and not isinstance(self._node("deck", "jokers"), SequenceNode):
                 hint = "this deck has no jokers: set `deck.jokers`"
             self.diagnostics.append(Diagnostic("unknown-card", f"the deck has no rank `{name}`", location,
                                                yaml_path(path), hint))

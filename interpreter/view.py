@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.cards import JOKER
 from interpreter.model import ShownItem, ShowSpec
 from interpreter.runners.transcript import describe
 from interpreter.source import MappingNode, ScalarNode, SequenceNode
@@ -181,7 +180,7 @@ def sort_hand(deck: Deck, cards: list[str]) -> tuple[SuitGroup, ...]:
     ids = sorted((deck.parse_card(text) for text in cards), key=lambda card: _deck_order(deck, card))
     groups: list[SuitGroup] = []
     for card in ids:
-        suit = deck.suit_name(deck.suit_of[card]) if deck.card_text(card) != JOKER else ""
+        suit = deck.suit_name(deck.suit_of[card])  # ("" for a joker)
         if groups and groups[-1].suit == suit:
             groups[-1] = SuitGroup(suit, (*groups[-1].cards, deck.card_text(card)))
         else:
