@@ -28,6 +28,7 @@ from interpreter.dsl.types import (
     Type,
     list_of,
     optional,
+    per_key,
     per_seat,
     per_team,
 )
@@ -43,6 +44,7 @@ VARIABLE_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR, "seat": SEAT
                   "rank": RANK, "card": CARD}
 # A variable may also hold a list of values of one of these types (`list[card]`), set whole by a `set` step.
 VARIABLE_TYPES.update({f"list[{name}]": list_of(element) for name, element in list(VARIABLE_TYPES.items())})
+INDEX_TYPES = ("suit", "rank", "seat", "team")  # what a variable's `by:` may name besides a list of words
 PARAM_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR}
 # Names the engine binds in some places; a ruleset may not declare them.
 CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "after": MELD, "winner": SEAT,
@@ -304,13 +306,28 @@ class RulesetChecker:
             entries = item.entries
             name = str(scalar(entries["name"]))
             initial = entries.get("initial")
+            by, words = self._second_index(entries.get("by"), ("variables", index, "by"))
             variable = VariableSpec(name, str(scalar(entries["type"])), scalar(entries.get("per")) or "table",
                                     scalar(entries.get("lasts")) or "hand",
                                     scalar(entries.get("visibility")) or "public",
-                                    optional=isinstance(initial, ScalarNode) and initial.value is None)
+                                    optional=isinstance(initial, ScalarNode) and initial.value is None,
+                                    by=by, by_words=words)
             if self._declare(name, entries["name"], ("variables", index, "name"), "variable"):
                 variables[name] = variable
         return variables
+
+    def _second_index(self, node: Node | None, path: Path) -> tuple[str | None, tuple[str, ...]]:
+        """A variable's `by`: ("str", its words) for a list of words, (the type, ()) for suit, rank, seat or team."""
+        if node is None:
+            return None, ()
+        if isinstance(node, SequenceNode):
+            return "str", tuple(str(scalar(item)) for item in node.items)
+        kind = scalar(node)
+        if kind not in INDEX_TYPES:
+            self.error("invalid-value", f"`by: {kind}` is no second index", node, path,
+                       hint="a list of words (`by: [C, D, H, S, NT]`), or suit, rank, seat or team")
+            return None, ()
+        return str(kind), ()
 
     _declared: dict[str, tuple[str, Node]]
 
@@ -484,6 +501,8 @@ def variable_type(variable: VariableSpec) -> Type:
     inner = VARIABLE_TYPES[variable.type]
     if variable.optional:
         inner = optional(inner)
+    if variable.by is not None:
+        inner = per_key(inner, VARIABLE_TYPES[variable.by])
     return {"seat": per_seat, "team": per_team}.get(variable.per, lambda t: t)(inner)
 
 

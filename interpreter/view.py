@@ -301,6 +301,8 @@ def value_text(value: Any, type_name: str) -> str:
     """A value as people read it: a seat as `p1`, a team as `t0`, a truth as yes or no; unset as `-`."""
     if value is None:
         return "-"
+    if isinstance(value, dict):  # (a value per key, `by:`: each key's text then its value)
+        return ", ".join(f"{key} {value_text(item, type_name)}" for key, item in value.items())
     if isinstance(value, list):  # (a list variable, its items as the observation gives them: cards as text)
         return " ".join(value_text(item, type_name[5:-1]) for item in value) or "none"
     if isinstance(value, bool):

@@ -52,6 +52,14 @@ def _q_min(values: list[Any]) -> Any:
     return min(values)
 
 
+def _key(values: dict[Any, Any], key: Any) -> Any:
+    """The value at `key` of a variable's second index (`by:`); an EvaluationError for a key it does not have."""
+    try:
+        return values[key]
+    except KeyError:
+        raise EvaluationError(f"no key {key!r} among {', '.join(repr(k) for k in values)}") from None
+
+
 def _q_highest(items: Iterable[Any], key: Callable[[Any], Any]) -> Any:
     best = None
     best_key = None
@@ -222,7 +230,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, DECK_CARDS=tuple(deck.distinct_cards()), range=range, list=list,
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
-        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide,
+        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, KEY=_key,
     )
     return namespace
 
@@ -345,6 +353,8 @@ class _Emitter:
         return f"{subject}.{node.field}"  # meld fields, checked against FIELDS
 
     def _emit_index(self, node: ast.Index) -> str:
+        if id(node) in self.annotations.keyed_index:  # (a value per key: a key it does not have is named)
+            return f"KEY({self.emit(node.subject)}, {self.emit(node.index)})"
         return f"{self.emit(node.subject)}[{self.emit(node.index)}]"
 
     def _emit_call(self, node: ast.Call) -> str:
