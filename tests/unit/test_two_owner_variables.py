@@ -94,7 +94,7 @@ def test_values_are_read_and_set_per_owner_and_key(tmp_path: Path) -> None:
 
 
 def test_an_observation_shows_each_key_by_its_text_as_visibility_allows(tmp_path: Path) -> None:
-    game, state = _dealt(tmp_path)
+    _, state = _dealt(tmp_path)
     seen = state.observation(1)["variables"]
     assert seen["held"][0] is None and seen["held"][1] == {"S": state.values["held"][1][0],
                                                            "H": state.values["held"][1][1]}
