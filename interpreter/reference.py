@@ -56,7 +56,9 @@ give an `int` for whole numbers and a `num` when any of theirs is one. Transcrip
 Fields: a card has `.rank` and `.suit`; a meld has `.cards`, `.kind`, `.owner`, `.wilds` (its wild cards)
 and `.naturals` (the others). Parameters are read as
 `params.NAME`. A zone or variable with one value per seat is indexed by a seat (`hand[dealer]`); written bare
-(`hand`) it means the value of the current `player`, where a `player` is bound.
+(`hand`) it means the value of the current `player`, where a `player` is bound. A variable with a second index
+(`by:`) is indexed by its owner, then by its key: `first_named[team_of(player)]['NT']` (a word of its list, a
+suit, a rank, a seat or a team, as `by:` says), or by its key alone when it is on the table.
 
 ## Operators
 
