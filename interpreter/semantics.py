@@ -141,9 +141,10 @@ class RulesetChecker:
         cards = {f"{rank}{suit}" for rank in ranks for suit in suits}
         for index, item in enumerate(_items(node) if isinstance(node, SequenceNode) else []):
             name = str(scalar(item))
-            if not re.fullmatch(r"[A-Z][A-Za-z0-9]+", name):
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*", name):  # (written as a card is)
                 self.error("invalid-value", f"`{name}` is not a joker's name", item, ("deck", "jokers", index),
-                           hint="a joker's name is its card's text: an upper-case letter, then letters or digits (RJ)")
+                           hint="a joker's name is its card's text, written as a card is: upper-case letters and "
+                                "digits, two upper-case letters at least (RJ, BJ)")
                 continue
             clash = "rank" if name in ranks else "suit" if name in suits else "card" if name in cards else None
             if clash is not None:

@@ -105,9 +105,9 @@ def test_expressions_and_actions_name_the_jokers(tmp_path: Path) -> None:
 
 
 def test_a_rank_of_the_deck_is_no_joker_name(tmp_path: Path) -> None:
-    text = RULESET.replace("ranks: [2, 3, A]", "ranks: [2, 3, Ace]").replace("A: 1", "Ace: 1").replace(
-        "[RJ, BJ, A, 3, 2]", "[RJ, BJ, Ace, 3, 2]").replace("jokers: [BJ, RJ]", "jokers: [BJ, Ace]")
-    with pytest.raises(RulesetError, match=r"error\[duplicate-name\]: the joker `Ace` has the name of a rank"):
+    text = RULESET.replace("ranks: [2, 3, A]", "ranks: [2, 3, AA]").replace("A: 1", "AA: 1").replace(
+        "[RJ, BJ, A, 3, 2]", "[RJ, BJ, AA, 3, 2]").replace("jokers: [BJ, RJ]", "jokers: [BJ, AA]")
+    with pytest.raises(RulesetError, match=r"error\[duplicate-name\]: the joker `AA` has the name of a rank"):
         _game(tmp_path, text)
 
 
