@@ -39,9 +39,11 @@ class DeckChange:
 class Deck:
     """The cards of a game. Rank order is the order of `ranks` (low to high); a joker ranks above every rank.
 
-    Card ids: `rank * len(suits) + suit` for suited cards, then one id for the joker. Copies of a card (several
-    packs) are the same value; `cards(players)` lists every physical card. A pack is every rank of every suit,
-    or the cards `pack` lists (card texts, copies repeated); `changes` add or set aside cards by player count.
+    Card ids: `rank * len(suits) + suit` for suited cards, then one id per joker rank. The jokers are `jokers`
+    copies of `JK`, or the distinct jokers `joker_names` names (one of each in the whole deck), each a rank of its
+    own, above every rank in the order listed. Copies of a card (several packs) are the same value;
+    `cards(players)` lists every physical card. A pack is every rank of every suit, or the cards `pack` lists
+    (card texts, copies repeated); `changes` add or set aside cards by player count.
     """
 
     ranks: tuple[str, ...]
@@ -52,6 +54,7 @@ class Deck:
     values: Mapping[str, int] = field(default_factory=dict)
     pack: tuple[str, ...] | None = None
     changes: tuple[DeckChange, ...] = ()
+    joker_names: tuple[str, ...] = ()
     rank_of: tuple[int, ...] = field(init=False, repr=False)
     suit_of: tuple[int, ...] = field(init=False, repr=False)
     text_of: tuple[str, ...] = field(init=False, repr=False)
@@ -61,7 +64,7 @@ class Deck:
     _by_players: dict[int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        has_joker = bool(self.jokers) or JOKER in (self.pack or ()) or any(
+        has_joker = bool(self.jokers or self.joker_names) or JOKER in (self.pack or ()) or any(
             change.add_jokers or JOKER in change.add for change in self.changes)
         object.__setattr__(self, "has_joker", has_joker)
         rank_of: list[int] = []
@@ -72,10 +75,10 @@ class Deck:
                 rank_of.append(rank_index)
                 suit_of.append(suit_index)
                 text_of.append(f"{rank}{suit}")
-        if has_joker:
-            rank_of.append(len(self.ranks))
+        for joker_index, joker in enumerate(self.joker_ranks if has_joker else ()):
+            rank_of.append(len(self.ranks) + joker_index)
             suit_of.append(NO_SUIT)
-            text_of.append(JOKER)
+            text_of.append(joker)
         value_of = tuple(self.values.get(self.rank_name(rank), 0) for rank in rank_of)
         object.__setattr__(self, "rank_of", tuple(rank_of))
         object.__setattr__(self, "suit_of", tuple(suit_of))
@@ -84,9 +87,10 @@ class Deck:
         object.__setattr__(self, "_by_players", {})
         every = {index: text for index, text in enumerate(text_of)}
         used: set[str] = set(self.pack) if self.pack is not None else {
-            text for text in text_of if text != JOKER}
+            text for text, suit in zip(text_of, suit_of, strict=True) if suit != NO_SUIT}
         if self.jokers:
             used.add(JOKER)
+        used.update(self.joker_names)
         for change in self.changes:
             used.update(change.add)
             if change.add_jokers:
@@ -94,9 +98,14 @@ class Deck:
         object.__setattr__(self, "card_ids", {text: index for index, text in every.items() if text in used})
 
     @property
+    def joker_ranks(self) -> tuple[str, ...]:
+        """The ranks of the jokers, low to high: the named jokers, else `JK`."""
+        return self.joker_names or (JOKER,)
+
+    @property
     def rank_names(self) -> tuple[str, ...]:
-        """Every rank name, the joker's last when the deck has jokers."""
-        return (*self.ranks, JOKER) if self.has_joker else self.ranks
+        """Every rank name, the jokers' last (low to high) when the deck has jokers."""
+        return (*self.ranks, *self.joker_ranks) if self.has_joker else self.ranks
 
     def rank_name(self, rank: int) -> str:
         return self.rank_names[rank]
@@ -122,8 +131,8 @@ class Deck:
         if players is not None and players in self._by_players:
             return list(self._by_players[players])
         one_pack = self._one_pack()
-        joker = len(self.text_of) - 1
-        result = one_pack * self.packs + [joker] * self.jokers
+        joker = len(self.ranks) * len(self.suits)  # (`JK`: the only joker of a deck without named jokers)
+        result = one_pack * self.packs + [joker] * self.jokers + [self.card_ids[name] for name in self.joker_names]
         for change_index, change in enumerate(self.changes):
             if players is None or not change.applies(players):
                 continue
@@ -147,7 +156,7 @@ class Deck:
     @property
     def size(self) -> int:
         """The number of cards before any change by player count (`size_for` counts them for a table)."""
-        return len(self._one_pack()) * self.packs + self.jokers
+        return len(self._one_pack()) * self.packs + self.jokers + len(self.joker_names)
 
     def size_for(self, players: int) -> int:
         return len(self.cards(players))
@@ -170,9 +179,9 @@ class Deck:
         return card
 
     def card_of(self, rank: int, suit: int) -> int:
-        """The card of a rank and suit (the joker for the joker rank)."""
+        """The card of a rank and suit (the joker of a joker's rank, whatever the suit)."""
         if rank >= len(self.ranks):
-            return len(self.text_of) - 1
+            return len(self.ranks) * len(self.suits) + rank - len(self.ranks)
         return rank * len(self.suits) + suit
 
     def value_text(self, kind: str, value: int) -> str:

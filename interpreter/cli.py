@@ -19,7 +19,7 @@ from interpreter.cli_stats import DEFAULT_BOTS, compare_command
 from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, render_findings
-from interpreter.numbers import signed
+from interpreter.numbers import plain_number, signed
 from interpreter.parameters import parse_assignments
 
 if TYPE_CHECKING:  # (the rest is imported where it is used: a command loads only what it needs)
@@ -197,7 +197,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         ruleset = ruleset_file(ruleset)
         game = load_game_or_exit(ruleset, assignments)
         count, kinds = _table_and_bots(game, players, bots)
-        header = {"ruleset": str(Path(ruleset).resolve()), "params": dict(game.ruleset.parameter_values)}
+        header = {"ruleset": str(Path(ruleset).resolve()), "params": {name: plain_number(value) for name, value in
+                                                                  game.ruleset.parameter_values.items()}}
     if human is not None and not 0 <= human < count:
         raise click.UsageError(f"--human: seats are 0 to {count - 1}")
     if human is not None:

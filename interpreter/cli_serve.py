@@ -14,7 +14,7 @@ import click
 from interpreter import cli_logs
 from interpreter.cli_stats import DEFAULT_BOTS
 from interpreter.cli_support import complete_ruleset, ruleset_file
-from interpreter.numbers import signed
+from interpreter.numbers import plain_number, signed
 
 if TYPE_CHECKING:
     from interpreter.engine.state import State
@@ -91,7 +91,8 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
         ruleset = ruleset_file(ruleset)
         game = load_game_or_exit(ruleset, assignments)
         count, kinds = _table_and_bots(game, players, bots)
-        header = {"ruleset": str(Path(ruleset).resolve()), "params": dict(game.ruleset.parameter_values)}
+        header = {"ruleset": str(Path(ruleset).resolve()), "params": {name: plain_number(value) for name, value in
+                                                                  game.ruleset.parameter_values.items()}}
     given = header.get("humans") if humans is None else None  # a resumed match gives the seats back to their people
     seats = _seats(humans or "0", count) if not isinstance(given, list) else _seats(
         ",".join(str(seat) for seat in given), count)

@@ -137,7 +137,8 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     environment = Environment(deck, globals_, definitions, parameter_types(specs, values), contextual,
                               report=checker.report_definition, broken=checker.broken_definitions,
                               volatile=VOLATILE_NAMES | _choice_argument_names(root),
-                              has_melds=isinstance(root.entries.get("melds"), MappingNode))
+                              has_melds=isinstance(root.entries.get("melds"), MappingNode),
+                              key_words={name: v.by_words for name, v in variables.items() if v.by == "str"})
     program = Program(environment)
     site = ExpressionSite(checker, environment, program)
     steps = StepChecker(checker, site, zones, variables)

@@ -40,6 +40,22 @@ class VariableSpec:
     lasts: str = "hand"  # hand | match
     visibility: str = "public"
     optional: bool = False  # declared `initial: null`: may be unset, and must be tested before use
+    by: str | None = None  # a second index (`by:`): str (the words of `by_words`), suit, rank, seat or team
+    by_words: tuple[str, ...] = ()
+
+    def keys(self, deck: Deck, players: int, teams: int) -> tuple[tuple[Any, str], ...]:
+        """The second index's keys, each as stored (a word, or a suit, rank, seat or team by number) with its text
+        (`NT`, `H`, `p1`, `t0`), in order; none for a variable without `by`."""
+        if self.by == "str":
+            return tuple((word, word) for word in self.by_words)
+        if self.by == "suit":
+            return tuple(enumerate(deck.suits))
+        if self.by == "rank":
+            return tuple(enumerate(deck.rank_names))
+        if self.by in ("seat", "team"):
+            prefix = "p" if self.by == "seat" else "t"
+            return tuple((owner, f"{prefix}{owner}") for owner in range(players if self.by == "seat" else teams))
+        return ()
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,30 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from interpreter.errors import ParameterError, shorten
+from interpreter.numbers import number_text, whole
 
-ParamValue = int | bool | str | None
+ParamValue = int | Fraction | bool | str | None
+Bound = int | Fraction
+
+
+def exact_number(value: object) -> Bound | None:
+    """A `num` parameter's value, exactly: an int or a Fraction as it is, a decimal (`0.05`) as the number it
+    is written as, a text (`"1/2"`, `"0.5"`, `"3"`) as its value; None when `value` is not a number."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, Fraction)):
+        return whole(value)  # type: ignore[no-any-return]
+    text = repr(value) if isinstance(value, float) else value if isinstance(value, str) else None
+    if text is None:
+        return None
+    try:
+        return whole(Fraction(text.strip()))  # type: ignore[no-any-return]
+    except (ValueError, ZeroDivisionError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -18,11 +37,11 @@ class ParamSpec:
     """One declared parameter. A parameter whose default is null is optional: it may be unset (null)."""
 
     name: str
-    type: str  # int | bool | str
+    type: str  # int | num | bool | str
     default: ParamValue
     description: str
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: Bound | None = None
+    maximum: Bound | None = None
     choices: tuple[str, ...] = ()
 
     @property
@@ -35,15 +54,15 @@ class ParamSpec:
             text = "true or false"
         elif self.choices:
             text = "one of " + ", ".join(self.choices)
-        elif self.type == "int":
-            if self.minimum is not None and self.maximum is not None:
-                text = f"an integer from {self.minimum} to {self.maximum}"
-            elif self.minimum is not None:
-                text = f"an integer of at least {self.minimum}"
-            elif self.maximum is not None:
-                text = f"an integer of at most {self.maximum}"
-            else:
-                text = "an integer"
+        elif self.type in ("int", "num"):
+            text = "an integer" if self.type == "int" else "a number (a fraction such as 1/2 is allowed)"
+            low, high = (None if bound is None else number_text(bound) for bound in (self.minimum, self.maximum))
+            if low is not None and high is not None:
+                text += f" from {low} to {high}"
+            elif low is not None:
+                text += f" of at least {low}"
+            elif high is not None:
+                text += f" of at most {high}"
         else:
             text = "a string"
         return text + (", or null (unset)" if self.optional else "")
@@ -55,12 +74,12 @@ class ParamSpec:
         shown = repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else value
         if self.type == "bool":
             return None if isinstance(value, bool) else f"{shown} is not {self.allowed()}"
-        if self.type == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
+        if self.type in ("int", "num"):
+            if isinstance(value, bool) or not isinstance(value, (int, Fraction) if self.type == "num" else int):
                 return f"{shown} is not {self.allowed()}"
             too_low = self.minimum is not None and value < self.minimum
             too_high = self.maximum is not None and value > self.maximum
-            return f"{value} is out of range: allowed {self.allowed()}" if too_low or too_high else None
+            return f"{number_text(value)} is out of range: allowed {self.allowed()}" if too_low or too_high else None
         if not isinstance(value, str):
             return f"{shown} is not {self.allowed()}"
         if self.choices and value not in self.choices:
@@ -83,7 +102,20 @@ class ParamSpec:
                 return int(text.strip())
             except ValueError:
                 raise ParameterError(f"parameter {self.name}: {shorten(repr(text))} is not {self.allowed()}") from None
+        if self.type == "num":
+            number = exact_number(text)
+            if number is None:
+                raise ParameterError(f"parameter {self.name}: {shorten(repr(text))} is not {self.allowed()}")
+            return number
         return text
+
+    def given(self, value: Any) -> Any:
+        """A value given from Python as the parameter holds it: a `num` parameter takes an int, a Fraction, a
+        decimal or an exact text (`"1/2"`, as logs write it); any other value is checked as it is."""
+        if self.type == "num":
+            number = exact_number(value)
+            return value if number is None else number
+        return value
 
 
 def parse_assignments(assignments: list[str]) -> dict[str, str]:
@@ -104,7 +136,7 @@ def resolve(specs: Mapping[str, ParamSpec], given: Mapping[str, Any], *, from_te
         spec = specs.get(name)
         if spec is None:
             raise ParameterError(_unknown(name, specs))
-        value = spec.parse(raw) if from_text and isinstance(raw, str) else raw
+        value = spec.parse(raw) if from_text and isinstance(raw, str) else spec.given(raw)
         problem = spec.problem(value)
         if problem is not None:
             raise ParameterError(f"parameter {name}: {problem}")

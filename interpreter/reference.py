@@ -30,7 +30,7 @@ is loaded (names, types, arity, card names) and compiled once into Python functi
 | `num` | numbers that may be fractions, exact (a whole number is one too) | `7 / 2`, `pot / 3` |
 | `bool` | truth values | `true`, `false` |
 | `str` | text | `'pass'`, `"play"` |
-| `card` | a card of the deck | `AH`, `10S`, `JK` (rank then suit; the joker is `JK`) |
+| `card` | a card of the deck | `AH`, `10S`, `JK` (rank then suit; the joker is `JK`, or a named joker such as `RJ`) |
 | `rank` | a rank of the deck, ordered as `deck.ranks` lists them (low to high) | `A`, `K`, `10`, `7` |
 | `suit` | a suit of the deck | `S`, `H`, `D`, `C` |
 | `seat` | a seat, numbered 0, 1, ... clockwise (`p0`, `p1` in text) | `dealer`, `next_seat(dealer)`, `0` |
@@ -56,7 +56,9 @@ give an `int` for whole numbers and a `num` when any of theirs is one. Transcrip
 Fields: a card has `.rank` and `.suit`; a meld has `.cards`, `.kind`, `.owner`, `.wilds` (its wild cards)
 and `.naturals` (the others). Parameters are read as
 `params.NAME`. A zone or variable with one value per seat is indexed by a seat (`hand[dealer]`); written bare
-(`hand`) it means the value of the current `player`, where a `player` is bound.
+(`hand`) it means the value of the current `player`, where a `player` is bound. A variable with a second index
+(`by:`) is indexed by its owner, then by its key: `first_named[team_of(player)]['NT']` (a word of its list, a
+suit, a rank, a seat or a team, as `by:` says), or by its key alone when it is on the table.
 
 ## Operators
 

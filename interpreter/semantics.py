@@ -28,12 +28,13 @@ from interpreter.dsl.types import (
     Type,
     list_of,
     optional,
+    per_key,
     per_seat,
     per_team,
 )
 from interpreter.errors import Diagnostic, ExpressionError, Location
 from interpreter.model import Players, VariableSpec, ZoneSpec
-from interpreter.parameters import ParamSpec, ParamValue
+from interpreter.parameters import Bound, ParamSpec, ParamValue, exact_number
 from interpreter.source import YAML_WORDS, MappingNode, Node, ScalarNode, SequenceNode, written_word, yaml_path
 
 Path = tuple[str | int, ...]
@@ -43,7 +44,8 @@ VARIABLE_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR, "seat": SEAT
                   "rank": RANK, "card": CARD}
 # A variable may also hold a list of values of one of these types (`list[card]`), set whole by a `set` step.
 VARIABLE_TYPES.update({f"list[{name}]": list_of(element) for name, element in list(VARIABLE_TYPES.items())})
-PARAM_TYPES = {"int": INT, "bool": BOOL, "str": STR}
+INDEX_TYPES = ("suit", "rank", "seat", "team")  # what a variable's `by:` may name besides a list of words
+PARAM_TYPES = {"int": INT, "num": NUM, "bool": BOOL, "str": STR}
 HIDDEN_VALUE_TYPES = ("card", "list[card]")  # the types of a variable seen by nobody (`visibility: nobody`)
 # Names the engine binds in some places; a ruleset may not declare them.
 CONTEXTUAL = {"player": SEAT, "card": CARD, "cards": CARDS, "meld": MELD, "after": MELD, "winner": SEAT,
@@ -102,12 +104,15 @@ class RulesetChecker:
         assert isinstance(node, MappingNode)
         ranks = tuple(str(scalar(item)) for item in _items(node.entries.get("ranks")))
         suits = tuple(str(scalar(item)) for item in _items(node.entries.get("suits")))
-        jokers = scalar(node.entries.get("jokers")) or 0
-        pack = self._card_list(node, ("deck", "cards"), ranks, suits)
-        changes = tuple(self._deck_change(item, ("deck", "by_players", index), ranks, suits, players)
+        jokers_node = node.entries.get("jokers")
+        joker_names = self._joker_names(jokers_node, ranks, suits)
+        jokers = 0 if isinstance(jokers_node, SequenceNode) else scalar(jokers_node) or 0
+        pack = self._card_list(node, ("deck", "cards"), ranks, suits, joker_names)
+        changes = tuple(self._deck_change(item, ("deck", "by_players", index), ranks, suits, players, joker_names)
                         for index, item in enumerate(_items(node.entries.get("by_players"))))
-        has_joker = bool(jokers) or JOKER in (pack or ()) or any(c.add_jokers or JOKER in c.add for c in changes)
-        rank_names = (*ranks, JOKER) if has_joker else ranks
+        has_joker = bool(jokers or joker_names) or JOKER in (pack or ()) or any(
+            c.add_jokers or JOKER in c.add for c in changes)
+        rank_names = (*ranks, *(joker_names or (JOKER,))) if has_joker else ranks
         for suit_node, suit in zip(_items(node.entries.get("suits")), suits, strict=True):
             if suit in ranks:
                 self.error("duplicate-name", f"`{suit}` is both a rank and a suit", suit_node, ("deck", "suits"),
@@ -126,34 +131,63 @@ class RulesetChecker:
             for rank, value in values_node.entries.items():
                 self._check_rank_name(rank, values_node.key_locations[rank], ("deck", "values", rank), rank_names)
                 values[rank] = int(scalar(value))
-        deck = Deck(ranks, suits, scalar(node.entries.get("packs")) or 1, jokers, rankings, values, pack, changes)
+        deck = Deck(ranks, suits, scalar(node.entries.get("packs")) or 1, jokers, rankings, values, pack, changes,
+                    joker_names)
         self._check_set_aside(deck, players)
         return deck
 
+    def _joker_names(self, node: Node | None, ranks: tuple[str, ...], suits: tuple[str, ...]) -> tuple[str, ...]:
+        """The names of distinct jokers (`deck.jokers` as a list), each checked to name no rank, suit or card."""
+        names: list[str] = []
+        cards = {f"{rank}{suit}" for rank in ranks for suit in suits}
+        for index, item in enumerate(_items(node) if isinstance(node, SequenceNode) else []):
+            name = str(scalar(item))
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*", name):  # (written as a card is)
+                self.error("invalid-value", f"`{name}` is not a joker's name", item, ("deck", "jokers", index),
+                           hint="a joker's name is its card's text, written as a card is: upper-case letters and "
+                                "digits, two upper-case letters at least (RJ, BJ)")
+                continue
+            clash = "rank" if name in ranks else "suit" if name in suits else "card" if name in cards else None
+            if clash is not None:
+                self.error("duplicate-name", f"the joker `{name}` has the name of a {clash} of the deck", item,
+                           ("deck", "jokers", index), hint="give each joker a name that is no rank, suit or card")
+                continue
+            names.append(name)
+        return tuple(names)
+
     def _card_list(self, node: MappingNode, path: Path, ranks: tuple[str, ...],
-                   suits: tuple[str, ...]) -> tuple[str, ...] | None:
+                   suits: tuple[str, ...], joker_names: tuple[str, ...] = ()) -> tuple[str, ...] | None:
         """The cards a list of the deck section names (`cards`, `add`, `remove`), each checked: a rank of
-        `ranks` then a suit of `suits`, or `JK`."""
+        `ranks` then a suit of `suits`, or a joker (`JK`, or one `deck.jokers` names)."""
         listed = node.entries.get(str(path[-1]))
         if not isinstance(listed, SequenceNode):
             return None
         known = [f"{rank}{suit}" for rank in ranks for suit in suits]
+        jokers = joker_names or (JOKER,)
         texts: list[str] = []
         for index, item in enumerate(listed.items):
             text = str(scalar(item))
-            if text != JOKER and text not in known:
-                close = difflib.get_close_matches(text, known, n=1)
+            if text == JOKER and joker_names:
+                self.error("unknown-card", "`JK` is not a card of this deck: its jokers are named", item,
+                           (*path, index), hint="the deck's jokers: " + " ".join(joker_names))
+                continue
+            if text not in jokers and text not in known:
+                close = difflib.get_close_matches(text, [*known, *jokers], n=1)
                 self.error("unknown-card", f"`{text}` is not a card of the deck's ranks and suits", item,
                            (*path, index), hint=f"did you mean `{close[0]}`?" if close else
-                           "a card is a rank of `deck.ranks` then a suit of `deck.suits` (10H, AS), or JK")
+                           "a card is a rank of `deck.ranks` then a suit of `deck.suits` (10H, AS), or "
+                           + " or ".join(jokers))
                 continue
             texts.append(text)
         return tuple(texts)
 
     def _deck_change(self, node: Node, path: Path, ranks: tuple[str, ...], suits: tuple[str, ...],
-                     players: Players) -> DeckChange:
+                     players: Players, joker_names: tuple[str, ...]) -> DeckChange:
         assert isinstance(node, MappingNode)
         entries = node.entries
+        if joker_names and "add_jokers" in entries:
+            self.error("invalid-value", "`add_jokers` adds jokers `JK`, and this deck's jokers are named", entries[
+                "add_jokers"], (*path, "add_jokers"), hint=f"add named jokers as cards: add: [{joker_names[-1]}]")
         counts = entries["players"]
         if isinstance(counts, MappingNode):
             low, high = scalar(counts.entries.get("min")), scalar(counts.entries.get("max"))
@@ -166,9 +200,9 @@ class RulesetChecker:
             self.error("invalid-value", f"no number of players the game allows is {written}", counts,
                        (*path, "players"), hint=f"the game is for {players.minimum} to {players.maximum} players")
         return DeckChange(minimum, maximum, scalar(entries.get("add_packs")) or 0,
-                          scalar(entries.get("add_jokers")) or 0,
-                          self._card_list(node, (*path, "add"), ranks, suits) or (),
-                          self._card_list(node, (*path, "remove"), ranks, suits) or ())
+                          0 if joker_names else scalar(entries.get("add_jokers")) or 0,
+                          self._card_list(node, (*path, "add"), ranks, suits, joker_names) or (),
+                          self._card_list(node, (*path, "remove"), ranks, suits, joker_names) or ())
 
     def _check_set_aside(self, deck: Deck, players: Players) -> None:
         """Every card `by_players` sets aside is in the deck for each number of players it applies to."""
@@ -185,7 +219,7 @@ class RulesetChecker:
         if name not in rank_names:
             close = difflib.get_close_matches(name, rank_names, n=1)
             hint = f"did you mean `{close[0]}`?" if close else "ranks: " + " ".join(rank_names)
-            if name == JOKER:
+            if name == JOKER and not isinstance(self._node("deck", "jokers"), SequenceNode):
                 hint = "this deck has no jokers: set `deck.jokers`"
             self.diagnostics.append(Diagnostic("unknown-card", f"the deck has no rank `{name}`", location,
                                                yaml_path(path), hint))
@@ -213,16 +247,20 @@ class RulesetChecker:
         for name, declaration in node.entries.items():
             assert isinstance(declaration, MappingNode)
             entries = declaration.entries
+            path: Path = ("params", name)
+            kind = str(scalar(entries["type"]))
+            bounds = [self._parameter_bound(kind, entries.get(key), (*path, key)) for key in ("min", "max")]
+            default = scalar(entries["default"])
+            if kind == "num" and exact_number(default) is not None:
+                default = exact_number(default)  # (`1/2`, written as text, or a decimal: the number exactly)
             spec = ParamSpec(
-                name, str(scalar(entries["type"])), scalar(entries["default"]), str(scalar(entries["description"])),
-                scalar(entries.get("min")), scalar(entries.get("max")),
+                name, kind, default, str(scalar(entries["description"])), bounds[0], bounds[1],
                 tuple(str(scalar(c)) for c in _items(entries.get("choices"))),
             )
-            path: Path = ("params", name)
             if spec.choices and spec.type != "str":
                 self.error("param-value", "only a str parameter has choices", entries["choices"], (*path, "choices"))
-            if (spec.minimum is not None or spec.maximum is not None) and spec.type != "int":
-                self.error("param-value", "only an int parameter has min and max", declaration, path)
+            if (spec.minimum is not None or spec.maximum is not None) and spec.type not in ("int", "num"):
+                self.error("param-value", "only an int or num parameter has min and max", declaration, path)
             if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
                 self.error("param-value", f"min ({spec.minimum}) is more than max ({spec.maximum})",
                            entries["min"], (*path, "min"), hint="swap them, or widen the range")
@@ -237,6 +275,21 @@ class RulesetChecker:
                            (*path, "default"), hint=hint)
             specs[name] = spec
         return specs
+
+    def _parameter_bound(self, kind: str, node: Node | None, path: Path) -> Bound | None:
+        """A parameter's `min` or `max`: an integer, or for a `num` parameter any exact number (`1/2`, `0.05`);
+        None (with an error when it is written but is not one)."""
+        value = scalar(node)
+        if node is None or value is None:
+            return None
+        if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+            return value
+        number = exact_number(value) if kind == "num" else None
+        if number is None:
+            wanted = "a number (a fraction such as 1/2 is allowed)" if kind == "num" else "an integer"
+            self.error("param-value", f"{path[-1]} must be {wanted}, not {value!r}", node, path,
+                       hint=None if kind in ("int", "num") else "only an int or num parameter has min and max")
+        return number
 
     def build_zones(self) -> dict[str, ZoneSpec]:
         zones: dict[str, ZoneSpec] = {}
@@ -258,10 +311,12 @@ class RulesetChecker:
             entries = item.entries
             name = str(scalar(entries["name"]))
             initial = entries.get("initial")
+            by, words = self._second_index(entries.get("by"), ("variables", index, "by"))
             variable = VariableSpec(name, str(scalar(entries["type"])), scalar(entries.get("per")) or "table",
                                     scalar(entries.get("lasts")) or "hand",
                                     scalar(entries.get("visibility")) or "public",
-                                    optional=isinstance(initial, ScalarNode) and initial.value is None)
+                                    optional=isinstance(initial, ScalarNode) and initial.value is None,
+                                    by=by, by_words=words)
             if variable.visibility == "nobody" and variable.type not in HIDDEN_VALUE_TYPES:
                 self.error("invalid-value", f"`{name}` is seen by nobody, so it holds cards (`card` or "
                            f"`list[card]`), not `{variable.type}`", entries["visibility"],
@@ -271,6 +326,19 @@ class RulesetChecker:
             if self._declare(name, entries["name"], ("variables", index, "name"), "variable"):
                 variables[name] = variable
         return variables
+
+    def _second_index(self, node: Node | None, path: Path) -> tuple[str | None, tuple[str, ...]]:
+        """A variable's `by`: ("str", its words) for a list of words, (the type, ()) for suit, rank, seat or team."""
+        if node is None:
+            return None, ()
+        if isinstance(node, SequenceNode):
+            return "str", tuple(str(scalar(item)) for item in node.items)
+        kind = scalar(node)
+        if kind not in INDEX_TYPES:
+            self.error("invalid-value", f"`by: {kind}` is no second index", node, path,
+                       hint="a list of words (`by: [C, D, H, S, NT]`), or suit, rank, seat or team")
+            return None, ()
+        return str(kind), ()
 
     _declared: dict[str, tuple[str, Node]]
 
@@ -444,6 +512,8 @@ def variable_type(variable: VariableSpec) -> Type:
     inner = VARIABLE_TYPES[variable.type]
     if variable.optional:
         inner = optional(inner)
+    if variable.by is not None:
+        inner = per_key(inner, VARIABLE_TYPES[variable.by])
     return {"seat": per_seat, "team": per_team}.get(variable.per, lambda t: t)(inner)
 
 

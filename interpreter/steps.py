@@ -51,6 +51,11 @@ class StepChecker:
         except ExpressionError as error:
             self.checker.report_expression(error, node, path)
             return None
+        key: ast.Node | None = None
+        variable = self.variables.get(_root_name(tree)) if what == "variable" else None
+        if variable is not None and variable.by is not None and isinstance(tree, ast.Index) and (
+                variable.per == "table" or isinstance(tree.subject, ast.Index)):
+            key, tree = tree.index, tree.subject  # a value per key (`by:`): `name[owner][key]`, `name[key]`
         base = tree.subject if isinstance(tree, ast.Index) else tree
         if not isinstance(base, ast.Name) or base.identifier not in kinds:
             name = base.identifier if isinstance(base, ast.Name) else text
@@ -76,6 +81,13 @@ class StepChecker:
         if isinstance(tree, ast.Index):
             # The engine needs the owner apart from the zone or variable: compile the index on its own too.
             self.site.check_tree(tree.index, node, path, scope, suffix="#index")
+        if key is not None:
+            self.site.check_tree(key, node, path, scope, suffix="#key")
+        elif variable is not None and variable.by is not None and checked[0].name == "per_key":
+            where = f"{variable.name}[owner][key]" if variable.per != "table" else f"{variable.name}[key]"
+            self.checker.error("not-assignable", f"`{variable.name}` has one value per key: a step sets one of them",
+                               node, path, hint=f"name the key: `{where}`")
+            return None
         return base.identifier, checked[0]
 
     def zone(self, node: Node | None, path: Path, scope: Scope, *, kind: str = "cards") -> str | None:
@@ -130,8 +142,8 @@ class StepChecker:
     def _step_set(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         kind = self.target(entries["set"], (*path, "set"), scope)
         variable = self.variables.get(str(scalar(entries["set"])).split("[")[0].strip())
-        if variable is not None and variable.per == "table" and variable.type.startswith("list[") and \
-                _bare_name(entries["set"]) is None:
+        if variable is not None and variable.per == "table" and variable.by is None and \
+                variable.type.startswith("list[") and _bare_name(entries["set"]) is None:
             self.checker.error("not-assignable", f"`{variable.name}` is a list: a `set` step sets it whole",
                                entries["set"], (*path, "set"),
                                hint=f"`set: {variable.name}` with `to:` the whole new list, e.g. "
@@ -516,6 +528,13 @@ class StepChecker:
 
 
 _BARE_NAME = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*")
+
+
+def _root_name(tree: ast.Node) -> str:
+    """The name an indexed reference starts with (`score` in `score[t][k]`), or ""."""
+    while isinstance(tree, ast.Index):
+        tree = tree.subject
+    return tree.identifier if isinstance(tree, ast.Name) else ""
 
 
 def _bare_name(node: Node | None) -> str | None:

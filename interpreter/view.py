@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.cards import JOKER
 from interpreter.model import ShownItem, ShowSpec
 from interpreter.runners.transcript import describe
 from interpreter.source import MappingNode, ScalarNode, SequenceNode
@@ -180,7 +179,7 @@ def sort_hand(deck: Deck, cards: list[str]) -> tuple[SuitGroup, ...]:
     ids = sorted((deck.parse_card(text) for text in cards), key=lambda card: _deck_order(deck, card))
     groups: list[SuitGroup] = []
     for card in ids:
-        suit = deck.suit_name(deck.suit_of[card]) if deck.card_text(card) != JOKER else ""
+        suit = deck.suit_name(deck.suit_of[card])  # ("" for a joker)
         if groups and groups[-1].suit == suit:
             groups[-1] = SuitGroup(suit, (*groups[-1].cards, deck.card_text(card)))
         else:
@@ -339,6 +338,8 @@ def value_text(value: Any, type_name: str) -> str:
     """A value as people read it: a seat as `p1`, a team as `t0`, a truth as yes or no; unset as `-`."""
     if value is None:
         return "-"
+    if isinstance(value, dict):  # (a value per key, `by:`: each key's text then its value)
+        return ", ".join(f"{key} {value_text(item, type_name)}" for key, item in value.items())
     if isinstance(value, list):  # (a list variable, its items as the observation gives them: cards as text)
         return " ".join(value_text(item, type_name[5:-1]) for item in value) or "none"
     if isinstance(value, bool):

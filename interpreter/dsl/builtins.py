@@ -219,6 +219,17 @@ def _card_of(deck: Deck, rank: int, suit: int) -> int:
     return deck.card_of(rank, suit)
 
 
+def _rank_groups(deck: Deck, cards: Sequence[int], smallest: int | None = None,
+                 largest: int | None = None) -> list[list[int]]:
+    """One group of cards of one rank per rank and size: the first cards of that rank in the deck's order."""
+    by_rank: dict[int, list[int]] = {}
+    for card in sorted(cards):  # (card ids follow the deck's order: rank, then suit as `deck.suits` lists them)
+        by_rank.setdefault(deck.rank_of[card], []).append(card)
+    low = 1 if smallest is None else max(smallest, 1)
+    return [held[:size] for _, held in sorted(by_rank.items())
+            for size in range(low, len(held) + 1 if largest is None else min(largest, len(held)) + 1)]
+
+
 def _is_joker(deck: Deck, card: int) -> bool:
     return deck.suit_of[card] == NO_SUIT
 
@@ -411,6 +422,14 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("without", "(items: list[T], removed: list[T]) -> list[T]", "lists",
                  "The items less one copy of each removed item.", "without([AH, AH, KH], [AH]) == [AH, KH]",
                  _without),
+        _builtin("rank_groups", "(cards: list[card], smallest: int = null, largest: int = null) -> list[list[card]]",
+                 "lists", "The groups of cards of one rank the cards hold, one per rank and size, from `smallest` "
+                 "cards (default 1) to `largest` (default all of that rank): each the first cards of its rank in the "
+                 "deck's order (suits as `deck.suits` lists them), ranks low to high, then the smaller first. The "
+                 "copies and suits of a rank do not multiply the groups: as a choice's argument values, they let a "
+                 "player play a pair or a triple of a rank in one action (a climbing game), the action naming its "
+                 "cards (`p1 choose play group 3S+3H`).",
+                 "rank_groups([3H, 4S, 3S]) == [[3S], [3S, 3H], [4S]]", _rank_groups, "deck"),
         _builtin("subsets", "(items: list[T], smallest: int = null, largest: int = null) -> list[list[T]]",
                  "lists", "Every choice of some of the items, each keeping their order: the smaller first, from "
                  "`smallest` items (default 0) to `largest` (default all); each choice once, even when items repeat "

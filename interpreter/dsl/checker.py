@@ -66,6 +66,7 @@ class Environment:
     broken: set[str] = field(default_factory=set)  # definitions refused before checking (e.g. recursion)
     referenced: set[str] = field(default_factory=set)  # definitions some checked expression uses
     has_melds: bool = True  # whether the ruleset has a `melds:` section (the meld functions need one)
+    key_words: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a variable's `by:` words, by name
     # The names bound anew for each candidate action of a decision (its card, its choice's arguments): a
     # definition that reads one is worked out for each candidate, the others once per decision.
     volatile: frozenset[str] = VOLATILE_NAMES
@@ -475,10 +476,24 @@ class _Checker(OperatorChecks):
         if kind.name == "per_team":
             self._expect(node.index, TEAM, local, narrowed, "the index of a per-team value")
             return kind.element
+        if kind.name == "per_key":
+            self._check_key(node, kind.arguments[1], local, narrowed)
+            self.annotations.keyed_index.add(id(node))
+            return kind.element
         if kind.is_list:
             self._expect(node.index, INT, local, narrowed, "a list index")
             return kind.element
         raise self._fail(node, "type", f"{kind} cannot be indexed")
+
+    def _check_key(self, node: ast.Index, key: Type, local: Locals, narrowed: Narrowed) -> None:
+        """The index of a variable's second index (`by:`): of its type, and a word it lists when written out."""
+        self._expect(node.index, key, local, narrowed, "the key of a value per key")
+        subject = node.subject.subject if isinstance(node.subject, ast.Index) else node.subject
+        words = self.environment.key_words.get(subject.identifier) if isinstance(subject, ast.Name) else None
+        if words and isinstance(node.index, ast.Literal) and node.index.value not in words:
+            name = subject.identifier if isinstance(subject, ast.Name) else ""
+            raise self._fail(node.index, "type", f"`{name}` has no key {node.index.value!r}",
+                             hint="its keys: " + ", ".join(words))
 
     # --- operators ---------------------------------------------------------------------------------------------
 

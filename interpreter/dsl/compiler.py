@@ -17,6 +17,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Any
 
 from interpreter.cards import Deck
@@ -50,6 +51,14 @@ def _q_min(values: list[Any]) -> Any:
     if not values:
         raise _empty("min")
     return min(values)
+
+
+def _key(values: dict[Any, Any], key: Any) -> Any:
+    """The value at `key` of a variable's second index (`by:`); an EvaluationError for a key it does not have."""
+    try:
+        return values[key]
+    except KeyError:
+        raise EvaluationError(f"no key {key!r} among {', '.join(repr(k) for k in values)}") from None
 
 
 def _q_highest(items: Iterable[Any], key: Callable[[Any], Any]) -> Any:
@@ -227,7 +236,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list,
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
-        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide,
+        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, KEY=_key,
     )
     return namespace
 
@@ -310,6 +319,8 @@ class _Emitter:
         value = self.constant(node)
         if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
             return repr(value)
+        if value.__class__ is Fraction:  # a `num` constant (a parameter `1/2`), exactly
+            return f"DIVIDE({value.numerator}, {value.denominator})"
         method: Callable[[Any], str] = getattr(self, f"_emit_{type(node).__name__.lower()}")
         return method(node)
 
@@ -357,6 +368,8 @@ class _Emitter:
         return f"{subject}.{node.field}"  # meld fields, checked against FIELDS
 
     def _emit_index(self, node: ast.Index) -> str:
+        if id(node) in self.annotations.keyed_index:  # (a value per key: a key it does not have is named)
+            return f"KEY({self.emit(node.subject)}, {self.emit(node.index)})"
         return f"{self.emit(node.subject)}[{self.emit(node.index)}]"
 
     def _emit_call(self, node: ast.Call) -> str:

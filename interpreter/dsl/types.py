@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
-    """A type: a base name (`int`, `card`, ...) or a constructor (`list`, `optional`, `per_seat`, `per_team`)."""
+    """A type: a base name (`int`, `card`, ...) or a constructor (`list`, `optional`, `per_seat`, `per_team`,
+    `per_key`: a value per key of a variable's second index)."""
 
     name: str
     arguments: tuple[Type, ...] = ()
@@ -15,6 +16,8 @@ class Type:
     def __str__(self) -> str:
         if self.name == "optional":
             return f"{self.arguments[0]} or null"
+        if self.name == "per_key":
+            return f"{self.arguments[0]} by {self.arguments[1]}"
         if self.arguments:
             return f"{self.name}[{', '.join(str(argument) for argument in self.arguments)}]"
         return self.name
@@ -65,6 +68,11 @@ def per_seat(inner: Type) -> Type:
 
 def per_team(inner: Type) -> Type:
     return Type("per_team", (inner,))
+
+
+def per_key(inner: Type, key: Type) -> Type:
+    """One value of `inner` per key of type `key` (a variable's second index, `by:`)."""
+    return Type("per_key", (inner, key))
 
 
 CARDS = list_of(CARD)

@@ -134,10 +134,20 @@ class StepWriter:
         owner = self.owner(ref, bindings, indent)
         name = repr(ref.name)
         if owner is None:
-            return f"V[{name}]", f"({name}, -1)"
+            return self.keyed(ref, f"V[{name}]", bindings, indent), f"({name}, -1)"
         local = f"_o{self.fresh()}"
         self.line(f"{'    ' * indent}{local} = {owner}", ref.where)
-        return f"V[{name}][{local}]", f"({name}, {local})"
+        return self.keyed(ref, f"V[{name}][{local}]", bindings, indent), f"({name}, {local})"
+
+    def keyed(self, ref: Ref, stored: str, bindings: str, indent: int) -> str:
+        """The value of a variable's second index (`by:`) at the key its reference names, which must be one of
+        the variable's keys; `stored` as it is for a reference without a key."""
+        if ref.key is None:
+            return stored
+        key = self.value(ref.key, bindings, indent)
+        self.line(f"{'    ' * indent}if {key} not in {stored}: raise RUNTIME('`{ref.name}` has no key ' + "
+                  f"repr({key}), {ref.where!r})", ref.where)
+        return f"{stored}[{key}]"
 
     # --- steps ----------------------------------------------------------------------------------------------------
 

@@ -34,6 +34,8 @@ class Game:
         self.shallow_copied = tuple([name for name, zone in zones.items() if zone.owner == "table"] +
                                     [name for name, variable in variables.items() if variable.per != "table"])
         self.deep_copied = tuple(name for name, zone in zones.items() if zone.owner != "table")
+        # Variables with a second index (`by:`) hold a dict per owner (or one on the table), changed in place.
+        self.keyed_copied = tuple(name for name, variable in variables.items() if variable.by is not None)
         # Who put each card where it lies (`placed_by`): followed only in a ruleset that asks for it.
         self.tracks_placement = _mentions(ruleset.tree, "placed_by(")
         if self.tracks_placement:

@@ -98,12 +98,14 @@ class MatchLoop(StateParts):
                     raise IllegalActionError(f"{self.card_text(card)} is face up in {key[0]} but not placed there")
                 self.face_up.add(key, card)
         for name, value in variables.items():
-            self.values[name] = value
+            stored = self.values.get(name)  # (a value per key: the keys given over the initial values of the others)
+            self.values[name] = {**stored, **value} if isinstance(stored, dict) and isinstance(value, dict) else value
         self.values["_formed"] = self._formed_in_play(self.values["team_of"])
         for name, owners in (owned or {}).items():
             merged = list(self.values[name])
             for owner, value in owners.items():
-                merged[owner] = value
+                # (a value per key: the keys given over the initial values of the others)
+                merged[owner] = {**merged[owner], **value} if isinstance(merged[owner], dict) else value
             self.values[name] = merged
         self._events.append(("hand", hand_number, dealer))
         self.first_leader = leader
@@ -119,6 +121,17 @@ class MatchLoop(StateParts):
         return [[] for _ in range(self._owners(owner))]
 
     def _initial(self, name: str, per: str, type_name: str) -> Any:
+        value = self._initial_value(name, per)
+        variable = self.game.ruleset.variables[name]
+        if variable.by is None:
+            return value
+        # A value per key (`by:`): each owner's value (or the one on the table) for every key.
+        keys = [key for key, _ in variable.keys(self.game.deck, self.player_count, self._owners("team"))]
+        if per == "table":
+            return dict.fromkeys(keys, value)
+        return [dict.fromkeys(keys, owned) for owned in value]
+
+    def _initial_value(self, name: str, per: str) -> Any:
         expression = self.game.program.initial.get(name)
         if expression is None:
             return None if per == "table" else [None] * self._owners(per)

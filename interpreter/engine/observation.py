@@ -65,6 +65,15 @@ def observed_value(state: State, type_name: str, value: Any) -> Any:
     return state.game.deck.value_text(type_name, value)
 
 
+def _shown(state: State, variable: VariableSpec, value: Any) -> Any:
+    """One owner's value (or the table's) as an observation shows it; a value per key (`by:`) as a mapping from
+    each key's text (`NT`, `H`, `p1`) to its value, in the keys' order."""
+    if variable.by is None:
+        return observed_value(state, variable.type, value)
+    texts = dict(variable.keys(state.game.deck, state.player_count, len(state.game.teams(state.player_count))))
+    return {texts[key]: observed_value(state, variable.type, item) for key, item in value.items()}
+
+
 def observe(state: State, seat: int, *, legal: bool = True) -> dict[str, Any]:
     ruleset = state.game.ruleset
     zones: dict[str, Any] = {}
@@ -80,11 +89,10 @@ def observe(state: State, seat: int, *, legal: bool = True) -> dict[str, Any]:
         if variable.visibility == "nobody":  # (its value hidden from every seat, as a `nobody` zone's cards)
             variables[name] = None if variable.per == "table" else [None] * len(stored)
         elif variable.per == "table":
-            variables[name] = observed_value(state, variable.type, stored)
+            variables[name] = _shown(state, variable, stored)
         else:
-            variables[name] = [observed_value(state, variable.type, value)
-                               if sees_variable(state, variable, owner, seat) else None
-                               for owner, value in enumerate(stored)]
+            variables[name] = [_shown(state, variable, value) if sees_variable(state, variable, owner, seat)
+                               else None for owner, value in enumerate(stored)]
     view: dict[str, Any] = {
         "seat": seat,
         "players": state.player_count,

@@ -42,6 +42,7 @@ class Ref:
     implicit: bool  # a bare per-owner name: the owner is the bound `player`
     where: str
     owner_name: str | None = None  # the owner is simply this name (`hand[winner]`): read it, no evaluation
+    key: Expr | None = None  # a variable's second index (`by:`): the key of the value, `bid[t]['NT']`
     on_table: bool = field(init=False)  # no owner: read as `V[name]`
     table_key: tuple[str, int] = field(init=False)
 
@@ -193,8 +194,10 @@ class _Builder:
         spec = self.zones.get(name[1]) or self.variables.get(name[1])
         per_owner = getattr(spec, "owner", None) in ("seat", "team") or getattr(spec, "per", None) in ("seat", "team")
         simple = re.fullmatch(r"\s*[a-z_][a-z0-9_]*\s*\[\s*([a-z_][a-z0-9_]*)\s*\]\s*", text)
-        owner_name = simple[1] if simple and simple[1] not in self.definitions else None
-        return Ref(name[1], owner, per_owner and owner is None, where, owner_name)
+        owner_name = simple[1] if simple and per_owner and simple[1] not in self.definitions else None
+        key_function = self.expressions.get(where + "#key")
+        key = Expr(key_function, where, getattr(key_function, "keeps", True)) if key_function else None
+        return Ref(name[1], owner, per_owner and owner is None, where, owner_name, key)
 
     def steps(self, node: Node | None, path: Path) -> Block:
         if not isinstance(node, SequenceNode):

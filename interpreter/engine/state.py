@@ -308,6 +308,9 @@ class State(CardsAndValues, MatchLoop):
             values[name] = list(values[name])
         for name in game.deep_copied:
             values[name] = [list(owned) for owned in values[name]]
+        for name in game.keyed_copied:  # (a value per key: a dict per owner, or one on the table)
+            kept = values[name]
+            values[name] = dict(kept) if isinstance(kept, dict) else [dict(owned) for owned in kept]
         copy.face_up = self.face_up.copy()
         copy.locals = list(self.locals)  # (slots are replaced, never changed in place: see handcode.py)
         copy._history = self._history.fork()
@@ -432,10 +435,11 @@ class State(CardsAndValues, MatchLoop):
             ref = clause.record
             if ref is not None:
                 owner = self._owner(ref, scope)
-                if owner < 0:
-                    self.values[ref.name] = self._marked(self.values[ref.name])
-                else:
-                    self.values[ref.name][owner] = self._marked(self.values[ref.name][owner])
+                held: Any = self.values if owner < 0 else self.values[ref.name]
+                place: Any = ref.name if owner < 0 else owner
+                if ref.key is not None:  # (a value per key: `broken[player]['lead']`)
+                    held, place = held[place], self.evaluate(ref.key, scope)
+                held[place] = self._marked(held[place])
         others = tuple(seat for seat in range(self.player_count) if seat != action.seat)
         self._events.append(("breaks", action, tuple(clause.reason for clause in broken), others))
 

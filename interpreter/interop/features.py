@@ -64,11 +64,14 @@ class ObservationEncoder:
         for name, owners in self.zones:
             for owner in owners:
                 self._add("zone " + _owned(name, owner), self.card_count + 1)
-        self.variables = [(name, variable.type, self._owners(variable.per))
+        # A variable with a second index (`by:`) has a part per owner and key: `variable bid[1][NT]`.
+        self.variables = [(name, variable.type, self._owners(variable.per),
+                           [text for _, text in variable.keys(game.deck, players, self.teams)] or NO_KEYS)
                           for name, variable in ruleset.variables.items() if self._width(variable.type)]
-        for name, type_name, owners in self.variables:
+        for name, type_name, owners, keys in self.variables:
             for owner in owners:
-                self._add("variable " + _owned(name, owner), self._width(type_name))
+                for key in keys:
+                    self._add("variable " + _keyed(_owned(name, owner), key), self._width(type_name))
         self.seating = game.program.reseats  # (where the seats sit is public: every seat sees it)
         if self.seating:
             for place in range(players):
@@ -108,11 +111,13 @@ class ObservationEncoder:
             for owner in owners:
                 view = views if owner is None else views[owner]
                 self._zone(vector, starts["zone " + _owned(name, owner)], view)
-        for name, type_name, owners in self.variables:
+        for name, type_name, owners, keys in self.variables:
             values = observation["variables"][name]
             for owner in owners:
                 value = values if owner is None else values[owner]
-                self._variable(vector, starts["variable " + _owned(name, owner)], type_name, value)
+                for key in keys:
+                    self._variable(vector, starts["variable " + _keyed(_owned(name, owner), key)], type_name,
+                                   value if key is None or value is None else value[key])
         if self.seating:
             for place, seat in enumerate(observation["seating"]):
                 vector[starts[f"seating {place}"] + seat] = 1.0
@@ -148,8 +153,15 @@ class ObservationEncoder:
             vector[start + index] = 1.0
 
 
+NO_KEYS: list[str | None] = [None]  # the keys of a variable without a second index
+
+
 def _owned(name: str, owner: int | None) -> str:
     return name if owner is None else f"{name}[{owner}]"
+
+
+def _keyed(name: str, key: str | None) -> str:
+    return name if key is None else f"{name}[{key}]"
 
 
 def _quoted_words(node: Node) -> Iterator[str]:

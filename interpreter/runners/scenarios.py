@@ -16,6 +16,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, TERMINAL, State
 from interpreter.errors import ParameterError, RuledeckError, RulesetError
 from interpreter.loader import load_ruleset
+from interpreter.model import VariableSpec
 from interpreter.numbers import number_text, parse_number
 from interpreter.runners.scenario_start import (
     CASE_KEYS,
@@ -226,15 +227,16 @@ class _Case:
             if spec is None:
                 raise _Failure(f"the ruleset has no variable {name!r}")
             if spec.per == "table":
-                variables[name] = self.value(spec.type, value)
+                variables[name] = self.variable_value(spec, value)
             else:
                 owners = self._owners(name, value, spec.per)
                 variables[name] = owners  # filled below, over the initial values
         phase = str(start.get("phase", self.game.program.start))
         if phase not in self.game.program.phases:
             raise _Failure(f"the ruleset has no phase {phase!r}")
-        per_owner = {name: value for name, value in variables.items() if isinstance(value, dict)}
-        plain = {name: value for name, value in variables.items() if not isinstance(value, dict)}
+        declared = self.game.ruleset.variables
+        per_owner = {name: value for name, value in variables.items() if declared[name].per != "table"}
+        plain = {name: value for name, value in variables.items() if declared[name].per == "table"}
         seating = seating_given(state.player_count, start.get("seating"), self.seat)
         if seating is not None and not self.game.program.reseats:
             raise _Failure("`seating` places the seats of a game that moves them; this ruleset has no `seating` step")
@@ -260,7 +262,24 @@ class _Case:
         """A per-seat or per-team variable's given values (the others keep their initial values, worked out when
         the hand is set up: an `initial` may read other variables)."""
         spec = self.game.ruleset.variables[name]
-        return {owner: self.value(spec.type, value) for owner, value in owners.items()}
+        return {owner: self.variable_value(spec, value) for owner, value in owners.items()}
+
+    def variable_value(self, spec: VariableSpec, value: Any) -> Any:
+        """A variable's value as a scenario gives it; a value per key (`by:`) as a mapping of some of its keys
+        to their values (`{NT: p0, H: p2}`), the others left as they are."""
+        if spec.by is None:
+            return self.value(spec.type, value)
+        if not isinstance(value, dict):
+            raise _Failure(f"{spec.name} has one value per key: give them as {{key: value, ...}}, not {value!r}")
+        keys = {text: key for key, text in spec.keys(self.deck, self.state.player_count,
+                                                     len(self.game.teams(self.state.player_count)))}
+        converted = {}
+        for text, item in value.items():
+            key = keys.get(str(text), keys.get(f"{'p' if spec.by == 'seat' else 't'}{text}"))
+            if key is None:
+                raise _Failure(f"{spec.name} has no key {text!r} (its keys: {', '.join(keys)})")
+            converted[key] = self.value(spec.type, item)
+        return converted
 
     # --- running -------------------------------------------------------------------------------------------------
 
@@ -426,6 +445,9 @@ class _Case:
             if spec is None:
                 raise _Failure(f"the ruleset has no variable {name!r}")
             stored = self.state.values[name]
+            if spec.by is not None:
+                self._expect_keyed(spec, value)
+                continue
             if spec.per == "table":
                 if stored != self.value(spec.type, value):
                     raise _Failure(f"{name} is {self._shown(spec.type, stored)}, not {value}")
@@ -451,6 +473,19 @@ class _Case:
         if found != self.value(type_name, value):
             raise _Failure(f"{name} is {self._shown(type_name, found)}, not {value}")
         return True
+
+    def _expect_keyed(self, spec: VariableSpec, expected: Any) -> None:
+        """The values of a variable with a second index (`by:`) at the keys the scenario names."""
+        stored = self.state.values[spec.name]
+        owners = {-1: expected} if spec.per == "table" else self._owners(spec.name, expected, spec.per)
+        texts = dict(spec.keys(self.deck, self.state.player_count, len(self.game.teams(self.state.player_count))))
+        for owner, given in owners.items():
+            held = stored if owner < 0 else stored[owner]
+            where = spec.name if owner < 0 else f"{spec.name}[{_owner_text(owner, spec.per)}]"
+            for key, wanted in self.variable_value(spec, given).items():
+                if held[key] != wanted:
+                    raise _Failure(f"{where}[{texts[key]}] is {self._shown(spec.type, held[key])}, not "
+                                   f"{self._shown(spec.type, wanted)}")
 
     def _expect_returns(self, expected: list[Any]) -> None:
         actual = self.state.returns()
