@@ -263,7 +263,8 @@ class MatchLoop(StateParts):
         if plan is None:
             initial = self.game.program.initial
             variables = tuple(
-                (name, getattr(initial[name].function, "constant", None) if name in initial else (None,),
+                (name, None if variable.by is not None else  # (a value per key: made anew each hand)
+                 getattr(initial[name].function, "constant", None) if name in initial else (None,),
                  -1 if variable.per == "table" else self._owners(variable.per), variable)
                 for name, variable in self.game.hand_variables)
             zones = tuple((name, -1 if owner == "table" else self._owners(owner))
