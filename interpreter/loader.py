@@ -268,6 +268,11 @@ def _check_melds(checker: RulesetChecker, steps: StepChecker, root: MappingNode,
                               hint="ranks: " + " ".join(deck.rank_names))
         steps.expression(kind.entries.get("natural_in_place"), (*path, "natural_in_place"), {"card": CARD},
                          BOOL, "`natural_in_place`")
+        limit = kind.entries.get("max_added_per_end")
+        if limit is not None and scalar(kind.entries.get("shape")) == "set":
+            checker.error("invalid-value", "a set has no ends: `max_added_per_end` limits the cards added at each "
+                          "end of a run", limit, (*path, "max_added_per_end"),
+                          hint="limit a set's size with `max`")
         wrap = kind.entries.get("wrap")
         if scalar(wrap) is True:
             checker.error("unsupported", "runs that turn the corner (`wrap: true`) are not supported", wrap,

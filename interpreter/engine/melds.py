@@ -39,6 +39,7 @@ class MeldKind:
     in_place: frozenset[int] = frozenset()  # wild cards that are natural in their own place in a run
     either_end: bool = False  # a free wild may be laid at either end of a new run (else the lower end)
     fixed_wilds: bool = False  # a run's wild keeps the card it was laid as: never moved, never replaced
+    max_added_per_end: int | None = None  # a run: the most cards added beyond each end of it as it was laid
 
 @dataclass(slots=True, unsafe_hash=True)
 class Meld:
@@ -56,6 +57,10 @@ class Meld:
     suit: int = -1  # a run's suit
     low: int = 0  # a run's position of cards[0]
     free: bool = False  # a run's wild sits at an end and may move
+    # A run whose kind limits what is added at its ends: the positions of its ends as it was laid (set by the
+    # first card added to it; a meld never added to has laid_high < laid_low).
+    laid_low: int = 0
+    laid_high: int = -1
 
     @property
     def wilds(self) -> list[int]:
@@ -566,8 +571,21 @@ class MeldRules:
         if len(self._added) >= _ADDITIONS_KEPT:
             self._added.clear()
         added = self._add(meld, card)
+        most = self.kinds[meld.kind].max_added_per_end
+        if added is not None and most is not None:
+            added = self._within_ends(meld, added, most)
         self._added[key] = (meld, added)
         return added
+
+    @staticmethod
+    def _within_ends(meld: Meld, grown: Meld, most: int) -> Meld | None:
+        """A run grown by a card, when no more than `most` cards lie beyond either end of the run as it was laid
+        (`max_added_per_end`), keeping those ends; else None."""
+        low, high = (meld.laid_low, meld.laid_high) if meld.laid_high >= meld.laid_low else \
+            (meld.low, meld.low + len(meld.cards) - 1)  # (the first card added: the run is as it was laid)
+        if low - grown.low > most or grown.low + len(grown.cards) - 1 - high > most:
+            return None
+        return dataclasses.replace(grown, laid_low=low, laid_high=high)
 
     def _add(self, meld: Meld, card: int) -> Meld | None:
         kind = self.kinds[meld.kind]
@@ -780,11 +798,16 @@ def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -
             in_place=frozenset(card for card in deck.distinct_cards() if in_place(card)),
             either_end=value.get("free_wild") == "either_end",
             fixed_wilds=value.get("fixed_wilds") is True,
+            max_added_per_end=_whole_or_none(value.get("max_added_per_end")),
         ))
         if value.get("wrap") is True:
             raise RulesetRuntimeError("runs that turn the corner (`wrap: true`) are not supported",
                                       f"melds.kinds[{index}].wrap")
     return MeldRules(deck, kinds, per_card("melds.wild"))
+
+
+def _whole_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def _needs(cards: tuple[int, ...]) -> dict[int, int]:
