@@ -105,9 +105,7 @@ class Program:
         """Queue one checked expression; returns the name its function will have after `build()`."""
         name = f"x_{len(self._expressions)}"
         emitter = self._emitter(annotations)
-        emitter.kept_locally = {}
         code, start = emitter.common_calls(emitter.emit(node))
-        start += _unset(emitter.kept_locally)
         self._expressions.append(name)
         self._append(f"def {name}(V, B):\n{start}    return {code}\n", [emitter])
         if emitter.called or emitter.hoisted:  # (a definition folded into a constant is not called)
@@ -162,9 +160,7 @@ class Program:
             self._emitted.add(instance.function_name)
             parameters = "".join(f", v_{name}" for name in instance.definition.parameters)
             emitter = self._emitter(instance.annotations, instance.definition.parameters)
-            emitter.kept_locally = {}
             code, start = emitter.common_calls(emitter.emit(instance.definition.body))
-            start += _unset(emitter.kept_locally)
             self._append(f"def {instance.function_name}(V, B{parameters}):\n{start}    return {code}\n", [emitter])
 
     def _append(self, source: str, emitters: list[_Emitter]) -> None:
@@ -312,7 +308,6 @@ class _Emitter:
         # the function being written (outside every quantifier, comprehension and inlined definition).
         self.repeated_calls: dict[str, tuple[bool, int]] = {}  # code -> (keepable at every place, places)
         self.in_iterable = 0  # inside the list a comprehension goes over (where Python forbids `:=`)
-        self.apart = 0  # inside code written as a function of its own (a quantifier's loop, a lambda)
         self.inlined_here: dict[tuple[Any, ...], str] = {}  # definitions written in place, by call and place
 
     def emit(self, node: ast.Node) -> str:
@@ -453,13 +448,12 @@ class _Emitter:
         return code
 
     def _kept(self, key: str, code: str) -> str:
-        """A value worked out once and kept: in `B` under `key`, and where the code runs once per item (a card
-        filter, a comprehension) also in a local of the function being written. Not in a quantifier written as a
-        function of its own or a lambda (another function's locals), nor in the list a comprehension goes over
-        (where Python forbids `:=`)."""
+        """A value worked out once and kept: in `B` under `key`, and at the top of a card filter also in a local
+        of the filter's function. Not inside a quantifier or a comprehension: a local bound there by `:=` becomes
+        a cell that the comprehension's function closes over, which costs more than it saves."""
         in_bindings = f"(B[{key!r}] if {key!r} in B else B.setdefault({key!r}, {code}))"
-        if self.kept_locally is None or self.apart or self.in_iterable or not (self.looping or self.shadowing):
-            return in_bindings  # (a local pays only where the code runs once per item)
+        if self.kept_locally is None or self.locals:
+            return in_bindings
         local = self.kept_locally.setdefault(key, f"k_{key}")
         return f"({local} if {local} is not UNSET else ({local} := {in_bindings}))"
 
@@ -506,16 +500,9 @@ class _Emitter:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
         variable = f"v_{node.variable}"
         function = node.function
-        # (a loop of its own or a lambda is another function: what it keeps it keeps in `B`, not in our locals)
-        apart = (function in _LOOPS and self.helper is not None and self.folding is not None) or \
-            function not in ("any", "all", "count", "sum", "max", "min")
-        self.apart += apart
-        try:
-            with self._bound(node.variable):
-                body = self.emit(node.body)
-                condition = f" if {self.emit(rest)}" if rest is not None else ""
-        finally:
-            self.apart -= apart
+        with self._bound(node.variable):
+            body = self.emit(node.body)
+            condition = f" if {self.emit(rest)}" if rest is not None else ""
         loop = f"for {variable} in {collection}{condition}"
         if function in _LOOPS and self.helper is not None and self.folding is not None:
             return self._loop(function, variable, collection, body, condition)
