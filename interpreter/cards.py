@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 JOKER = "JK"
 NO_SUIT = -1
@@ -227,3 +228,22 @@ def cards_text(deck: Deck, cards: Iterable[int]) -> str:
 
 def parse_cards(deck: Deck, texts: Sequence[str]) -> list[int]:
     return [deck.parse_card(text) for text in texts]
+
+
+def key_text(deck: Deck, by: str, key: Any) -> str:
+    """A key of a variable's second index (`by:`) as a ruleset writes it: a word, a suit or rank by name, a seat
+    or team as `p1` or `t0`; a value that is no key (a joker's suit, a seat not at the table) as plainly as it can."""
+    if key is None:
+        return "null"
+    if by == "suit":
+        return deck.suits[key] if 0 <= key < len(deck.suits) else "no suit (a joker's)" if key == -1 else str(key)
+    if by == "rank":
+        return deck.rank_names[key] if 0 <= key < len(deck.rank_names) else str(key)
+    if by in ("seat", "team"):
+        return f"{'p' if by == 'seat' else 't'}{key}"
+    return f"'{key}'" if isinstance(key, str) else str(key)  # (a word, as the ruleset quotes it)
+
+
+def missing_key(deck: Deck, by: str, values: Mapping[Any, Any], key: Any) -> str:
+    """Why a value per key has no value at `key`: the key and the keys it has, as a ruleset writes them."""
+    return f"no key {key_text(deck, by, key)} among {', '.join(key_text(deck, by, k) for k in values)}"

@@ -68,10 +68,26 @@ def plain_numbers(values: Any) -> Any:
     return plain_number(values)
 
 
+MAX_NUMBER_TEXT = 64  # the longest text read as a number (`"3.5"`, `"7/2"`, `"1e6"`)
+MAX_EXPONENT = 100  # the largest power of ten written with `e` (`1e5000` would be a number of 5,000 digits)
+
+
+def number_from_text(text: str) -> Any:
+    """The exact value of a number written as text (`"3.5"`, `"7/2"`, `"1e6"`): a whole number as an int.
+    ValueError for text that is no number, or one too long or too large to be a score or a share (reading
+    `1e10000000` alone would take seconds, and printing it fails)."""
+    text = text.strip()
+    exponent = text.lower().partition("e")[2].partition("/")[0].strip()
+    if len(text) > MAX_NUMBER_TEXT or (exponent.lstrip("+-").isdigit() and abs(int(exponent)) > MAX_EXPONENT):
+        raise ValueError(f"a number of at most {MAX_NUMBER_TEXT} characters and powers of ten up to "
+                         f"{MAX_EXPONENT}, not {text[:20]}{'...' if len(text) > 20 else ''}")
+    return whole(Fraction(text))
+
+
 def parse_number(value: Any) -> Any:
     """A number from JSON or YAML: an int as it is, an exact text (`"3.5"`, `"7/2"`) as its value."""
     if isinstance(value, str):
-        return whole(Fraction(value.strip()))
+        return number_from_text(value)
     return value
 
 

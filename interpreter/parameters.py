@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from interpreter.errors import ParameterError, shorten
-from interpreter.numbers import number_text, whole
+from interpreter.numbers import number_from_text, number_text, whole
 
 ParamValue = int | Fraction | bool | str | None
 Bound = int | Fraction
@@ -27,7 +27,7 @@ def exact_number(value: object) -> Bound | None:
     if text is None:
         return None
     try:
-        return whole(Fraction(text.strip()))  # type: ignore[no-any-return]
+        return number_from_text(text)  # type: ignore[no-any-return]
     except (ValueError, ZeroDivisionError):
         return None
 

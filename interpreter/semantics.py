@@ -147,6 +147,11 @@ class RulesetChecker:
                            hint="a joker's name is its card's text, written as a card is: upper-case letters and "
                                 "digits, two upper-case letters at least (RJ, BJ)")
                 continue
+            if name == JOKER:
+                self.error("duplicate-name", "`JK` is the plain joker's card: named jokers are each named otherwise",
+                           item, ("deck", "jokers", index), hint="name each joker (BJ, RJ), or write `jokers: N` for "
+                           "N plain jokers")
+                continue
             clash = "rank" if name in ranks else "suit" if name in suits else "card" if name in cards else None
             if clash is not None:
                 self.error("duplicate-name", f"the joker `{name}` has the name of a {clash} of the deck", item,

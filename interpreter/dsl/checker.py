@@ -478,7 +478,7 @@ class _Checker(OperatorChecks):
             return kind.element
         if kind.name == "per_key":
             self._check_key(node, kind.arguments[1], local, narrowed)
-            self.annotations.keyed_index.add(id(node))
+            self.annotations.keyed_index[id(node)] = str(kind.arguments[1])
             return kind.element
         if kind.is_list:
             self._expect(node.index, INT, local, narrowed, "a list index")

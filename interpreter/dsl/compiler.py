@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
-from interpreter.cards import Deck
+from interpreter.cards import Deck, missing_key
 from interpreter.dsl import ast
 from interpreter.dsl.builtins import BUILTINS
 from interpreter.dsl.checker import Environment
@@ -53,12 +53,13 @@ def _q_min(values: list[Any]) -> Any:
     return min(values)
 
 
-def _key(values: dict[Any, Any], key: Any) -> Any:
-    """The value at `key` of a variable's second index (`by:`); an EvaluationError for a key it does not have."""
+def _key(deck: Deck, values: dict[Any, Any], key: Any, by: str) -> Any:
+    """The value at `key` of a variable's second index (`by:` of type `by`); an EvaluationError naming the key
+    and the keys there are, as the ruleset writes them, for a key it does not have."""
     try:
         return values[key]
-    except KeyError:
-        raise EvaluationError(f"no key {key!r} among {', '.join(repr(k) for k in values)}") from None
+    except (KeyError, TypeError):  # (TypeError: a list, say, is no key)
+        raise EvaluationError(missing_key(deck, by, values, key)) from None
 
 
 def _q_highest(items: Iterable[Any], key: Callable[[Any], Any]) -> Any:
@@ -232,7 +233,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list,
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
-        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, KEY=_key,
+        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, KEY=functools.partial(_key, deck),
     )
     return namespace
 
@@ -363,8 +364,9 @@ class _Emitter:
         return f"{subject}.{node.field}"  # meld fields, checked against FIELDS
 
     def _emit_index(self, node: ast.Index) -> str:
-        if id(node) in self.annotations.keyed_index:  # (a value per key: a key it does not have is named)
-            return f"KEY({self.emit(node.subject)}, {self.emit(node.index)})"
+        by = self.annotations.keyed_index.get(id(node))
+        if by is not None:  # (a value per key: a key it does not have is named)
+            return f"KEY({self.emit(node.subject)}, {self.emit(node.index)}, {by!r})"
         return f"{self.emit(node.subject)}[{self.emit(node.index)}]"
 
     def _emit_call(self, node: ast.Call) -> str:

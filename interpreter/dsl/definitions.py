@@ -59,7 +59,7 @@ class Annotations:
     types: dict[int, Type] = field(default_factory=dict)
     constants: dict[int, Any] = field(default_factory=dict)  # symbols, coerced literals, parameters
     implicit_index: set[int] = field(default_factory=set)  # per-seat names used bare: index by `player`
-    keyed_index: set[int] = field(default_factory=set)  # the key of a variable's second index (`by:`)
+    keyed_index: dict[int, str] = field(default_factory=dict)  # a key of a second index (`by:`) -> its type
     calls: dict[int, str] = field(default_factory=dict)  # definition call or zero-arg use -> function name
     binder_types: dict[int, Type] = field(default_factory=dict)
     memoised: set[str] = field(default_factory=set)  # parameterless definitions kept once per environment

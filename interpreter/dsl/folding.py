@@ -34,6 +34,7 @@ class Folding:
         self.hoisted: dict[int, str] = {}  # id(call node) -> the key its value is kept under in `B`
         self.helpers: list[str] = []  # the functions quantifiers are written as, by name
         self.memo_keys: dict[tuple[Any, ...], str] = {}  # (definition, names it reads and their types) -> its key
+        self._instances: dict[str, Instance] = {}  # the instances by function name (see `instance`)
 
     def memo_key(self, function_name: str) -> str:
         """The key under which a parameterless definition's value is kept in `B`: one key for every instance of
@@ -47,7 +48,11 @@ class Folding:
 
     def instance(self, function_name: str) -> Instance | None:
         """The checked instance of a definition a generated function name stands for."""
-        return next((i for i in self.environment.instances.values() if i.function_name == function_name), None)
+        found = self._instances.get(function_name)
+        if found is None:  # (instances are made as expressions are checked: look again)
+            self._instances = {i.function_name: i for i in self.environment.instances.values()}
+            found = self._instances.get(function_name)
+        return found
 
     def definition(self, function_name: str) -> Any:
         """The value of a parameterless definition when it is constant, else UNKNOWN."""

@@ -359,6 +359,9 @@ def _take_refusal(state: State, pending: Pending, options: list[Option], action:
     if plan is None:
         if action.card >= 0 and action.card != pile[-1]:
             return IllegalActionError(f"{text}: the top card of {option.source.name} is {state.card_text(pile[-1])}")
+        assert option.meld_top is not None
+        if action.card >= 0 and all(m.id != action.target for m in state.table(option.meld_top, pending.bindings)[1]):
+            return IllegalActionError(f"{text}: there is no meld m{action.target} in {option.meld_top.name}")
         source = option.destination.name if option.destination is not None else "the hand"
         return IllegalActionError(f"{text}: these are not melds that the top card {state.card_text(pile[-1])} and "
                                   f"cards of {source} make (at most {option.at_once} at once, one holding the top "

@@ -145,8 +145,8 @@ class StepWriter:
         if ref.key is None:
             return stored
         key = self.value(ref.key, bindings, indent)
-        self.line(f"{'    ' * indent}if {key} not in {stored}: raise RUNTIME('`{ref.name}` has no key ' + "
-                  f"repr({key}), {ref.where!r})", ref.where)
+        self.line(f"{'    ' * indent}if {key} not in {stored}: raise RUNTIME('`{ref.name}` has ' + "
+                  f"MISSING_KEY({ref.name!r}, {stored}, {key}), {ref.where!r})", ref.where)
         return f"{stored}[{key}]"
 
     # --- steps ----------------------------------------------------------------------------------------------------

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from interpreter.actions import Action
+from interpreter.cards import missing_key
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.handcode import HandCode, compile_hand
 from interpreter.engine.melds import build_meld_rules
@@ -53,8 +55,14 @@ class Game:
         self.code: HandCode = compile_hand(self.program, MAX_STEPS, card_actions=self.card_actions,
                                            choice_action=self.choice_action, choice_actions=self.choice_actions,
                                            unique_cards=self.unique_cards,
-                                           most_players=ruleset.players.maximum, placing=self.tracks_placement)
+                                           most_players=ruleset.players.maximum, placing=self.tracks_placement,
+                                           missing_key=self.missing_key)
         self.trick_steps = self.code.tricks  # a trick's decisions (by `Pending.where`) -> the trick's step
+
+    def missing_key(self, name: str, values: Mapping[Any, Any], key: Any) -> str:
+        """Why the variable `name`, with a second index, has no value at `key` (its keys, as the ruleset writes
+        them)."""
+        return missing_key(self.deck, self.ruleset.variables[name].by or "str", values, key)
 
     def card_action(self, seat: int, kind: str, card: int) -> Action:
         """The one Action value for a card played or discarded by a seat (made once, then shared)."""

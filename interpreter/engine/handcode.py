@@ -61,20 +61,23 @@ class _Round:
 
 def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[int, str], list[Any]],
                  choice_action: Callable[..., Any], choice_actions: Callable[..., list[Any]],
-                 unique_cards: bool, most_players: int, placing: bool = False) -> HandCode:
+                 unique_cards: bool, most_players: int, placing: bool = False,
+                 missing_key: Callable[[str, Any, Any], str] | None = None) -> HandCode:
     """The generated code of a program's hand (see the module docstring). The game's tables of actions, made
     once and shared: `card_actions(seat, kind)`, a seat's play or discard actions indexed by card;
     `choice_action(seat, name, arguments)`; `choice_actions(seat, option, values)`, a choice with every
     combination of its arguments' values. `unique_cards` says that no two cards are the same value;
     `most_players`, how many seats a table of the game may have; `placing`, that the seat placing each card
-    played or discarded is kept (`placed_by`)."""
+    played or discarded is kept (`placed_by`); `missing_key(variable, values, key)`, why a variable with a second
+    index has no value at a key (for a step that sets one)."""
     writer = _HandWriter(max_steps, unique_cards)
     writer.placing = placing
     seats = range(most_players)  # (each seat's card actions, made once: the hot path reads a list)
     writer.namespace.update(PLAY_ACTIONS=[card_actions(seat, "play") for seat in seats],
                             DISCARD_ACTIONS=[card_actions(seat, "discard") for seat in seats],
                             CHOICE=choice_action, CHOICES=choice_actions,
-                            GENERIC_LEGAL=legal_actions, FROZEN=frozen, PRODUCT=itertools.product)
+                            GENERIC_LEGAL=legal_actions, FROZEN=frozen, PRODUCT=itertools.product,
+                            MISSING_KEY=missing_key)
     return writer.program(program)
 
 

@@ -110,6 +110,8 @@ class State(CardsAndValues, MatchLoop):
 
     @rng.setter
     def rng(self, generator: random.Random) -> None:
+        if self._rng_sharers[0] > 1:  # (the others sharing the old one share it with one state fewer)
+            self._rng_sharers[0] -= 1
         self._rng = generator
         self._rng_sharers = [1]
 
@@ -439,6 +441,9 @@ class State(CardsAndValues, MatchLoop):
                 place: Any = ref.name if owner < 0 else owner
                 if ref.key is not None:  # (a value per key: `broken[player]['lead']`)
                     held, place = held[place], self.evaluate(ref.key, scope)
+                    if place not in held:
+                        raise RulesetRuntimeError(f"`{ref.name}` has {self.game.missing_key(ref.name, held, place)}",
+                                                  ref.where)
                 held[place] = self._marked(held[place])
         others = tuple(seat for seat in range(self.player_count) if seat != action.seat)
         self._events.append(("breaks", action, tuple(clause.reason for clause in broken), others))

@@ -91,6 +91,13 @@ def test_bad_values_are_refused_with_the_range(given: dict[str, str], message: s
     assert str(raised.value) == message
 
 
+@pytest.mark.parametrize("text", ["1e5000", "1e10000000", "-1e-200", "1" * 70 + "/3"])
+def test_a_number_too_large_or_too_long_is_refused_at_once(text: str) -> None:
+    # (1e10000000 alone takes seconds to read; 1e5000 cannot even be printed whole)
+    with pytest.raises(ParameterError, match=r"is not a number"):
+        resolve(SPECS, {"share": text}, from_text=True)
+
+
 def test_a_truth_value_is_not_a_number() -> None:
     with pytest.raises(ParameterError, match=r"^parameter share: true is not a number"):
         resolve(SPECS, {"share": True}, from_text=False)

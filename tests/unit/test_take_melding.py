@@ -163,6 +163,8 @@ def test_refusals_name_the_clause_or_what_the_cards_do_not_make(tmp_path: Path) 
     with pytest.raises(IllegalActionError, match="not melds that the top card 9C and cards of hand make"):
         state.apply(f"p{seat} take discard_pile meld 9H 9D 4S")
     assert Action.parse(f"p{seat} take discard_pile add 9C to m2", state.game.deck).target == 2
+    with pytest.raises(IllegalActionError, match="there is no meld m2 in melds"):
+        state.apply(f"p{seat} take discard_pile add 9C to m2")
 
 
 def test_why_no_take_is_allowed_says_the_top_card_makes_no_meld(tmp_path: Path) -> None:

@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
+from interpreter.cards import missing_key
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import RulesetError
 from interpreter.interop.features import ObservationEncoder
 from interpreter.runners.scenarios import run_file
 from interpreter.view import table_view
 
+ROOT = Path(__file__).resolve().parents[2]
 RULESET = """
 format: 1
 name: Keyed
@@ -152,6 +154,23 @@ def test_a_word_that_is_no_key_stops_the_game_at_its_step(tmp_path: Path) -> Non
     state = game.new_initial_state(seed=1, players=4)
     with pytest.raises(RulesetRuntimeError, match="no key 'middle' among 'low', 'high', 'NT'"):
         state.apply_chance()
+
+
+def test_a_step_that_sets_a_key_the_variable_does_not_have_stops_the_game_at_its_step(tmp_path: Path) -> None:
+    text = RULESET.replace("initial: \"'high'\"", "initial: \"'middle'\"").replace(
+        "- change: bids[team_of(player)]['NT']", "- change: bids[team_of(player)][word]")
+    state = load_ruleset(str(_path(tmp_path, text))).new_initial_state(seed=1, players=4)
+    with pytest.raises(RulesetRuntimeError, match="`bids` has no key 'middle' among 'low', 'high', 'NT'") as raised:
+        state.apply_chance()
+    assert raised.value.where.endswith(".do[1].change")
+
+
+def test_keys_are_named_as_the_ruleset_writes_them() -> None:
+    deck = load_ruleset(str(ROOT / "tests" / "games" / "president_jokers.yaml")).deck
+    suits = dict.fromkeys(range(len(deck.suits)), 0)
+    assert missing_key(deck, "suit", suits, -1) == f"no key no suit (a joker's) among {', '.join(deck.suits)}"
+    assert missing_key(deck, "seat", {0: 1, 1: 1}, 5) == "no key p5 among p0, p1"
+    assert missing_key(deck, "str", {"low": 0}, None) == "no key null among 'low'"
 
 
 def test_scenarios_give_and_expect_some_keys(tmp_path: Path) -> None:
