@@ -499,8 +499,8 @@ BUILTINS: dict[str, Builtin] = {
                  "shared) so as to leave the fewest points (`deck.values`), then the fewest cards: a knock "
                  "rummy's deadwood is `points(unmelded(hand))`. Melds are made as `meld` would make them, "
                  "ignoring `one_per_owner`. With `onto`, cards may also be laid off onto those melds, one at a "
-                 "time as `add` takes them (a run grown by one card may take the next): a knock rummy's defender, "
-                 "who lays off onto the knocker's melds, keeps `points(unmelded(hand, melds[knocker]))`.",
+                 "time as `add` takes them (a run grown by one card may take the next): a player who may lay "
+                 "cards off onto another's melds keeps `points(unmelded(hand, melds[other]))`.",
                  "unmelded([]) == [] and unmelded([AH, KS], []) == [AH, KS]", _unmelded, "env"),
         # seats and teams
         _builtin("seats", "() -> list[seat]", "seats",
