@@ -165,13 +165,23 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     if rules is None:  # pragma: no cover - the loader refuses meld options without a `melds:` section
         raise RulesetRuntimeError("a `meld` or `add` option needs a `melds:` section", option.where)
     assert option.source is not None and option.destination is not None
-    seat = pending.seat
     if any(not clause.per_action and not state.evaluate_kept(clause.rule, shared) for clause in option.clauses):
         return  # a clause that no meld can satisfy (`drawn` is false): no need to look for melds
-    # The clauses that read the meld are tested for each one; the others hold for all (just tested).
-    per_meld = tuple(clause for clause in option.clauses if clause.per_action)
     _, hand = state.zone(option.source, shared, scratch=True)
     key, table = state.table(option.destination, shared, scratch=True)
+    melds_into(state, pending, option, found, shared, hand, _, table, key)
+
+
+def melds_into(state: State, pending: Pending, option: Option, found: dict[Action, Option], shared: Bindings,
+               hand: list[int], hand_key: tuple[str, int], table: list[Meld], key: tuple[str, int]) -> None:
+    """`_meld_actions` once its clauses that read no meld hold, with the option's zones found: the hand and the
+    zone of melds, each with its key. A decision's own legal-set code calls it (see sitecode.py)."""
+    rules = state.game.meld_rules
+    if rules is None:  # pragma: no cover - the loader refuses meld options without a `melds:` section
+        raise RulesetRuntimeError("a `meld` or `add` option needs a `melds:` section", option.where)
+    seat = pending.seat
+    # The clauses that read the meld are tested for each one; the others hold for all (tested by the caller).
+    per_meld = tuple(clause for clause in option.clauses if clause.per_action)
     plans = state.meld_plans
     if option.kind == "meld" and option.at_once > 1:  # one to `at_once` melds laid as one action
         laid = meld_groups(state, rules, seat, hand, key[1], table, option.at_once, option.where)

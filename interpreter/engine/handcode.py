@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from interpreter.actions import frozen
-from interpreter.engine.decisions import Pending, legal_actions
+from interpreter.actions import Action, frozen
+from interpreter.engine.decisions import Pending, legal_actions, melds_into
 from interpreter.engine.flowcode import constant_of
 from interpreter.engine.program import Option, Phase, Program, Step
 from interpreter.engine.sitecode import SiteWriter
@@ -76,7 +76,8 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
     writer.namespace.update(PLAY_ACTIONS=[card_actions(seat, "play") for seat in seats],
                             DISCARD_ACTIONS=[card_actions(seat, "discard") for seat in seats],
                             CHOICE=choice_action, CHOICES=choice_actions,
-                            GENERIC_LEGAL=legal_actions, FROZEN=frozen, PRODUCT=itertools.product,
+                            GENERIC_LEGAL=legal_actions, MELDS_INTO=melds_into, ACTION=Action, FROZEN=frozen,
+                            PRODUCT=itertools.product,
                             MISSING_KEY=missing_key)
     return writer.program(program)
 

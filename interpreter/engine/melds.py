@@ -74,6 +74,7 @@ class Meld:
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
 _ADDITIONS_KEPT = 65536  # (meld, card) pairs whose `add` is kept
 _GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
+_NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
 # A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
 Candidate = tuple["Meld", dict[int, int], tuple[str, ...]]
@@ -85,6 +86,7 @@ class MeldRules:
     def __init__(self, deck: Deck, kinds: list[MeldKind], is_wild: Callable[[int], bool]) -> None:
         self.deck = deck
         self.kinds = {kind.name: kind for kind in kinds}
+        self._one_per_owner = any(kind.one_per_owner for kind in kinds)  # (else no rank is ever taken)
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
@@ -364,6 +366,8 @@ class MeldRules:
 
     def taken_ranks(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
         """The (kind, rank) of the sets on an owner's table of kinds that allow one set per rank and owner."""
+        if not self._one_per_owner:
+            return _NONE_TAKEN
         return frozenset((meld.kind, meld.rank) for meld in table
                          if meld.shape == "set" and self.kinds[meld.kind].one_per_owner)
 

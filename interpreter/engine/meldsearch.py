@@ -13,8 +13,7 @@ is laid (a ruleset's expressions never read it).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from interpreter.actions import MELD_SIZES, Action
 from interpreter.engine.errors import RulesetRuntimeError
@@ -24,9 +23,9 @@ if TYPE_CHECKING:
     from interpreter.engine.state import State
 
 
-@dataclass(frozen=True)
-class MeldSearch:
-    """What a search found for one seat's hand: the melds, with the cards each needs and its action."""
+class MeldSearch(NamedTuple):
+    """What a search found for one seat's hand: the melds, with the cards each needs and its action. (A tuple:
+    one is made at every decision that offers melds.)"""
 
     seat: int
     owner: int

@@ -73,7 +73,7 @@ class SiteWriter(SegmentWriter):
         option = options[0]
         if len(options) != 1 or option.kind not in ("play", "discard") or option.source is None or (
                 option.clauses and option.card_filter is None):
-            return "None"
+            return self.options_finder(options) if all(map(_written, options)) else "None"
         name = f"legal_{len(self.finders)}"
         cards, _ = self.ref_code(option.source, "B")
         if not self.unique_cards:
@@ -100,26 +100,92 @@ class SiteWriter(SegmentWriter):
         lines = [f"def {name}(S, P):", "    V = S.values", "    B = dict(P.bindings)  # (definitions worked out "
                  "once for every choice are kept in it)", "    _found = {}", "    try:"]
         for option in options:
-            constant = self.name_of(option, "O")
-            if not option.arguments:
-                rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
-                lines.append(f"        if {rules}:")
-                lines.append(f"            _found[CHOICE(P.seat, {option.name!r}, ())] = {constant}")
-                continue
-            values = ", ".join(f"FROZEN({self.scratch_expr(expression)})" for _, expression in option.arguments)
-            if not option.clauses:
-                lines.append(f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), "
-                             f"{constant}))")
-                continue
-            names = tuple(name for name, _ in option.arguments)
-            allowed = f"{self.name_of(option.choice_filter, 'F')}(V, B, list(PRODUCT({values})))"
-            lines.append(f"        for _values in {allowed}:")
-            arguments = "".join(f"({name!r}, _values[{index}]), " for index, name in enumerate(names))
-            lines.append(f"            _found[CHOICE(P.seat, {option.name!r}, ({arguments}))] = {constant}")
+            lines += self.choice_lines(option)
         lines += ["    except Exception:  # the general search names the failure", "        return GENERIC_LEGAL(S, P)",
                   "    return _found", ""]
         self.finders.append("\n".join(lines))
         return name
+
+    def choice_lines(self, option: Option) -> list[str]:
+        """The lines of a legal-set function that offer one choice's actions (see `choice_finder`)."""
+        constant = self.name_of(option, "O")
+        if not option.arguments:
+            rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
+            return [f"        if {rules}:", f"            _found[CHOICE(P.seat, {option.name!r}, ())] = {constant}"]
+        values = ", ".join(f"FROZEN({self.scratch_expr(expression)})" for _, expression in option.arguments)
+        if not option.clauses:
+            return [f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))"]
+        names = tuple(name for name, _ in option.arguments)
+        allowed = f"{self.name_of(option.choice_filter, 'F')}(V, B, list(PRODUCT({values})))"
+        arguments = "".join(f"({name!r}, _values[{index}]), " for index, name in enumerate(names))
+        return [f"        for _values in {allowed}:",
+                f"            _found[CHOICE(P.seat, {option.name!r}, ({arguments}))] = {constant}"]
+
+    def options_finder(self, options: tuple[Option, ...]) -> str:
+        """A decision's own legal-set function for options of every kind but those the general search alone
+        makes (a take of any depth or melding the pile's top card; clauses that may be broken): the general
+        search's loop over the options (decisions.legal_actions) written out, with each option's zones read in
+        place and its clauses tested in place; the new melds and additions are found by the general search's
+        own function for them (`decisions.melds_into`)."""
+        name = f"legal_{len(self.finders)}"
+        lines = [f"def {name}(S, P):", "    V = S.values", "    PB = P.bindings",
+                 "    B = dict(PB)  # (definitions worked out once for every option are kept in it)",
+                 "    _found = {}", "    S.meld_plans = {}", "    try:"]
+        for option in options:
+            constant = self.name_of(option, "O")
+            kind = option.kind
+            if kind == "choose":
+                lines += self.choice_lines(option)
+            elif kind in ("play", "discard"):
+                assert option.source is not None
+                cards, _ = self.ref_code(option.source, "PB")
+                lines.append(f"        _cards = {cards if self.unique_cards else f'list(dict.fromkeys({cards}))'}")
+                if option.clauses:
+                    lines.append(f"        _cards = {self.name_of(option.card_filter, 'F')}(V, B, _cards)")
+                    lines.append("        B.pop('card', None)")
+                lines.append(f"        _actions = {kind.upper()}_ACTIONS[P.seat]")
+                lines.append("        for _card in _cards:")
+                lines.append(f"            _found[_actions[_card]] = {constant}")
+            elif kind in ("draw", "take"):
+                assert option.source is not None
+                pile, _ = self.ref_code(option.source, "PB")
+                rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
+                lines.append(f"        _pile = {pile}")
+                lines.append("        if _pile:")
+                lines.append(f"            B['cards'] = {'[_pile[-1]]' if kind == 'draw' else 'list(_pile)'}")
+                lines.append(f"            if {rules}:")
+                lines.append(f"                _found[NEW(ACTION, (P.seat, {kind!r}, -1, {option.name!r}, (), (), (), "
+                             f"-1))] = {constant}")
+            else:  # meld, add
+                assert option.source is not None and option.destination is not None
+                fixed = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses
+                                     if not clause.per_action) or "True"
+                lines.append(f"        if {fixed}:")
+                hand = self.owned_zone(option.source, "_hand", lines)
+                table = self.owned_zone(option.destination, "_table", lines)
+                lines.append(f"            MELDS_INTO(S, P, {constant}, _found, B, {hand}, {table})")
+        lines += ["    except Exception:  # the general search names the failure", "        S.meld_plans = {}",
+                  "        return GENERIC_LEGAL(S, P)", "    return _found", ""]
+        self.finders.append("\n".join(lines))
+        return name
+
+    def owned_zone(self, ref: Ref, local: str, lines: list[str]) -> str:
+        """Lines (in a legal-set function, within an `if`) that find a zone as `state.zone` does with the scratch
+        bindings `B`: its cards in `local`, its owner in `local`_owner; returns the code of the arguments
+        `cards, key`. An owner that is not at the table fails (the general search then names the failure)."""
+        name = repr(ref.name)
+        if ref.on_table:
+            return f"V[{name}], ({name}, -1)"
+        if ref.owner_name is not None:
+            owner = f"(B[{ref.owner_name!r}] if {ref.owner_name!r} in B else V[{ref.owner_name!r}])"
+        elif ref.owner is not None:
+            owner = self.scratch_expr(ref.owner)
+        else:
+            owner = "B['player']"
+        lines.append(f"            {local}_owner = {owner}")
+        lines.append(f"            if not 0 <= {local}_owner < len(V[{name}]):")
+        lines.append(f"                raise IndexError({name})")
+        return f"V[{name}][{local}_owner], ({name}, {local}_owner)"
 
     def scratch_expr(self, expression: Any) -> str:
         """Code for an expression's value with `B` a scratch copy of the bound names (definitions' values are
@@ -131,3 +197,17 @@ class SiteWriter(SegmentWriter):
         if getattr(compiled, "code", None) is not None:
             return self.expr(expression, "B")
         return f"{self.name_of(compiled, 'E')}(V, B)"
+
+
+def _written(option: Option) -> bool:
+    """Whether an option's actions can be found by a decision's own legal-set code (`options_finder`)."""
+    kind = option.kind
+    if kind == "choose":
+        return not (option.arguments and option.clauses) or option.choice_filter is not None
+    if option.source is None:
+        return False
+    if kind in ("play", "discard"):
+        return not option.clauses or option.card_filter is not None
+    if kind in ("draw", "take"):
+        return not option.any_depth and option.meld_top is None
+    return kind in ("meld", "add") and option.destination is not None
