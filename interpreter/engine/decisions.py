@@ -179,6 +179,7 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
     rules = state.game.meld_rules
     if rules is None:  # pragma: no cover - the loader refuses meld options without a `melds:` section
         raise RulesetRuntimeError("a `meld` or `add` option needs a `melds:` section", option.where)
+    assert option.destination is not None
     seat = pending.seat
     # The clauses that read the meld are tested for each one; the others hold for all (tested by the caller).
     per_meld = tuple(clause for clause in option.clauses if clause.per_action)
