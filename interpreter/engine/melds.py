@@ -224,11 +224,13 @@ class MeldRules:
         gaps = high - low + 1 - len(positions)
         if gaps > 1:
             return None
-        if gaps == 1:  # the wild fills the gap
-            gap = next(p for p in range(low + 1, high) if p not in naturals)
+        if gaps == 1:  # the wild fills the gap: the place missing from the sum of the places low..high
+            gap = (low + high) * (high - low + 1) // 2 - sum(positions)
             acts = not natural_here(wild_card, suit, gap, kind)
-            cards = tuple(naturals[p] if p != gap else wild_card for p in range(low, high + 1))
-            wild = tuple(p == gap and acts for p in range(low, high + 1))
+            held = [naturals[p] for p in positions]
+            held.insert(gap - low, wild_card)
+            cards = tuple(held)
+            wild = (False,) * (gap - low) + (acts,) + (False,) * (high - gap)
             free = False
         else:  # it sits at an end: the lower one when it can (or when asked)
             lowest, highest = self._bounds(kind)
@@ -703,18 +705,18 @@ class MeldRules:
             return ("",) * len(wild)
         if meld.shape == "set":
             name = self.deck.rank_name(meld.rank)
-            return tuple(name if acts else "" for acts in wild)
+            return tuple([name if acts else "" for acts in wild])
         texts = self._role_texts
-        found = []
-        for position, acts in enumerate(wild, meld.low):
-            if not acts:
-                found.append("")
-                continue
+        found = [""] * len(wild)
+        index = -1
+        for _ in range(wild.count(True)):  # (a run holds a wild or two among naturals: find them, not the rest)
+            index = wild.index(True, index + 1)
+            position = meld.low + index
             text = texts.get((meld.suit, position))
             if text is None:
                 deck = self.deck
                 text = texts[meld.suit, position] = deck.card_text(deck.card_of(self.rank_at(position), meld.suit))
-            found.append(text)
+            found[index] = text
         return tuple(found)
 
     def explain(self, cards: list[int], table: list[Meld]) -> str:
@@ -816,6 +818,8 @@ def _whole_or_none(value: Any) -> int | None:
 
 def _needs(cards: tuple[int, ...]) -> dict[int, int]:
     """The cards of a meld and how many of each."""
+    if len(set(cards)) == len(cards):  # (the common case: one of each)
+        return dict.fromkeys(cards, 1)
     needs: dict[int, int] = {}
     for card in cards:
         needs[card] = needs.get(card, 0) + 1
