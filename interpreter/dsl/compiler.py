@@ -98,6 +98,7 @@ class Program:
         self._keeping: set[str] = set()  # expressions that call definitions, which may keep values in `B`
         self._uses: dict[str, frozenset[str]] = {}  # the names each expression reads from `B`, transitively
         self._constants: dict[str, Any] = {}  # expressions whose value is a constant (bool, int, str or null)
+        self._constant_lists: dict[str, list[Any]] = {}  # expressions whose value is always the same list
         self._pure: dict[str, str] = {}  # the code of expressions that call no definition and keep nothing
         self.namespace: dict[str, Any] = _namespace(environment.deck)
         self._folding = Folding(environment)
@@ -117,6 +118,8 @@ class Program:
         value = emitter.constant(node)
         if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
             self._constants[name] = value  # the same at every evaluation: callers may read it once
+        elif value is not UNKNOWN and isinstance(value, list):
+            self._constant_lists[name] = list(value)  # (a list: callers that only read it may keep one copy)
         self._emit_instances()
         return name
 
@@ -204,6 +207,8 @@ class Program:
             self.namespace[name].uses = self._uses.get(name, frozenset())
             if name in self._constants:
                 self.namespace[name].constant = (self._constants[name],)
+            if name in self._constant_lists:
+                self.namespace[name].constant_list = (self._constant_lists[name],)
             if name in self._pure:  # (with `V` and `B` for the values and the bound names, in this namespace)
                 self.namespace[name].code = self._pure[name]
         return {name: self.namespace[name] for name in self._expressions}

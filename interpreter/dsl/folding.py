@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from interpreter.dsl import ast
+from interpreter.dsl.builtins import BUILTINS
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.definitions import Annotations, Instance
 
@@ -110,5 +111,16 @@ def constant_value(node: ast.Node, annotations: Annotations, local_names: Iterab
         try:
             return function(left, right)
         except TypeError:
+            return UNKNOWN
+    if isinstance(node, ast.Call) and id(node) not in annotations.calls:  # a builtin of constant values only
+        builtin = BUILTINS.get(node.function)
+        if builtin is None or builtin.context != "none":  # (one that reads the deck or the table is not folded)
+            return UNKNOWN
+        values = [inner(argument) for argument in node.arguments]
+        if not all(value.__class__ in (bool, int, str) for value in values):
+            return UNKNOWN
+        try:
+            return builtin.implementation(*values)
+        except Exception:  # (a failure is the evaluation's to report, where it happens)
             return UNKNOWN
     return UNKNOWN

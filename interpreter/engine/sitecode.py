@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.actions import frozen
 from interpreter.engine.program import Option, Ref
 from interpreter.engine.segments import SegmentWriter
 
@@ -112,7 +113,7 @@ class SiteWriter(SegmentWriter):
         if not option.arguments:
             rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
             return [f"        if {rules}:", f"            _found[CHOICE(P.seat, {option.name!r}, ())] = {constant}"]
-        values = ", ".join(f"FROZEN({self.scratch_expr(expression)})" for _, expression in option.arguments)
+        values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
         if not option.clauses:
             return [f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))"]
         names = tuple(name for name, _ in option.arguments)
@@ -120,6 +121,14 @@ class SiteWriter(SegmentWriter):
         arguments = "".join(f"({name!r}, _values[{index}]), " for index, name in enumerate(names))
         return [f"        for _values in {allowed}:",
                 f"            _found[CHOICE(P.seat, {option.name!r}, ({arguments}))] = {constant}"]
+
+    def frozen_values(self, expression: Any) -> str:
+        """Code for the values of a choice's argument, frozen as actions hold them (see `frozen`): a list that is
+        the same at every evaluation (`numbers(0, 5)`) is frozen once, here."""
+        listed = getattr(expression.function, "constant_list", None)
+        if listed is not None:
+            return self.name_of(frozen(listed[0]), "K")
+        return f"FROZEN({self.scratch_expr(expression)})"
 
     def options_finder(self, options: tuple[Option, ...]) -> str:
         """A decision's own legal-set function for options of every kind but those the general search alone
