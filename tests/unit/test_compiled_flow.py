@@ -254,3 +254,28 @@ def test_a_failure_while_an_action_is_applied_is_located_in_the_file(tmp_path: P
             state.apply(state.legal_actions()[0])
     assert "index out of range" in str(raised.value) and raised.value.where.endswith("winning_card")
     assert raised.value.location is not None and raised.value.location.path == str(path)
+
+
+def _bidding(tmp_path: Path, amounts: str) -> Path:
+    return _variant(tmp_path, "    - name: play\n      steps:\n", "    - name: play\n      steps:\n"
+                    "        - decide: dealer\n          options:\n            - choose: bid\n"
+                    f"              args: {{amount: '{amounts}'}}\n              do: [{{log: 'amount {{amount}}'}}]\n")
+
+
+def test_a_builtin_of_constant_values_is_worked_out_once_and_offers_the_same_choices(tmp_path: Path) -> None:
+    game = load_ruleset(_bidding(tmp_path, "numbers(min(1, 4), max(2, 3))"))
+    assert "B_numbers(" not in game.code.source and "B_min(" not in game.code.source
+    state = game.new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    assert [state.action_text(a) for a in state.legal_actions()] == [f"p0 choose bid amount {n}" for n in (1, 2, 3)]
+    state.apply("p0 choose bid amount 3")
+    assert [e["text"] for e in state.events if e["type"] == "log"][-1] == "amount 3"
+
+
+def test_a_builtin_that_fails_on_constant_values_fails_in_play_at_its_place(tmp_path: Path) -> None:
+    state = load_ruleset(_bidding(tmp_path, "numbers(0, round_up(3, 0))")).new_initial_state(seed=1, players=2)
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.apply_chance()
+        state.legal_actions()
+    assert "round_up needs a positive multiple" in str(raised.value)
+    assert raised.value.where == "hand.phases[1].steps[0].options[0].args.amount"

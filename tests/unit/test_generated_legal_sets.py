@@ -51,3 +51,28 @@ def test_generated_legal_sets_are_the_general_search_s(path: Path) -> None:
     finally:
         namespace["GENERIC_LEGAL"] = general
     assert not handed_over, f"generated legal-set code handed over to the general search at {set(handed_over)}"
+
+
+def _needs_the_general_search(option: Any) -> bool:
+    """An option whose actions only the general search finds (see docs/engine.md)."""
+    return option.breakable or option.any_depth or option.meld_top is not None or \
+        (option.kind in ("play", "discard") and option.clauses and option.card_filter is None) or \
+        (option.kind == "choose" and option.arguments and option.clauses and option.choice_filter is None)
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
+def test_every_decision_has_its_own_legal_set_code_unless_an_option_needs_the_general_search(path: Path) -> None:
+    game = load_ruleset(path)
+    rng = random.Random(3)
+    state = game.new_initial_state(seed=3)
+    for _ in range(400):
+        if state.is_terminal:
+            break
+        if state.current_player == CHANCE:
+            state.apply_chance()
+            continue
+        pending = state.pending
+        assert pending is not None
+        if pending.finder is None:
+            assert any(_needs_the_general_search(option) for option in pending.options), pending.where
+        state.apply(rng.choice(state.legal_actions()))
