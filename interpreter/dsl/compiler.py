@@ -396,7 +396,9 @@ class _Emitter:
         if (self.locals or self.looping) and self.folding is not None and node.arguments and self._invariant(node):
             # A builtin over game values only, inside a loop or a definition with parameters (`trick_winner(
             # trick, trump)` in `beats_trick(c)`): worked out once per evaluation and kept in `B`.
-            key = self.folding.hoisted.setdefault(id(node), f"h_{len(self.folding.hoisted)}")
+            # (by its code, which reads the game's values and constants only: the same call written in several
+            # places, `first(trick)` in three definitions, is worked out once)
+            key = self.folding.hoisted.setdefault(code, f"h_{len(self.folding.hoisted)}")
             self.hoisted = True
             return self._kept(key, code)
         return code

@@ -32,7 +32,7 @@ class Folding:
     def __init__(self, environment: Environment) -> None:
         self.environment = environment
         self.values: dict[str, Any] = {}
-        self.hoisted: dict[int, str] = {}  # id(call node) -> the key its value is kept under in `B`
+        self.hoisted: dict[str, str] = {}  # the code of a call -> the key its value is kept under in `B`
         self.helpers: list[str] = []  # the functions quantifiers are written as, by name
         self.memo_keys: dict[tuple[Any, ...], str] = {}  # (definition, names it reads and their types) -> its key
         self._instances: dict[str, Instance] = {}  # the instances by function name (see `instance`)

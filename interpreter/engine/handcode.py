@@ -72,6 +72,7 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
     index has no value at a key (for a step that sets one)."""
     writer = _HandWriter(max_steps, unique_cards)
     writer.placing = placing
+    writer.most_players = most_players
     seats = range(most_players)  # (each seat's card actions, made once: the hot path reads a list)
     writer.namespace.update(PLAY_ACTIONS=[card_actions(seat, "play") for seat in seats],
                             DISCARD_ACTIONS=[card_actions(seat, "discard") for seat in seats],

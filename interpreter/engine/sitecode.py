@@ -17,6 +17,8 @@ class SiteWriter(SegmentWriter):
         self.unique_cards = unique_cards
         self.placing = False  # whether the seat that plays or discards each card is kept (`placed_by`)
         self.finders: list[str] = []  # the decisions' own legal-set functions, written after the segments
+        self.most_players = 0  # how many seats a table of the game may have (set by the hand's compiler)
+        self.choice_tables: dict[str, str] = {}  # a choice with no arguments -> its table of actions by seat
 
     def moves_one_card(self, options: tuple[Option, ...]) -> bool:
         """Whether a decision is one play or discard between zones found without evaluating an expression:
@@ -38,7 +40,9 @@ class SiteWriter(SegmentWriter):
         self.code("_from.pop()", 1)
         self.code("else:")
         self.code("del _from[len(_from) - 1 - _from[::-1].index(_card)]", 1)
-        self.code(f"_up = S.face_up.take({source_key}, _card) if S.face_up.cards else False")
+        self.code("_face_up = S.face_up.cards")  # (a card face up in the source is rare: looked for before asking)
+        self.code(f"_up = bool(_face_up) and _card in _face_up.get({source_key}, ()) and "
+                  f"S.face_up.take({source_key}, _card)")
         self.code(f"{target}.append(_card)")
         if self.placing:  # (who put the card there: the seat whose card it is)
             self.code("V['_placed'][_card] = _b['player'] if 'player' in _b else _a.seat")
@@ -112,7 +116,7 @@ class SiteWriter(SegmentWriter):
         constant = self.name_of(option, "O")
         if not option.arguments:
             rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
-            return [f"        if {rules}:", f"            _found[CHOICE(P.seat, {option.name!r}, ())] = {constant}"]
+            return [f"        if {rules}:", f"            _found[{self.choice_table(option.name)}[P.seat]] = {constant}"]
         values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
         if not option.clauses:
             return [f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))"]
@@ -121,6 +125,15 @@ class SiteWriter(SegmentWriter):
         arguments = "".join(f"({name!r}, _values[{index}]), " for index, name in enumerate(names))
         return [f"        for _values in {allowed}:",
                 f"            _found[CHOICE(P.seat, {option.name!r}, ({arguments}))] = {constant}"]
+
+    def choice_table(self, name: str) -> str:
+        """The name of a table of a choice with no arguments, one action per seat (made once: the game's own)."""
+        table = self.choice_tables.get(name)
+        if table is None:
+            table = self.choice_tables[name] = f"CHOICE_{len(self.choice_tables)}"
+            choice = self.namespace["CHOICE"]
+            self.namespace[table] = [choice(seat, name, ()) for seat in range(self.most_players)]
+        return table
 
     def frozen_values(self, expression: Any) -> str:
         """Code for the values of a choice's argument, frozen as actions hold them (see `frozen`): a list that is
