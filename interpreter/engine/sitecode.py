@@ -116,7 +116,8 @@ class SiteWriter(SegmentWriter):
         constant = self.name_of(option, "O")
         if not option.arguments:
             rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
-            return [f"        if {rules}:", f"            _found[{self.choice_table(option.name)}[P.seat]] = {constant}"]
+            table = self.choice_table(option.name)
+            return [f"        if {rules}:", f"            _found[{table}[P.seat]] = {constant}"]
         values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
         if not option.clauses:
             return [f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))"]
