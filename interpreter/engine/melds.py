@@ -227,9 +227,9 @@ class MeldRules:
         if gaps == 1:  # the wild fills the gap: the place missing from the sum of the places low..high
             gap = (low + high) * (high - low + 1) // 2 - sum(positions)
             acts = not natural_here(wild_card, suit, gap, kind)
-            held = [naturals[p] for p in positions]
-            held.insert(gap - low, wild_card)
-            cards = tuple(held)
+            filled = [naturals[p] for p in positions]
+            filled.insert(gap - low, wild_card)
+            cards = tuple(filled)
             wild = (False,) * (gap - low) + (acts,) + (False,) * (high - gap)
             free = False
         else:  # it sits at an end: the lower one when it can (or when asked)
