@@ -135,10 +135,19 @@ class Program:
             emitter.looping = True  # the conditions run once per item: what reads no item is worked out once
             emitter.kept_locally = kept
         # A condition that always holds is left out (a definition `strict: "false"` can make one always hold).
-        conditions = " and ".join(emitter.emit(node) for emitter, node in emitters
-                                  if emitter.constant(node) is UNKNOWN or not emitter.constant(node)) or "True"
+        written = [(emitter, node, annotations) for (emitter, node), (_, annotations) in zip(emitters, parts,
+                                                                                             strict=True)
+                   if emitter.constant(node) is UNKNOWN or not emitter.constant(node)]
+        # The first conditions that read nothing of an item hold for all or for none: tested once, before the
+        # loop, when there are items (so that nothing is evaluated that testing the first item would not).
+        item_names = {variable} if binding is None else set(_BOUND_NAME.findall(binding))
+        leading = 0
+        while leading < len(written) and not written[leading][2].used_context & item_names:
+            leading += 1
+        once = " and ".join(emitter.emit(node) for emitter, node, _ in written[:leading])
+        conditions = " and ".join(emitter.emit(node) for emitter, node, _ in written[leading:]) or "True"
         self._expressions.append(name)
-        start = _unset(kept)
+        start = _unset(kept) + (f"    if not items or not ({once}):\n        return []\n" if once else "")
         bound = binding or f"B[{variable!r}] = item"
         self._append(
             f"def {name}(V, B, items):\n{start}    found = []\n    for item in items:\n"
@@ -216,6 +225,9 @@ class Program:
     @property
     def source(self) -> str:
         return "\n".join(self._sources)
+
+
+_BOUND_NAME = re.compile(r"B\['(\w+)'\]")  # a name a filter's binding code binds for each item
 
 
 def _occurrences(text: str, code: str) -> Iterator[int]:

@@ -76,3 +76,42 @@ def test_every_decision_has_its_own_legal_set_code_unless_an_option_needs_the_ge
         if pending.finder is None:
             assert any(_needs_the_general_search(option) for option in pending.options), pending.where
         state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
+def test_the_compiled_filters_allow_what_the_clauses_one_by_one_allow(path: Path) -> None:
+    """A card's, a meld's or a choice's clauses compiled into one filter over every candidate (with what reads no
+    candidate tested once, and builtins of constants folded) allow exactly the candidates that the clauses,
+    evaluated one by one for each, allow."""
+    game = load_ruleset(path)
+    rng = random.Random(11)
+    filtered = 0
+    for match in range(6):
+        state = game.new_initial_state(seed=match)
+        for _ in range(250):
+            if state.is_terminal:
+                break
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            pending = state.pending
+            assert pending is not None
+            found = pending.finder or decisions.legal_actions
+            compiled = [(action, option.where) for action, option in found(state, pending).items()]
+            saved = [(option, option.card_filter, option.meld_filter, option.choice_filter)
+                     for option in pending.options]
+            try:
+                for option, *_ in saved:
+                    for name in ("card_filter", "meld_filter", "choice_filter"):
+                        object.__setattr__(option, name, None)
+                one_by_one = [(action, option.where)
+                              for action, option in decisions.legal_actions(state, pending).items()]
+            finally:
+                for option, card, meld, choice in saved:
+                    object.__setattr__(option, "card_filter", card)
+                    object.__setattr__(option, "meld_filter", meld)
+                    object.__setattr__(option, "choice_filter", choice)
+            assert compiled == one_by_one, pending.where
+            filtered += any(kept is not None for _, *kept_filters in saved for kept in kept_filters)
+            state.apply(rng.choice(state.legal_actions()))
+    assert filtered > 0
