@@ -59,3 +59,16 @@ def test_the_benchmarks_load_their_hand_written_references_from_the_repository(n
     table, seconds = reference.run(*arguments)
     assert seconds >= 0 and table is not None
     sys.modules.pop(name, None)
+
+
+def test_the_bytecode_count_names_where_a_game_spends_them(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bytecodes", ROOT / "benchmarks" / "bytecodes.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    counts, made = module.count(ROOT / "tests" / "games" / "tiny.yaml", 40, 1, 2, None, {})
+    assert made == 40 and counts["apply"] > 0 and sum(counts.values()) > counts["apply"]
+    again, _ = module.count(ROOT / "tests" / "games" / "tiny.yaml", 40, 1, 2, None, {})
+    assert again == counts  # deterministic: the same seed counts the same bytecodes
+    assert module.main([str(ROOT / "tests" / "games" / "tiny.yaml"), "--decisions", "20", "--function", "apply"]) == 0
+    assert "bytecodes per decision in apply" in capsys.readouterr().out
