@@ -174,7 +174,7 @@ def frozen(value: Any) -> Any:
         return value
     for item in value:
         if item.__class__ is list or item.__class__ is tuple:
-            return tuple(frozen(inner) for inner in value)
+            return tuple([frozen(inner) for inner in value])
     return tuple(value)  # (the common case: numbers, cards)
 
 

@@ -17,6 +17,8 @@ from interpreter.engine.state import MAX_STEPS, State
 from interpreter.model import Ruleset
 from interpreter.source import MappingNode, ScalarNode, SequenceNode
 
+_NEW = tuple.__new__  # an Action made from its fields in order (a named tuple), the cheapest way
+
 
 class Game:
     """A loaded ruleset ready to play: `new_initial_state(seed, players)` starts a match."""
@@ -82,14 +84,21 @@ class Game:
     def choice_actions(self, seat: int, option: Option, values: tuple[tuple[Any, ...], ...]) -> list[Action]:
         """A choice with every combination of its arguments' values, in order (made once per values; lists of
         values, such as subsets of cards, given as tuples: see `frozen`)."""
+        if any(listed and listed[0].__class__ is tuple for listed in values):  # (an argument's values: one type)
+            # Lists of lists (subsets of a hand) are made each time, not kept (see choice_action); made directly.
+            name, names = option.name, [name for name, _ in option.arguments]
+            if len(names) == 1:
+                return [_NEW(Action, (seat, "choose", -1, name, ((names[0], value),), (), (), -1))
+                        for value in values[0]]
+            return [_NEW(Action, (seat, "choose", -1, name, tuple(zip(names, combination, strict=True)), (), (), -1))
+                    for combination in itertools.product(*values)]
         key = (seat, option.where, values)  # (two options may share a name but not their arguments)
         actions = self._choice_lists.get(key)
         if actions is None:
             names = [name for name, _ in option.arguments]
-            actions = [self.choice_action(seat, option.name, tuple(zip(names, combination, strict=True)))
-                       for combination in itertools.product(*values)]
-            if not any(value.__class__ is tuple for listed in values for value in listed):
-                self._choice_lists[key] = actions  # (lists of lists are not kept: see choice_action)
+            actions = self._choice_lists[key] = [
+                self.choice_action(seat, option.name, tuple(zip(names, combination, strict=True)))
+                for combination in itertools.product(*values)]
         return actions
 
     def card_actions(self, seat: int, kind: str) -> list[Action]:
