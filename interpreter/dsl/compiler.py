@@ -327,6 +327,9 @@ class _Emitter:
         self.repeated_calls: dict[str, tuple[bool, int]] = {}  # code -> (keepable at every place, places)
         self.in_iterable = 0  # inside the list a comprehension goes over (where Python forbids `:=`)
         self.inlined_here: dict[tuple[Any, ...], str] = {}  # definitions written in place, by call and place
+        # For each quantifier being written as a loop, innermost last: its variable and the calls kept in locals of
+        # its function (code -> local); None inside a comprehension or the list one goes over (see `_loop_kept`).
+        self.loop_frames: list[tuple[str, dict[str, str]] | None] = []
 
     def emit(self, node: ast.Node) -> str:
         value = self.constant(node)
@@ -398,7 +401,7 @@ class _Emitter:
             code = f"{call}(V, B{''.join(', ' + a for a in arguments)})"
             if arguments:  # (see `common_calls`)
                 self._record_call(code)
-            return code
+            return self._loop_kept(node, code)
         written = _WRITTEN_IN_PLACE.get((node.function, len(arguments)))
         if written is not None:  # (a look-up: no call, and nothing worth keeping)
             return written.format(*arguments)
@@ -413,7 +416,17 @@ class _Emitter:
             key = self.folding.hoisted.setdefault(code, f"h_{len(self.folding.hoisted)}")
             self.hoisted = True
             return self._kept(key, code)
-        return code
+        return self._loop_kept(node, code)
+
+    def _loop_kept(self, node: ast.Call, code: str) -> str:
+        """A call in the body of a quantifier written as a loop (`_loop`) that reads nothing of the loop's item
+        (`points(s)` in `any(points(s) == value(c) for c in hand)`): worked out at the first item that reaches
+        it and kept in a local of the loop's function for the others."""
+        frame = self.loop_frames[-1] if self.loop_frames else None
+        if frame is None or not node.arguments or _reads(node, frame[0]):
+            return code
+        local = frame[1].setdefault(code, f"j_{len(frame[1])}")
+        return f"({local} if {local} is not UNSET else ({local} := {code}))"
 
     def _record_call(self, code: str, keepable: bool = True) -> None:
         """A call written (see `common_calls`): whether its value may be kept in a local of the function here."""
@@ -511,22 +524,30 @@ class _Emitter:
             return _ITERATED[node.function]  # (gone over, never kept: no list need be made)
         kept, self.kept_locally = self.kept_locally, None
         self.in_iterable += 1
+        self.loop_frames.append(None)
         try:
             return self.emit(node)
         finally:
             self.kept_locally = kept
             self.in_iterable -= 1
+            self.loop_frames.pop()
 
     def _emit_quantifier(self, node: ast.Quantifier) -> str:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
         variable = f"v_{node.variable}"
         function = node.function
-        with self._bound(node.variable):
-            body = self.emit(node.body)
-            condition = f" if {self.emit(rest)}" if rest is not None else ""
+        looped = function in _LOOPS and self.helper is not None and self.folding is not None
+        frame: tuple[str, dict[str, str]] | None = (node.variable, {}) if looped else None
+        self.loop_frames.append(frame)
+        try:
+            with self._bound(node.variable):
+                body = self.emit(node.body)
+                condition = f" if {self.emit(rest)}" if rest is not None else ""
+        finally:
+            self.loop_frames.pop()
         loop = f"for {variable} in {collection}{condition}"
-        if function in _LOOPS and self.helper is not None and self.folding is not None:
-            return self._loop(function, variable, collection, body, condition)
+        if frame is not None:
+            return self._loop(function, variable, collection, body, condition, frame[1])
         if function in ("any", "all"):
             return f"{function}({body} {loop})"
         if function == "count":
@@ -553,9 +574,11 @@ class _Emitter:
                     return f"DECK_BY_SUIT.get({self._iterable(other)}, ())", rest
         return self._iterable(collection), condition
 
-    def _loop(self, function: str, variable: str, collection: str, body: str, condition: str) -> str:
+    def _loop(self, function: str, variable: str, collection: str, body: str, condition: str,
+              kept: dict[str, str]) -> str:
         """A quantifier written as a function of its own with a plain loop (`any(... for c in hand)` makes a
-        generator and resumes it for every item: several times slower in CPython); the call to it."""
+        generator and resumes it for every item: several times slower in CPython); the call to it. `kept`: the
+        locals of calls that read nothing of the item (see `_loop_kept`)."""
         assert self.helper is not None and self.folding is not None
         name = f"q_{len(self.folding.helpers)}"
         self.folding.helpers.append(name)
@@ -563,6 +586,7 @@ class _Emitter:
         parameters = "".join(f", {local}" for local in free)
         test = f"        if not ({condition[4:]}):\n            continue\n" if condition else ""
         start, step, end = _LOOPS[function]
+        start = "".join(f"    {local} = UNSET\n" for local in kept.values()) + start
         source = (f"def {name}(V, B, items{parameters}):\n{start}    for {variable} in items:\n{test}"
                   f"{step.format(body=body)}{end}")
         self.helper(source, list(self.inlined))
@@ -571,9 +595,13 @@ class _Emitter:
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
         variable = f"v_{node.variable}"
-        with self._bound(node.variable):
-            result = self.emit(node.result)
-            condition = f" if {self.emit(rest)}" if rest is not None else ""
+        self.loop_frames.append(None)  # (a local bound inside a comprehension is a cell of the function around it)
+        try:
+            with self._bound(node.variable):
+                result = self.emit(node.result)
+                condition = f" if {self.emit(rest)}" if rest is not None else ""
+        finally:
+            self.loop_frames.pop()
         return f"[{result} for {variable} in {collection}{condition}]"
 
     def _emit_listdisplay(self, node: ast.ListDisplay) -> str:
