@@ -275,6 +275,8 @@ class _Checker(OperatorChecks):
             owner = "player" if result.name == "per_seat" else None
             if owner is not None and owner in self.context | local:
                 self.annotations.implicit_index.add(id(node))
+                if owner not in local:  # (read from the bound names: `tricks` reads `player` as `tricks[player]`)
+                    self.annotations.used_context.add(owner)
                 return result.element
             kind = "seat" if result.name == "per_seat" else "team"
             raise self._fail(node, "type", f"`{name}` has one value per {kind}: write `{name}[{kind}]`",

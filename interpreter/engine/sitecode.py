@@ -151,8 +151,8 @@ class SiteWriter(SegmentWriter):
         place and its clauses tested in place; the new melds and additions are found by the general search's
         own function for them (`decisions.melds_into`)."""
         name = f"legal_{len(self.finders)}"
-        lines = [f"def {name}(S, P):", "    V = S.values", "    PB = P.bindings",
-                 "    B = dict(PB)  # (definitions worked out once for every option are kept in it)",
+        lines = [f"def {name}(S, P):", "    V = S.values",
+                 "    B = dict(P.bindings)  # (definitions worked out once for every option are kept in it)",
                  "    _found = {}", "    S.meld_plans = {}", "    try:"]
         for option in options:
             constant = self.name_of(option, "O")
@@ -161,7 +161,7 @@ class SiteWriter(SegmentWriter):
                 lines += self.choice_lines(option)
             elif kind in ("play", "discard"):
                 assert option.source is not None
-                cards, _ = self.ref_code(option.source, "PB")
+                cards, _ = self.owned_zone(option.source, "_owner", lines, "        ", False)
                 lines.append(f"        _cards = {cards if self.unique_cards else f'list(dict.fromkeys({cards}))'}")
                 if option.clauses:
                     lines.append(f"        _cards = {self.name_of(option.card_filter, 'F')}(V, B, _cards)")
@@ -171,7 +171,7 @@ class SiteWriter(SegmentWriter):
                 lines.append(f"            _found[_actions[_card]] = {constant}")
             elif kind in ("draw", "take"):
                 assert option.source is not None
-                pile, _ = self.ref_code(option.source, "PB")
+                pile, _ = self.owned_zone(option.source, "_owner", lines, "        ", False)
                 rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
                 lines.append(f"        _pile = {pile}")
                 lines.append("        if _pile:")
@@ -184,31 +184,34 @@ class SiteWriter(SegmentWriter):
                 fixed = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses
                                      if not clause.per_action) or "True"
                 lines.append(f"        if {fixed}:")
-                hand = self.owned_zone(option.source, "_hand", lines)
-                table = self.owned_zone(option.destination, "_table", lines)
-                lines.append(f"            MELDS_INTO(S, P, {constant}, _found, B, {hand}, {table})")
+                hand = self.owned_zone(option.source, "_hand_owner", lines, "            ", True)
+                table = self.owned_zone(option.destination, "_table_owner", lines, "            ", True)
+                lines.append(f"            MELDS_INTO(S, P, {constant}, _found, B, {', '.join(hand)}, "
+                             f"{', '.join(table)})")
         lines += ["    except Exception:  # the general search names the failure", "        S.meld_plans = {}",
                   "        return GENERIC_LEGAL(S, P)", "    return _found", ""]
         self.finders.append("\n".join(lines))
         return name
 
-    def owned_zone(self, ref: Ref, local: str, lines: list[str]) -> str:
-        """Lines (in a legal-set function, within an `if`) that find a zone as `state.zone` does with the scratch
-        bindings `B`: its cards in `local`, its owner in `local`_owner; returns the code of the arguments
-        `cards, key`. An owner that is not at the table fails (the general search then names the failure)."""
+    def owned_zone(self, ref: Ref, local: str, lines: list[str], indent: str, scratch: bool) -> tuple[str, str]:
+        """Lines (in a legal-set function, at `indent`) that find a zone's owner as `state.zone` does, in `local`:
+        with the scratch bindings `B` (`scratch`, as the general search finds the zones of melds), else with the
+        decision's own; returns the code of the zone's cards and of its key. An owner that is not at the table
+        fails (the general search then names the failure)."""
         name = repr(ref.name)
         if ref.on_table:
-            return f"V[{name}], ({name}, -1)"
+            return f"V[{name}]", f"({name}, -1)"
+        bindings = "B" if scratch else "P.bindings"
         if ref.owner_name is not None:
-            owner = f"(B[{ref.owner_name!r}] if {ref.owner_name!r} in B else V[{ref.owner_name!r}])"
+            owner = f"({bindings}[{ref.owner_name!r}] if {ref.owner_name!r} in {bindings} else V[{ref.owner_name!r}])"
         elif ref.owner is not None:
-            owner = self.scratch_expr(ref.owner)
+            owner = self.scratch_expr(ref.owner) if scratch else self.expr(ref.owner, "P.bindings")
         else:
-            owner = "B['player']"
-        lines.append(f"            {local}_owner = {owner}")
-        lines.append(f"            if not 0 <= {local}_owner < len(V[{name}]):")
-        lines.append(f"                raise IndexError({name})")
-        return f"V[{name}][{local}_owner], ({name}, {local}_owner)"
+            owner = f"{bindings}['player']"
+        lines.append(f"{indent}{local} = {owner}")
+        lines.append(f"{indent}if not 0 <= {local} < len(V[{name}]):")
+        lines.append(f"{indent}    raise IndexError({name})")
+        return f"V[{name}][{local}]", f"({name}, {local})"
 
     def scratch_expr(self, expression: Any) -> str:
         """Code for an expression's value with `B` a scratch copy of the bound names (definitions' values are

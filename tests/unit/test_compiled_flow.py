@@ -279,3 +279,22 @@ def test_a_builtin_that_fails_on_constant_values_fails_in_play_at_its_place(tmp_
         state.legal_actions()
     assert "round_up needs a positive multiple" in str(raised.value)
     assert raised.value.where == "hand.phases[1].steps[0].options[0].args.amount"
+
+
+@pytest.mark.parametrize("rule", ["tricks == 0", "no_trick"])
+def test_a_choice_argument_named_player_is_read_by_a_bare_per_seat_name(tmp_path: Path, rule: str) -> None:
+    # A bare per-seat name is read at `player`: with a choice's argument named so, at each value of it, so the
+    # clause is tested for every seat offered (not once for the seat deciding, nor kept across the values).
+    path = _variant(tmp_path, "    - name: play\n      steps:\n", "    - name: play\n      steps:\n"
+                    "        - change: tricks[dealer]\n          by: 1\n"
+                    "        - decide: dealer\n          options:\n            - choose: pick\n"
+                    f"              args: {{player: seats()}}\n              legal:\n                - rule: {rule}\n"
+                    "                  reason: a seat with no trick\n              do: [{log: 'picked {player}'}]\n")
+    path.write_text(path.read_text(encoding="utf-8").replace("  led: trick[0].suit",
+                                                             "  led: trick[0].suit\n  no_trick: tricks == 0"))
+    state = load_ruleset(path).new_initial_state(seed=1, players=3)
+    state.apply_chance()
+    dealer = state.values["dealer"]
+    assert state.values["tricks"][dealer] == 1
+    assert [state.action_text(a) for a in state.legal_actions()] == \
+        [f"p{dealer} choose pick player {seat}" for seat in range(3) if seat != dealer]
