@@ -172,10 +172,15 @@ def frozen(value: Any) -> Any:
     """A choice's argument value as an action holds it: lists (of cards, say) as tuples, so that it hashes."""
     if value.__class__ is not list and value.__class__ is not tuple:
         return value
-    for item in value:
+    for item in value:  # (a list's items are of one type, the language's types say: the first tells)
         if item.__class__ is list or item.__class__ is tuple:
+            for inner in item:  # a list of lists of values (subsets of a hand), or of lists again
+                if inner.__class__ is not list and inner.__class__ is not tuple:
+                    return tuple(map(tuple, value))
+                break
             return tuple([frozen(inner) for inner in value])
-    return tuple(value)  # (the common case: numbers, cards)
+        return tuple(value)  # (the common case: numbers, cards)
+    return ()
 
 
 def thawed(value: Any) -> Any:
