@@ -17,6 +17,7 @@ alternating runs. A change that saves bytecodes but adds calls or allocations st
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import sys
 from collections import Counter
@@ -54,6 +55,8 @@ def count(ruleset: Path, decisions: int, seed: int, players: int | None, functio
 
     chooser = random.Random(seed)
     made = match = 0
+    gc.collect()
+    gc.disable()  # (a collection would run whatever callbacks are registered for it, at no fixed place)
     sys.settrace(tracer)
     try:
         while made < decisions:
@@ -68,6 +71,7 @@ def count(ruleset: Path, decisions: int, seed: int, players: int | None, functio
                 made += 1
     finally:
         sys.settrace(None)
+        gc.enable()
     return counts, made
 
 
