@@ -169,13 +169,13 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
         return  # a clause that no meld can satisfy (`drawn` is false): no need to look for melds
     _, hand = state.zone(option.source, shared, scratch=True)
     key, table = state.table(option.destination, shared, scratch=True)
-    melds_into(state, pending, option, found, shared, hand, _, table, key)
+    melds_into(state, pending, option, found, shared, hand, table, key)
 
 
 def melds_into(state: State, pending: Pending, option: Option, found: dict[Action, Option], shared: Bindings,
-               hand: list[int], hand_key: tuple[str, int], table: list[Meld], key: tuple[str, int]) -> None:
-    """`_meld_actions` once its clauses that read no meld hold, with the option's zones found: the hand and the
-    zone of melds, each with its key. A decision's own legal-set code calls it (see sitecode.py)."""
+               hand: list[int], table: list[Meld], key: tuple[str, int]) -> None:
+    """`_meld_actions` once its clauses that read no meld hold, with the option's zones found: the hand, and the
+    zone of melds with its key. A decision's own legal-set code calls it (see sitecode.py)."""
     rules = state.game.meld_rules
     if rules is None:  # pragma: no cover - the loader refuses meld options without a `melds:` section
         raise RulesetRuntimeError("a `meld` or `add` option needs a `melds:` section", option.where)

@@ -184,10 +184,9 @@ class SiteWriter(SegmentWriter):
                 fixed = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses
                                      if not clause.per_action) or "True"
                 lines.append(f"        if {fixed}:")
-                hand = self.owned_zone(option.source, "_hand_owner", lines, "            ", True)
-                table = self.owned_zone(option.destination, "_table_owner", lines, "            ", True)
-                lines.append(f"            MELDS_INTO(S, P, {constant}, _found, B, {', '.join(hand)}, "
-                             f"{', '.join(table)})")
+                hand, _ = self.owned_zone(option.source, "_hand_owner", lines, "            ", True)
+                table, key = self.owned_zone(option.destination, "_table_owner", lines, "            ", True)
+                lines.append(f"            MELDS_INTO(S, P, {constant}, _found, B, {hand}, {table}, {key})")
         lines += ["    except Exception:  # the general search names the failure", "        S.meld_plans = {}",
                   "        return GENERIC_LEGAL(S, P)", "    return _found", ""]
         self.finders.append("\n".join(lines))
