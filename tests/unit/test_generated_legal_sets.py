@@ -5,6 +5,8 @@ over is for naming a failure; a generated function that always failed would cost
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,22 +62,44 @@ def _needs_the_general_search(option: Any) -> bool:
         (option.kind == "choose" and option.arguments and option.clauses and option.choice_filter is None)
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
-def test_every_decision_has_its_own_legal_set_code_unless_an_option_needs_the_general_search(path: Path) -> None:
-    game = load_ruleset(path)
-    rng = random.Random(3)
-    state = game.new_initial_state(seed=3)
-    for _ in range(400):
+def _decisions(game: Any, seed: int, rng: random.Random, most: int) -> Iterator[Any]:
+    """The states of a match at each decision (at most `most` steps), each played on with a random legal action
+    once the caller has looked at it."""
+    state = game.new_initial_state(seed=seed)
+    for _ in range(most):
         if state.is_terminal:
-            break
+            return
         if state.current_player == CHANCE:
             state.apply_chance()
             continue
+        yield state
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@contextmanager
+def _without_filters(options: tuple[Any, ...]) -> Iterator[None]:
+    """The options with no compiled filter, for as long as the block lasts: the general search then tests their
+    clauses one by one."""
+    names = ("card_filter", "meld_filter", "choice_filter")
+    saved = [(option, [getattr(option, name) for name in names]) for option in options]
+    try:
+        for option, _ in saved:
+            for name in names:
+                object.__setattr__(option, name, None)
+        yield
+    finally:
+        for option, filters in saved:
+            for name, kept in zip(names, filters, strict=True):
+                object.__setattr__(option, name, kept)
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
+def test_every_decision_has_its_own_legal_set_code_unless_an_option_needs_the_general_search(path: Path) -> None:
+    game = load_ruleset(path)
+    for state in _decisions(game, 3, random.Random(3), 400):
         pending = state.pending
-        assert pending is not None
         if pending.finder is None:
             assert any(_needs_the_general_search(option) for option in pending.options), pending.where
-        state.apply(rng.choice(state.legal_actions()))
 
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
@@ -87,31 +111,14 @@ def test_the_compiled_filters_allow_what_the_clauses_one_by_one_allow(path: Path
     rng = random.Random(11)
     filtered = 0
     for match in range(6):
-        state = game.new_initial_state(seed=match)
-        for _ in range(250):
-            if state.is_terminal:
-                break
-            if state.current_player == CHANCE:
-                state.apply_chance()
-                continue
+        for state in _decisions(game, match, rng, 250):
             pending = state.pending
-            assert pending is not None
             found = pending.finder or decisions.legal_actions
             compiled = [(action, option.where) for action, option in found(state, pending).items()]
-            saved = [(option, option.card_filter, option.meld_filter, option.choice_filter)
-                     for option in pending.options]
-            try:
-                for option, *_ in saved:
-                    for name in ("card_filter", "meld_filter", "choice_filter"):
-                        object.__setattr__(option, name, None)
+            with _without_filters(pending.options):
                 one_by_one = [(action, option.where)
                               for action, option in decisions.legal_actions(state, pending).items()]
-            finally:
-                for option, card, meld, choice in saved:
-                    object.__setattr__(option, "card_filter", card)
-                    object.__setattr__(option, "meld_filter", meld)
-                    object.__setattr__(option, "choice_filter", choice)
             assert compiled == one_by_one, pending.where
-            filtered += any(kept is not None for _, *kept_filters in saved for kept in kept_filters)
-            state.apply(rng.choice(state.legal_actions()))
+            filtered += any(option.card_filter or option.meld_filter or option.choice_filter
+                            for option in pending.options)
     assert filtered > 0
