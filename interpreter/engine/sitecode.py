@@ -59,13 +59,17 @@ class SiteWriter(SegmentWriter):
         name = repr(ref.name)
         if ref.on_table:
             return f"V[{name}]", f"({name}, -1)"
-        if ref.owner_name is not None:
-            owner = f"({bindings}[{ref.owner_name!r}] if {ref.owner_name!r} in {bindings} else V[{ref.owner_name!r}])"
-        elif ref.owner is not None:
-            owner = self.expr(ref.owner, bindings)
-        else:
-            owner = f"{bindings}['player']"
+        owner = self.owner_code(ref, bindings)
         return f"V[{name}][{owner}]", f"({name}, {owner})"
+
+    def owner_code(self, ref: Ref, bindings: str, scratch: bool = False) -> str:
+        """Code for the owner of a zone that has one: the name it is read from, its expression (with `scratch`,
+        keeping what it works out in the scratch bindings `B`, as `scratch_expr`), or the bound `player`."""
+        if ref.owner_name is not None:
+            return f"({bindings}[{ref.owner_name!r}] if {ref.owner_name!r} in {bindings} else V[{ref.owner_name!r}])"
+        if ref.owner is not None:
+            return self.scratch_expr(ref.owner) if scratch else self.expr(ref.owner, bindings)
+        return f"{bindings}['player']"
 
     def finder(self, options: tuple[Option, ...]) -> str:
         """The name of a decision's own legal-set function, for a single play or discard of any card its rules
@@ -200,14 +204,7 @@ class SiteWriter(SegmentWriter):
         name = repr(ref.name)
         if ref.on_table:
             return f"V[{name}]", f"({name}, -1)"
-        bindings = "B" if scratch else "P.bindings"
-        if ref.owner_name is not None:
-            owner = f"({bindings}[{ref.owner_name!r}] if {ref.owner_name!r} in {bindings} else V[{ref.owner_name!r}])"
-        elif ref.owner is not None:
-            owner = self.scratch_expr(ref.owner) if scratch else self.expr(ref.owner, "P.bindings")
-        else:
-            owner = f"{bindings}['player']"
-        lines.append(f"{indent}{local} = {owner}")
+        lines.append(f"{indent}{local} = {self.owner_code(ref, 'B' if scratch else 'P.bindings', scratch)}")
         lines.append(f"{indent}if not 0 <= {local} < len(V[{name}]):")
         lines.append(f"{indent}    raise IndexError({name})")
         return f"V[{name}][{local}]", f"({name}, {local})"
