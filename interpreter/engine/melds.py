@@ -99,6 +99,11 @@ class MeldRules:
         self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
         self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+        # The `wild` flags of a run of n cards: none acting (`_no_wild[n]`), or only the i-th (`_one_wild[n][i]`).
+        longest = len(deck.ranks) + 2
+        self._no_wild = [(False,) * size for size in range(longest + 1)]
+        self._one_wild = [[(False,) * index + (True,) + (False,) * (size - index - 1) for index in range(size)]
+                          for size in range(longest + 1)]
         self._role_texts: dict[tuple[int, int], str] = {}  # (suit, position) -> the card a wild stands for there
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
@@ -161,6 +166,12 @@ class MeldRules:
             return self._natural_run(kind, meld_id, owner, suit, naturals)
         if len(wilds) == 1:  # (the next most common, also kept short)
             return self._run_with_one_wild(kind, meld_id, owner, suit, naturals, wilds[0], prefer_low)
+        return self._run_with_wilds(kind, meld_id, owner, suit, naturals, wilds, prefer_low)
+
+    def _run_with_wilds(self, kind: MeldKind, meld_id: int, owner: int, suit: int, naturals: dict[int, int],
+                        wilds: list[int], prefer_low: bool) -> Meld | None:
+        """`_run` with any number of wild cards (the general case; `_run_with_one_wild` gives its answers for one
+        wild card faster)."""
         in_place = sum(1 for card in wilds if card in kind.in_place and self.deck.suit_of[card] == suit)
         if len(wilds) > kind.max_wilds + min(in_place, 1):
             return None
@@ -210,28 +221,24 @@ class MeldRules:
 
     def _run_with_one_wild(self, kind: MeldKind, meld_id: int, owner: int, suit: int, naturals: dict[int, int],
                            wild_card: int, prefer_low: bool) -> Meld | None:
-        """`_run` with one wild card: it fills the one gap, else sits at an end."""
-        natural_here = self._is_natural_here
-        if kind.max_wilds < 1 and not (wild_card in kind.in_place and self.deck.suit_of[wild_card] == suit):
+        """`_run` with one wild card: it fills the one gap, else sits at an end. (On the hot path of every search:
+        written for speed, with the same answers as `_run`.)"""
+        in_place = kind.in_place
+        suit_of = self.deck.suit_of
+        if kind.max_wilds < 1 and not (wild_card in in_place and suit_of[wild_card] == suit):
             return None
         positions = sorted(naturals)
         low, high = positions[0], positions[-1]
-        low_ace, high_ace = self.ace_low, self.ace_high
-        if low_ace != high_ace and low == low_ace and high == high_ace:
+        if low == self.ace_low and high == self.ace_high and low != high:
             rank_of = self.deck.rank_of
-            if rank_of[naturals[low_ace]] == self.ace and rank_of[naturals[high_ace]] == self.ace:
+            if rank_of[naturals[low]] == self.ace and rank_of[naturals[high]] == self.ace:
                 return None  # an ace at both ends (BU-26)
-        gaps = high - low + 1 - len(positions)
-        if gaps > 1:
-            return None
-        if gaps == 1:  # the wild fills the gap: the place missing from the sum of the places low..high
-            gap = (low + high) * (high - low + 1) // 2 - sum(positions)
-            acts = not natural_here(wild_card, suit, gap, kind)
-            filled = [naturals[p] for p in positions]
-            filled.insert(gap - low, wild_card)
-            cards = tuple(filled)
-            wild = (False,) * (gap - low) + (acts,) + (False,) * (high - gap)
-            free = False
+        size = len(positions) + 1  # (the cards of the run: the naturals and the wild)
+        if high - low + 1 > size or not kind.minimum <= size <= kind.maximum:
+            return None  # (more than one gap, or a run too short or too long)
+        cards = [naturals[p] for p in positions]
+        if high - low + 1 == size:  # the wild fills the gap: the place missing from the sum of the places low..high
+            place = (low + high) * (high - low + 1) // 2 - sum(positions)
         else:  # it sits at an end: the lower one when it can (or when asked)
             lowest, highest = self._bounds(kind)
             if prefer_low and low - 1 >= lowest:
@@ -242,16 +249,18 @@ class MeldRules:
                 place = low - 1
             else:
                 return None
-            acts = free = not natural_here(wild_card, suit, place, kind)
-            held = tuple(naturals[p] for p in positions)
-            if place < low:
-                low = place
-                cards, wild = (wild_card, *held), (acts, *(False,) * len(held))
-            else:
-                cards, wild = (*held, wild_card), (*(False,) * len(held), acts)
-        if not kind.minimum <= len(cards) <= kind.maximum or (acts and kind.max_wilds < 1):
+        # (whether the wild card acts as one: `_is_natural_here`, written out)
+        acts = suit_of[wild_card] != suit or (self.is_wild[wild_card] and wild_card not in in_place) or \
+            place not in self.positions(kind, wild_card)
+        if acts and kind.max_wilds < 1:
             return None
-        return Meld(meld_id, kind.name, "run", owner, cards, wild, suit=suit, low=low, free=free)
+        if place < low:
+            low = place
+        index = place - low
+        cards.insert(index, wild_card)
+        wild = self._one_wild[size][index] if acts else self._no_wild[size]
+        return Meld(meld_id, kind.name, "run", owner, tuple(cards), wild, suit=suit, low=low,
+                    free=acts and (place < positions[0] or place > high))
 
     def _natural_run(self, kind: MeldKind, meld_id: int, owner: int, suit: int,
                      naturals: dict[int, int]) -> Meld | None:
@@ -299,13 +308,13 @@ class MeldRules:
         wild_cards: list[tuple[int, int]] = []
         by_suit: dict[int, list[tuple[int, int]]] = {}
         by_rank: dict[int, list[tuple[int, int]]] = {}
-        for card, count in counts.items():
+        for held in sorted(counts.items()):  # (so that each suit's and rank's cards come in order)
+            card = held[0]
             if is_wild[card]:
-                wild_cards.append((card, count))
-            elif count > 0:
-                by_suit.setdefault(suit_of[card], []).append((card, count))
-                by_rank.setdefault(rank_of[card], []).append((card, count))
-        wild_cards.sort()
+                wild_cards.append(held)
+            elif held[1] > 0:
+                by_suit.setdefault(suit_of[card], []).append(held)
+                by_rank.setdefault(rank_of[card], []).append(held)
         found: list[Candidate] = []
         for kind in self.kinds.values():
             # How many of one wild card a search can use: as wilds, and in its own place as a natural.
@@ -320,7 +329,7 @@ class MeldRules:
                     if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or \
                             sum(count for _, count in by_rank[rank]) < least_naturals:
                         continue  # (too few cards of the rank for a set, even with every wild card held)
-                    key = (kind.name, owner, rank, tuple(sorted(by_rank[rank])), wilds)
+                    key = (kind.name, owner, rank, tuple(by_rank[rank]), wilds)
                     group = groups.get(key)
                     if group is None:
                         group = self._keep_group(key, self._sets(kind, owner, rank, key[3], wilds))
@@ -332,16 +341,13 @@ class MeldRules:
                 for suit in sorted(suits):
                     if len(by_suit.get(suit, ())) + wild_copies < kind.minimum:
                         continue  # (a run holds each card of its suit once: too few, even with every wild held)
-                    key = (kind.name, owner, suit, tuple(sorted(by_suit.get(suit, ()))), wilds)
+                    key = (kind.name, owner, suit, tuple(by_suit.get(suit, ())), wilds)
                     group = groups.get(key)
                     if group is None:
                         group = self._keep_group(key, self._runs(kind, owner, suit, key[3], wilds))
                     found.extend(group)
-        if len(self.kinds) > 1:  # (the same cards may make a meld of two kinds: each distinct meld once)
-            distinct: dict[tuple[object, ...], Candidate] = {}
-            for entry in found:
-                distinct.setdefault((entry[0].kind, entry[0].cards, entry[0].wild), entry)
-            found = list(distinct.values())
+        # (Each meld once: a group holds each of its melds once, and two groups never make the same meld: a meld
+        # holds a natural card, of its group's rank or suit.)
         return found
 
     def _keep_group(self, key: tuple[Any, ...], melds: list[Meld]) -> tuple[Candidate, ...]:
@@ -516,40 +522,89 @@ class MeldRules:
         counts = dict(wild_cards)
         counts.update(holding)
         natural_at: dict[int, list[int]] = {}  # position -> the cards that sit there naturally
-        for card in sorted(card for card, _ in holding) + [card for card, _ in wild_cards if card in kind.in_place
-                                                           and suit_of[card] == suit]:
+        in_place = [card for card, _ in wild_cards if card in kind.in_place and suit_of[card] == suit]
+        for card in sorted(card for card, _ in holding) + in_place:
             for position in positions(kind, card):
                 natural_at.setdefault(position, []).append(card)
         # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
         if not natural_at or len(natural_at) + most_wilds < kind.minimum:
             return found
+        # The wild cards that can go with a window's naturals, by how many (see `_wild_choices`): worked out once
+        # here, and filtered per window only when a wild card stands as a natural in it (a two in its place).
         combinations = self._wild_combinations(wild_cards, kind.max_wilds)
-        # held[i]: how many of the positions lowest .. lowest+i-1 the hand can fill (the missing places of a
-        # window in constant time: most windows are ruled out without looking at them).
-        held = [0]
-        for position in range(lowest, highest + 1):
-            held.append(held[-1] + (position in natural_at))
+        by_size: dict[int, list[tuple[int, ...]]] = {}
+        for combo, _ in combinations:
+            by_size.setdefault(len(combo), []).append(combo)
+        # The places where a wild card held sits as a natural (a two in its place): only a window with one of them
+        # among its naturals must leave that card out of the wild cards it may use.
+        in_place_places = {position for card in in_place for position in positions(kind, card)}
+        one_each = all(len(cards) == 1 for cards in natural_at.values())  # (one card per place: the usual case)
+        two_aces = self.ace_low != self.ace_high  # (the ace has two places: a window may hold both)
+        # The places the hand fills, as bits (bit i: the place lowest + i), count a window's naturals in a few
+        # operations: most windows are ruled out without looking at them.
+        mask = 0
+        for position in natural_at:
+            mask |= 1 << (position - lowest)
         # A window starts at most `most_wilds` places below a natural card (its first places can't all be gaps).
-        starts = sorted({low for position in natural_at for low in range(position - most_wilds, position + 1)
-                         if lowest <= low <= highest})
-        for low in starts:
-            for high in range(low + kind.minimum - 1, min(highest, low + kind.maximum - 1) + 1):
-                filled = held[high - lowest + 1] - held[low - lowest]
+        starts = mask
+        for below in range(1, most_wilds + 1):
+            starts |= mask >> below
+        orders = (True, False) if kind.either_end else (True,)
+        single_wild, natural_run = self._run_with_one_wild, self._natural_run
+        least_naturals, shortest, longest = kind.min_naturals, kind.minimum, kind.maximum
+        while starts:  # (the starts from the lowest)
+            bit = starts & -starts
+            starts ^= bit
+            offset = bit.bit_length() - 1
+            low = lowest + offset
+            first = low + shortest - 1
+            filled = ((mask >> offset) & ((1 << shortest) - 1)).bit_count() if shortest > 0 else 0
+            for high in range(first, min(highest, low + longest - 1) + 1):
+                if high > first:
+                    filled += (mask >> (high - lowest)) & 1
                 gaps = high - low + 1 - filled
                 if gaps > most_wilds:
                     break  # a longer window from the same place has as many gaps or more
                 if filled == 0:
                     continue
                 window = range(low, high + 1)
-                for naturals in self._choose_naturals(window, natural_at, counts, most_wilds - gaps):
+                if one_each and not (two_aces and low <= self.ace_low and self.ace_high <= high):
+                    # (a window with both places of the ace may hold one ace twice: see `_choose_naturals`)
+                    ways = self._place_naturals(window, natural_at, most_wilds - gaps)
+                else:
+                    ways = self._choose_naturals(window, natural_at, counts, most_wilds - gaps)
+                for naturals in ways:
+                    if len(naturals) < least_naturals:
+                        continue
                     needed = len(window) - len(naturals)  # an extra wild at an end is another window's
-                    for wilds in self._wild_choices(counts, combinations, naturals.values(), needed):
-                        for prefer_low in (True, False) if kind.either_end else (True,):
-                            meld = self._run(kind, 0, owner, suit, naturals, list(wilds), prefer_low)
+                    if not in_place or in_place_places.isdisjoint(naturals):
+                        choices = by_size.get(needed, ())
+                    else:
+                        choices = self._wild_choices(counts, combinations, naturals.values(), needed)
+                    for wilds in choices:
+                        for prefer_low in orders:
+                            if not wilds:
+                                meld = natural_run(kind, 0, owner, suit, naturals)
+                            elif len(wilds) == 1:
+                                meld = single_wild(kind, 0, owner, suit, naturals, wilds[0], prefer_low)
+                            else:
+                                meld = self._run(kind, 0, owner, suit, naturals, list(wilds), prefer_low)
                             if meld is not None:
                                 found.append(meld)
         return found
+
+    @staticmethod
+    def _place_naturals(window: range, natural_at: dict[int, list[int]], spare_wilds: int) -> list[dict[int, int]]:
+        """`_choose_naturals` when each place has one card that sits there: the window's places the hand fills,
+        also leaving out up to `spare_wilds` of them for a wild to stand in, in the same order."""
+        held = [p for p in window if p in natural_at]
+        whole = {p: natural_at[p][0] for p in held}
+        ways = [whole]
+        for left_out in range(1, min(spare_wilds, len(held) - 1) + 1):
+            for omitted in itertools.combinations(held, left_out):
+                ways.append({p: card for p, card in whole.items() if p not in omitted})
+        return ways
 
     def _choose_naturals(self, window: range, natural_at: dict[int, list[int]], counts: Mapping[int, int],
                          spare_wilds: int) -> list[dict[int, int]]:
