@@ -26,6 +26,7 @@ from types import FrameType
 from typing import Any
 
 from interpreter import CHANCE, load_ruleset
+from interpreter.errors import RuledeckError
 from interpreter.parameters import parse_assignments
 
 
@@ -85,8 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--function", help="count the lines of this function only")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a parameter")
     args = parser.parse_args(argv)
-    overrides = parse_assignments(args.set)
-    counts, made = count(args.ruleset, args.decisions, args.seed, args.players, args.function, overrides)
+    try:
+        overrides = parse_assignments(args.set)
+        counts, made = count(args.ruleset, args.decisions, args.seed, args.players, args.function, overrides)
+    except (RuledeckError, OSError) as error:  # (a bad ruleset, parameter or number of players: said, not raised)
+        parser.exit(2, f"{parser.prog}: {error}\n")
     total = sum(counts.values())
     print(f"{args.ruleset}: {made} decisions, {total / max(made, 1):.0f} bytecodes per decision"
           + (f" in {args.function}" if args.function else ""))

@@ -63,11 +63,13 @@ class Deck:
     card_ids: dict[str, int] = field(init=False, repr=False)  # the cards of the deck (for some count), by text
     has_joker: bool = field(init=False, repr=False)
     _by_players: dict[int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    _rank_names: tuple[str, ...] = field(init=False, repr=False, compare=False)  # (see rank_names)
 
     def __post_init__(self) -> None:
         has_joker = bool(self.jokers or self.joker_names) or JOKER in (self.pack or ()) or any(
             change.add_jokers or JOKER in change.add for change in self.changes)
         object.__setattr__(self, "has_joker", has_joker)
+        object.__setattr__(self, "_rank_names", (*self.ranks, *self.joker_ranks) if has_joker else self.ranks)
         rank_of: list[int] = []
         suit_of: list[int] = []
         text_of: list[str] = []
@@ -106,10 +108,10 @@ class Deck:
     @property
     def rank_names(self) -> tuple[str, ...]:
         """Every rank name, the jokers' last (low to high) when the deck has jokers."""
-        return (*self.ranks, *self.joker_ranks) if self.has_joker else self.ranks
+        return self._rank_names
 
     def rank_name(self, rank: int) -> str:
-        return self.rank_names[rank]
+        return self._rank_names[rank]
 
     def suit_name(self, suit: int) -> str:
         return self.suits[suit] if suit >= 0 else ""

@@ -131,16 +131,17 @@ class Program:
         name = f"x_{len(self._expressions)}"
         emitters = [(self._emitter(annotations), node) for node, annotations in parts]
         kept: dict[str, str] = {}  # what reads no item, kept in locals of the function (faster than in `B`)
+        item_names = {variable} if binding is None else set(_BOUND_NAME.findall(binding))
         for emitter, _ in emitters:
             emitter.looping = True  # the conditions run once per item: what reads no item is worked out once
             emitter.kept_locally = kept
+            emitter.item_names = item_names
         # A condition that always holds is left out (a definition `strict: "false"` can make one always hold).
         written = [(emitter, node, annotations) for (emitter, node), (_, annotations) in zip(emitters, parts,
                                                                                              strict=True)
                    if emitter.constant(node) is UNKNOWN or not emitter.constant(node)]
         # The first conditions that read nothing of an item hold for all or for none: tested once, before the
         # loop, when there are items (so that nothing is evaluated that testing the first item would not).
-        item_names = {variable} if binding is None else set(_BOUND_NAME.findall(binding))
         leading = 0
         while leading < len(written) and not written[leading][2].used_context & item_names:
             leading += 1
@@ -317,6 +318,7 @@ class _Emitter:
         self.called = False  # whether the code calls a definition's function (which may keep values in `B`)
         self.looping = False  # the expression runs once per item of a filter
         self.kept_locally: dict[str, str] | None = None  # in a filter: key -> the local keeping its value
+        self.item_names: set[str] = set()  # in a filter: the names bound for each item
         self.arguments: dict[str, str] = {}  # in a definition written in place of its call: parameter -> code
         self.shadowing: list[str] = []  # the quantifier variables in scope, innermost last
         self.inline_depth = 0
@@ -401,6 +403,12 @@ class _Emitter:
             code = f"{call}(V, B{''.join(', ' + a for a in arguments)})"
             if arguments:  # (see `common_calls`)
                 self._record_call(code)
+                if self._same_for_every_item(node):
+                    # (a call that reads nothing of a filter's item, `has_burraco(my_team)` in a meld's clause:
+                    # worked out at the first item that reaches it and kept in a local of the filter's function)
+                    assert self.kept_locally is not None
+                    local = self.kept_locally.setdefault(code, f"k_c{len(self.kept_locally)}")
+                    return f"({local} if {local} is not UNSET else ({local} := {code}))"
             return self._loop_kept(node, code)
         written = _WRITTEN_IN_PLACE.get((node.function, len(arguments)))
         if written is not None:  # (a look-up: no call, and nothing worth keeping)
@@ -417,6 +425,28 @@ class _Emitter:
             self.hoisted = True
             return self._kept(key, code)
         return self._loop_kept(node, code)
+
+    def _same_for_every_item(self, node: ast.Node) -> bool:
+        """Whether a node, at the top of a filter's conditions (outside every quantifier, comprehension and
+        definition written in place), reads none of the names the filter binds for each item, not even through the
+        definitions it uses."""
+        if self.kept_locally is None or not self.item_names or self.locals or self.shadowing or self.in_iterable \
+                or self.inline_depth or self.folding is None:
+            return False
+        annotations = self.annotations
+        read: set[str] = set()
+        for child in _nodes(node):
+            if id(child) in annotations.bound:
+                read.add(child.identifier)  # type: ignore[attr-defined]  # (a bound name)
+            if id(child) in annotations.implicit_index:
+                read.add("player")
+            call = annotations.calls.get(id(child))
+            if call is not None:
+                instance = self.folding.instance(call)
+                if instance is None or instance.annotations is None:
+                    return False
+                read |= instance.annotations.used_context
+        return not read & self.item_names
 
     def _loop_kept(self, node: ast.Call, code: str) -> str:
         """A call in the body of a quantifier written as a loop (`_loop`) that reads nothing of the loop's item

@@ -281,7 +281,10 @@ def test_a_builtin_that_fails_on_constant_values_fails_in_play_at_its_place(tmp_
     assert raised.value.where == "hand.phases[1].steps[0].options[0].args.amount"
 
 
-@pytest.mark.parametrize("rule", ["tricks == 0", "no_trick"])
+@pytest.mark.parametrize("rule", ["tricks == 0", "no_trick",
+                                  # (a definition call that reads `player` through the definition: not kept
+                                  # across the argument's values as a call that reads nothing of them is)
+                                  "not more_than(size(trick) - size(trick))"])
 def test_a_choice_argument_named_player_is_read_by_a_bare_per_seat_name(tmp_path: Path, rule: str) -> None:
     # A bare per-seat name is read at `player`: with a choice's argument named so, at each value of it, so the
     # clause is tested for every seat offered (not once for the seat deciding, nor kept across the values).
@@ -291,10 +294,39 @@ def test_a_choice_argument_named_player_is_read_by_a_bare_per_seat_name(tmp_path
                     f"              args: {{player: seats()}}\n              legal:\n                - rule: {rule}\n"
                     "                  reason: a seat with no trick\n              do: [{log: 'picked {player}'}]\n")
     path.write_text(path.read_text(encoding="utf-8").replace("  led: trick[0].suit",
-                                                             "  led: trick[0].suit\n  no_trick: tricks == 0"))
+                                                             "  led: trick[0].suit\n  no_trick: tricks == 0\n"
+                                                             "  more_than(n): tricks > n"))
     state = load_ruleset(path).new_initial_state(seed=1, players=3)
     state.apply_chance()
     dealer = state.values["dealer"]
     assert state.values["tricks"][dealer] == 1
     assert [state.action_text(a) for a in state.legal_actions()] == \
         [f"p{dealer} choose pick player {seat}" for seat in range(3) if seat != dealer]
+
+
+@pytest.mark.parametrize(("rule", "fails"), [
+    ("order(card.rank) >= 0 and share(size(hand)) > 0", True),  # reached by the first card: fails there, at its place
+    ("order(card.rank) < 0 and share(size(hand)) > 0", False),  # reached by no card: never worked out, never fails
+])
+def test_a_call_that_reads_nothing_of_the_card_is_worked_out_where_a_card_first_reaches_it(
+        tmp_path: Path, rule: str, fails: bool) -> None:
+    # `share(size(hand))` is the same for every card: it is worked out once, when the first card reaches it, and
+    # kept for the others (see docs/engine.md); it must fail where the clause tested one card by one would.
+    path = _variant(tmp_path, "  follows(c): c.suit == led\n",
+                    "  follows(c): c.suit == led\n  share(n): n // (n - n)\n")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "              reason: \"you must follow suit\"",
+        f"              reason: \"you must follow suit\"\n            - rule: {rule}\n"
+        "              reason: \"a share\""), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    if not fails:
+        with pytest.raises(RulesetRuntimeError) as raised:
+            state.legal_actions()  # no card is legal: the decision says why, with the clause's reason
+        assert "division by zero" not in str(raised.value)
+        return
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.legal_actions()
+    assert str(raised.value).startswith("division by zero (in definition `share`)")
+    assert raised.value.where == "hand.phases[1].steps[0].legal[1].rule"
+
