@@ -106,7 +106,7 @@ class _HandWriter(SiteWriter):
         self.tricks: dict[str, Step] = {}
         self.end = -1  # the label of the hand's end
         self.namespace.update(PENDING=Pending, NEW=tuple.__new__, tuple=tuple, isinstance=isinstance, any=any, str=str,
-                              Exception=Exception, min=min, sum=sum)
+                              Exception=Exception, min=min, sum=sum, map=map)
 
     # --- the program ----------------------------------------------------------------------------------------------
 

@@ -98,7 +98,7 @@ class SiteWriter(SegmentWriter):
             f"    except Exception:  # the general search names the failure\n"
             f"        return GENERIC_LEGAL(S, P)\n"
             f"    _actions = {option.kind.upper()}_ACTIONS[P.seat]\n"
-            f"    return dict.fromkeys([_actions[_c] for _c in _allowed], {self.name_of(option, 'O')})\n")
+            f"    return dict.fromkeys(map(_actions.__getitem__, _allowed), {self.name_of(option, 'O')})\n")
         return name
 
     def choice_finder(self, options: tuple[Option, ...]) -> str:
@@ -170,9 +170,8 @@ class SiteWriter(SegmentWriter):
                 if option.clauses:
                     lines.append(f"        _cards = {self.name_of(option.card_filter, 'F')}(V, B, _cards)")
                     lines.append("        B.pop('card', None)")
-                lines.append(f"        _actions = {kind.upper()}_ACTIONS[P.seat]")
-                lines.append("        for _card in _cards:")
-                lines.append(f"            _found[_actions[_card]] = {constant}")
+                actions = f"{kind.upper()}_ACTIONS[P.seat].__getitem__"
+                lines.append(f"        _found.update(dict.fromkeys(map({actions}, _cards), {constant}))")
             elif kind in ("draw", "take"):
                 assert option.source is not None
                 pile, _ = self.owned_zone(option.source, "_owner", lines, "        ", False)
