@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -104,6 +104,13 @@ class MeldRules:
         self._no_wild = [(False,) * size for size in range(longest + 1)]
         self._one_wild = [[(False,) * index + (True,) + (False,) * (size - index - 1) for index in range(size)]
                           for size in range(longest + 1)]
+        # The cards that may go onto a set of each rank, or a run of each suit, seen at a glance (see `may_fit`).
+        wild_cards = {card for card, wild in self.is_wild.items() if wild}
+        self._fit_rank: dict[int, frozenset[int]] = defaultdict(lambda: frozenset(wild_cards))
+        self._fit_suit: dict[int, frozenset[int]] = defaultdict(lambda: frozenset(wild_cards))
+        for card in self.is_wild:
+            self._fit_rank[deck.rank_of[card]] = self._fit_rank[deck.rank_of[card]] | {card}
+            self._fit_suit[deck.suit_of[card]] = self._fit_suit[deck.suit_of[card]] | {card}
         self._role_texts: dict[tuple[int, int], str] = {}  # (suit, position) -> the card a wild stands for there
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
@@ -553,13 +560,16 @@ class MeldRules:
         orders = (True, False) if kind.either_end else (True,)
         single_wild, natural_run = self._run_with_one_wild, self._natural_run
         least_naturals, shortest, longest = kind.min_naturals, kind.minimum, kind.maximum
+        shortest_bits = (1 << shortest) - 1 if shortest > 0 else 0  # (the places of the shortest window)
         while starts:  # (the starts from the lowest)
             bit = starts & -starts
             starts ^= bit
             offset = bit.bit_length() - 1
+            filled = ((mask >> offset) & shortest_bits).bit_count()
+            if shortest - filled > most_wilds:
+                continue  # (too many gaps in the shortest window from here: in every window from here)
             low = lowest + offset
             first = low + shortest - 1
-            filled = ((mask >> offset) & ((1 << shortest) - 1)).bit_count() if shortest > 0 else 0
             for high in range(first, min(highest, low + longest - 1) + 1):
                 if high > first:
                     filled += (mask >> (high - lowest)) & 1
@@ -661,12 +671,8 @@ class MeldRules:
     def may_fit(self, meld: Meld, cards: Iterable[int]) -> list[int]:
         """The cards that may go onto a meld, seen at a glance (in their order): wild cards, and natural cards
         of the set's rank or of the run's suit. `add` decides for these; every other card it refuses."""
-        is_wild = self.is_wild
-        if meld.shape == "set":
-            rank_of, rank = self.deck.rank_of, meld.rank
-            return [card for card in cards if rank_of[card] == rank or is_wild[card]]
-        suit_of, suit = self.deck.suit_of, meld.suit
-        return [card for card in cards if suit_of[card] == suit or is_wild[card]]
+        fitting = self._fit_rank[meld.rank] if meld.shape == "set" else self._fit_suit[meld.suit]
+        return list(filter(fitting.__contains__, cards))
 
     def _add_to_run(self, kind: MeldKind, meld: Meld, card: int) -> Meld | None:
         if not self.is_wild[card] and self.deck.suit_of[card] != meld.suit:
