@@ -403,12 +403,8 @@ class _Emitter:
             code = f"{call}(V, B{''.join(', ' + a for a in arguments)})"
             if arguments:  # (see `common_calls`)
                 self._record_call(code)
-                if self._same_for_every_item(node):
-                    # (a call that reads nothing of a filter's item, `has_burraco(my_team)` in a meld's clause:
-                    # worked out at the first item that reaches it and kept in a local of the filter's function)
-                    assert self.kept_locally is not None
-                    local = self.kept_locally.setdefault(code, f"k_c{len(self.kept_locally)}")
-                    return f"({local} if {local} is not UNSET else ({local} := {code}))"
+                if self._same_for_every_item(node):  # (`has_burraco(my_team)` in a meld's clause)
+                    return self._kept_for_items(code)
             return self._loop_kept(node, code)
         written = _WRITTEN_IN_PLACE.get((node.function, len(arguments)))
         if written is not None:  # (a look-up: no call, and nothing worth keeping)
@@ -425,6 +421,13 @@ class _Emitter:
             self.hoisted = True
             return self._kept(key, code)
         return self._loop_kept(node, code)
+
+    def _kept_for_items(self, code: str) -> str:
+        """In a filter, a value that reads nothing of the item: worked out at the first item that reaches it and
+        kept in a local of the filter's function for the others (see `_same_for_every_item`)."""
+        assert self.kept_locally is not None
+        local = self.kept_locally.setdefault(code, f"k_c{len(self.kept_locally)}")
+        return f"({local} if {local} is not UNSET else ({local} := {code}))"
 
     def _same_for_every_item(self, node: ast.Node) -> bool:
         """Whether a node, at the top of a filter's conditions (outside every quantifier, comprehension and
@@ -563,6 +566,16 @@ class _Emitter:
             self.loop_frames.pop()
 
     def _emit_quantifier(self, node: ast.Quantifier) -> str:
+        if self._same_for_every_item(node):  # (`not any(follows(c) for c in hand)` in a card's clause)
+            kept, self.kept_locally = self.kept_locally, None  # (nothing inside it is kept by the filter)
+            try:
+                code = self._quantifier(node)
+            finally:
+                self.kept_locally = kept
+            return self._kept_for_items(code)
+        return self._quantifier(node)
+
+    def _quantifier(self, node: ast.Quantifier) -> str:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
         variable = f"v_{node.variable}"
         function = node.function
@@ -623,6 +636,16 @@ class _Emitter:
         return f"{name}(V, B, {collection}{parameters})"
 
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
+        if self._same_for_every_item(node):
+            kept, self.kept_locally = self.kept_locally, None
+            try:
+                code = self._comprehension(node)
+            finally:
+                self.kept_locally = kept
+            return self._kept_for_items(code)
+        return self._comprehension(node)
+
+    def _comprehension(self, node: ast.Comprehension) -> str:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
         variable = f"v_{node.variable}"
         self.loop_frames.append(None)  # (a local bound inside a comprehension is a cell of the function around it)

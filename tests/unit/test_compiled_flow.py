@@ -284,7 +284,8 @@ def test_a_builtin_that_fails_on_constant_values_fails_in_play_at_its_place(tmp_
 @pytest.mark.parametrize("rule", ["tricks == 0", "no_trick",
                                   # (a definition call that reads `player` through the definition: not kept
                                   # across the argument's values as a call that reads nothing of them is)
-                                  "not more_than(size(trick) - size(trick))"])
+                                  "not more_than(size(trick) - size(trick))",
+                                  "all(tricks == 0 for s in seats())", "size([s for s in seats() if tricks > 0]) == 0"])
 def test_a_choice_argument_named_player_is_read_by_a_bare_per_seat_name(tmp_path: Path, rule: str) -> None:
     # A bare per-seat name is read at `player`: with a choice's argument named so, at each value of it, so the
     # clause is tested for every seat offered (not once for the seat deciding, nor kept across the values).
@@ -304,9 +305,17 @@ def test_a_choice_argument_named_player_is_read_by_a_bare_per_seat_name(tmp_path
         [f"p{dealer} choose pick player {seat}" for seat in range(3) if seat != dealer]
 
 
+SHARES = "any(share(order(c.rank)) > 0 for c in hand)"  # (a quantifier that reads nothing of the card)
+SHARED = "size([c for c in hand if share(order(c.rank)) > 0]) > 0"  # (a comprehension that reads nothing of it)
+
+
 @pytest.mark.parametrize(("rule", "fails"), [
     ("order(card.rank) >= 0 and share(size(hand)) > 0", True),  # reached by the first card: fails there, at its place
     ("order(card.rank) < 0 and share(size(hand)) > 0", False),  # reached by no card: never worked out, never fails
+    (f"order(card.rank) >= 0 and {SHARES}", True),
+    (f"order(card.rank) < 0 and {SHARES}", False),
+    (f"order(card.rank) >= 0 and {SHARED}", True),
+    (f"order(card.rank) < 0 and {SHARED}", False),
 ])
 def test_a_call_that_reads_nothing_of_the_card_is_worked_out_where_a_card_first_reaches_it(
         tmp_path: Path, rule: str, fails: bool) -> None:
