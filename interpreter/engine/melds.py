@@ -243,7 +243,7 @@ class MeldRules:
         size = len(positions) + 1  # (the cards of the run: the naturals and the wild)
         if high - low + 1 > size or not kind.minimum <= size <= kind.maximum:
             return None  # (more than one gap, or a run too short or too long)
-        cards = [naturals[p] for p in positions]
+        cards = list(map(naturals.__getitem__, positions))
         if high - low + 1 == size:  # the wild fills the gap: the place missing from the sum of the places low..high
             place = (low + high) * (high - low + 1) // 2 - sum(positions)
         else:  # it sits at an end: the lower one when it can (or when asked)
@@ -608,8 +608,8 @@ class MeldRules:
     def _place_naturals(window: range, natural_at: dict[int, list[int]], spare_wilds: int) -> list[dict[int, int]]:
         """`_choose_naturals` when each place has one card that sits there: the window's places the hand fills,
         also leaving out up to `spare_wilds` of them for a wild to stand in, in the same order."""
-        held = [p for p in window if p in natural_at]
-        whole = {p: natural_at[p][0] for p in held}
+        whole = {p: natural_at[p][0] for p in window if p in natural_at}
+        held = list(whole)
         ways = [whole]
         for left_out in range(1, min(spare_wilds, len(held) - 1) + 1):
             for omitted in itertools.combinations(held, left_out):
