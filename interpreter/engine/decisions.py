@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.actions import Action, argument_text, frozen, meld_sizes, thawed
@@ -185,7 +185,8 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
     per_meld = tuple(clause for clause in option.clauses if clause.per_action)
     plans = state.meld_plans
     if option.kind == "meld" and option.at_once > 1:  # one to `at_once` melds laid as one action
-        laid = meld_groups(state, rules, seat, hand, key[1], table, option.at_once, option.where)
+        laid: Sequence[tuple[tuple[Meld, ...], Action]] = meld_groups(state, rules, seat, hand, key[1], table,
+                                                                      option.at_once, option.where)
         if per_meld:
             laid = _allowed(state, option, per_meld, shared, laid, _bind_group)
         for group, action in laid:
@@ -193,22 +194,23 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
                 plans[action] = group
         return
     if option.kind == "meld":
-        melds = new_melds(state, rules, seat, hand, key[1], table)
+        melds: Sequence[tuple[Meld, dict[int, int], Action]] = new_melds(state, rules, seat, hand, key[1], table)
         if per_meld:
             melds = _allowed(state, option, per_meld, shared, melds, _bind_meld)
-        for meld, action in melds:
+        for meld, _, action in melds:
             if found.setdefault(action, option) is option:
                 plans[action] = meld
         return
     tables = state.tables(option.destination) if option.every_table else [table]
     distinct = list(dict.fromkeys(hand))
-    additions = []
+    grown_melds: list[tuple[Meld, int, Meld]] = []
     for owned in tables:
         for meld in owned:
             for card in rules.may_fit(meld, distinct):
                 grown = rules.add(meld, card)
                 if grown is not None:
-                    additions.append((meld, card, grown))
+                    grown_melds.append((meld, card, grown))
+    additions: Sequence[tuple[Meld, int, Meld]] = grown_melds
     if per_meld:
         additions = _allowed(state, option, per_meld, shared, additions, _bind_addition)
     for meld, card, grown in additions:
@@ -260,8 +262,8 @@ def top_melds(state: State, seat: int, option: Option,
     return found
 
 
-def _allowed(state: State, option: Option, clauses: tuple[Clause, ...], shared: Bindings, candidates: list[Any],
-             bind: Callable[[Bindings, Any], None]) -> list[Any]:
+def _allowed(state: State, option: Option, clauses: tuple[Clause, ...], shared: Bindings, candidates: Sequence[Any],
+             bind: Callable[[Bindings, Any], None]) -> Sequence[Any]:
     """The candidate melds or additions the clauses allow: the option's filter tests them all at once (see
     steps.py); the clauses one by one name a failure, or serve a ruleset whose filter could not be made."""
     if option.meld_filter is not None:

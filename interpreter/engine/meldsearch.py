@@ -35,8 +35,9 @@ class MeldSearch(NamedTuple):
 
 
 def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner: int,
-              table: list[Meld]) -> list[tuple[Meld, Action]]:
-    """Every valid new meld the seat's hand can make, with its action (see the module docstring)."""
+              table: list[Meld]) -> tuple[tuple[Meld, dict[int, int], Action], ...]:
+    """Every valid new meld the seat's hand can make, with the cards it needs and its action (see the module
+    docstring)."""
     counts = Counter(hand)
     taken = rules.taken_ranks(table)
     kept = state.meld_search
@@ -52,7 +53,7 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
         found = tuple((meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
                       for meld, needs, roles in rules.search(counts, owner, table))
     state.meld_search = MeldSearch(seat, owner, counts, taken, found)
-    return [(meld, action) for meld, _, action in found]
+    return found
 
 
 def _lost(before: dict[int, int], now: dict[int, int]) -> list[tuple[int, int]] | None:
