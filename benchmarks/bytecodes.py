@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         overrides = parse_assignments(args.set)
         counts, made = count(args.ruleset, args.decisions, args.seed, args.players, args.function, overrides)
-    except (RuledeckError, OSError) as error:  # (a bad ruleset, parameter or number of players: said, not raised)
+    except (RuledeckError, OSError, ValueError) as error:  # (a bad ruleset, parameter, number of players)
         parser.exit(2, f"{parser.prog}: {error}\n")
     total = sum(counts.values())
     print(f"{args.ruleset}: {made} decisions, {total / max(made, 1):.0f} bytecodes per decision"

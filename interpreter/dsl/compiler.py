@@ -426,7 +426,9 @@ class _Emitter:
         """In a filter, a value that reads nothing of the item: worked out at the first item that reaches it and
         kept in a local of the filter's function for the others (see `_same_for_every_item`)."""
         assert self.kept_locally is not None
-        local = self.kept_locally.setdefault(code, f"k_c{len(self.kept_locally)}")
+        local = self.kept_locally.get(code)
+        if local is None:  # (`kc_` locals: those of `_kept` are `k_` followed by a definition's or hoisted key)
+            local = self.kept_locally[code] = f"kc_{sum(name.startswith('kc_') for name in self.kept_locally.values())}"
         return f"({local} if {local} is not UNSET else ({local} := {code}))"
 
     def _same_for_every_item(self, node: ast.Node) -> bool:

@@ -57,22 +57,26 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                 found.update(dict.fromkeys(state.game.choice_actions(seat, option, lists), option))
                 continue
             names = [name for name, _ in option.arguments]
+            # The arguments are bound in a copy of their own: a name such as `player` keeps its value for the
+            # options that follow (what reads no argument is worked out once in it, for every combination).
+            scratch = dict(shared)
             if option.choice_filter is not None and not option.breakable:
-                try:  # every combination at once: what reads no argument is worked out once, in `shared`
-                    allowed = option.choice_filter(state.values, shared, list(itertools.product(*lists)))
+                try:  # every combination at once
+                    allowed = option.choice_filter(state.values, scratch, list(itertools.product(*lists)))
                 except Exception:  # name the failure: the combinations one by one locate it
                     allowed = None
                 if allowed is not None:
                     for values in allowed:
                         found[choice(seat, option.name, tuple(zip(names, values, strict=True)))] = option
                     continue
+                scratch = dict(shared)
             for values in itertools.product(*lists):
                 for name, value in zip(names, values, strict=True):
-                    shared[name] = thawed(value)
+                    scratch[name] = thawed(value)
                 if option.breakable:
                     _offer_breaking(state, found, option, choice(seat, option.name, tuple(zip(names, values,
-                                                                                                strict=True))), shared)
-                elif _first_failure(state, option.clauses, shared) is None:
+                                                                                                strict=True))), scratch)
+                elif _first_failure(state, option.clauses, scratch) is None:
                     found[choice(seat, option.name, tuple(zip(names, values, strict=True)))] = option
         elif kind in ("play", "discard"):
             assert option.source is not None

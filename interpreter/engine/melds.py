@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -105,12 +105,14 @@ class MeldRules:
         self._one_wild = [[(False,) * index + (True,) + (False,) * (size - index - 1) for index in range(size)]
                           for size in range(longest + 1)]
         # The cards that may go onto a set of each rank, or a run of each suit, seen at a glance (see `may_fit`).
-        wild_cards = {card for card, wild in self.is_wild.items() if wild}
-        self._fit_rank: dict[int, frozenset[int]] = defaultdict(lambda: frozenset(wild_cards))
-        self._fit_suit: dict[int, frozenset[int]] = defaultdict(lambda: frozenset(wild_cards))
+        self._wild_cards = frozenset(card for card, wild in self.is_wild.items() if wild)
+        fit_rank: dict[int, set[int]] = {}
+        fit_suit: dict[int, set[int]] = {}
         for card in self.is_wild:
-            self._fit_rank[deck.rank_of[card]] = self._fit_rank[deck.rank_of[card]] | {card}
-            self._fit_suit[deck.suit_of[card]] = self._fit_suit[deck.suit_of[card]] | {card}
+            fit_rank.setdefault(deck.rank_of[card], set(self._wild_cards)).add(card)
+            fit_suit.setdefault(deck.suit_of[card], set(self._wild_cards)).add(card)
+        self._fit_rank = {rank: frozenset(cards) for rank, cards in fit_rank.items()}
+        self._fit_suit = {suit: frozenset(cards) for suit, cards in fit_suit.items()}
         self._role_texts: dict[tuple[int, int], str] = {}  # (suit, position) -> the card a wild stands for there
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
@@ -546,7 +548,6 @@ class MeldRules:
         # The places where a wild card held sits as a natural (a two in its place): only a window with one of them
         # among its naturals must leave that card out of the wild cards it may use.
         in_place_places = {position for card in in_place for position in positions(kind, card)}
-        one_each = all(len(cards) == 1 for cards in natural_at.values())  # (one card per place: the usual case)
         two_aces = self.ace_low != self.ace_high  # (the ace has two places: a window may hold both)
         # The places the hand fills, as bits (bit i: the place lowest + i), count a window's naturals in a few
         # operations: most windows are ruled out without looking at them.
@@ -579,8 +580,9 @@ class MeldRules:
                 if filled == 0:
                     continue
                 window = range(low, high + 1)
-                if one_each and not (two_aces and low <= self.ace_low and self.ace_high <= high):
-                    # (a window with both places of the ace may hold one ace twice: see `_choose_naturals`)
+                if not (two_aces and low <= self.ace_low and self.ace_high <= high):
+                    # (each place has one card that sits there, the copies of a card being one value; but a window
+                    # with both places of the ace may hold one ace twice: see `_choose_naturals`)
                     ways = self._place_naturals(window, natural_at, most_wilds - gaps)
                 else:
                     ways = self._choose_naturals(window, natural_at, counts, most_wilds - gaps)
@@ -671,7 +673,8 @@ class MeldRules:
     def may_fit(self, meld: Meld, cards: Iterable[int]) -> list[int]:
         """The cards that may go onto a meld, seen at a glance (in their order): wild cards, and natural cards
         of the set's rank or of the run's suit. `add` decides for these; every other card it refuses."""
-        fitting = self._fit_rank[meld.rank] if meld.shape == "set" else self._fit_suit[meld.suit]
+        fitting = self._fit_rank.get(meld.rank, self._wild_cards) if meld.shape == "set" else \
+            self._fit_suit.get(meld.suit, self._wild_cards)
         return list(filter(fitting.__contains__, cards))
 
     def _add_to_run(self, kind: MeldKind, meld: Meld, card: int) -> Meld | None:

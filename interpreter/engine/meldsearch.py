@@ -13,6 +13,7 @@ is laid (a ruleset's expressions never read it).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from interpreter.actions import MELD_SIZES, Action
@@ -74,13 +75,10 @@ MOST_GROUPS = 20_000  # the most groups of melds one decision may offer (see `gr
 def meld_groups(state: State, rules: MeldRules, seat: int, hand: list[int], owner: int, table: list[Meld],
                 most: int, where: str) -> list[tuple[tuple[Meld, ...], Action]]:
     """Every way to lay one to `most` new melds at once from the seat's hand, with its action."""
-    new_melds(state, rules, seat, hand, owner, table)
-    assert state.meld_search is not None
-    return groups(rules, seat, [(meld, needs, action) for meld, needs, action in state.meld_search.found],
-                  Counter(hand), most, where)
+    return groups(rules, seat, new_melds(state, rules, seat, hand, owner, table), Counter(hand), most, where)
 
 
-def groups(rules: MeldRules, seat: int, found: list[tuple[Meld, dict[int, int], Action]], counts: dict[int, int],
+def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, int], Action]], counts: dict[int, int],
            most: int, where: str) -> list[tuple[tuple[Meld, ...], Action]]:
     """The groups of one to `most` of the melds found (each with the cards it needs and its action) that the
     cards counted can make together: a meld may come twice when the cards are held twice, and a kind of one meld

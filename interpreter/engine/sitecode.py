@@ -126,7 +126,8 @@ class SiteWriter(SegmentWriter):
         if not option.clauses:
             return [f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))"]
         names = tuple(name for name, _ in option.arguments)
-        allowed = f"{self.name_of(option.choice_filter, 'F')}(V, B, list(PRODUCT({values})))"
+        # (in a copy of the bindings: an argument such as `player` must keep its value for the options after it)
+        allowed = f"{self.name_of(option.choice_filter, 'F')}(V, dict(B), list(PRODUCT({values})))"
         arguments = "".join(f"({name!r}, _values[{index}]), " for index, name in enumerate(names))
         return [f"        for _values in {allowed}:",
                 f"            _found[CHOICE(P.seat, {option.name!r}, ({arguments}))] = {constant}"]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import CHANCE, load_ruleset
+from interpreter.engine import decisions
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.log import Log
 from interpreter.engine.state import State
@@ -339,3 +340,31 @@ def test_a_call_that_reads_nothing_of_the_card_is_worked_out_where_a_card_first_
     assert str(raised.value).startswith("division by zero (in definition `share`)")
     assert raised.value.where == "hand.phases[1].steps[0].legal[1].rule"
 
+
+
+@pytest.mark.parametrize("choice_first", [True, False])
+def test_a_choice_argument_named_player_leaves_player_as_it_was_for_the_other_options(
+        tmp_path: Path, choice_first: bool) -> None:
+    # The dealer may name another seat or play one of their own cards but an ace. The choice's argument is named
+    # `player`: while the choice's rule is tested for each seat, `player` is that seat; the play's rule must then
+    # read the seat deciding again, whichever option comes first (it read the last seat named, and no card was
+    # offered, when the choice came first).
+    pick = ("            - choose: pick\n              args: {player: seats()}\n              legal:\n"
+            "                - rule: player != dealer\n                  reason: not the dealer\n"
+            "              do: [{log: 'picked {player}'}]\n")
+    play = ("            - play: hand\n              to: trick\n              legal:\n"
+            "                - rule: player == dealer and card.rank != A\n                  reason: an own card\n"
+            "              do: []\n")
+    path = _variant(tmp_path, "    - name: play\n      steps:\n", "    - name: play\n      steps:\n"
+                    "        - decide: dealer\n          options:\n" + (pick + play if choice_first else play + pick))
+    state = load_ruleset(path).new_initial_state(seed=1, players=3)
+    state.apply_chance()
+    dealer = state.values["dealer"]
+    picks = [f"p{dealer} choose pick player {seat}" for seat in range(3) if seat != dealer]
+    plays = [f"p{dealer} play {state.card_text(card)}" for card in state.values["hand"][dealer]
+             if not state.card_text(card).startswith("A")]
+    expected = picks + plays if choice_first else plays + picks
+    assert plays and [state.action_text(a) for a in state.legal_actions()] == expected
+    # The general search (the decision's own code stands for it) offers the same.
+    assert state.pending is not None
+    assert [state.action_text(a) for a in decisions.legal_actions(state, state.pending)] == expected
