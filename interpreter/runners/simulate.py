@@ -3,6 +3,7 @@ same whatever the number of worker processes."""
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -136,6 +137,10 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
         return
     chunks = _chunks(seeds, workers)
     _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see _game's cache)
+    # What this process holds is set aside from garbage collection while the workers are started: a worker's
+    # collections then leave the memory it shares with this process alone, instead of copying it page by page
+    # (about 5-10% of a worker's time on a 1,000-match run of Bourré).
+    gc.freeze()
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
         for chunk in pool.map(_play_many, [job] * len(chunks), chunks):
@@ -145,6 +150,8 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
     except BaseException:  # interrupted (Ctrl-C) or failed: stop at once, leaving no worker behind
         _stop(pool)
         raise
+    finally:
+        gc.unfreeze()
     pool.shutdown()
 
 
