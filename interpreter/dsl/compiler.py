@@ -403,7 +403,7 @@ class _Emitter:
             code = f"{call}(V, B{''.join(', ' + a for a in arguments)})"
             if arguments:  # (see `common_calls`)
                 self._record_call(code)
-                if self._same_for_every_item(node):  # (`has_burraco(my_team)` in a meld's clause)
+                if self._same_for_every_item(node):  # (`complete(my_team)` in a meld's clause)
                     return self._kept_for_items(code)
             return self._loop_kept(node, code)
         written = _WRITTEN_IN_PLACE.get((node.function, len(arguments)))
@@ -568,14 +568,20 @@ class _Emitter:
             self.loop_frames.pop()
 
     def _emit_quantifier(self, node: ast.Quantifier) -> str:
-        if self._same_for_every_item(node):  # (`not any(follows(c) for c in hand)` in a card's clause)
-            kept, self.kept_locally = self.kept_locally, None  # (nothing inside it is kept by the filter)
-            try:
-                code = self._quantifier(node)
-            finally:
-                self.kept_locally = kept
-            return self._kept_for_items(code)
-        return self._quantifier(node)
+        # (`not any(follows(c) for c in hand)` in a card's clause: see `_kept_whole`)
+        return self._kept_whole(node, self._quantifier)
+
+    def _kept_whole(self, node: ast.Node, write: Callable[[Any], str]) -> str:
+        """A quantifier or comprehension written by `write`: in a filter, when it reads nothing of the item, kept
+        whole for the items (`_kept_for_items`), with nothing inside it kept by the filter itself."""
+        if not self._same_for_every_item(node):
+            return write(node)
+        kept, self.kept_locally = self.kept_locally, None
+        try:
+            code = write(node)
+        finally:
+            self.kept_locally = kept
+        return self._kept_for_items(code)
 
     def _quantifier(self, node: ast.Quantifier) -> str:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
@@ -638,14 +644,7 @@ class _Emitter:
         return f"{name}(V, B, {collection}{parameters})"
 
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
-        if self._same_for_every_item(node):
-            kept, self.kept_locally = self.kept_locally, None
-            try:
-                code = self._comprehension(node)
-            finally:
-                self.kept_locally = kept
-            return self._kept_for_items(code)
-        return self._comprehension(node)
+        return self._kept_whole(node, self._comprehension)
 
     def _comprehension(self, node: ast.Comprehension) -> str:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)

@@ -139,7 +139,7 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
     _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see _game's cache)
     # What this process holds is set aside from garbage collection while the workers are started: a worker's
     # collections then leave the memory it shares with this process alone, instead of copying it page by page
-    # (about 5-10% of a worker's time on a 1,000-match run of Bourré).
+    # (measured: 5-10% of a worker's time on a run of a thousand short matches).
     gc.freeze()
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
