@@ -304,11 +304,11 @@ def _seat_count(env: Mapping[str, Any]) -> int:
 
 
 def _seats(env: Mapping[str, Any]) -> list[int]:
-    return list(range(_seat_count(env)))
+    return list(range(env["player_count"]))
 
 
 def _check_seat(env: Mapping[str, Any], seat: int) -> int:
-    count = _seat_count(env)
+    count: int = env["player_count"]  # (`_seat_count`, written out: on the path of every seat builtin)
     if not 0 <= seat < count:
         raise EvaluationError(f"there is no seat {seat} at a table of {count}")
     return count

@@ -10,6 +10,8 @@ expression is evaluated on a line of its own, so a failure is located from the l
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from interpreter.dsl.compiler import FILENAME as EXPRESSIONS_FILENAME
@@ -52,6 +54,9 @@ class StepWriter:
         self.step_where = ""  # the step being written
         self.adopted = False  # whether the expressions' namespace is in this one
         self.reseats = False  # a `seating` step may move the seats: the order round the table is read from `V`
+        # Bindings (their code) whose names are also held in Python locals while they are bound, read from
+        # there: the item of a loop, a card's receiver in a deal (name -> the local's code).
+        self.bound_locals: dict[str, dict[str, str]] = {}
 
     def build(self) -> dict[str, Any]:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
@@ -104,7 +109,7 @@ class StepWriter:
                 self.namespace.update((name, value) for name, value in compiled.__globals__.items()
                                       if name != "__builtins__" and name not in self.namespace)
                 self.adopted = True
-            return f"({in_place(code, bindings)})"
+            return f"({in_place(code, bindings, self.bound_locals.get(bindings))})"
         function = self.name_of(compiled, "E")
         return f"{function}(V, dict({bindings}))" if expression.keeps else f"{function}(V, {bindings})"
 
@@ -120,13 +125,16 @@ class StepWriter:
 
     def owner(self, ref: Ref, bindings: str, indent: int) -> str | None:
         """Code for the owner of a zone or variable (None for one on the table)."""
+        held = self.bound_locals.get(bindings, {})
         if ref.owner_name is not None:
+            if ref.owner_name in held:
+                return held[ref.owner_name]
             name = repr(ref.owner_name)
             return f"({bindings}[{name}] if {name} in {bindings} else V[{name}])"
         if ref.owner is not None:
             return self.value(ref.owner, bindings, indent)
         if ref.implicit:
-            return f"{bindings}['player']"
+            return held.get("player", f"{bindings}['player']")
         return None
 
     def place(self, ref: Ref, bindings: str, indent: int) -> tuple[str, str]:
@@ -232,6 +240,9 @@ class StepWriter:
         inner = f"B{number}"
         face_up = step["face_up"]
         if face_up is not None:
+            self.bound_locals[inner] = {**self.bound_locals.get(bindings, {}), "receiver": f"_p{number}",
+                                        "round": f"_r{number}"}
+            made = len(self.lines)
             self.line(f"{pad}{inner} = dict({bindings})")
         if step["one_at_a_time"]:
             self.line(f"{pad}for _r{number} in range(1, _n{number} + 1 + (_x{number} > 0)):")
@@ -247,10 +258,12 @@ class StepWriter:
         self.line(f"{body}    S.face_up.take({source_key}, _c{number})")
         self.line(f"{body}_to{number}[_p{number}].append(_c{number})")
         if face_up is not None:
+            stored = len(self.lines)
             self.line(f"{body}{inner}['receiver'] = _p{number}")
             self.line(f"{body}{inner}['round'] = _r{number}")
             self.line(f"{body}if {self.expr(face_up, inner)}:", face_up.where)
             self.line(f"{body}    S.face_up.add(({zone}, _p{number}), _c{number})")
+            self.unless_read(inner, made, [made, stored, stored + 1])
 
     def _log(self, step: Step, bindings: str, indent: int) -> None:
         parts: list[str] = []
@@ -297,6 +310,8 @@ class StepWriter:
         items = self.value(step["items"], bindings, indent)
         number = self.fresh()
         inner = f"B{number}"
+        self.bound_locals[inner] = {**self.bound_locals.get(bindings, {}), step["name"]: f"_i{number}"}
+        made = len(self.lines)
         self.line(f"{pad}{inner} = dict({bindings})")
         self.line(f"{pad}for _i{number} in list({items}):")
         self.line(f"{pad}    {inner}[{step['name']!r}] = _i{number}")
@@ -305,6 +320,7 @@ class StepWriter:
             self.line(f"{pad}    if not {condition}:")
             self.line(f"{pad}        continue")
         self.block(step["body"], inner, indent + 1)
+        self.unless_read(inner, made, [made, made + 2])
 
     def _repeat(self, step: Step, bindings: str, indent: int) -> None:
         pad = "    " * indent
@@ -320,6 +336,16 @@ class StepWriter:
         self.line(f"{pad}        break")
         self.count_step(step.where, indent + 1)
         self.block(step["body"], bindings, indent + 1)
+
+    def unless_read(self, bindings: str, since: int, lines: list[int]) -> None:
+        """The lines (indexes) that make and fill a dict of bindings become `pass` when no other line written
+        since `since` reads the dict: every name it holds was read from its local."""
+        name = re.compile(rf"\b{re.escape(bindings)}\b")
+        if any(name.search(text) for index, text in enumerate(self.lines[since:], since) if index not in lines):
+            return
+        for index in lines:
+            text = self.lines[index]
+            self.lines[index] = text[:len(text) - len(text.lstrip())] + "pass"
 
     def count_step(self, where: str, indent: int) -> None:
         """One more turn of a loop since the last decision: a ruleset whose loop never ends is stopped here."""
@@ -338,16 +364,32 @@ def constant_of(expression: Expr | None) -> tuple[Any] | None:
     return constant if constant is not None and constant[0].__class__ in (bool, int, str) else None
 
 
-def in_place(code: str, bindings: str) -> str:
-    """An expression's code reading its bound names from `bindings` (code) instead of `B`."""
-    if bindings == "B":
+def in_place(code: str, bindings: str, held: Mapping[str, str] | None = None) -> str:
+    """An expression's code reading its bound names from `bindings` (code) instead of `B`, and those `held` in
+    Python locals (name -> the local's code) from the locals."""
+    if bindings == "B" and not held:
         return code
     tree = ast.parse(code, mode="eval")
     replacement = ast.parse(bindings, mode="eval").body
+    locals_ = {name: ast.parse(local, mode="eval").body for name, local in (held or {}).items()}
+
+    def is_bindings(node: ast.AST) -> bool:
+        return isinstance(node, ast.Name) and node.id == "B"
 
     class Rename(ast.NodeTransformer):
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:  # B['name'], for a name held in a local
+            if is_bindings(node.value) and isinstance(node.slice, ast.Constant) and node.slice.value in locals_:
+                return locals_[node.slice.value]
+            return self.generic_visit(node)
+
+        def visit_Compare(self, node: ast.Compare) -> ast.AST:  # 'name' in B, for a name held in a local
+            if isinstance(node.left, ast.Constant) and node.left.value in locals_ and len(node.ops) == 1 and \
+                    isinstance(node.ops[0], ast.In) and is_bindings(node.comparators[0]):
+                return ast.Constant(True)
+            return self.generic_visit(node)
+
         def visit_Name(self, node: ast.Name) -> ast.AST:
-            return replacement if node.id == "B" else node
+            return replacement if is_bindings(node) else node
 
     return ast.unparse(Rename().visit(tree))
 

@@ -460,12 +460,16 @@ class _HandWriter(SiteWriter):
             self.code(f"_seats = [(L[{leader}] + _k) % S.player_count for _k in range(S.player_count)]")
         if step["players"] is not None:
             self.code("_taking = []")
+            made = len(self.lines)
             self.code(f"_asked = dict({scope})")  # (each seat in turn under `player`; a copy for expressions that keep)
             self.code("for _seat in _seats:")
             self.code("_asked['player'] = _seat", 1)
+            self.bound_locals["_asked"] = {**self.bound_locals.get(scope, {}), "player": "_seat"}
             condition = self.value(step["players"], "_asked", 3)
+            del self.bound_locals["_asked"]
             self.code(f"if {condition}:", 1)
             self.code("_taking.append(_seat)", 2)
+            self.unless_read("_asked", made, [made, made + 2])
             self.code("_seats = _taking")
         if step["until"] is not None:
             done_playing = self.value(step["until"], scope, 2)

@@ -13,6 +13,7 @@ _HEADER = re.compile(r"def seg_(\d+)\(S, L\):")
 _JUMP = re.compile(r"( +)return (\d+)")  # a jump, alone on its line
 _RETURN = re.compile(r" *return (-?\d+)(?: if .* else (-?\d+))?")
 _BODY = "        "  # the indentation of a segment's own code
+_COPIED_LINES = 30  # a segment this short is copied in place of a jump to it (see SegmentWriter._copy_short)
 
 
 def _labels_in(text: str) -> list[int]:
@@ -122,6 +123,7 @@ class SegmentWriter(StepWriter):
                             (extra + line if line else line, place) for line, place in segments[target]]
                         joined.add(target)
                 index += 1
+        self._copy_short(segments, order, joined)
         self.lines, self.places = [], {}
         for text, where in others[0]:
             self.line(text, where or "")
@@ -140,6 +142,29 @@ class SegmentWriter(StepWriter):
             self.line("", "")
         for text, where in others[1]:
             self.line(text, where or "")
+
+    @staticmethod
+    def _copy_short(segments: dict[int, list[tuple[str, str | None]]], order: list[int], joined: set[int]) -> None:
+        """Then a jump to a short segment (`_COPIED_LINES`) runs a copy of its code in its place, the segment kept
+        for the other jumps to it: a loop's step back to its head (the next discard of several), the next trick's
+        start after a trick's last card, run on without going back to `State.apply`'s loop. Copies are made of
+        the segments as joined, and nothing is copied into a copy, so each jump grows by one short segment."""
+        originals = {label: list(body) for label, body in segments.items() if label not in joined}
+        for label in order:
+            if label in joined:
+                continue
+            written: list[tuple[str, str | None]] = []
+            for text, where in originals[label]:
+                jumped = _JUMP.fullmatch(text)
+                copied = originals.get(int(jumped[2])) if jumped is not None and int(jumped[2]) != label else None
+                if jumped is None or copied is None or len(copied) > _COPIED_LINES:
+                    written.append((text, where))
+                    continue
+                indent = jumped[1]
+                extra = indent[len(_BODY):]
+                written.append((indent + "V = S.values", where))
+                written += [(extra + line if line else line, place) for line, place in copied]
+            segments[label] = written
 
     def _segments(self) -> tuple[dict[int, list[tuple[str, str | None]]], list[int],
                                  tuple[list[tuple[str, str | None]], list[tuple[str, str | None]]]]:
