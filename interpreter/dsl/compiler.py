@@ -14,6 +14,7 @@ import ast as python_ast
 import dataclasses
 import functools
 import itertools
+import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -249,7 +250,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         namespace[f"B_{name}"] = function
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
-        DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list,
+        DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, COUNT_OF=operator.countOf,
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, KEY=functools.partial(_key, deck),
     )
@@ -297,6 +298,12 @@ _LOOPS = {
     "count": ("    found = 0\n", "        if {body}:\n            found += 1\n", "    return found\n"),
     "sum": ("    found = 0\n", "        found += {body}\n", "    return found\n"),
 }
+
+# The quantifiers over cards that `_Emitter._field_test` writes as one comparison made in C, and what each gives
+# over no cards.
+_FIELD_TESTS = {("any", "=="): "{value} in {fields}", ("all", "!="): "{value} not in {fields}",
+                ("count", "=="): "COUNT_OF({fields}, {value})"}
+_EMPTY = {"any": "False", "all": "True", "count": "0"}
 
 _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
@@ -588,6 +595,10 @@ class _Emitter:
         variable = f"v_{node.variable}"
         function = node.function
         looped = function in _LOOPS and self.helper is not None and self.folding is not None
+        if looped and rest is None:
+            compared = self._field_test(node, collection)
+            if compared is not None:
+                return compared
         frame: tuple[str, dict[str, str]] | None = (node.variable, {}) if looped else None
         self.loop_frames.append(frame)
         try:
@@ -608,6 +619,38 @@ class _Emitter:
         if function in ("max", "min"):
             return f"Q_{function}([{body} {loop}])"
         return f"Q_{function}({collection}, lambda {variable}: {body})"
+
+    def _field_test(self, node: ast.Quantifier, collection: str) -> str | None:
+        """A quantifier that compares each card's suit or rank with a value read from nothing of the card
+        (`any(c.suit == led for c in hand)`, `all(c.rank != r ...)`, `count(c.suit == s ...)`): written as a
+        function of its own that works the value out once and compares the cards' fields in C (`led in
+        map(SUIT.__getitem__, hand)`), and works it out only when there are cards, as the loop would. None for
+        any other quantifier."""
+        assert self.helper is not None and self.folding is not None
+        body = node.body
+        test = _FIELD_TESTS.get((node.function, getattr(body, "operator", "")))
+        if test is None or not isinstance(body, ast.Binary) or node.variable in self.locals:
+            return None
+        for side, other in ((body.left, body.right), (body.right, body.left)):
+            if isinstance(side, ast.Field) and side.field in ("suit", "rank") and isinstance(side.subject, ast.Name) \
+                    and side.subject.identifier == node.variable and not _reads(other, node.variable):
+                break
+        else:
+            return None
+        self.loop_frames.append(None)  # (nothing in the value is kept for the items: it is worked out once)
+        try:
+            with self._bound(node.variable):
+                value = self.emit(other)
+        finally:
+            self.loop_frames.pop()
+        name = f"q_{len(self.folding.helpers)}"
+        self.folding.helpers.append(name)
+        parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))
+        fields = f"map({'SUIT' if side.field == 'suit' else 'RANK'}.__getitem__, items)"
+        source = (f"def {name}(V, B, items{parameters}):\n    if not items:\n        return {_EMPTY[node.function]}\n"
+                  f"    return {test.format(value=value, fields=fields)}\n")
+        self.helper(source, list(self.inlined))
+        return f"{name}(V, B, {collection}{parameters})"
 
     def _deck_suit(self, variable: str, collection: ast.Node,
                    condition: ast.Node | None) -> tuple[str, ast.Node | None]:

@@ -1,0 +1,55 @@
+"""A quantifier that compares each card's suit or rank with one value (`any(c.suit == led for c in hand)`, the
+follow-suit test of trick games) is written as one comparison made in C (`_Emitter._field_test`); any other is
+the loop. Both give the answers of the rules as written, over random hands."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from interpreter.cards import standard_deck
+from interpreter.dsl.checker import Environment
+from interpreter.dsl.compiler import Program, evaluate
+from interpreter.dsl.parser import parse
+from interpreter.dsl.types import parse_type
+
+DECK = standard_deck()
+
+
+def compiled(expression: str) -> tuple[Any, str]:
+    """The expression compiled over a list of cards `cs` and a suit `s` and a rank `r`; and the generated code."""
+    environment = Environment(DECK, {}, {}, {}, {"player": parse_type("seat")})
+    context = {"cs": parse_type("list[card]"), "s": parse_type("suit"), "r": parse_type("rank")}
+    node = parse(expression)
+    _, annotations = environment.check(node, context)
+    program = Program(environment)
+    name = program.add(node, annotations)
+    return program.build()[name], program.source
+
+
+# (expression, the answer in Python over cards as (rank, suit) pairs, whether it is one comparison in C)
+CASES = [
+    ("any(c.suit == s for c in cs)", lambda cs, s, r: any(suit == s for _, suit in cs), True),
+    ("any(s == c.suit for c in cs)", lambda cs, s, r: any(suit == s for _, suit in cs), True),
+    ("all(c.rank != r for c in cs)", lambda cs, s, r: all(rank != r for rank, _ in cs), True),
+    ("count(c.rank == r for c in cs)", lambda cs, s, r: sum(rank == r for rank, _ in cs), True),
+    ("any(c.suit != s for c in cs)", lambda cs, s, r: any(suit != s for _, suit in cs), False),
+    ("all(c.suit == s for c in cs)", lambda cs, s, r: all(suit == s for _, suit in cs), False),
+    ("any(c.suit == s for c in cs if c.rank > r)", lambda cs, s, r: any(suit == s for rank, suit in cs if rank > r),
+     False),
+]
+
+
+@pytest.mark.parametrize(("expression", "expected", "in_c"), CASES, ids=[case[0] for case in CASES])
+def test_a_card_field_compared_over_random_hands(expression: str, expected: Any, in_c: bool) -> None:
+    function, source = compiled(expression)
+    assert ("__getitem__, items)" in source) is in_c
+    chooser = random.Random(expression)
+    cards = list(DECK.distinct_cards())
+    for _ in range(300):
+        hand = chooser.sample(cards, chooser.randrange(0, 8))
+        suit, rank = chooser.randrange(4), chooser.randrange(13)
+        pairs = [(DECK.rank_of[card], DECK.suit_of[card]) for card in hand]
+        assert evaluate(function, {}, {"cs": hand, "s": suit, "r": rank}) == expected(pairs, suit, rank)
