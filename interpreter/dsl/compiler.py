@@ -250,7 +250,9 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         namespace[f"B_{name}"] = function
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
-        DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, COUNT_OF=operator.countOf,
+        DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
+        FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
+        CARDS_OF_RANK=_cards_of(deck.rank_of),
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, KEY=functools.partial(_key, deck),
     )
@@ -301,9 +303,12 @@ _LOOPS = {
 
 # The quantifiers over cards that `_Emitter._field_test` writes as one comparison made in C, and what each gives
 # over no cards.
-_FIELD_TESTS = {("any", "=="): "{value} in {fields}", ("all", "!="): "{value} not in {fields}",
-                ("count", "=="): "COUNT_OF({fields}, {value})"}
-_EMPTY = {"any": "False", "all": "True", "count": "0"}
+_FIELD_TESTS = {"any": {"==": "{value} in map({field}.__getitem__, items)"},
+                "all": {"!=": "{value} not in map({field}.__getitem__, items)"},
+                "count": {"==": "COUNT_OF(map({field}.__getitem__, items), {value})"}}
+_FIELD_FILTERS = {"==": "list(filter(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
+                  "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))"}
+_EMPTY = {"any": "False", "all": "True", "count": "0", "sum": "0"}
 
 _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
@@ -596,7 +601,8 @@ class _Emitter:
         function = node.function
         looped = function in _LOOPS and self.helper is not None and self.folding is not None
         if looped and rest is None:
-            compared = self._field_test(node, collection)
+            compared = self._field_test(node.variable, node.body, collection, _FIELD_TESTS.get(function, {}),
+                                        _EMPTY[function])
             if compared is not None:
                 return compared
         frame: tuple[str, dict[str, str]] | None = (node.variable, {}) if looped else None
@@ -620,35 +626,36 @@ class _Emitter:
             return f"Q_{function}([{body} {loop}])"
         return f"Q_{function}({collection}, lambda {variable}: {body})"
 
-    def _field_test(self, node: ast.Quantifier, collection: str) -> str | None:
-        """A quantifier that compares each card's suit or rank with a value read from nothing of the card
-        (`any(c.suit == led for c in hand)`, `all(c.rank != r ...)`, `count(c.suit == s ...)`): written as a
-        function of its own that works the value out once and compares the cards' fields in C (`led in
-        map(SUIT.__getitem__, hand)`), and works it out only when there are cards, as the loop would. None for
-        any other quantifier."""
+    def _field_test(self, variable: str, test: ast.Node, collection: str, written: Mapping[str, str],
+                    empty: str) -> str | None:
+        """A quantifier or a comprehension over cards whose test compares each card's suit or rank with a value
+        read from nothing of the card (`any(c.suit == led for c in hand)`, `all(c.rank != r ...)`, `count(c.suit
+        == s ...)`, `[c for c in hand if c.suit == trump]`): written as a function of its own that works the value
+        out once and compares or picks the cards in C (`led in map(SUIT.__getitem__, hand)`), and works it out
+        only when there are cards, as the loop would. `written`: the code for each operator (`==`, `!=`) it is
+        written for; `empty`: the value over no cards. None for any other test."""
         assert self.helper is not None and self.folding is not None
-        body = node.body
-        test = _FIELD_TESTS.get((node.function, getattr(body, "operator", "")))
-        if test is None or not isinstance(body, ast.Binary) or node.variable in self.locals:
+        code = written.get(getattr(test, "operator", ""))
+        if code is None or not isinstance(test, ast.Binary) or variable in self.locals:
             return None
-        for side, other in ((body.left, body.right), (body.right, body.left)):
+        for side, other in ((test.left, test.right), (test.right, test.left)):
             if isinstance(side, ast.Field) and side.field in ("suit", "rank") and isinstance(side.subject, ast.Name) \
-                    and side.subject.identifier == node.variable and not _reads(other, node.variable):
+                    and side.subject.identifier == variable and not _reads(other, variable):
                 break
         else:
             return None
         self.loop_frames.append(None)  # (nothing in the value is kept for the items: it is worked out once)
         try:
-            with self._bound(node.variable):
+            with self._bound(variable):
                 value = self.emit(other)
         finally:
             self.loop_frames.pop()
         name = f"q_{len(self.folding.helpers)}"
         self.folding.helpers.append(name)
         parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))
-        fields = f"map({'SUIT' if side.field == 'suit' else 'RANK'}.__getitem__, items)"
-        source = (f"def {name}(V, B, items{parameters}):\n    if not items:\n        return {_EMPTY[node.function]}\n"
-                  f"    return {test.format(value=value, fields=fields)}\n")
+        field = side.field.upper()
+        source = (f"def {name}(V, B, items{parameters}):\n    if not items:\n        return {empty}\n"
+                  f"    return {code.format(value=value, field=field)}\n")
         self.helper(source, list(self.inlined))
         return f"{name}(V, B, {collection}{parameters})"
 
@@ -691,6 +698,11 @@ class _Emitter:
 
     def _comprehension(self, node: ast.Comprehension) -> str:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
+        if rest is not None and rest is node.condition and isinstance(node.result, ast.Name) and \
+                node.result.identifier == node.variable and self.helper is not None and self.folding is not None:
+            kept = self._field_test(node.variable, rest, collection, _FIELD_FILTERS, "[]")
+            if kept is not None:  # (`[c for c in hand if c.suit == trump]`)
+                return kept
         variable = f"v_{node.variable}"
         self.loop_frames.append(None)  # (a local bound inside a comprehension is a cell of the function around it)
         try:
@@ -746,6 +758,14 @@ def _reads(node: ast.Node, variable: str) -> bool:
     return any(isinstance(child, ast.Name) and child.identifier == variable for child in _nodes(node)) or \
         any(isinstance(child, (ast.Quantifier, ast.Comprehension)) and child.variable == variable
             for child in _nodes(node))
+
+
+def _cards_of(field: Any) -> dict[int, frozenset[int]]:
+    """The cards of each suit, or of each rank (`field`: the deck's suit or rank of each card)."""
+    cards: dict[int, set[int]] = {}
+    for card in range(len(field)):
+        cards.setdefault(field[card], set()).add(card)
+    return {value: frozenset(found) for value, found in cards.items()}
 
 
 def _cards_by_suit(deck: Deck) -> dict[int, tuple[int, ...]]:

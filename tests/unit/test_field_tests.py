@@ -1,6 +1,7 @@
 """A quantifier that compares each card's suit or rank with one value (`any(c.suit == led for c in hand)`, the
-follow-suit test of trick games) is written as one comparison made in C (`_Emitter._field_test`); any other is
-the loop. Both give the answers of the rules as written, over random hands."""
+follow-suit test of trick games), or a comprehension that keeps the cards whose suit or rank is one value (`[c for
+c in hand if c.suit == trump]`), is written as one comparison or filter made in C (`_Emitter._field_test`); any
+other is the loop. Both give the answers of the rules as written, over random hands."""
 
 from __future__ import annotations
 
@@ -39,17 +40,25 @@ CASES = [
     ("all(c.suit == s for c in cs)", lambda cs, s, r: all(suit == s for _, suit in cs), False),
     ("any(c.suit == s for c in cs if c.rank > r)", lambda cs, s, r: any(suit == s for rank, suit in cs if rank > r),
      False),
+    ("[c for c in cs if c.suit == s]", lambda cs, s, r: [(rank, suit) for rank, suit in cs if suit == s], True),
+    ("[c for c in cs if r != c.rank]", lambda cs, s, r: [(rank, suit) for rank, suit in cs if rank != r], True),
+    ("[c for c in cs if c.suit == s and c.rank > r]",
+     lambda cs, s, r: [(rank, suit) for rank, suit in cs if suit == s and rank > r], False),
+    ("[c.rank for c in cs if c.suit == s]", lambda cs, s, r: [rank for rank, suit in cs if suit == s], False),
 ]
 
 
 @pytest.mark.parametrize(("expression", "expected", "in_c"), CASES, ids=[case[0] for case in CASES])
 def test_a_card_field_compared_over_random_hands(expression: str, expected: Any, in_c: bool) -> None:
     function, source = compiled(expression)
-    assert ("__getitem__, items)" in source) is in_c
+    assert ("__getitem__, items)" in source or "__contains__, items)" in source) is in_c
     chooser = random.Random(expression)
     cards = list(DECK.distinct_cards())
     for _ in range(300):
         hand = chooser.sample(cards, chooser.randrange(0, 8))
         suit, rank = chooser.randrange(4), chooser.randrange(13)
         pairs = [(DECK.rank_of[card], DECK.suit_of[card]) for card in hand]
-        assert evaluate(function, {}, {"cs": hand, "s": suit, "r": rank}) == expected(pairs, suit, rank)
+        found = evaluate(function, {}, {"cs": hand, "s": suit, "r": rank})
+        if isinstance(found, list) and "c for c" in expression:  # (cards kept: compared as rank and suit)
+            found = [(DECK.rank_of[card], DECK.suit_of[card]) for card in found]
+        assert found == expected(pairs, suit, rank)
