@@ -221,7 +221,8 @@ class StepWriter:
         if step["seats"] is None and self.reseats:  # (from the dealer's left, where the seats now sit)
             self.line(f"{pad}{seats} = V['_clockwise'][V['_next'][V['dealer']]]")
         elif step["seats"] is None:
-            self.line(f"{pad}{seats} = [(V['dealer'] + 1 + _k) % S.player_count for _k in range(S.player_count)]")
+            self.line(f"{pad}_first = (V['dealer'] + 1) % S.player_count")  # (clockwise in number order, made in C)
+            self.line(f"{pad}{seats} = [*range(_first, S.player_count), *range(_first)]")
         else:
             self.line(f"{pad}{seats} = list({self.expr(step['seats'], bindings)})", step["seats"].where)
         where = self.name_of(step.where, "W")

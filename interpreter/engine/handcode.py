@@ -275,7 +275,8 @@ class _HandWriter(SiteWriter):
         if self.reseats:  # (clockwise where the seats now sit)
             self.code(f"L[{seats}] = V['_clockwise'][{first} % S.player_count]")
         else:
-            self.code(f"L[{seats}] = tuple(({first} + _k) % S.player_count for _k in range(S.player_count))")
+            self.code(f"_first = {first} % S.player_count")  # (clockwise in number order, made in C)
+            self.code(f"L[{seats}] = (*range(_first, S.player_count), *range(_first))")
         self.code(f"L[{index}] = 0")
         simultaneous = step["simultaneous"]
         gathered = _Round(self.slot(), self.slot(), self.label()) if simultaneous else None
@@ -457,7 +458,8 @@ class _HandWriter(SiteWriter):
         if self.reseats:
             self.code(f"_seats = list(V['_clockwise'][L[{leader}] % S.player_count])")
         else:
-            self.code(f"_seats = [(L[{leader}] + _k) % S.player_count for _k in range(S.player_count)]")
+            self.code(f"_first = L[{leader}] % S.player_count")  # (clockwise in number order, made in C)
+            self.code("_seats = [*range(_first, S.player_count), *range(_first)]")
         if step["players"] is not None:
             self.code("_taking = []")
             made = len(self.lines)
