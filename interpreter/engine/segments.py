@@ -135,7 +135,11 @@ class SegmentWriter(StepWriter):
             self.line(f"def {name}(S, L):", "")
             self.line("    V = S.values", "")
             self.line("    try:", "")
+            previous = _BODY + "V = S.values"  # (as good as the function's own first line)
             for text, where in segments[label]:
+                if text == previous and text.strip() == "V = S.values":
+                    continue  # (read just before, with nothing in between: a segment written in place starts so)
+                previous = text
                 self.line(text, where or "")
             self.line("    except FAILURES as failure:", "")
             self.line("        raise LOCATE(failure) from None", "")

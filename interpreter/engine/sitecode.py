@@ -32,8 +32,10 @@ class SiteWriter(SegmentWriter):
         """The movement of a card played or discarded (`_a`, bound names `_b`), as CardsAndValues.perform makes
         it: a card played lands face up, a card discarded keeps its face, unless the option's `face` says."""
         assert option.source is not None and option.destination is not None
-        source, source_key = self.ref_code(option.source, "_b")
-        target, target_key = self.ref_code(option.destination, "_b")
+        # (the zones are the deciding seat's or the table's: every decision binds `player`, read once)
+        self.code("_player = _b['player']")
+        source, source_key = self.ref_code(option.source, "_b", "_player")
+        target, target_key = self.ref_code(option.destination, "_b", "_player")
         self.code("_card = _a.card")
         self.code(f"_from = {source}")
         self.code("if _from[-1] == _card:")
@@ -53,13 +55,15 @@ class SiteWriter(SegmentWriter):
             self.code("if _up:")
             self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)", 1)
 
-    def ref_code(self, ref: Ref, bindings: str) -> tuple[str, str]:
+    def ref_code(self, ref: Ref, bindings: str, player: str | None = None) -> tuple[str, str]:
         """Code for a zone's cards and its key, with no line of its own (an owner that must be evaluated is
-        evaluated again each time the code is used)."""
+        evaluated again each time the code is used); `player`: a local holding the bound `player`, for a zone of
+        the seat deciding."""
         name = repr(ref.name)
         if ref.on_table:
             return f"V[{name}]", f"({name}, -1)"
-        owner = self.owner_code(ref, bindings)
+        deciding = ref.owner_name == "player" or (ref.owner_name is None and ref.owner is None)
+        owner = player if player is not None and deciding else self.owner_code(ref, bindings)
         return f"V[{name}][{owner}]", f"({name}, {owner})"
 
     def owner_code(self, ref: Ref, bindings: str, scratch: bool = False) -> str:
