@@ -355,7 +355,10 @@ class _HandWriter(SiteWriter):
                       f"{step.where!r})", 1)
         self.code(f"if not 0 <= {seat} < S.player_count:")
         self.code(f"raise RUNTIME('p' + str({seat}) + ' is not at the table: no seat decides', {step.where!r})", 1)
-        self.code(f"L[{bound}] = {{**{scope}, 'player': {seat}}}")
+        if self.expr(step["seat"], scope) == f"({scope}['player'])":  # (`decide: player`: the scope as it is)
+            self.code(f"L[{bound}] = {scope}")  # (a scope is never changed in place, so it is shared)
+        else:
+            self.code(f"L[{bound}] = {{**{scope}, 'player': {seat}}}")
         self.jump(wait)
         self.begin(wait)
         options = self.name_of(step["options"], "O")

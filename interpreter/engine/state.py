@@ -501,8 +501,8 @@ class State(CardsAndValues, MatchLoop):
         hidden_move = option.kind == "discard" or (option.kind == "play" and option.face == "down")
         if not hidden_move or option.destination is None or option.face == "up":
             return ()
-        if option.destination.owner is not None:  # (an owner worked out by an expression may read the card)
-            bindings = {**bindings, "card": action.card}
+        if option.destination.owner is not None and option.destination.owner_name is None:
+            bindings = {**bindings, "card": action.card}  # (an owner worked out by an expression may read the card)
         key = (option.destination.name, self._owner(option.destination, bindings), action.seat,
                self.values["team_of"])
         found = self.game.secrets.get(key)
