@@ -373,7 +373,7 @@ class _Emitter:
                 # A parameterless definition that depends on nothing but the decision: computed once per
                 # environment and kept in it under the function's name.
                 key = self.folding.memo_key(call) if self.folding is not None else call
-                return self._kept(key, f"{call}(V, B)")
+                return self._kept(key, self._inline_memoised(call) or f"{call}(V, B)")
             return f"{call}(V, B)"
         if node.identifier in self.locals:
             return self._argument(node.identifier) or f"v_{node.identifier}"
@@ -520,6 +520,36 @@ class _Emitter:
         inner.inline_depth = self.inline_depth + 1
         code = f"({inner.emit(body)})"
         for call, (_, places) in inner.repeated_calls.items():  # (calls inside it are never kept: see above)
+            for _ in range(places):
+                self._record_call(call, keepable=False)
+        self.hoisted = self.hoisted or inner.hoisted
+        self.called = self.called or inner.called
+        self.inlined += [*inner.inlined, (code, function_name)]
+        self.inlined_here[place] = code
+        return code
+
+    def _inline_memoised(self, function_name: str) -> str | None:
+        """At the top of a filter's conditions, a small parameterless definition's body, written where its value
+        is worked out for the decision (`_kept`: it is kept as before, in a local and in `B`), so that working it
+        out calls no function; None elsewhere, and for a larger definition."""
+        if self.kept_locally is None or self.locals or self.shadowing or self.in_iterable or \
+                self.inline_depth >= 3 or self.folding is None:
+            return None
+        place = ("memoised", function_name)
+        written = self.inlined_here.get(place)
+        if written is not None:  # (written once: the same code at each place, its quantifiers' functions shared)
+            self.inlined.append((written, function_name))
+            return written
+        instance = self.folding.instance(function_name)
+        if instance is None or instance.annotations is None or instance.failed or instance.definition.parameters \
+                or len(list(_nodes(instance.definition.body))) > _INLINE_SIZE:
+            return None
+        inner = _Emitter(instance.annotations, (), self.folding)
+        inner.helper = self.helper
+        inner.kept_locally = self.kept_locally  # (what it works out is the decision's too: kept in the same locals)
+        inner.inline_depth = self.inline_depth + 1
+        code = f"({inner.emit(instance.definition.body)})"
+        for call, (_, places) in inner.repeated_calls.items():  # (calls inside it are never kept: see `_inline`)
             for _ in range(places):
                 self._record_call(call, keepable=False)
         self.hoisted = self.hoisted or inner.hoisted

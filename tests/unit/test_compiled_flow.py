@@ -231,6 +231,22 @@ def test_a_failure_inside_a_definition_written_in_place_of_its_call_names_the_de
     assert raised.value.where == "hand.phases[1].steps[0].legal[0].rule"
 
 
+def test_a_failure_inside_a_definition_without_parameters_written_into_a_filter_names_it(tmp_path: Path) -> None:
+    # `lead_rank` is small and depends on the decision only: a card filter writes its body where it is first
+    # worked out, instead of calling its function.
+    path = _variant(tmp_path, "  follows(c): c.suit == led\n",
+                    "  follows(c): c.suit == led\n  lead_rank: first(trick).rank\n")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        f"            - rule: {FOLLOW}", "            - rule: size(hand) > 5 or card.rank > lead_rank"),
+        encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.legal_actions()  # the first lead reads the first card of an empty trick
+    assert str(raised.value).startswith("first() of an empty list (in definition `lead_rank`)")
+    assert raised.value.where == "hand.phases[1].steps[0].legal[0].rule"
+
+
 def test_the_command_line_shows_a_runtime_failure_at_its_place_in_the_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from interpreter.cli import main
