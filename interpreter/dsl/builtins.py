@@ -176,8 +176,9 @@ def _subsets(items: Sequence[Any], smallest: int | None = None, largest: int | N
         distinct = len(set(items)) == len(items)
     except TypeError:  # (items that are lists)
         distinct = False
-    if distinct:  # (the common case: no two equal items, so no choice can repeat another)
-        return [list(chosen) for size in range(low, high + 1) for chosen in itertools.combinations(items, size)]
+    if distinct:  # (the common case: no two equal items, so no choice can repeat another; made in C)
+        return list(map(list, itertools.chain.from_iterable(
+            itertools.combinations(items, size) for size in range(low, high + 1))))
     found: dict[tuple[Any, ...], list[Any]] = {}  # each choice once: equal items (two packs) give no repeats
     for size in range(low, high + 1):
         for chosen in itertools.combinations(items, size):
@@ -211,8 +212,7 @@ def _value(deck: Deck, card: int) -> int:
 
 
 def _points(deck: Deck, cards: Sequence[int]) -> int:
-    value_of = deck.value_of
-    return sum(value_of[card] for card in cards)
+    return sum(map(deck.value_of.__getitem__, cards))  # (summed in C)
 
 
 def _card_of(deck: Deck, rank: int, suit: int) -> int:

@@ -252,7 +252,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
-        CARDS_OF_RANK=_cards_of(deck.rank_of),
+        CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of),
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, KEY=functools.partial(_key, deck),
     )
@@ -658,19 +658,20 @@ class _Emitter:
 
     def _field_test(self, variable: str, test: ast.Node, collection: str, written: Mapping[str, str],
                     empty: str) -> str | None:
-        """A quantifier or a comprehension over cards whose test compares each card's suit or rank with a value
-        read from nothing of the card (`any(c.suit == led for c in hand)`, `all(c.rank != r ...)`, `count(c.suit
-        == s ...)`, `[c for c in hand if c.suit == trump]`): written as a function of its own that works the value
-        out once and compares or picks the cards in C (`led in map(SUIT.__getitem__, hand)`), and works it out
-        only when there are cards, as the loop would. `written`: the code for each operator (`==`, `!=`) it is
-        written for; `empty`: the value over no cards. None for any other test."""
+        """A quantifier or a comprehension over cards whose test compares each card's suit, rank or value with a
+        value read from nothing of the card (`any(c.suit == led for c in hand)`, `all(c.rank != r ...)`,
+        `count(c.suit == s ...)`, `any(points(s) == value(c) for c in hand)`, `[c for c in hand if c.suit ==
+        trump]`): written as a function of its own that works the value out once and compares or picks the cards
+        in C (`led in map(SUIT.__getitem__, hand)`), and works it out only when there are cards, as the loop would.
+        `written`: the code for each operator (`==`, `!=`) it is written for; `empty`: the value over no cards.
+        None for any other test."""
         assert self.helper is not None and self.folding is not None
         code = written.get(getattr(test, "operator", ""))
         if code is None or not isinstance(test, ast.Binary) or variable in self.locals:
             return None
         for side, other in ((test.left, test.right), (test.right, test.left)):
-            if isinstance(side, ast.Field) and side.field in ("suit", "rank") and isinstance(side.subject, ast.Name) \
-                    and side.subject.identifier == variable and not _reads(other, variable):
+            field = self._card_field(side, variable)
+            if field is not None and not _reads(other, variable):
                 break
         else:
             return None
@@ -683,11 +684,22 @@ class _Emitter:
         name = f"q_{len(self.folding.helpers)}"
         self.folding.helpers.append(name)
         parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))
-        field = side.field.upper()
         source = (f"def {name}(V, B, items{parameters}):\n    if not items:\n        return {empty}\n"
                   f"    return {code.format(value=value, field=field)}\n")
         self.helper(source, list(self.inlined))
         return f"{name}(V, B, {collection}{parameters})"
+
+    def _card_field(self, node: ast.Node, variable: str) -> str | None:
+        """The table of the deck a node reads of the card `variable` (`c.suit`: SUIT, `c.rank`: RANK, `value(c)`:
+        VALUE), or None."""
+        if isinstance(node, ast.Field) and node.field in ("suit", "rank") and isinstance(node.subject, ast.Name) \
+                and node.subject.identifier == variable:
+            return node.field.upper()
+        if isinstance(node, ast.Call) and node.function == "value" and id(node) not in self.annotations.calls \
+                and len(node.arguments) == 1 and isinstance(node.arguments[0], ast.Name) \
+                and node.arguments[0].identifier == variable:
+            return "VALUE"
+        return None
 
     def _deck_suit(self, variable: str, collection: ast.Node,
                    condition: ast.Node | None) -> tuple[str, ast.Node | None]:

@@ -16,7 +16,12 @@ from interpreter.dsl.compiler import Program, evaluate
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import parse_type
 
-DECK = standard_deck()
+DECK = standard_deck(values={"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10})  # (the others: 0)
+
+
+def v(rank: int) -> int:
+    """A card's value, by its rank, as the deck above gives it."""
+    return {12: 11, 11: 4, 10: 3, 9: 2, 8: 10}.get(rank, 0)
 
 
 def compiled(expression: str) -> tuple[Any, str]:
@@ -30,7 +35,8 @@ def compiled(expression: str) -> tuple[Any, str]:
     return program.build()[name], program.source
 
 
-# (expression, the answer in Python over cards as (rank, suit) pairs, whether it is one comparison in C)
+# (expression, the answer in Python over cards as (rank, suit) pairs, whether it is one comparison in C; `v`:
+# a card's value)
 CASES = [
     ("any(c.suit == s for c in cs)", lambda cs, s, r: any(suit == s for _, suit in cs), True),
     ("any(s == c.suit for c in cs)", lambda cs, s, r: any(suit == s for _, suit in cs), True),
@@ -45,6 +51,9 @@ CASES = [
     ("[c for c in cs if c.suit == s and c.rank > r]",
      lambda cs, s, r: [(rank, suit) for rank, suit in cs if suit == s and rank > r], False),
     ("[c.rank for c in cs if c.suit == s]", lambda cs, s, r: [rank for rank, suit in cs if suit == s], False),
+    ("any(value(c) == 10 for c in cs)", lambda cs, s, r: any(v(rank) == 10 for rank, _ in cs), True),
+    ("count(0 == value(c) for c in cs)", lambda cs, s, r: sum(v(rank) == 0 for rank, _ in cs), True),
+    ("[c for c in cs if value(c) != 0]", lambda cs, s, r: [(rank, suit) for rank, suit in cs if v(rank) != 0], True),
 ]
 
 
