@@ -309,6 +309,8 @@ _FIELD_TESTS = {"any": {"==": "{value} in map({field}.__getitem__, items)"},
 _FIELD_FILTERS = {"==": "list(filter(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
                   "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))"}
 _EMPTY = {"any": "False", "all": "True", "count": "0", "sum": "0"}
+# A quantifier over one field of each card (`sum(value(c) for c in s)`, `max(c.rank for c in cs)`): made in C.
+_FIELD_FOLDS = {"sum": "sum({fields})", "max": "Q_max(list({fields}))", "min": "Q_min(list({fields}))"}
 
 _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
@@ -635,6 +637,9 @@ class _Emitter:
                                         _EMPTY[function])
             if compared is not None:
                 return compared
+        table = self._card_field(node.body, node.variable) if rest is None else None
+        if table is not None and function in _FIELD_FOLDS:  # (`sum(value(c) for c in s)`: summed in C)
+            return _FIELD_FOLDS[function].format(fields=f"map({table}.__getitem__, {collection})")
         frame: tuple[str, dict[str, str]] | None = (node.variable, {}) if looped else None
         self.loop_frames.append(frame)
         try:
@@ -745,6 +750,9 @@ class _Emitter:
             kept = self._field_test(node.variable, rest, collection, _FIELD_FILTERS, "[]")
             if kept is not None:  # (`[c for c in hand if c.suit == trump]`)
                 return kept
+        table = self._card_field(node.result, node.variable) if rest is None else None
+        if table is not None:  # (`[c.rank for c in cs]`: listed in C)
+            return f"list(map({table}.__getitem__, {collection}))"
         variable = f"v_{node.variable}"
         self.loop_frames.append(None)  # (a local bound inside a comprehension is a cell of the function around it)
         try:

@@ -1,7 +1,9 @@
 """A quantifier that compares each card's suit or rank with one value (`any(c.suit == led for c in hand)`, the
 follow-suit test of trick games), or a comprehension that keeps the cards whose suit or rank is one value (`[c for
 c in hand if c.suit == trump]`), is written as one comparison or filter made in C (`_Emitter._field_test`); any
-other is the loop. Both give the answers of the rules as written, over random hands."""
+other is the loop. So is a sum, a highest or lowest, or a list of one field of each card (`sum(value(c) for c in
+s)`, `max(c.rank for c in cs)`, `[c.rank for c in cs]`). Both give the answers of the rules as written, over random
+hands."""
 
 from __future__ import annotations
 
@@ -71,3 +73,24 @@ def test_a_card_field_compared_over_random_hands(expression: str, expected: Any,
         if isinstance(found, list) and "c for c" in expression:  # (cards kept: compared as rank and suit)
             found = [(DECK.rank_of[card], DECK.suit_of[card]) for card in found]
         assert found == expected(pairs, suit, rank)
+
+
+FOLDS = [
+    ("sum(value(c) for c in cs)", lambda cs: sum(v(rank) for rank, _ in cs)),
+    ("max(c.rank for c in cs)", lambda cs: max(rank for rank, _ in cs)),
+    ("min(value(c) for c in cs)", lambda cs: min(v(rank) for rank, _ in cs)),
+    ("[c.suit for c in cs]", lambda cs: [suit for _, suit in cs]),
+    ("size(distinct([c.rank for c in cs]))", lambda cs: len({rank for rank, _ in cs})),
+]
+
+
+@pytest.mark.parametrize(("expression", "expected"), FOLDS, ids=[case[0] for case in FOLDS])
+def test_one_field_of_each_card_summed_compared_or_listed(expression: str, expected: Any) -> None:
+    function, source = compiled(expression)
+    assert "__getitem__, B['cs'])" in source
+    chooser = random.Random(expression)
+    cards = list(DECK.distinct_cards())
+    for _ in range(300):
+        hand = chooser.sample(cards, chooser.randrange(1, 8))
+        pairs = [(DECK.rank_of[card], DECK.suit_of[card]) for card in hand]
+        assert evaluate(function, {}, {"cs": hand, "s": 0, "r": 0}) == expected(pairs)
