@@ -695,15 +695,17 @@ class _Emitter:
         return f"{name}(V, B, {collection}{parameters})"
 
     def _card_field(self, node: ast.Node, variable: str) -> str | None:
-        """The table of the deck a node reads of the card `variable` (`c.suit`: SUIT, `c.rank`: RANK, `value(c)`:
-        VALUE), or None."""
+        """The table of the deck a node reads of the card `variable` (`c.suit`: SUIT, `c.rank` or `order(c.rank)`:
+        RANK, `value(c)`: VALUE), or None."""
         if isinstance(node, ast.Field) and node.field in ("suit", "rank") and isinstance(node.subject, ast.Name) \
                 and node.subject.identifier == variable:
             return node.field.upper()
-        if isinstance(node, ast.Call) and node.function == "value" and id(node) not in self.annotations.calls \
-                and len(node.arguments) == 1 and isinstance(node.arguments[0], ast.Name) \
-                and node.arguments[0].identifier == variable:
-            return "VALUE"
+        if isinstance(node, ast.Call) and id(node) not in self.annotations.calls and len(node.arguments) == 1:
+            argument = node.arguments[0]
+            if node.function == "value" and isinstance(argument, ast.Name) and argument.identifier == variable:
+                return "VALUE"
+            if node.function == "order" and self._card_field(argument, variable) == "RANK":
+                return "RANK"  # (`order(c.rank)`: the rank's place in the order, which the rank is)
         return None
 
     def _deck_suit(self, variable: str, collection: ast.Node,

@@ -81,6 +81,8 @@ FOLDS = [
     ("min(value(c) for c in cs)", lambda cs: min(v(rank) for rank, _ in cs)),
     ("[c.suit for c in cs]", lambda cs: [suit for _, suit in cs]),
     ("size(distinct([c.rank for c in cs]))", lambda cs: len({rank for rank, _ in cs})),
+    ("max(order(c.rank) for c in cs) - min(order(c.rank) for c in cs)",
+     lambda cs: max(rank for rank, _ in cs) - min(rank for rank, _ in cs)),
 ]
 
 
