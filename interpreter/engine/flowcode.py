@@ -57,6 +57,9 @@ class StepWriter:
         # Bindings (their code) whose names are also held in Python locals while they are bound, read from
         # there: the item of a loop, a card's receiver in a deal (name -> the local's code).
         self.bound_locals: dict[str, dict[str, str]] = {}
+        # Bindings (their code) known to hold some names wherever they are read (a decision's hold `player`): an
+        # owner named so is read from them without asking whether they hold it.
+        self.known_names: dict[str, frozenset[str]] = {}
 
     def build(self) -> dict[str, Any]:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
@@ -130,6 +133,8 @@ class StepWriter:
             if ref.owner_name in held:
                 return held[ref.owner_name]
             name = repr(ref.owner_name)
+            if ref.owner_name in self.known_names.get(bindings, ()):
+                return f"{bindings}[{name}]"
             return f"({bindings}[{name}] if {name} in {bindings} else V[{name}])"
         if ref.owner is not None:
             return self.value(ref.owner, bindings, indent)
@@ -337,6 +342,10 @@ class StepWriter:
         self.line(f"{pad}        break")
         self.count_step(step.where, indent + 1)
         self.block(step["body"], bindings, indent + 1)
+
+    def binds(self, bindings: str, scope: str | None, *names: str) -> None:
+        """`bindings` (code) hold `names` and what `scope` (code) is known to hold, wherever they are read."""
+        self.known_names[bindings] = frozenset(names) | self.known_names.get(scope or "", frozenset())
 
     def unless_read(self, bindings: str, since: int, lines: list[int]) -> None:
         """The lines (indexes) that make and fill a dict of bindings become `pass` when no other line written

@@ -335,6 +335,7 @@ class _HandWriter(SiteWriter):
             self.code(f"L[{seat}] = (L[{seat}] + 1) % S.player_count", 2)
         self.code(f"L[{started}] = True", 1)
         self.code(f"L[{inner}] = {{**{scope}, 'player': L[{seat}]}}", 1)
+        self.binds(f"L[{inner}]", scope, "player")
         self.skip_unless(step["where"], f"L[{inner}]")
         self.code(f"return {body}", 1)
         self.finish(f"raise RUNTIME('no seat may take a turn (`where` holds for none)', {step.where!r})")
@@ -357,8 +358,10 @@ class _HandWriter(SiteWriter):
         self.code(f"raise RUNTIME('p' + str({seat}) + ' is not at the table: no seat decides', {step.where!r})", 1)
         if self.expr(step["seat"], scope) == f"({scope}['player'])":  # (`decide: player`: the scope as it is)
             self.code(f"L[{bound}] = {scope}")  # (a scope is never changed in place, so it is shared)
+            self.binds(f"L[{bound}]", scope, "player")
         else:
             self.code(f"L[{bound}] = {{**{scope}, 'player': {seat}}}")
+            self.binds(f"L[{bound}]", scope, "player")
         self.jump(wait)
         self.begin(wait)
         options = self.name_of(step["options"], "O")
@@ -399,6 +402,7 @@ class _HandWriter(SiteWriter):
             self.code(f"L[{scope_slot}] = _b")  # (a choice moves no card)
         else:
             self.code(f"L[{scope_slot}] = S.perform(_o, _a, _b)")
+        self.binds(f"L[{scope_slot}]", None, "player")  # (a decision's bindings hold `player`)
         chained: list[tuple[Option, int, int]] = []  # an option with steps: their label, and where they lead
         checks: list[tuple[Option, int]] = []  # an option whose `ends` is an expression: where it is worked out
         for option in step["options"]:
@@ -516,6 +520,7 @@ class _HandWriter(SiteWriter):
         if not _idle(step["after_card"]):  # steps after each card, which may stop the game: then the next card or
             # the end
             self.code(f"L[{card_scope}] = {{**_b, 'card': _card}}")
+            self.binds(f"L[{card_scope}]", None, "player", "card")
             self.jump(after_card)
             retake = [self.label(), 0]
             self.retakes.append(retake)
@@ -556,6 +561,7 @@ class _HandWriter(SiteWriter):
         self.code("S._events.items.append(('log_parts', ('p', (_winner, None), ' wins the trick')))")
         if step["then"]:
             self.code(f"L[{won}] = {{**{scope}, 'winner': _winner}}")
+            self.binds(f"L[{won}]", scope, "winner")
             self.jump(then)
             self.block_then(then, step["then"], f"L[{won}]", start)
         else:

@@ -223,6 +223,7 @@ class SegmentWriter(StepWriter):
         self.code(f"while L[{index}] < len(L[{items}]):")
         self.count_step(step.where, 3)
         self.code(f"L[{inner}] = {{**{scope}, {name!r}: L[{items}][L[{index}]]}}", 1)
+        self.binds(f"L[{inner}]", scope, name)
         self.code(f"L[{index}] += 1", 1)
         self.skip_unless(step["where"], f"L[{inner}]")
         self.code(f"return {body}", 1)
