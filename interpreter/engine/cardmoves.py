@@ -99,9 +99,7 @@ class CardsAndValues(StateParts):
             return
         cards = list(source)
         source.clear()
-        was_up = list(self.face_up.of(source_key))
-        if was_up:
-            self.face_up.clear(source_key)
+        was_up = self.face_up.cards.pop(source_key, None)  # (the source's face-up cards leave it with them)
         if at_bottom:
             target[:0] = cards
         else:

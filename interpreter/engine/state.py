@@ -80,12 +80,13 @@ class State(CardsAndValues, MatchLoop):
 
     @property
     def current_player(self) -> int:
+        pending = self.pending  # (a decision pending: never with a chance event, nor once the match is over)
+        if pending is not None:
+            return pending.seat
         if self.terminal:
             return TERMINAL
-        if self.chance is not None:
-            return CHANCE
-        assert self.pending is not None
-        return self.pending.seat
+        assert self.chance is not None
+        return CHANCE
 
     @property
     def is_terminal(self) -> bool:
