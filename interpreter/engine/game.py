@@ -58,8 +58,13 @@ class Game:
                                            choice_action=self.choice_action, choice_actions=self.choice_actions,
                                            unique_cards=self.unique_cards,
                                            most_players=ruleset.players.maximum, placing=self.tracks_placement,
-                                           missing_key=self.missing_key)
+                                           missing_key=self.missing_key, names_read=self._names_read(ruleset))
         self.trick_steps = self.code.tricks  # a trick's decisions (by `Pending.where`) -> the trick's step
+
+    @staticmethod
+    def _names_read(ruleset: Ruleset) -> frozenset[str]:
+        """The bound names some expression of the ruleset reads, through its definitions too."""
+        return frozenset().union(*(getattr(function, "uses", ()) for function in ruleset.expressions.values()))
 
     def missing_key(self, name: str, values: Mapping[Any, Any], key: Any) -> str:
         """Why the variable `name`, with a second index, has no value at `key` (its keys, as the ruleset writes

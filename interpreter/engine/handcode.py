@@ -62,15 +62,18 @@ class _Round:
 def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[int, str], list[Any]],
                  choice_action: Callable[..., Any], choice_actions: Callable[..., list[Any]],
                  unique_cards: bool, most_players: int, placing: bool = False,
-                 missing_key: Callable[[str, Any, Any], str] | None = None) -> HandCode:
+                 missing_key: Callable[[str, Any, Any], str] | None = None,
+                 names_read: frozenset[str] | None = None) -> HandCode:
     """The generated code of a program's hand (see the module docstring). The game's tables of actions, made
     once and shared: `card_actions(seat, kind)`, a seat's play or discard actions indexed by card;
     `choice_action(seat, name, arguments)`; `choice_actions(seat, option, values)`, a choice with every
     combination of its arguments' values. `unique_cards` says that no two cards are the same value;
     `most_players`, how many seats a table of the game may have; `placing`, that the seat placing each card
     played or discarded is kept (`placed_by`); `missing_key(variable, values, key)`, why a variable with a second
-    index has no value at a key (for a step that sets one)."""
+    index has no value at a key (for a step that sets one); `names_read`, the bound names some expression of the
+    ruleset reads (None: any), so that a name none reads (a trick's `to_play`) is not bound."""
     writer = _HandWriter(max_steps, unique_cards)
+    writer.names_read = names_read
     writer.placing = placing
     writer.most_players = most_players
     seats = range(most_players)  # (each seat's card actions, made once: the hot path reads a list)
@@ -105,6 +108,7 @@ class _HandWriter(SiteWriter):
         # `take_back` jumps to (and whether one does: a second item)
         self.tricks: dict[str, Step] = {}
         self.end = -1  # the label of the hand's end
+        self.names_read: frozenset[str] | None = None  # the bound names some expression reads (None: any)
         self.namespace.update(PENDING=Pending, NEW=tuple.__new__, tuple=tuple, isinstance=isinstance, any=any, str=str,
                               Exception=Exception, min=min, sum=sum, map=map)
 
@@ -496,14 +500,16 @@ class _HandWriter(SiteWriter):
 
         options = self.name_of(step["options"], "O")
         finder = self.finder(step["options"])
+        # (how many seats play after this one: bound when an expression reads it)
+        to_play = f", 'to_play': len(L[{order}]) - L[{position}] - 1" if self.names_read is None or \
+            "to_play" in self.names_read else ""
         def await_card(indent: int) -> None:
             self.code(f"_seat = L[{order}][L[{position}]]", indent)
             if step["by"] is None:
-                self.code(f"S.pending = NEW(PENDING, (_seat, {options}, {{**{scope}, 'player': _seat, "
-                          f"'to_play': len(L[{order}]) - L[{position}] - 1}}, {step.where!r}, {finder}))", indent)
+                self.code(f"S.pending = NEW(PENDING, (_seat, {options}, {{**{scope}, 'player': _seat{to_play}}}, "
+                          f"{step.where!r}, {finder}))", indent)
             else:  # (another seat chooses the card `player` plays)
-                self.code(f"_asked = {{**{scope}, 'player': _seat, 'to_play': len(L[{order}]) - L[{position}] - 1}}",
-                          indent)
+                self.code(f"_asked = {{**{scope}, 'player': _seat{to_play}}}", indent)
                 actor = self.actor(step, "_asked", indent + 2)
                 self.code(f"S.pending = NEW(PENDING, ({actor}, {options}, _asked, {step.where!r}, {finder}))", indent)
             self.code("S._legal = None", indent)

@@ -122,7 +122,7 @@ class State(CardsAndValues, MatchLoop):
         if legal is not None:
             return list(legal)
         pending = self.pending
-        if pending is None or self.chance is not None or self.terminal:
+        if pending is None:  # (a chance event, or the match over: never with a decision pending)
             return []
         finder = pending.finder  # the decision's own generated code (see handcode.py), on the hot path
         if finder is not None:
