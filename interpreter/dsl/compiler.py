@@ -151,10 +151,12 @@ class Program:
         self._expressions.append(name)
         start = _unset(kept) + (f"    if not items or not ({once}):\n        return []\n" if once else "")
         bound = binding or f"B[{variable!r}] = item"
-        self._append(
-            f"def {name}(V, B, items):\n{start}    found = []\n    for item in items:\n"
-            f"        {bound}\n        if {conditions}:\n            found.append(item)\n"
-            f"    return found\n", [emitter for emitter, _ in emitters])
+        if conditions == "True":  # (every clause reads nothing of an item: tested once, above)
+            body = "    return list(items)\n"
+        else:
+            body = (f"    found = []\n    for item in items:\n        {bound}\n        if {conditions}:\n"
+                    f"            found.append(item)\n    return found\n")
+        self._append(f"def {name}(V, B, items):\n{start}{body}", [emitter for emitter, _ in emitters])
         self._emit_instances()
         return name
 
