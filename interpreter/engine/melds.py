@@ -114,6 +114,8 @@ class MeldRules:
         self._fit_rank = {rank: frozenset(cards) for rank, cards in fit_rank.items()}
         self._fit_suit = {suit: frozenset(cards) for suit, cards in fit_suit.items()}
         self._role_texts: dict[tuple[int, int], str] = {}  # (suit, position) -> the card a wild stands for there
+        self._suit_roles: dict[int, dict[int, str]] = {}  # suit -> position -> the same (see `_roles_in`)
+        self._blank = [("",) * size for size in range(longest + 1)]  # the roles of n natural cards
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
         names = list(deck.rank_names)
@@ -359,14 +361,11 @@ class MeldRules:
         # holds a natural card, of its group's rank or suit.)
         return found
 
-    def _keep_group(self, key: tuple[Any, ...], melds: list[Meld]) -> tuple[Candidate, ...]:
-        """The melds of one group, each once (the first arrangement found), with what each needs and stands for."""
+    def _keep_group(self, key: tuple[Any, ...], melds: list[Candidate]) -> tuple[Candidate, ...]:
+        """The melds of one group (each once, with what it needs and stands for), kept for the next search."""
         if len(self._groups) >= _GROUPS_KEPT:
             self._groups.clear()
-        distinct: dict[tuple[object, ...], Meld] = {}
-        for meld in melds:
-            distinct.setdefault((meld.cards, meld.wild), meld)
-        group = self._groups[key] = tuple((meld, _needs(meld.cards), self.roles(meld)) for meld in distinct.values())
+        group = self._groups[key] = tuple(melds)
         return group
 
     def can_meld(self, cards: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -500,32 +499,41 @@ class MeldRules:
                 (not used or all(counts[card] >= combo.count(card) + used.get(card, 0) for card in distinct))]
 
     def _sets(self, kind: MeldKind, owner: int, rank: int, holding: tuple[tuple[int, int], ...],
-              wild_cards: tuple[tuple[int, int], ...]) -> list[Meld]:
-        """The sets of one rank: its natural cards held (card, how many) with the wild cards held."""
-        counts = dict(wild_cards)
-        counts.update(holding)
+              wild_cards: tuple[tuple[int, int], ...]) -> list[Candidate]:
+        """The sets of one rank, with what each needs and stands for: its natural cards held (card, how many, in
+        card order) with the wild cards held. Each set comes once: the rank's cards are never wild, so every choice
+        of naturals and of wilds (`_wild_combinations`, all of which go with any naturals of the rank) makes a
+        different set."""
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
         least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
         if sum(count for _, count in holding) < least_naturals:
             return []  # (too few cards of the rank for a set, even with every wild card the hand holds)
-        combinations = self._wild_combinations(wild_cards, kind.max_wilds)
-        found = []
+        # Each choice of wild cards with its part of a set (after the naturals): its cards, the cards it needs, its
+        # flags and what its cards stand for (the rank).
+        name = self.deck.rank_name(rank)
+        wild_parts = [(combo, _needs(combo), (True,) * len(combo), (name,) * len(combo))
+                      for combo, _ in self._wild_combinations(wild_cards, kind.max_wilds)]
+        found: list[Candidate] = []
         cards = [card for card, _ in holding]
+        kind_name, shortest, longest = kind.name, kind.minimum, kind.maximum
         for amounts in itertools.product(*(range(count + 1) for _, count in holding)):
-            if sum(amounts) < least_naturals:
+            size = sum(amounts)
+            if size < least_naturals:
                 continue
-            naturals = [card for card, n in zip(cards, amounts, strict=True) for _ in range(n)]
-            for wilds in self._wild_choices(counts, combinations, naturals):
-                meld = self._set(kind, 0, owner, rank, naturals, list(wilds))
-                if meld is not None:
-                    found.append(meld)
+            naturals = tuple([card for card, n in zip(cards, amounts, strict=True) for _ in range(n)])
+            natural_needs = {card: n for card, n in zip(cards, amounts, strict=True) if n}
+            flags, roles = (False,) * size, ("",) * size
+            for combo, combo_needs, combo_flags, combo_roles in wild_parts:
+                if shortest <= size + len(combo) <= longest:  # (as `_set` makes it)
+                    meld = Meld(0, kind_name, "set", owner, naturals + combo, flags + combo_flags, rank)
+                    found.append((meld, {**natural_needs, **combo_needs}, roles + combo_roles))
         return found
 
     def _runs(self, kind: MeldKind, owner: int, suit: int, holding: tuple[tuple[int, int], ...],
-              wild_cards: tuple[tuple[int, int], ...]) -> list[Meld]:
-        """The runs of one suit: its natural cards held (card, how many) with the wild cards held (those natural
-        in their own place in this suit count there too)."""
-        found: list[Meld] = []
+              wild_cards: tuple[tuple[int, int], ...]) -> list[Candidate]:
+        """The runs of one suit, each once (the first arrangement found), with what each needs and stands for:
+        its natural cards held (card, how many) with the wild cards held (those natural in their own place in
+        this suit count there too)."""
         lowest, highest = self._bounds(kind)
         suit_of, positions = self.deck.suit_of, self.positions
         counts = dict(wild_cards)
@@ -538,7 +546,7 @@ class MeldRules:
         # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
         if not natural_at or len(natural_at) + most_wilds < kind.minimum:
-            return found
+            return []
         # The wild cards that can go with a window's naturals, by how many (see `_wild_choices`): worked out once
         # here, and filtered per window only when a wild card stands as a natural in it (a two in its place).
         combinations = self._wild_combinations(wild_cards, kind.max_wilds)
@@ -559,9 +567,17 @@ class MeldRules:
         for below in range(1, most_wilds + 1):
             starts |= mask >> below
         orders = (True, False) if kind.either_end else (True,)
-        single_wild, natural_run = self._run_with_one_wild, self._natural_run
         least_naturals, shortest, longest = kind.min_naturals, kind.minimum, kind.maximum
         shortest_bits = (1 << shortest) - 1 if shortest > 0 else 0  # (the places of the shortest window)
+        # For the runs of one wild card, made here rather than by `_run_with_one_wild` (the same runs): the one
+        # card at each place (see `_place_naturals`), the places where each wild card held is natural (its own
+        # place in this suit; elsewhere it acts as a wild), and what a wild stands for at each place.
+        card_at = {position: cards[0] for position, cards in natural_at.items()}
+        natural_places = {card: positions(kind, card) if card in kind.in_place and suit_of[card] == suit else ()
+                          for card, _ in wild_cards}
+        role_at = self._roles_in(suit)
+        blank, one_wild, no_wild, name = self._blank, self._one_wild, self._no_wild, kind.name
+        found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate] = {}  # (cards, flags) -> the first found
         while starts:  # (the starts from the lowest)
             bit = starts & -starts
             starts ^= bit
@@ -571,51 +587,119 @@ class MeldRules:
                 continue  # (too many gaps in the shortest window from here: in every window from here)
             low = lowest + offset
             first = low + shortest - 1
+            held = [position for position in range(low, first) if position in card_at]  # (grown with the window)
             for high in range(first, min(highest, low + longest - 1) + 1):
-                if high > first:
-                    filled += (mask >> (high - lowest)) & 1
-                gaps = high - low + 1 - filled
+                if high in card_at:
+                    held.append(high)
+                size = high - low + 1
+                gaps = size - len(held)
                 if gaps > most_wilds:
                     break  # a longer window from the same place has as many gaps or more
-                if filled == 0:
+                if not held:
                     continue
-                window = range(low, high + 1)
-                if not (two_aces and low <= self.ace_low and self.ace_high <= high):
-                    # (each place has one card that sits there, the copies of a card being one value; but a window
-                    # with both places of the ace may hold one ace twice: see `_choose_naturals`)
-                    ways = self._place_naturals(window, natural_at, most_wilds - gaps)
-                else:
-                    ways = self._choose_naturals(window, natural_at, counts, most_wilds - gaps)
-                for naturals in ways:
-                    if len(naturals) < least_naturals:
+                if two_aces and low <= self.ace_low and self.ace_high <= high:
+                    # (a window with both places of the ace may hold one ace twice: see `_choose_naturals`)
+                    self._general_window(kind, owner, suit, range(low, high + 1), natural_at, counts,
+                                         most_wilds - gaps, combinations, found)
+                    continue
+                # (each place has one card that sits there, the copies of a card being one value)
+                ways = self._place_naturals(held, most_wilds - gaps) if gaps < most_wilds and len(held) > 1 \
+                    else (held,)
+                for places in ways:
+                    if len(places) < least_naturals:
                         continue
-                    needed = len(window) - len(naturals)  # an extra wild at an end is another window's
-                    if not in_place or in_place_places.isdisjoint(naturals):
+                    needed = size - len(places)  # an extra wild at an end is another window's
+                    naturals = list(map(card_at.__getitem__, places))
+                    if not in_place or in_place_places.isdisjoint(places):
                         choices = by_size.get(needed, ())
                     else:
-                        choices = self._wild_choices(counts, combinations, naturals.values(), needed)
-                    for wilds in choices:
+                        choices = self._wild_choices(counts, combinations, naturals, needed)
+                    if not choices:
+                        continue
+                    if needed == 0:  # the window's places all held: its natural run (as `_natural_run` makes it)
+                        cards = tuple(naturals)
+                        flags = no_wild[size]
+                        if (cards, flags) not in found:
+                            found[cards, flags] = (Meld(0, name, "run", owner, cards, flags, -1, suit, low),
+                                                   dict.fromkeys(cards, 1), blank[size])
+                        continue
+                    if needed > 1:
+                        self._general_runs(kind, owner, suit, dict(zip(places, naturals, strict=True)), choices,
+                                           found)
+                        continue
+                    # One wild card (as `_run_with_one_wild` places it): in the one gap of the naturals, else at an
+                    # end (the lower one when it can, or when asked). A run whose wild sits below the window is
+                    # the run that the window one place lower made of the same naturals: found there already.
+                    start, end = places[0], places[-1]
+                    if end - start + 1 == size:
+                        where = [(start + end) * size // 2 - sum(places)]
+                    else:
+                        where = []
                         for prefer_low in orders:
-                            if not wilds:
-                                meld = natural_run(kind, 0, owner, suit, naturals)
-                            elif len(wilds) == 1:
-                                meld = single_wild(kind, 0, owner, suit, naturals, wilds[0], prefer_low)
+                            if prefer_low and start - 1 >= lowest:
+                                place = start - 1
+                            elif end + 1 <= highest:
+                                place = end + 1
+                            elif start - 1 >= lowest:
+                                place = start - 1
                             else:
-                                meld = self._run(kind, 0, owner, suit, naturals, list(wilds), prefer_low)
-                            if meld is not None:
-                                found.append(meld)
-        return found
+                                continue
+                            if place >= low and place not in where:
+                                where.append(place)
+                    for (wild_card,) in choices:
+                        for place in where:
+                            acts = place not in natural_places[wild_card]
+                            run_low = place if place < start else start
+                            index = place - run_low
+                            cards = (*naturals[:index], wild_card, *naturals[index:])
+                            flags = one_wild[size][index] if acts else no_wild[size]
+                            if (cards, flags) in found:
+                                continue
+                            needs = dict.fromkeys(cards, 1)
+                            if len(needs) < size:  # (the wild card is also one of the naturals: a two in its place)
+                                needs[wild_card] = 2
+                            roles = blank[index] + (role_at[place],) + blank[size - index - 1] if acts \
+                                else blank[size]
+                            found[cards, flags] = (
+                                Meld(0, name, "run", owner, cards, flags, -1, suit, run_low,
+                                     acts and (place < start or place > end)), needs, roles)
+        return list(found.values())
+
+    def _general_window(self, kind: MeldKind, owner: int, suit: int, window: range,
+                        natural_at: dict[int, list[int]], counts: Mapping[int, int], spare_wilds: int,
+                        combinations: list[tuple[tuple[int, ...], tuple[int, ...]]],
+                        found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate]) -> None:
+        """The runs of a window that the general choice of naturals fills (`_choose_naturals`), added to `found`
+        (by cards and flags) unless found already."""
+        for naturals in self._choose_naturals(window, natural_at, counts, spare_wilds):
+            if len(naturals) < kind.min_naturals:
+                continue
+            needed = len(window) - len(naturals)
+            self._general_runs(kind, owner, suit, naturals,
+                               self._wild_choices(counts, combinations, naturals.values(), needed), found)
+
+    def _general_runs(self, kind: MeldKind, owner: int, suit: int, naturals: dict[int, int],
+                      choices: Iterable[tuple[int, ...]],
+                      found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate]) -> None:
+        """The runs of these naturals (position -> card) with each choice of wild cards, as `_run` makes them,
+        added to `found` (by cards and flags) unless found already."""
+        for wilds in choices:
+            for prefer_low in (True, False) if kind.either_end else (True,):
+                meld = self._run(kind, 0, owner, suit, naturals, list(wilds), prefer_low)
+                if meld is not None and (meld.cards, meld.wild) not in found:
+                    found[meld.cards, meld.wild] = (meld, _needs(meld.cards), self.roles(meld))
 
     @staticmethod
-    def _place_naturals(window: range, natural_at: dict[int, list[int]], spare_wilds: int) -> list[dict[int, int]]:
-        """`_choose_naturals` when each place has one card that sits there: the window's places the hand fills,
-        also leaving out up to `spare_wilds` of them for a wild to stand in, in the same order."""
-        whole = {p: natural_at[p][0] for p in window if p in natural_at}
-        held = list(whole)
-        ways = [whole]
-        for left_out in range(1, min(spare_wilds, len(held) - 1) + 1):
+    def _place_naturals(held: list[int], spare_wilds: int) -> list[list[int]]:
+        """`_choose_naturals` when each place has one card that sits there: the places of a window the hand fills
+        (`held`, in order), then the same leaving out up to `spare_wilds` of them for a wild to stand in, in the
+        same order."""
+        ways = [held]
+        if spare_wilds > 0 and len(held) > 1:
+            ways.extend(held[:index] + held[index + 1:] for index in range(len(held)))
+        for left_out in range(2, min(spare_wilds, len(held) - 1) + 1):
             for omitted in itertools.combinations(held, left_out):
-                ways.append({p: card for p, card in whole.items() if p not in omitted})
+                ways.append([position for position in held if position not in omitted])
         return ways
 
     def _choose_naturals(self, window: range, natural_at: dict[int, list[int]], counts: Mapping[int, int],
@@ -761,6 +845,15 @@ class MeldRules:
 
     def rank_at(self, position: int) -> int:
         return self.ace if position in (-1, self.top + 1) else position
+
+    def _roles_in(self, suit: int) -> dict[int, str]:
+        """What a wild card stands for at each place of a run of the suit (as `roles` gives it), worked out once."""
+        found = self._suit_roles.get(suit)
+        if found is None:
+            deck = self.deck
+            found = self._suit_roles[suit] = {position: deck.card_text(deck.card_of(self.rank_at(position), suit))
+                                              for position in range(-1, self.top + 2)}
+        return found
 
     def roles(self, meld: Meld) -> tuple[str, ...]:
         """What each card stands for, as the action's text gives it: "" for a natural card."""
