@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -99,6 +99,7 @@ class MeldRules:
         self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
         self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+        self._set_parts: dict[tuple[Any, ...], list[Any]] = {}  # see `_set_wilds`
         # The `wild` flags of a run of n cards: none acting (`_no_wild[n]`), or only the i-th (`_one_wild[n][i]`).
         longest = len(deck.ranks) + 2
         self._no_wild = [(False,) * size for size in range(longest + 1)]
@@ -317,15 +318,15 @@ class MeldRules:
         decision to the next a hand changes in a suit or two."""
         is_wild, suit_of, rank_of = self.is_wild, self.deck.suit_of, self.deck.rank_of
         wild_cards: list[tuple[int, int]] = []
-        by_suit: dict[int, list[tuple[int, int]]] = {}
-        by_rank: dict[int, list[tuple[int, int]]] = {}
+        by_suit: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
+        by_rank: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
         for held in sorted(counts.items()):  # (so that each suit's and rank's cards come in order)
             card = held[0]
             if is_wild[card]:
                 wild_cards.append(held)
             elif held[1] > 0:
-                by_suit.setdefault(suit_of[card], []).append(held)
-                by_rank.setdefault(rank_of[card], []).append(held)
+                by_suit[suit_of[card]].append(held)
+                by_rank[rank_of[card]].append(held)
         found: list[Candidate] = []
         for kind in self.kinds.values():
             # How many of one wild card a search can use: as wilds, and in its own place as a natural.
@@ -508,11 +509,7 @@ class MeldRules:
         least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
         if sum(count for _, count in holding) < least_naturals:
             return []  # (too few cards of the rank for a set, even with every wild card the hand holds)
-        # Each choice of wild cards with its part of a set (after the naturals): its cards, the cards it needs, its
-        # flags and what its cards stand for (the rank).
-        name = self.deck.rank_name(rank)
-        wild_parts = [(combo, _needs(combo), (True,) * len(combo), (name,) * len(combo))
-                      for combo, _ in self._wild_combinations(wild_cards, kind.max_wilds)]
+        wild_parts = self._set_wilds(wild_cards, kind.max_wilds, rank)
         found: list[Candidate] = []
         cards = [card for card, _ in holding]
         kind_name, shortest, longest = kind.name, kind.minimum, kind.maximum
@@ -529,6 +526,22 @@ class MeldRules:
                     found.append((meld, {**natural_needs, **combo_needs}, roles + combo_roles))
         return found
 
+    def _set_wilds(self, wild_cards: tuple[tuple[int, int], ...], most: int, rank: int) -> list[
+            tuple[tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]]:
+        """Each choice of at most `most` of the wild cards held (`_wild_combinations`) with its part of a set of
+        the rank (after the naturals): its cards, the cards it needs, its flags and what its cards stand for (the
+        rank). Worked out once for each holding and rank."""
+        key = (wild_cards, most, rank)
+        found = self._set_parts.get(key)
+        if found is None:
+            name = self.deck.rank_name(rank)
+            found = [(combo, _needs(combo), (True,) * len(combo), (name,) * len(combo))
+                     for combo, _ in self._wild_combinations(wild_cards, most)]
+            if len(self._set_parts) >= _UNMELDED_KEPT:
+                self._set_parts.clear()
+            self._set_parts[key] = found
+        return found
+
     def _runs(self, kind: MeldKind, owner: int, suit: int, holding: tuple[tuple[int, int], ...],
               wild_cards: tuple[tuple[int, int], ...]) -> list[Candidate]:
         """The runs of one suit, each once (the first arrangement found), with what each needs and stands for:
@@ -536,17 +549,19 @@ class MeldRules:
         this suit count there too)."""
         lowest, highest = self._bounds(kind)
         suit_of, positions = self.deck.suit_of, self.positions
-        counts = dict(wild_cards)
-        counts.update(holding)
-        natural_at: dict[int, list[int]] = {}  # position -> the cards that sit there naturally
+        # Each place's card, the first of those that sit there naturally (most places have one: the copies of a
+        # card are one value; the general choice of a window with both places of the ace sees them all).
+        card_at: dict[int, int] = {}
         in_place = [card for card, _ in wild_cards if card in kind.in_place and suit_of[card] == suit]
         for card in sorted(card for card, _ in holding) + in_place:
             for position in positions(kind, card):
-                natural_at.setdefault(position, []).append(card)
+                card_at.setdefault(position, card)
         # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
-        if not natural_at or len(natural_at) + most_wilds < kind.minimum:
+        if not card_at or len(card_at) + most_wilds < kind.minimum:
             return []
+        counts = dict(wild_cards)
+        counts.update(holding)
         # The wild cards that can go with a window's naturals, by how many (see `_wild_choices`): worked out once
         # here, and filtered per window only when a wild card stands as a natural in it (a two in its place).
         combinations = self._wild_combinations(wild_cards, kind.max_wilds)
@@ -560,22 +575,21 @@ class MeldRules:
         # The places the hand fills, as bits (bit i: the place lowest + i), count a window's naturals in a few
         # operations: most windows are ruled out without looking at them.
         mask = 0
-        for position in natural_at:
+        for position in card_at:
             mask |= 1 << (position - lowest)
         # A window starts at most `most_wilds` places below a natural card (its first places can't all be gaps).
         starts = mask
         for below in range(1, most_wilds + 1):
             starts |= mask >> below
-        orders = (True, False) if kind.either_end else (True,)
+        either_end = kind.either_end
         least_naturals, shortest, longest = kind.min_naturals, kind.minimum, kind.maximum
         shortest_bits = (1 << shortest) - 1 if shortest > 0 else 0  # (the places of the shortest window)
-        # For the runs of one wild card, made here rather than by `_run_with_one_wild` (the same runs): the one
-        # card at each place (see `_place_naturals`), the places where each wild card held is natural (its own
-        # place in this suit; elsewhere it acts as a wild), and what a wild stands for at each place.
-        card_at = {position: cards[0] for position, cards in natural_at.items()}
+        # For the runs of one wild card, made here rather than by `_run_with_one_wild` (the same runs): the places
+        # where each wild card held is natural (its own place in this suit; elsewhere it acts as a wild), and what
+        # a wild stands for at each place.
         natural_places = {card: positions(kind, card) if card in kind.in_place and suit_of[card] == suit else ()
-                          for card, _ in wild_cards}
-        role_at = self._roles_in(suit)
+                          for card, _ in wild_cards} if wild_cards else {}
+        role_at = self._roles_in(suit) if wild_cards else {}
         blank, one_wild, no_wild, name = self._blank, self._one_wild, self._no_wild, kind.name
         found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate] = {}  # (cards, flags) -> the first found
         while starts:  # (the starts from the lowest)
@@ -599,7 +613,7 @@ class MeldRules:
                     continue
                 if two_aces and low <= self.ace_low and self.ace_high <= high:
                     # (a window with both places of the ace may hold one ace twice: see `_choose_naturals`)
-                    self._general_window(kind, owner, suit, range(low, high + 1), natural_at, counts,
+                    self._general_window(kind, owner, suit, range(low, high + 1), holding, in_place, counts,
                                          most_wilds - gaps, combinations, found)
                     continue
                 # (each place has one card that sits there, the copies of a card being one value)
@@ -609,6 +623,24 @@ class MeldRules:
                     if len(places) < least_naturals:
                         continue
                     needed = size - len(places)  # an extra wild at an end is another window's
+                    if needed == 1:
+                        # One wild card (as `_run_with_one_wild` places it): in the one gap of the naturals, else at
+                        # an end (the lower one when it can, or when asked). A run whose wild sits below the window
+                        # is the run that the window one place lower made of the same naturals: found there already.
+                        start, end = places[0], places[-1]
+                        if end - start + 1 == size:
+                            where: tuple[int, ...] = ((start + end) * size // 2 - sum(places),)
+                        else:
+                            under: int | None = start - 1 if start > lowest else None  # (the places next to it)
+                            over: int | None = end + 1 if end < highest else None
+                            lower_first = over if under is None else under
+                            where = () if lower_first is None or lower_first < low else (lower_first,)
+                            if either_end:
+                                upper_first = under if over is None else over
+                                if upper_first is not None and upper_first >= low and upper_first not in where:
+                                    where += (upper_first,)
+                            if not where:
+                                continue
                     naturals = list(map(card_at.__getitem__, places))
                     if not in_place or in_place_places.isdisjoint(places):
                         choices = by_size.get(needed, ())
@@ -616,61 +648,46 @@ class MeldRules:
                         choices = self._wild_choices(counts, combinations, naturals, needed)
                     if not choices:
                         continue
-                    if needed == 0:  # the window's places all held: its natural run (as `_natural_run` makes it)
+                    if needed == 1:
+                        for (wild_card,) in choices:
+                            for place in where:
+                                acts = place not in natural_places[wild_card]
+                                run_low = place if place < start else start
+                                index = place - run_low
+                                cards = (*naturals[:index], wild_card, *naturals[index:])
+                                flags = one_wild[size][index] if acts else no_wild[size]
+                                if (cards, flags) in found:
+                                    continue
+                                needs = dict.fromkeys(cards, 1)
+                                if len(needs) < size:  # (the wild card is also one of the naturals: a two in place)
+                                    needs[wild_card] = 2
+                                roles = blank[index] + (role_at[place],) + blank[size - index - 1] if acts \
+                                    else blank[size]
+                                found[cards, flags] = (
+                                    Meld(0, name, "run", owner, cards, flags, -1, suit, run_low,
+                                         acts and (place < start or place > end)), needs, roles)
+                    elif needed == 0:  # the window's places all held: its natural run (as `_natural_run` makes it)
                         cards = tuple(naturals)
                         flags = no_wild[size]
                         if (cards, flags) not in found:
                             found[cards, flags] = (Meld(0, name, "run", owner, cards, flags, -1, suit, low),
                                                    dict.fromkeys(cards, 1), blank[size])
-                        continue
-                    if needed > 1:
+                    else:
                         self._general_runs(kind, owner, suit, dict(zip(places, naturals, strict=True)), choices,
                                            found)
-                        continue
-                    # One wild card (as `_run_with_one_wild` places it): in the one gap of the naturals, else at an
-                    # end (the lower one when it can, or when asked). A run whose wild sits below the window is
-                    # the run that the window one place lower made of the same naturals: found there already.
-                    start, end = places[0], places[-1]
-                    if end - start + 1 == size:
-                        where = [(start + end) * size // 2 - sum(places)]
-                    else:
-                        where = []
-                        for prefer_low in orders:
-                            if prefer_low and start - 1 >= lowest:
-                                place = start - 1
-                            elif end + 1 <= highest:
-                                place = end + 1
-                            elif start - 1 >= lowest:
-                                place = start - 1
-                            else:
-                                continue
-                            if place >= low and place not in where:
-                                where.append(place)
-                    for (wild_card,) in choices:
-                        for place in where:
-                            acts = place not in natural_places[wild_card]
-                            run_low = place if place < start else start
-                            index = place - run_low
-                            cards = (*naturals[:index], wild_card, *naturals[index:])
-                            flags = one_wild[size][index] if acts else no_wild[size]
-                            if (cards, flags) in found:
-                                continue
-                            needs = dict.fromkeys(cards, 1)
-                            if len(needs) < size:  # (the wild card is also one of the naturals: a two in its place)
-                                needs[wild_card] = 2
-                            roles = blank[index] + (role_at[place],) + blank[size - index - 1] if acts \
-                                else blank[size]
-                            found[cards, flags] = (
-                                Meld(0, name, "run", owner, cards, flags, -1, suit, run_low,
-                                     acts and (place < start or place > end)), needs, roles)
         return list(found.values())
 
     def _general_window(self, kind: MeldKind, owner: int, suit: int, window: range,
-                        natural_at: dict[int, list[int]], counts: Mapping[int, int], spare_wilds: int,
-                        combinations: list[tuple[tuple[int, ...], tuple[int, ...]]],
+                        holding: tuple[tuple[int, int], ...], in_place: list[int], counts: Mapping[int, int],
+                        spare_wilds: int, combinations: list[tuple[tuple[int, ...], tuple[int, ...]]],
                         found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate]) -> None:
-        """The runs of a window that the general choice of naturals fills (`_choose_naturals`), added to `found`
-        (by cards and flags) unless found already."""
+        """The runs of a window that the general choice of naturals fills (`_choose_naturals`) from the suit's
+        cards held and its wild cards natural in their place, added to `found` (by cards and flags) unless found
+        already."""
+        natural_at: dict[int, list[int]] = {}  # position -> the cards that sit there naturally
+        for card in sorted(card for card, _ in holding) + in_place:
+            for position in self.positions(kind, card):
+                natural_at.setdefault(position, []).append(card)
         for naturals in self._choose_naturals(window, natural_at, counts, spare_wilds):
             if len(naturals) < kind.min_naturals:
                 continue
