@@ -78,6 +78,8 @@ _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
 # A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
 Candidate = tuple["Meld", dict[int, int], tuple[str, ...]]
+# The wild cards of a set: the cards, the cards they need, their flags, what they stand for (see `_set_wilds`).
+_WildPart = tuple[tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]
 
 
 class MeldRules:
@@ -99,7 +101,8 @@ class MeldRules:
         self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
         self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
-        self._set_parts: dict[tuple[Any, ...], list[Any]] = {}  # see `_set_wilds`
+        self._set_parts: dict[tuple[Any, ...], tuple[list[_WildPart], dict[int, list[_WildPart]]]] = {}
+        self._natural_choices: dict[tuple[Any, ...], list[Any]] = {}  # see `_set_naturals`
         # The `wild` flags of a run of n cards: none acting (`_no_wild[n]`), or only the i-th (`_one_wild[n][i]`).
         longest = len(deck.ranks) + 2
         self._no_wild = [(False,) * size for size in range(longest + 1)]
@@ -509,34 +512,52 @@ class MeldRules:
         least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
         if sum(count for _, count in holding) < least_naturals:
             return []  # (too few cards of the rank for a set, even with every wild card the hand holds)
-        wild_parts = self._set_wilds(wild_cards, kind.max_wilds, rank)
+        wild_parts, by_size = self._set_wilds(wild_cards, kind, rank)
         found: list[Candidate] = []
-        cards = [card for card, _ in holding]
-        kind_name, shortest, longest = kind.name, kind.minimum, kind.maximum
-        for amounts in itertools.product(*(range(count + 1) for _, count in holding)):
-            size = sum(amounts)
-            if size < least_naturals:
-                continue
-            naturals = tuple([card for card, n in zip(cards, amounts, strict=True) for _ in range(n)])
-            natural_needs = {card: n for card, n in zip(cards, amounts, strict=True) if n}
-            flags, roles = (False,) * size, ("",) * size
-            for combo, combo_needs, combo_flags, combo_roles in wild_parts:
-                if shortest <= size + len(combo) <= longest:  # (as `_set` makes it)
-                    meld = Meld(0, kind_name, "set", owner, naturals + combo, flags + combo_flags, rank)
-                    found.append((meld, {**natural_needs, **combo_needs}, roles + combo_roles))
+        kind_name = kind.name
+        for size, naturals, natural_needs, flags, roles in self._set_naturals(holding, least_naturals):
+            parts = by_size.get(size)
+            if parts is None:  # (the choices of wild cards that make a set of a size the kind allows, as `_set`)
+                parts = by_size[size] = [part for part in wild_parts
+                                         if kind.minimum <= size + len(part[0]) <= kind.maximum]
+            for combo, combo_needs, combo_flags, combo_roles in parts:
+                meld = Meld(0, kind_name, "set", owner, naturals + combo, flags + combo_flags, rank)
+                found.append((meld, {**natural_needs, **combo_needs}, roles + combo_roles))
         return found
 
-    def _set_wilds(self, wild_cards: tuple[tuple[int, int], ...], most: int, rank: int) -> list[
-            tuple[tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]]:
-        """Each choice of at most `most` of the wild cards held (`_wild_combinations`) with its part of a set of
-        the rank (after the naturals): its cards, the cards it needs, its flags and what its cards stand for (the
-        rank). Worked out once for each holding and rank."""
-        key = (wild_cards, most, rank)
+    def _set_naturals(self, holding: tuple[tuple[int, int], ...], least: int) -> list[
+            tuple[int, tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]]:
+        """Each choice of at least `least` of the natural cards held (card, how many, in card order), in the order
+        of `itertools.product` over how many of each: how many, the cards, the cards it needs, their flags and what
+        they stand for (themselves). Worked out once for each holding (a rank's cards recur from hand to hand)."""
+        key = (holding, least)
+        found = self._natural_choices.get(key)
+        if found is None:
+            found = []
+            cards = [card for card, _ in holding]
+            for amounts in itertools.product(*(range(count + 1) for _, count in holding)):
+                size = sum(amounts)
+                if size >= least:
+                    naturals = tuple([card for card, n in zip(cards, amounts, strict=True) for _ in range(n)])
+                    needs = {card: n for card, n in zip(cards, amounts, strict=True) if n}
+                    found.append((size, naturals, needs, (False,) * size, ("",) * size))
+            if len(self._natural_choices) >= _UNMELDED_KEPT:
+                self._natural_choices.clear()
+            self._natural_choices[key] = found
+        return found
+
+    def _set_wilds(self, wild_cards: tuple[tuple[int, int], ...], kind: MeldKind, rank: int) -> tuple[
+            list[_WildPart], dict[int, list[_WildPart]]]:
+        """Each choice of at most `max_wilds` of the wild cards held (`_wild_combinations`) with its part of a set
+        of the rank (after the naturals): its cards, the cards it needs, its flags and what its cards stand for
+        (the rank); and, by how many naturals a set holds, the choices that make a set of a size the kind allows
+        (filled as sizes come). Worked out once for each holding, kind and rank."""
+        key = (wild_cards, kind.name, rank)
         found = self._set_parts.get(key)
         if found is None:
             name = self.deck.rank_name(rank)
-            found = [(combo, _needs(combo), (True,) * len(combo), (name,) * len(combo))
-                     for combo, _ in self._wild_combinations(wild_cards, most)]
+            found = ([(combo, _needs(combo), (True,) * len(combo), (name,) * len(combo))
+                      for combo, _ in self._wild_combinations(wild_cards, kind.max_wilds)], {})
             if len(self._set_parts) >= _UNMELDED_KEPT:
                 self._set_parts.clear()
             self._set_parts[key] = found
