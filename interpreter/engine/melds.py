@@ -73,7 +73,8 @@ class Meld:
 
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
 _ADDITIONS_KEPT = 65536  # (meld, card) pairs whose `add` is kept
-_GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
+_GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules._search)
+_SEARCHES_KEPT = 4096  # searches kept (see MeldRules.search)
 _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
 # A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
@@ -89,6 +90,8 @@ class MeldRules:
         self.deck = deck
         self.kinds = {kind.name: kind for kind in kinds}
         self._one_per_owner = any(kind.one_per_owner for kind in kinds)  # (else no rank is ever taken)
+        # The set kinds of one set per rank and owner: the ranks their sets take on a table limit a search.
+        self._ranked_kinds = frozenset(kind.name for kind in kinds if kind.shape == "set" and kind.one_per_owner)
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
@@ -99,7 +102,8 @@ class MeldRules:
         # costs more than the answer's look-up; the meld kept in the entry keeps its id from being reused.
         self._added: dict[tuple[int, int], tuple[Meld, Meld | None]] = {}
         self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
-        self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
+        self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `_search`
+        self._searched: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
         self._set_parts: dict[tuple[Any, ...], tuple[list[_WildPart], dict[int, list[_WildPart]]]] = {}
         self._natural_choices: dict[tuple[Any, ...], list[Any]] = {}  # see `_set_naturals`
@@ -316,6 +320,25 @@ class MeldRules:
         card stands for), in a fixed order: the kinds in their order, a set kind's ranks and a run kind's suits
         from the lowest. The melds are numbered 0 (a meld laid is given its number then).
 
+        The answer depends on the cards, the owner and the ranks taken on the table by kinds of one set per rank
+        and owner (nothing else of the table): it is kept for them, since the same cards are searched again and
+        again (a rule asking whether some cards make a meld, for each meld of the table in turn)."""
+        held = tuple(sorted(counts.items()))  # (so that each suit's and rank's cards come in order)
+        ranked = self._ranked_kinds
+        taken = frozenset((meld.kind, meld.rank) for meld in table if meld.kind in ranked) if ranked \
+            else _NONE_TAKEN
+        key = (held, owner, taken)
+        found = self._searched.get(key)
+        if found is None:
+            if len(self._searched) >= _SEARCHES_KEPT:
+                self._searched.clear()
+            found = self._searched[key] = tuple(self._search(held, owner, taken))
+        return list(found)
+
+    def _search(self, cards: tuple[tuple[int, int], ...], owner: int,
+                taken_ranks: frozenset[tuple[str, int]]) -> list[Candidate]:
+        """`search` of the cards held (card, how many, in card order), with the (kind, rank) taken on the table.
+
         A set is made of one rank's natural cards and of wild cards, a run of one suit's: the melds of each
         (kind, owner, rank or suit, those cards, the wild cards) are worked out once and kept, since from one
         decision to the next a hand changes in a suit or two."""
@@ -323,7 +346,7 @@ class MeldRules:
         wild_cards: list[tuple[int, int]] = []
         by_suit: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
         by_rank: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
-        for held in sorted(counts.items()):  # (so that each suit's and rank's cards come in order)
+        for held in cards:
             card = held[0]
             if is_wild[card]:
                 wild_cards.append(held)
@@ -338,7 +361,7 @@ class MeldRules:
             most_wilds = min(sum(count for _, count in wilds), kind.max_wilds)
             groups = self._groups
             if kind.shape == "set":
-                taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner else ()
+                taken = {rank for name, rank in taken_ranks if name == kind.name} if kind.one_per_owner else ()
                 least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
                 for rank in sorted(by_rank):
                     if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or \
