@@ -73,8 +73,8 @@ class Meld:
 
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
 _ADDITIONS_KEPT = 65536  # (meld, card) pairs whose `add` is kept
-_GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules._search)
-_SEARCHES_KEPT = 4096  # searches kept (see MeldRules.search)
+_GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
+_SEARCHES_KEPT = 4096  # searches kept (see MeldRules.candidates)
 _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
 # A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
@@ -102,8 +102,8 @@ class MeldRules:
         # costs more than the answer's look-up; the meld kept in the entry keeps its id from being reused.
         self._added: dict[tuple[int, int], tuple[Meld, Meld | None]] = {}
         self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
-        self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `_search`
-        self._searched: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
+        self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
+        self._searched: dict[tuple[Any, ...], tuple[Meld, ...]] = {}  # see `candidates`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
         self._set_parts: dict[tuple[Any, ...], tuple[list[_WildPart], dict[int, list[_WildPart]]]] = {}
         self._natural_choices: dict[tuple[Any, ...], list[Any]] = {}  # see `_set_naturals`
@@ -312,32 +312,27 @@ class MeldRules:
     def candidates(self, hand: Iterable[int], owner: int, table: list[Meld], meld_id: int) -> list[Meld]:
         """Every valid new meld that can be made from the hand (each distinct arrangement once), numbered
         `meld_id`."""
-        found = [entry[0] for entry in self.search(Counter(hand), owner, table)]
-        return found if meld_id == 0 else [dataclasses.replace(meld, id=meld_id) for meld in found]
-
-    def search(self, counts: Mapping[int, int], owner: int, table: list[Meld]) -> list[Candidate]:
-        """Every valid new meld the cards counted can make, as (meld, the cards it needs and how many, what each
-        card stands for), in a fixed order: the kinds in their order, a set kind's ranks and a run kind's suits
-        from the lowest. The melds are numbered 0 (a meld laid is given its number then).
-
-        The answer depends on the cards, the owner and the ranks taken on the table by kinds of one set per rank
-        and owner (nothing else of the table): it is kept for them, since the same cards are searched again and
-        again (a rule asking whether some cards make a meld, for each meld of the table in turn)."""
-        held = tuple(sorted(counts.items()))  # (so that each suit's and rank's cards come in order)
-        ranked = self._ranked_kinds
-        taken = frozenset((meld.kind, meld.rank) for meld in table if meld.kind in ranked) if ranked \
-            else _NONE_TAKEN
-        key = (held, owner, taken)
+        counts = Counter(hand)
+        # (kept for the cards, the owner and the ranks taken: a rule that asks whether some cards make a meld
+        # asks it for the same cards again with each meld of the table, which a search reads nothing else of)
+        key = (tuple(sorted(counts.items())), owner, self._taken(table))
         found = self._searched.get(key)
         if found is None:
             if len(self._searched) >= _SEARCHES_KEPT:
                 self._searched.clear()
-            found = self._searched[key] = tuple(self._search(held, owner, taken))
-        return list(found)
+            found = self._searched[key] = tuple(entry[0] for entry in self.search(counts, owner, table))
+        return list(found) if meld_id == 0 else [dataclasses.replace(meld, id=meld_id) for meld in found]
 
-    def _search(self, cards: tuple[tuple[int, int], ...], owner: int,
-                taken_ranks: frozenset[tuple[str, int]]) -> list[Candidate]:
-        """`search` of the cards held (card, how many, in card order), with the (kind, rank) taken on the table.
+    def _taken(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
+        """The (kind, rank) of the sets on an owner's table of kinds of one set per rank and owner."""
+        ranked = self._ranked_kinds
+        return frozenset((meld.kind, meld.rank) for meld in table if meld.kind in ranked) if ranked else _NONE_TAKEN
+
+    def search(self, counts: Mapping[int, int], owner: int, table: list[Meld]) -> list[Candidate]:
+        """Every valid new meld the cards counted can make, as (meld, the cards it needs and how many, what each
+        card stands for), in a fixed order: the kinds in their order, a set kind's ranks and a run kind's suits
+        from the lowest. The melds are numbered 0 (a meld laid is given its number then). It reads nothing of the
+        table but the ranks taken there by kinds of one set per rank and owner.
 
         A set is made of one rank's natural cards and of wild cards, a run of one suit's: the melds of each
         (kind, owner, rank or suit, those cards, the wild cards) are worked out once and kept, since from one
@@ -346,7 +341,7 @@ class MeldRules:
         wild_cards: list[tuple[int, int]] = []
         by_suit: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
         by_rank: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
-        for held in cards:
+        for held in sorted(counts.items()):  # (so that each suit's and rank's cards come in order)
             card = held[0]
             if is_wild[card]:
                 wild_cards.append(held)
@@ -361,7 +356,7 @@ class MeldRules:
             most_wilds = min(sum(count for _, count in wilds), kind.max_wilds)
             groups = self._groups
             if kind.shape == "set":
-                taken = {rank for name, rank in taken_ranks if name == kind.name} if kind.one_per_owner else ()
+                taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner else ()
                 least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
                 for rank in sorted(by_rank):
                     if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or \
