@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -74,10 +74,13 @@ class Meld:
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
 _ADDITIONS_KEPT = 65536  # (meld, card) pairs whose `add` is kept
 _GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
+_SEARCHES_KEPT = 4096  # searches kept (see MeldRules.candidates)
 _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
 # A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
 Candidate = tuple["Meld", dict[int, int], tuple[str, ...]]
+# The wild cards of a set: the cards, the cards they need, their flags, what they stand for (see `_set_wilds`).
+_WildPart = tuple[tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]
 
 
 class MeldRules:
@@ -87,6 +90,8 @@ class MeldRules:
         self.deck = deck
         self.kinds = {kind.name: kind for kind in kinds}
         self._one_per_owner = any(kind.one_per_owner for kind in kinds)  # (else no rank is ever taken)
+        # The set kinds of one set per rank and owner: the ranks their sets take on a table limit a search.
+        self._ranked_kinds = frozenset(kind.name for kind in kinds if kind.shape == "set" and kind.one_per_owner)
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
@@ -98,7 +103,10 @@ class MeldRules:
         self._added: dict[tuple[int, int], tuple[Meld, Meld | None]] = {}
         self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
         self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
+        self._searched: dict[tuple[Any, ...], tuple[Meld, ...]] = {}  # see `candidates`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+        self._set_parts: dict[tuple[Any, ...], tuple[list[_WildPart], dict[int, list[_WildPart]]]] = {}
+        self._natural_choices: dict[tuple[Any, ...], list[Any]] = {}  # see `_set_naturals`
         # The `wild` flags of a run of n cards: none acting (`_no_wild[n]`), or only the i-th (`_one_wild[n][i]`).
         longest = len(deck.ranks) + 2
         self._no_wild = [(False,) * size for size in range(longest + 1)]
@@ -114,6 +122,8 @@ class MeldRules:
         self._fit_rank = {rank: frozenset(cards) for rank, cards in fit_rank.items()}
         self._fit_suit = {suit: frozenset(cards) for suit, cards in fit_suit.items()}
         self._role_texts: dict[tuple[int, int], str] = {}  # (suit, position) -> the card a wild stands for there
+        self._suit_roles: dict[int, dict[int, str]] = {}  # suit -> position -> the same (see `_roles_in`)
+        self._blank = [("",) * size for size in range(longest + 1)]  # the roles of n natural cards
         # The ace: the rank named A, else the highest. At the top of the deck's order it may also sit below the
         # lowest rank (position -1); at the bottom, above the highest (position top + 1).
         names = list(deck.rank_names)
@@ -302,28 +312,42 @@ class MeldRules:
     def candidates(self, hand: Iterable[int], owner: int, table: list[Meld], meld_id: int) -> list[Meld]:
         """Every valid new meld that can be made from the hand (each distinct arrangement once), numbered
         `meld_id`."""
-        found = [entry[0] for entry in self.search(Counter(hand), owner, table)]
-        return found if meld_id == 0 else [dataclasses.replace(meld, id=meld_id) for meld in found]
+        counts = Counter(hand)
+        # (kept for the cards, the owner and the ranks taken: a rule that asks whether some cards make a meld
+        # asks it for the same cards again with each meld of the table, which a search reads nothing else of)
+        key = (tuple(sorted(counts.items())), owner, self._taken(table))
+        found = self._searched.get(key)
+        if found is None:
+            if len(self._searched) >= _SEARCHES_KEPT:
+                self._searched.clear()
+            found = self._searched[key] = tuple(entry[0] for entry in self.search(counts, owner, table))
+        return list(found) if meld_id == 0 else [dataclasses.replace(meld, id=meld_id) for meld in found]
+
+    def _taken(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
+        """The (kind, rank) of the sets on an owner's table of kinds of one set per rank and owner."""
+        ranked = self._ranked_kinds
+        return frozenset((meld.kind, meld.rank) for meld in table if meld.kind in ranked) if ranked else _NONE_TAKEN
 
     def search(self, counts: Mapping[int, int], owner: int, table: list[Meld]) -> list[Candidate]:
         """Every valid new meld the cards counted can make, as (meld, the cards it needs and how many, what each
         card stands for), in a fixed order: the kinds in their order, a set kind's ranks and a run kind's suits
-        from the lowest. The melds are numbered 0 (a meld laid is given its number then).
+        from the lowest. The melds are numbered 0 (a meld laid is given its number then). It reads nothing of the
+        table but the ranks taken there by kinds of one set per rank and owner.
 
         A set is made of one rank's natural cards and of wild cards, a run of one suit's: the melds of each
         (kind, owner, rank or suit, those cards, the wild cards) are worked out once and kept, since from one
         decision to the next a hand changes in a suit or two."""
         is_wild, suit_of, rank_of = self.is_wild, self.deck.suit_of, self.deck.rank_of
         wild_cards: list[tuple[int, int]] = []
-        by_suit: dict[int, list[tuple[int, int]]] = {}
-        by_rank: dict[int, list[tuple[int, int]]] = {}
+        by_suit: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
+        by_rank: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
         for held in sorted(counts.items()):  # (so that each suit's and rank's cards come in order)
             card = held[0]
             if is_wild[card]:
                 wild_cards.append(held)
             elif held[1] > 0:
-                by_suit.setdefault(suit_of[card], []).append(held)
-                by_rank.setdefault(rank_of[card], []).append(held)
+                by_suit[suit_of[card]].append(held)
+                by_rank[rank_of[card]].append(held)
         found: list[Candidate] = []
         for kind in self.kinds.values():
             # How many of one wild card a search can use: as wilds, and in its own place as a natural.
@@ -359,14 +383,11 @@ class MeldRules:
         # holds a natural card, of its group's rank or suit.)
         return found
 
-    def _keep_group(self, key: tuple[Any, ...], melds: list[Meld]) -> tuple[Candidate, ...]:
-        """The melds of one group, each once (the first arrangement found), with what each needs and stands for."""
+    def _keep_group(self, key: tuple[Any, ...], melds: list[Candidate]) -> tuple[Candidate, ...]:
+        """The melds of one group (each once, with what it needs and stands for), kept for the next search."""
         if len(self._groups) >= _GROUPS_KEPT:
             self._groups.clear()
-        distinct: dict[tuple[object, ...], Meld] = {}
-        for meld in melds:
-            distinct.setdefault((meld.cards, meld.wild), meld)
-        group = self._groups[key] = tuple((meld, _needs(meld.cards), self.roles(meld)) for meld in distinct.values())
+        group = self._groups[key] = tuple(melds)
         return group
 
     def can_meld(self, cards: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -500,45 +521,86 @@ class MeldRules:
                 (not used or all(counts[card] >= combo.count(card) + used.get(card, 0) for card in distinct))]
 
     def _sets(self, kind: MeldKind, owner: int, rank: int, holding: tuple[tuple[int, int], ...],
-              wild_cards: tuple[tuple[int, int], ...]) -> list[Meld]:
-        """The sets of one rank: its natural cards held (card, how many) with the wild cards held."""
-        counts = dict(wild_cards)
-        counts.update(holding)
+              wild_cards: tuple[tuple[int, int], ...]) -> list[Candidate]:
+        """The sets of one rank, with what each needs and stands for: its natural cards held (card, how many, in
+        card order) with the wild cards held. Each set comes once: the rank's cards are never wild, so every choice
+        of naturals and of wilds (`_wild_combinations`, all of which go with any naturals of the rank) makes a
+        different set."""
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
         least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
         if sum(count for _, count in holding) < least_naturals:
             return []  # (too few cards of the rank for a set, even with every wild card the hand holds)
-        combinations = self._wild_combinations(wild_cards, kind.max_wilds)
-        found = []
-        cards = [card for card, _ in holding]
-        for amounts in itertools.product(*(range(count + 1) for _, count in holding)):
-            if sum(amounts) < least_naturals:
-                continue
-            naturals = [card for card, n in zip(cards, amounts, strict=True) for _ in range(n)]
-            for wilds in self._wild_choices(counts, combinations, naturals):
-                meld = self._set(kind, 0, owner, rank, naturals, list(wilds))
-                if meld is not None:
-                    found.append(meld)
+        wild_parts, by_size = self._set_wilds(wild_cards, kind, rank)
+        found: list[Candidate] = []
+        kind_name = kind.name
+        for size, naturals, natural_needs, flags, roles in self._set_naturals(holding, least_naturals):
+            parts = by_size.get(size)
+            if parts is None:  # (the choices of wild cards that make a set of a size the kind allows, as `_set`)
+                parts = by_size[size] = [part for part in wild_parts
+                                         if kind.minimum <= size + len(part[0]) <= kind.maximum]
+            for combo, combo_needs, combo_flags, combo_roles in parts:
+                meld = Meld(0, kind_name, "set", owner, naturals + combo, flags + combo_flags, rank)
+                found.append((meld, {**natural_needs, **combo_needs}, roles + combo_roles))
+        return found
+
+    def _set_naturals(self, holding: tuple[tuple[int, int], ...], least: int) -> list[
+            tuple[int, tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]]:
+        """Each choice of at least `least` of the natural cards held (card, how many, in card order), in the order
+        of `itertools.product` over how many of each: how many, the cards, the cards it needs, their flags and what
+        they stand for (themselves). Worked out once for each holding (a rank's cards recur from hand to hand)."""
+        key = (holding, least)
+        found = self._natural_choices.get(key)
+        if found is None:
+            found = []
+            cards = [card for card, _ in holding]
+            for amounts in itertools.product(*(range(count + 1) for _, count in holding)):
+                size = sum(amounts)
+                if size >= least:
+                    naturals = tuple([card for card, n in zip(cards, amounts, strict=True) for _ in range(n)])
+                    needs = {card: n for card, n in zip(cards, amounts, strict=True) if n}
+                    found.append((size, naturals, needs, (False,) * size, ("",) * size))
+            if len(self._natural_choices) >= _UNMELDED_KEPT:
+                self._natural_choices.clear()
+            self._natural_choices[key] = found
+        return found
+
+    def _set_wilds(self, wild_cards: tuple[tuple[int, int], ...], kind: MeldKind, rank: int) -> tuple[
+            list[_WildPart], dict[int, list[_WildPart]]]:
+        """Each choice of at most `max_wilds` of the wild cards held (`_wild_combinations`) with its part of a set
+        of the rank (after the naturals): its cards, the cards it needs, its flags and what its cards stand for
+        (the rank); and, by how many naturals a set holds, the choices that make a set of a size the kind allows
+        (filled as sizes come). Worked out once for each holding, kind and rank."""
+        key = (wild_cards, kind.name, rank)
+        found = self._set_parts.get(key)
+        if found is None:
+            name = self.deck.rank_name(rank)
+            found = ([(combo, _needs(combo), (True,) * len(combo), (name,) * len(combo))
+                      for combo, _ in self._wild_combinations(wild_cards, kind.max_wilds)], {})
+            if len(self._set_parts) >= _UNMELDED_KEPT:
+                self._set_parts.clear()
+            self._set_parts[key] = found
         return found
 
     def _runs(self, kind: MeldKind, owner: int, suit: int, holding: tuple[tuple[int, int], ...],
-              wild_cards: tuple[tuple[int, int], ...]) -> list[Meld]:
-        """The runs of one suit: its natural cards held (card, how many) with the wild cards held (those natural
-        in their own place in this suit count there too)."""
-        found: list[Meld] = []
+              wild_cards: tuple[tuple[int, int], ...]) -> list[Candidate]:
+        """The runs of one suit, each once (the first arrangement found), with what each needs and stands for:
+        its natural cards held (card, how many) with the wild cards held (those natural in their own place in
+        this suit count there too)."""
         lowest, highest = self._bounds(kind)
         suit_of, positions = self.deck.suit_of, self.positions
-        counts = dict(wild_cards)
-        counts.update(holding)
-        natural_at: dict[int, list[int]] = {}  # position -> the cards that sit there naturally
+        # Each place's card, the first of those that sit there naturally (most places have one: the copies of a
+        # card are one value; the general choice of a window with both places of the ace sees them all).
+        card_at: dict[int, int] = {}
         in_place = [card for card, _ in wild_cards if card in kind.in_place and suit_of[card] == suit]
         for card in sorted(card for card, _ in holding) + in_place:
             for position in positions(kind, card):
-                natural_at.setdefault(position, []).append(card)
+                card_at.setdefault(position, card)
         # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
-        if not natural_at or len(natural_at) + most_wilds < kind.minimum:
-            return found
+        if not card_at or len(card_at) + most_wilds < kind.minimum:
+            return []
+        counts = dict(wild_cards)
+        counts.update(holding)
         # The wild cards that can go with a window's naturals, by how many (see `_wild_choices`): worked out once
         # here, and filtered per window only when a wild card stands as a natural in it (a two in its place).
         combinations = self._wild_combinations(wild_cards, kind.max_wilds)
@@ -552,16 +614,23 @@ class MeldRules:
         # The places the hand fills, as bits (bit i: the place lowest + i), count a window's naturals in a few
         # operations: most windows are ruled out without looking at them.
         mask = 0
-        for position in natural_at:
+        for position in card_at:
             mask |= 1 << (position - lowest)
         # A window starts at most `most_wilds` places below a natural card (its first places can't all be gaps).
         starts = mask
         for below in range(1, most_wilds + 1):
             starts |= mask >> below
-        orders = (True, False) if kind.either_end else (True,)
-        single_wild, natural_run = self._run_with_one_wild, self._natural_run
+        either_end = kind.either_end
         least_naturals, shortest, longest = kind.min_naturals, kind.minimum, kind.maximum
         shortest_bits = (1 << shortest) - 1 if shortest > 0 else 0  # (the places of the shortest window)
+        # For the runs of one wild card, made here rather than by `_run_with_one_wild` (the same runs): the places
+        # where each wild card held is natural (its own place in this suit; elsewhere it acts as a wild), and what
+        # a wild stands for at each place.
+        natural_places = {card: positions(kind, card) if card in kind.in_place and suit_of[card] == suit else ()
+                          for card, _ in wild_cards} if wild_cards else {}
+        role_at = self._roles_in(suit) if wild_cards else {}
+        blank, one_wild, no_wild, name = self._blank, self._one_wild, self._no_wild, kind.name
+        found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate] = {}  # (cards, flags) -> the first found
         while starts:  # (the starts from the lowest)
             bit = starts & -starts
             starts ^= bit
@@ -571,51 +640,122 @@ class MeldRules:
                 continue  # (too many gaps in the shortest window from here: in every window from here)
             low = lowest + offset
             first = low + shortest - 1
+            held = [position for position in range(low, first) if position in card_at]  # (grown with the window)
             for high in range(first, min(highest, low + longest - 1) + 1):
-                if high > first:
-                    filled += (mask >> (high - lowest)) & 1
-                gaps = high - low + 1 - filled
+                if high in card_at:
+                    held.append(high)
+                size = high - low + 1
+                gaps = size - len(held)
                 if gaps > most_wilds:
                     break  # a longer window from the same place has as many gaps or more
-                if filled == 0:
+                if not held:
                     continue
-                window = range(low, high + 1)
-                if not (two_aces and low <= self.ace_low and self.ace_high <= high):
-                    # (each place has one card that sits there, the copies of a card being one value; but a window
-                    # with both places of the ace may hold one ace twice: see `_choose_naturals`)
-                    ways = self._place_naturals(window, natural_at, most_wilds - gaps)
-                else:
-                    ways = self._choose_naturals(window, natural_at, counts, most_wilds - gaps)
-                for naturals in ways:
-                    if len(naturals) < least_naturals:
+                if two_aces and low <= self.ace_low and self.ace_high <= high:
+                    # (a window with both places of the ace may hold one ace twice: see `_choose_naturals`)
+                    self._general_window(kind, owner, suit, range(low, high + 1), holding, in_place, counts,
+                                         most_wilds - gaps, combinations, found)
+                    continue
+                # (each place has one card that sits there, the copies of a card being one value)
+                ways = self._place_naturals(held, most_wilds - gaps) if gaps < most_wilds and len(held) > 1 \
+                    else (held,)
+                for places in ways:
+                    if len(places) < least_naturals:
                         continue
-                    needed = len(window) - len(naturals)  # an extra wild at an end is another window's
-                    if not in_place or in_place_places.isdisjoint(naturals):
+                    needed = size - len(places)  # an extra wild at an end is another window's
+                    if needed == 1:
+                        # One wild card (as `_run_with_one_wild` places it): in the one gap of the naturals, else at
+                        # an end (the lower one when it can, or when asked). A run whose wild sits below the window
+                        # is the run that the window one place lower made of the same naturals: found there already.
+                        start, end = places[0], places[-1]
+                        if end - start + 1 == size:
+                            where: tuple[int, ...] = ((start + end) * size // 2 - sum(places),)
+                        else:
+                            under: int | None = start - 1 if start > lowest else None  # (the places next to it)
+                            over: int | None = end + 1 if end < highest else None
+                            lower_first = over if under is None else under
+                            where = () if lower_first is None or lower_first < low else (lower_first,)
+                            if either_end:
+                                upper_first = under if over is None else over
+                                if upper_first is not None and upper_first >= low and upper_first not in where:
+                                    where += (upper_first,)
+                            if not where:
+                                continue
+                    naturals = list(map(card_at.__getitem__, places))
+                    if not in_place or in_place_places.isdisjoint(places):
                         choices = by_size.get(needed, ())
                     else:
-                        choices = self._wild_choices(counts, combinations, naturals.values(), needed)
-                    for wilds in choices:
-                        for prefer_low in orders:
-                            if not wilds:
-                                meld = natural_run(kind, 0, owner, suit, naturals)
-                            elif len(wilds) == 1:
-                                meld = single_wild(kind, 0, owner, suit, naturals, wilds[0], prefer_low)
-                            else:
-                                meld = self._run(kind, 0, owner, suit, naturals, list(wilds), prefer_low)
-                            if meld is not None:
-                                found.append(meld)
-        return found
+                        choices = self._wild_choices(counts, combinations, naturals, needed)
+                    if not choices:
+                        continue
+                    if needed == 1:
+                        for (wild_card,) in choices:
+                            for place in where:
+                                acts = place not in natural_places[wild_card]
+                                run_low = place if place < start else start
+                                index = place - run_low
+                                cards = (*naturals[:index], wild_card, *naturals[index:])
+                                flags = one_wild[size][index] if acts else no_wild[size]
+                                if (cards, flags) in found:
+                                    continue
+                                needs = dict.fromkeys(cards, 1)
+                                if len(needs) < size:  # (the wild card is also one of the naturals: a two in place)
+                                    needs[wild_card] = 2
+                                roles = blank[index] + (role_at[place],) + blank[size - index - 1] if acts \
+                                    else blank[size]
+                                found[cards, flags] = (
+                                    Meld(0, name, "run", owner, cards, flags, -1, suit, run_low,
+                                         acts and (place < start or place > end)), needs, roles)
+                    elif needed == 0:  # the window's places all held: its natural run (as `_natural_run` makes it)
+                        cards = tuple(naturals)
+                        flags = no_wild[size]
+                        if (cards, flags) not in found:
+                            found[cards, flags] = (Meld(0, name, "run", owner, cards, flags, -1, suit, low),
+                                                   dict.fromkeys(cards, 1), blank[size])
+                    else:
+                        self._general_runs(kind, owner, suit, dict(zip(places, naturals, strict=True)), choices,
+                                           found)
+        return list(found.values())
+
+    def _general_window(self, kind: MeldKind, owner: int, suit: int, window: range,
+                        holding: tuple[tuple[int, int], ...], in_place: list[int], counts: Mapping[int, int],
+                        spare_wilds: int, combinations: list[tuple[tuple[int, ...], tuple[int, ...]]],
+                        found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate]) -> None:
+        """The runs of a window that the general choice of naturals fills (`_choose_naturals`) from the suit's
+        cards held and its wild cards natural in their place, added to `found` (by cards and flags) unless found
+        already."""
+        natural_at: dict[int, list[int]] = {}  # position -> the cards that sit there naturally
+        for card in sorted(card for card, _ in holding) + in_place:
+            for position in self.positions(kind, card):
+                natural_at.setdefault(position, []).append(card)
+        for naturals in self._choose_naturals(window, natural_at, counts, spare_wilds):
+            if len(naturals) < kind.min_naturals:
+                continue
+            needed = len(window) - len(naturals)
+            self._general_runs(kind, owner, suit, naturals,
+                               self._wild_choices(counts, combinations, naturals.values(), needed), found)
+
+    def _general_runs(self, kind: MeldKind, owner: int, suit: int, naturals: dict[int, int],
+                      choices: Iterable[tuple[int, ...]],
+                      found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate]) -> None:
+        """The runs of these naturals (position -> card) with each choice of wild cards, as `_run` makes them,
+        added to `found` (by cards and flags) unless found already."""
+        for wilds in choices:
+            for prefer_low in (True, False) if kind.either_end else (True,):
+                meld = self._run(kind, 0, owner, suit, naturals, list(wilds), prefer_low)
+                if meld is not None and (meld.cards, meld.wild) not in found:
+                    found[meld.cards, meld.wild] = (meld, _needs(meld.cards), self.roles(meld))
 
     @staticmethod
-    def _place_naturals(window: range, natural_at: dict[int, list[int]], spare_wilds: int) -> list[dict[int, int]]:
-        """`_choose_naturals` when each place has one card that sits there: the window's places the hand fills,
-        also leaving out up to `spare_wilds` of them for a wild to stand in, in the same order."""
-        whole = {p: natural_at[p][0] for p in window if p in natural_at}
-        held = list(whole)
-        ways = [whole]
-        for left_out in range(1, min(spare_wilds, len(held) - 1) + 1):
+    def _place_naturals(held: list[int], spare_wilds: int) -> list[list[int]]:
+        """`_choose_naturals` when each place has one card that sits there: the places of a window the hand fills
+        (`held`, in order), then the same leaving out up to `spare_wilds` of them for a wild to stand in, in the
+        same order."""
+        ways = [held]
+        if spare_wilds > 0 and len(held) > 1:
+            ways.extend(held[:index] + held[index + 1:] for index in range(len(held)))
+        for left_out in range(2, min(spare_wilds, len(held) - 1) + 1):
             for omitted in itertools.combinations(held, left_out):
-                ways.append({p: card for p, card in whole.items() if p not in omitted})
+                ways.append([position for position in held if position not in omitted])
         return ways
 
     def _choose_naturals(self, window: range, natural_at: dict[int, list[int]], counts: Mapping[int, int],
@@ -761,6 +901,15 @@ class MeldRules:
 
     def rank_at(self, position: int) -> int:
         return self.ace if position in (-1, self.top + 1) else position
+
+    def _roles_in(self, suit: int) -> dict[int, str]:
+        """What a wild card stands for at each place of a run of the suit (as `roles` gives it), worked out once."""
+        found = self._suit_roles.get(suit)
+        if found is None:
+            deck = self.deck
+            found = self._suit_roles[suit] = {position: deck.card_text(deck.card_of(self.rank_at(position), suit))
+                                              for position in range(-1, self.top + 2)}
+        return found
 
     def roles(self, meld: Meld) -> tuple[str, ...]:
         """What each card stands for, as the action's text gives it: "" for a natural card."""

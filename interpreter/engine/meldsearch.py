@@ -51,8 +51,8 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
                       if all(entry[1].get(card, 0) <= left for card, left in lost)
                       and not (newly_taken and entry[0].shape == "set" and (entry[0].kind, entry[0].rank) in taken))
     else:
-        found = tuple((meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
-                      for meld, needs, roles in rules.search(counts, owner, table))
+        found = tuple([(meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
+                       for meld, needs, roles in rules.search(counts, owner, table)])
     state.meld_search = MeldSearch(seat, owner, counts, taken, found)
     return found
 
