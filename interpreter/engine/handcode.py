@@ -362,10 +362,9 @@ class _HandWriter(SiteWriter):
         self.code(f"raise RUNTIME('p' + str({seat}) + ' is not at the table: no seat decides', {step.where!r})", 1)
         if self.expr(step["seat"], scope) == f"({scope}['player'])":  # (`decide: player`: the scope as it is)
             self.code(f"L[{bound}] = {scope}")  # (a scope is never changed in place, so it is shared)
-            self.binds(f"L[{bound}]", scope, "player")
         else:
             self.code(f"L[{bound}] = {{**{scope}, 'player': {seat}}}")
-            self.binds(f"L[{bound}]", scope, "player")
+        self.binds(f"L[{bound}]", scope, "player")
         self.jump(wait)
         self.begin(wait)
         options = self.name_of(step["options"], "O")

@@ -147,8 +147,8 @@ class SegmentWriter(StepWriter):
         for text, where in others[1]:
             self.line(text, where or "")
 
-    @staticmethod
-    def _copy_short(segments: dict[int, list[tuple[str, str | None]]], order: list[int], joined: set[int]) -> None:
+    def _copy_short(self, segments: dict[int, list[tuple[str, str | None]]], order: list[int],
+                    joined: set[int]) -> None:
         """Then a jump to a short segment (`_COPIED_LINES`) runs a copy of its code in its place, the segment kept
         for the other jumps to it: a loop's step back to its head (the next discard of several), the next trick's
         start after a trick's last card, run on without going back to `State.apply`'s loop. Copies are made of
@@ -160,7 +160,8 @@ class SegmentWriter(StepWriter):
             written: list[tuple[str, str | None]] = []
             for text, where in originals[label]:
                 jumped = _JUMP.fullmatch(text)
-                copied = originals.get(int(jumped[2])) if jumped is not None and int(jumped[2]) != label else None
+                target = self.target(int(jumped[2])) if jumped is not None else label
+                copied = originals.get(target) if target != label else None
                 if jumped is None or copied is None or len(copied) > _COPIED_LINES:
                     written.append((text, where))
                     continue
