@@ -89,7 +89,6 @@ class MeldRules:
     def __init__(self, deck: Deck, kinds: list[MeldKind], is_wild: Callable[[int], bool]) -> None:
         self.deck = deck
         self.kinds = {kind.name: kind for kind in kinds}
-        self._one_per_owner = any(kind.one_per_owner for kind in kinds)  # (else no rank is ever taken)
         # The set kinds of one set per rank and owner: the ranks their sets take on a table limit a search.
         self._ranked_kinds = frozenset(kind.name for kind in kinds if kind.shape == "set" and kind.one_per_owner)
         self.top = len(deck.ranks) - 1
@@ -315,18 +314,13 @@ class MeldRules:
         counts = Counter(hand)
         # (kept for the cards, the owner and the ranks taken: a rule that asks whether some cards make a meld
         # asks it for the same cards again with each meld of the table, which a search reads nothing else of)
-        key = (tuple(sorted(counts.items())), owner, self._taken(table))
+        key = (tuple(sorted(counts.items())), owner, self.taken_ranks(table))
         found = self._searched.get(key)
         if found is None:
             if len(self._searched) >= _SEARCHES_KEPT:
                 self._searched.clear()
             found = self._searched[key] = tuple(entry[0] for entry in self.search(counts, owner, table))
         return list(found) if meld_id == 0 else [dataclasses.replace(meld, id=meld_id) for meld in found]
-
-    def _taken(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
-        """The (kind, rank) of the sets on an owner's table of kinds of one set per rank and owner."""
-        ranked = self._ranked_kinds
-        return frozenset((meld.kind, meld.rank) for meld in table if meld.kind in ranked) if ranked else _NONE_TAKEN
 
     def search(self, counts: Mapping[int, int], owner: int, table: list[Meld]) -> list[Candidate]:
         """Every valid new meld the cards counted can make, as (meld, the cards it needs and how many, what each
@@ -404,10 +398,8 @@ class MeldRules:
 
     def taken_ranks(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
         """The (kind, rank) of the sets on an owner's table of kinds that allow one set per rank and owner."""
-        if not self._one_per_owner:
-            return _NONE_TAKEN
-        return frozenset((meld.kind, meld.rank) for meld in table
-                         if meld.shape == "set" and self.kinds[meld.kind].one_per_owner)
+        ranked = self._ranked_kinds
+        return frozenset((meld.kind, meld.rank) for meld in table if meld.kind in ranked) if ranked else _NONE_TAKEN
 
     def unmelded(self, hand: Sequence[int], onto: Sequence[Meld] = ()) -> list[int]:
         """The cards left out by the arrangement of the hand into disjoint new melds (of the kinds, each as
