@@ -519,12 +519,17 @@ class _Emitter:
             self.inlined.append((written, function_name))
             return written
         inner = _Emitter(instance.annotations, instance.definition.parameters, self.folding)
-        inner.helper = self.helper
         inner.arguments = dict(zip(instance.definition.parameters, arguments, strict=True))
         inner.looping = True  # a definition with parameters is called in a loop, as a rule
+        return self._written_in_place(inner, body, function_name, place)
+
+    def _written_in_place(self, inner: _Emitter, body: ast.Node, function_name: str, place: tuple[Any, ...]) -> str:
+        """A definition's body written by `inner` in place of its call: what it calls and keeps is this
+        expression's too, and the code is kept for the same call at the same kind of place."""
+        inner.helper = self.helper
         inner.inline_depth = self.inline_depth + 1
         code = f"({inner.emit(body)})"
-        for call, (_, places) in inner.repeated_calls.items():  # (calls inside it are never kept: see above)
+        for call, (_, places) in inner.repeated_calls.items():  # (never kept: see `_record_call`)
             for _ in range(places):
                 self._record_call(call, keepable=False)
         self.hoisted = self.hoisted or inner.hoisted
@@ -550,18 +555,8 @@ class _Emitter:
                 or len(list(_nodes(instance.definition.body))) > _INLINE_SIZE:
             return None
         inner = _Emitter(instance.annotations, (), self.folding)
-        inner.helper = self.helper
         inner.kept_locally = self.kept_locally  # (what it works out is the decision's too: kept in the same locals)
-        inner.inline_depth = self.inline_depth + 1
-        code = f"({inner.emit(instance.definition.body)})"
-        for call, (_, places) in inner.repeated_calls.items():  # (calls inside it are never kept: see `_inline`)
-            for _ in range(places):
-                self._record_call(call, keepable=False)
-        self.hoisted = self.hoisted or inner.hoisted
-        self.called = self.called or inner.called
-        self.inlined += [*inner.inlined, (code, function_name)]
-        self.inlined_here[place] = code
-        return code
+        return self._written_in_place(inner, instance.definition.body, function_name, place)
 
     def _kept(self, key: str, code: str) -> str:
         """A value worked out once and kept: in `B` under `key`, and at the top of a card filter also in a local
