@@ -811,7 +811,8 @@ def _reads(node: ast.Node, variable: str) -> bool:
 
 
 def _cards_of(field: Any) -> dict[int, frozenset[int]]:
-    """The cards of each suit, or of each rank (`field`: the deck's suit or rank of each card)."""
+    """The cards of each suit, rank or value (`field`: the deck's suit, rank or value of each card), for
+    `_Emitter._field_test`'s filters."""
     cards: dict[int, set[int]] = {}
     for card in range(len(field)):
         cards.setdefault(field[card], set()).add(card)
