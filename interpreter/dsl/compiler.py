@@ -128,7 +128,12 @@ class Program:
                    binding: str | None = None) -> str:
         """Queue one function `f(V, B, items)` keeping the items for which every condition holds, each item
         bound in `B` under `variable` while its conditions are tested (several checked expressions at once);
-        or, with `binding`, bound as that code says (e.g. `B['after'] = item[0]`: several names at once)."""
+        or, with `binding`, bound as that code says (e.g. `B['after'] = item[0]`: several names at once).
+
+        The conditions are tested in turn over the items left by those before (`_filter_lines`): what reads
+        nothing of an item is worked out once, not once per item. Callers fall back to testing the clauses one by
+        one when the function fails (which names the failure): the function may work out a value that testing the
+        items one by one would not have reached."""
         name = f"x_{len(self._expressions)}"
         emitters = [(self._emitter(annotations), node) for node, annotations in parts]
         kept: dict[str, str] = {}  # what reads no item, kept in locals of the function (faster than in `B`)
@@ -138,25 +143,17 @@ class Program:
             emitter.kept_locally = kept
             emitter.item_names = item_names
         # A condition that always holds is left out (a definition `strict: "false"` can make one always hold).
-        written = [(emitter, node, annotations) for (emitter, node), (_, annotations) in zip(emitters, parts,
-                                                                                             strict=True)
+        written = [(emitter, node) for emitter, node in emitters
                    if emitter.constant(node) is UNKNOWN or not emitter.constant(node)]
-        # The first conditions that read nothing of an item hold for all or for none: tested once, before the
-        # loop, when there are items (so that nothing is evaluated that testing the first item would not).
-        leading = 0
-        while leading < len(written) and not written[leading][2].used_context & item_names:
-            leading += 1
-        once = " and ".join(emitter.emit(node) for emitter, node, _ in written[:leading])
-        conditions = " and ".join(emitter.emit(node) for emitter, node, _ in written[leading:]) or "True"
-        self._expressions.append(name)
-        start = _unset(kept) + (f"    if not items or not ({once}):\n        return []\n" if once else "")
+        read = set().union(*(annotations.used_context for _, annotations in parts))
+        if binding is not None:  # (a name no condition reads is not bound: `cards` is a new list each time)
+            binding = "; ".join(part for part in binding.split("; ")
+                                if _BOUND_NAME.findall(part)[0] in read) or "pass"
         bound = binding or f"B[{variable!r}] = item"
-        if conditions == "True":  # (every clause reads nothing of an item: tested once, above)
-            body = "    return list(items)\n"
-        else:
-            body = (f"    found = []\n    for item in items:\n        {bound}\n        if {conditions}:\n"
-                    f"            found.append(item)\n    return found\n")
-        self._append(f"def {name}(V, B, items):\n{start}{body}", [emitter for emitter, _ in emitters])
+        body = _filter_lines(written, variable if binding is None else None, bound)
+        self._expressions.append(name)
+        self._append(f"def {name}(V, B, items):\n{_unset(kept)}    if not items:\n        return []\n{body}",
+                     [emitter for emitter, _ in emitters])
         self._emit_instances()
         return name
 
@@ -786,6 +783,88 @@ class _Emitter:
         if condition is not UNKNOWN:
             return self.emit(node.then if condition else node.otherwise)
         return f"({self.emit(node.then)} if {self.emit(node.condition)} else {self.emit(node.otherwise)})"
+
+
+def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None, bound: str) -> str:
+    """The body of a filter's function once it has items: each condition in turn narrows `items`.
+
+    The tests of a condition joined by `or` that read nothing of an item are worked out once: when one holds,
+    the condition holds for every item and is not tested (`leading or card.suit == led`); otherwise the items are
+    tested with its other tests only. Conditions that read the item, one after another, are tested in one pass;
+    one that compares a card's suit, rank or value with a value that reads nothing of the card is made in C (the
+    cards of that suit: `_FIELD_FILTERS`). `variable`: the name each card is bound to (None when `bound` binds
+    several names); `bound`: the code binding an item."""
+    lines: list[str] = []
+    waiting: list[tuple[_Emitter, list[ast.Node]]] = []  # conditions reading the item, for the next pass
+    fresh = False  # whether `items` is a list made here (else the caller's own, which is copied at the end)
+
+    def narrow(tests: list[tuple[_Emitter, list[ast.Node]]], indent: str) -> None:
+        """One pass over the items keeping those for which every condition (tests joined by `or`) holds."""
+        emitter, terms = tests[0]
+        made_in_c = _field_filter(emitter, terms[0], variable) if len(tests) == 1 and len(terms) == 1 else None
+        if made_in_c is not None:
+            lines.extend([f"{indent}items = {made_in_c}", f"{indent}if not items:", f"{indent}    return items"])
+            return
+        condition = " and ".join(f"({' or '.join(emitter.emit(term) for term in terms)})"
+                                 for emitter, terms in tests)
+        lines.extend([f"{indent}found = []", f"{indent}for item in items:", f"{indent}    {bound}",
+                      f"{indent}    if {condition}:", f"{indent}        found.append(item)",
+                      f"{indent}if not found:", f"{indent}    return found", f"{indent}items = found"])
+
+    def flush() -> None:
+        nonlocal fresh
+        if waiting:
+            narrow(waiting, "    ")
+            waiting.clear()
+            fresh = True
+
+    for emitter, node in written:
+        terms = _or_terms(emitter, node)
+        if terms is None:  # (a test that always holds)
+            continue
+        if not terms:  # (it never holds)
+            lines.append("    return []")
+            return "\n".join(lines) + "\n"
+        once = [term for term in terms if emitter._same_for_every_item(term)]
+        each = [term for term in terms if not emitter._same_for_every_item(term)]
+        if not once:
+            waiting.append((emitter, each))
+            continue
+        flush()
+        lines.append(f"    if not ({' or '.join(emitter.emit(term) for term in once)}):")
+        if each:
+            narrow([(emitter, each)], "        ")
+        else:
+            lines.append("        return []")
+    flush()
+    lines.append("    return items" if fresh else "    return list(items)")
+    return "\n".join(lines) + "\n"
+
+
+def _or_terms(emitter: _Emitter, node: ast.Node) -> list[ast.Node] | None:
+    """The tests of a condition joined by `or`, in order, without those that never hold; None when one always
+    holds."""
+    if isinstance(node, ast.Binary) and node.operator == "or":
+        left, right = _or_terms(emitter, node.left), _or_terms(emitter, node.right)
+        return None if left is None or right is None else left + right
+    value = emitter.constant(node)
+    if value is UNKNOWN:
+        return [node]
+    return None if value else []
+
+
+def _field_filter(emitter: _Emitter, test: ast.Node, variable: str | None) -> str | None:
+    """The cards of `items` for which a test comparing the card's suit, rank or value with a value that reads
+    nothing of the card holds, made in C (`card.suit == led`: `list(filter(CARDS_OF_SUIT.get(led, NO_CARDS)
+    .__contains__, items))`); None for any other test."""
+    code = _FIELD_FILTERS.get(getattr(test, "operator", ""))
+    if variable is None or code is None or not isinstance(test, ast.Binary):
+        return None
+    for side, other in ((test.left, test.right), (test.right, test.left)):
+        field = emitter._card_field(side, variable)
+        if field is not None and not emitter._same_for_every_item(side) and emitter._same_for_every_item(other):
+            return code.format(value=emitter.emit(other), field=field)
+    return None
 
 
 def _unset(kept: dict[str, str]) -> str:

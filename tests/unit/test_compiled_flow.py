@@ -358,6 +358,24 @@ def test_a_call_that_reads_nothing_of_the_card_is_worked_out_where_a_card_first_
 
 
 
+def test_a_test_reading_no_card_that_no_card_reaches_never_fails_the_decision(tmp_path: Path) -> None:
+    # `share(size(hand)) > 0` reads nothing of the card: the filter works it out once, before the cards, and it
+    # fails there; no card reaches it clause by clause (every card's rank holds first), so the decision offers
+    # every card the other clause allows, as the clauses tested one card by one do.
+    path = _variant(tmp_path, "  follows(c): c.suit == led\n",
+                    "  follows(c): c.suit == led\n  share(n): n // (n - n)\n")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "              reason: \"you must follow suit\"",
+        "              reason: \"you must follow suit\"\n"
+        "            - rule: order(card.rank) >= 0 or share(size(hand)) > 0\n"
+        "              reason: \"a share\""), encoding="utf-8")
+    game = load_ruleset(path)
+    state = game.new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    seat = state.current_player
+    hand = state.values["hand"][seat]
+    assert sorted(action.card for action in state.legal_actions()) == sorted(set(hand))
+
 @pytest.mark.parametrize("choice_first", [True, False])
 def test_a_choice_argument_named_player_leaves_player_as_it_was_for_the_other_options(
         tmp_path: Path, choice_first: bool) -> None:
