@@ -81,7 +81,7 @@ class HeuristicAgent(Agent):
         assert state.pending is not None
         option = next(o for o in state.pending.options if o.kind == "take" and o.name == action.name)
         assert option.source is not None
-        return len(state.zone(option.source, state.pending.bindings)[1])
+        return len(state.cards.zone(state, option.source, state.pending.bindings)[1])
 
     def _keep_value(self, state: State, card: int, wild: dict[int, bool]) -> tuple[int, int]:
         """How much a card in hand is worth keeping: wilds most, then cards with a partner for a meld."""
@@ -111,7 +111,7 @@ class HeuristicAgent(Agent):
         return min(legal, key=lambda action: self._strength(state, action.card))
 
     def _would_win(self, state: State, trick: Step, bindings: dict[str, Any], action: Action) -> bool:
-        _, cards = state.zone(trick["zone"], bindings)
+        _, cards = state.cards.zone(state, trick["zone"], bindings)
         trial = [*cards, action.card]
         values = {**state.values, trick["zone"].name: trial}
         if trick["beats"] is None:

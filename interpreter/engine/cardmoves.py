@@ -1,116 +1,126 @@
-"""Cards and values at run time: finding a zone or a variable from a reference, moving cards (with their
-faces), dealing, and the movement an action makes (a card played or discarded, a pile taken, a meld laid)."""
+"""The cards of a match in progress: finding a zone from a reference, moving cards (with
+their faces), and the movement an action makes (a card played or discarded, a pile taken, a meld laid)."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from interpreter.actions import Action
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.melds import Meld
-from interpreter.engine.parts import StateParts
 from interpreter.engine.program import Option, Ref, Step
 from interpreter.engine.zones import ZoneKey
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import State
 
 Bindings = dict[str, Any]
 
 
-class CardsAndValues(StateParts):
-    """The part of State that reads and writes zones and variables."""
+class Cards:
+    """The part of the engine that finds a state's zones and moves its cards: a state's zones are lists of cards
+    in `State.values` (the last is the top), their face-up cards in `State.face_up`. One per Game (`Game.cards`,
+    also `State.cards`), shared by its states: it keeps nothing of a match, and is given the state it acts on."""
 
-    # --- zones and variables ---------------------------------------------------------------------------------
+    __slots__ = ()
 
-    def _owner(self, ref: Ref, bindings: Bindings, scratch: bool = False) -> int:
+    # --- zones -----------------------------------------------------------------------------------------------
+
+    def owner(self, state: State, ref: Ref, bindings: Bindings, scratch: bool = False) -> int:
+        """The seat or team owning the zone (or variable) a reference names; -1 for one on the table."""
         name = ref.owner_name
         if name is not None:
             found = bindings.get(name)
-            return int(found if found is not None else self.values[name])
+            return int(found if found is not None else state.values[name])
         if ref.owner is not None:
-            owner: int = self.evaluate_kept(ref.owner, bindings) if scratch else self.evaluate(ref.owner, bindings)
+            owner: int = state.evaluate_kept(ref.owner, bindings) if scratch else state.evaluate(ref.owner, bindings)
             return owner
         if ref.implicit:
             return int(bindings["player"])
         return -1
 
-    def zone(self, ref: Ref, bindings: Bindings, scratch: bool = False) -> tuple[ZoneKey, list[int]]:
+    def zone(self, state: State, ref: Ref, bindings: Bindings, scratch: bool = False) -> tuple[ZoneKey, list[int]]:
         """A zone's key and cards. With `scratch`, `bindings` is a decision's scratch copy of its bound names:
         the definitions an owner computes are kept in it (see State.evaluate_kept)."""
         if ref.on_table:
-            return ref.table_key, self.values[ref.name]
-        owner = self._owner(ref, bindings, scratch)
-        owned = self.values[ref.name]
+            return ref.table_key, state.values[ref.name]
+        owner = self.owner(state, ref, bindings, scratch)
+        owned = state.values[ref.name]
         if not 0 <= owner < len(owned):  # (a seat or team that is not at this table; -1 would read the last)
             raise RulesetRuntimeError(f"`{ref.name}` has no owner {owner} at a table of {len(owned)}", ref.where)
         return (ref.name, owner), owned[owner]
 
-    def table(self, ref: Ref, bindings: Bindings, scratch: bool = False) -> tuple[ZoneKey, list[Meld]]:
+    def table(self, state: State, ref: Ref, bindings: Bindings, scratch: bool = False) -> tuple[ZoneKey, list[Meld]]:
         """A zone of melds."""
-        key, melds = self.zone(ref, bindings, scratch)
+        key, melds = self.zone(state, ref, bindings, scratch)
         return key, cast("list[Meld]", melds)
 
-    def _zone_list(self, key: ZoneKey) -> list[int]:
+    def zone_list(self, state: State, key: ZoneKey) -> list[int]:
+        """The cards of the zone a key names."""
         name, owner = key
-        stored = self.values[name]
+        stored = state.values[name]
         cards: list[int] = stored if owner < 0 else stored[owner]
         return cards
 
-    def _put(self, key: ZoneKey, cards: list[int], card: int, face_up: bool, at_bottom: bool) -> None:
+    def _put(self, state: State, key: ZoneKey, cards: list[int], card: int, face_up: bool, at_bottom: bool) -> None:
         if at_bottom:
             cards.insert(0, card)
         else:
             cards.append(card)
         if face_up:
-            self.face_up.add(key, card)
+            state.face_up.add(key, card)
 
-    def _take(self, key: ZoneKey, cards: list[int], index: int) -> tuple[int, bool]:
+    def _take(self, state: State, key: ZoneKey, cards: list[int], index: int) -> tuple[int, bool]:
         card = cards.pop(index)
-        return card, self.face_up.take(key, card)
+        return card, state.face_up.take(key, card)
 
-    def move_from_top(self, step: Step, count: int, bindings: Bindings) -> int:
+    def move_from_top(self, state: State, step: Step, count: int, bindings: Bindings) -> int:
         """Move up to `count` cards from the top of the source; how many moved."""
-        source_key, source = self.zone(step["source"], bindings)
-        target_key, target = self.zone(step["destination"], bindings)
-        return self._move_top(source_key, source, target_key, target, step["face"], step["at"] == "bottom", count)
+        source_key, source = self.zone(state, step["source"], bindings)
+        target_key, target = self.zone(state, step["destination"], bindings)
+        return self._move_top(state, source_key, source, target_key, target, step["face"], step["at"] == "bottom",
+                              count)
 
-    def _move_top(self, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
+    def _move_top(self, state: State, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
                   face: str | None, at_bottom: bool, count: int) -> int:
         moved = 0
         while moved < count and source:
-            card, was_up = self._take(source_key, source, -1)
-            self._put(target_key, target, card, face == "up" or (was_up and face != "down"), at_bottom)
+            card, was_up = self._take(state, source_key, source, -1)
+            self._put(state, target_key, target, card, face == "up" or (was_up and face != "down"), at_bottom)
             moved += 1
         return moved
 
-    def take_back(self, trick_key: ZoneKey, trick: list[int], seat: int, source: str, card: int) -> None:
+    def take_back(self, state: State, trick_key: ZoneKey, trick: list[int], seat: int, source: str, card: int) -> None:
         """A `take_back` step: the card `seat` has just played to a trick goes back to its zone `source`, face up
         (every seat saw it), and the take-back is logged."""
         del trick[len(trick) - 1 - trick[::-1].index(card)]
-        self.face_up.take(trick_key, card)
-        self.values[source][seat].append(card)
-        self.face_up.add((source, seat), card)
-        self._events.append(("log", f"p{seat} takes back {self.card_text(card)}"))
+        state.face_up.take(trick_key, card)
+        state.values[source][seat].append(card)
+        state.face_up.add((source, seat), card)
+        state.note(f"p{seat} takes back {state.card_text(card)}")
 
-    def move_all(self, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
+    def move_all(self, state: State, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
                  face: str | None, at_bottom: bool) -> None:
         """Every card of the source to the target, in order; each keeps its face unless `face` says."""
         if not source:
             return
         cards = list(source)
         source.clear()
-        was_up = self.face_up.cards.pop(source_key, None)  # (the source's face-up cards leave it with them)
+        was_up = state.face_up.cards.pop(source_key, None)  # (the source's face-up cards leave it with them)
         if at_bottom:
             target[:0] = cards
         else:
             target.extend(cards)
         if face == "up":
             for card in cards:
-                self.face_up.add(target_key, card)
+                state.face_up.add(target_key, card)
         elif face != "down" and was_up:  # every card keeps its face: the face-up ones stay face up
-            self.face_up.cards.setdefault(target_key, []).extend(was_up)
+            state.face_up.cards.setdefault(target_key, []).extend(was_up)
 
-    def turn_over(self, key: ZoneKey, cards: list[int], up: bool, chosen: list[int] | None, where: str) -> None:
+    def turn_over(self, state: State, key: ZoneKey, cards: list[int], up: bool, chosen: list[int] | None,
+                  where: str) -> None:
         """Turn cards over where they lie: every card of the zone, or the cards listed (each must be there, as
         many times as listed), face up or face down."""
         if chosen is None:
@@ -119,135 +129,136 @@ class CardsAndValues(StateParts):
             held = Counter(cards)
             for card in chosen:
                 if held[card] <= 0:
-                    raise RulesetRuntimeError(f"{self.card_text(card)} is not in {key[0]}: it cannot be turned "
+                    raise RulesetRuntimeError(f"{state.card_text(card)} is not in {key[0]}: it cannot be turned "
                                               f"over there", where)
                 held[card] -= 1
         if not up:
             for card in chosen:
-                self.face_up.take(key, card)
+                state.face_up.take(key, card)
             return
-        face_up = Counter(self.face_up.of(key))
+        face_up = Counter(state.face_up.of(key))
         for card in chosen:  # (a card already face up stays so; each copy counts once)
             if face_up[card] > 0:
                 face_up[card] -= 1
             else:
-                self.face_up.add(key, card)
+                state.face_up.add(key, card)
 
-    def move_some(self, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
+    def move_some(self, state: State, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
                   face: str | None, at_bottom: bool, amount: int | list[int], where: str) -> None:
         """The named cards (a list), or a number of cards from the top, which must all be there."""
         if isinstance(amount, list):
             for card in amount:
                 if card not in source:
-                    raise RulesetRuntimeError(f"{self.card_text(card)} is not in {source_key[0]}", where)
-                _, card_was_up = self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
-                self._put(target_key, target, card, face == "up" or (card_was_up and face != "down"), at_bottom)
+                    raise RulesetRuntimeError(f"{state.card_text(card)} is not in {source_key[0]}", where)
+                _, card_was_up = self._take(state, source_key, source, len(source) - 1 - source[::-1].index(card))
+                self._put(state, target_key, target, card, face == "up" or (card_was_up and face != "down"), at_bottom)
             return
-        moved = self._move_top(source_key, source, target_key, target, face, at_bottom, int(amount))
+        moved = self._move_top(state, source_key, source, target_key, target, face, at_bottom, int(amount))
         if moved < amount:
             raise RulesetRuntimeError(f"{source_key[0]} ran out: {moved} of {amount} cards moved "
                                       "(a `when_empty:` refill would handle it)", where)
 
-    def perform(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
+    def perform(self, state: State, option: Option, action: Action, bindings: Bindings) -> Bindings:
         """An action's own movement (a card played or discarded, a card drawn, a pile taken); returns the
         bindings its option's steps see."""
         kind = option.kind
         if kind in ("meld", "add"):
-            return self._lay(option, action, bindings)
+            return self._lay(state, option, action, bindings)
         if option.meld_top is not None:
-            return self._take_melding(option, action, bindings)
+            return self._take_melding(state, option, action, bindings)
         if kind in ("play", "discard", "draw", "take"):
             assert option.source is not None and option.destination is not None
-            source_key, source = self.zone(option.source, bindings)
-            target_key, target = self.zone(option.destination, bindings)
+            source_key, source = self.zone(state, option.source, bindings)
+            target_key, target = self.zone(state, option.destination, bindings)
             if kind in ("play", "discard"):  # (the hot path of trick games: kept flat)
                 card = action.card
                 if source[-1] == card:
                     source.pop()
                 else:
                     del source[len(source) - 1 - source[::-1].index(card)]
-                was_up = self.face_up.take(source_key, card) if self.face_up.cards else False
+                face_up = state.face_up
+                was_up = face_up.take(source_key, card) if face_up.cards else False
                 target.append(card)
-                if self.game.tracks_placement:  # (who put the card there: the seat whose card it is)
-                    self.values["_placed"][card] = bindings.get("player", action.seat)
+                if state.game.tracks_placement:  # (who put the card there: the seat whose card it is)
+                    state.values["_placed"][card] = bindings.get("player", action.seat)
                 face = option.face
                 if face == "up" or (face is None and (was_up or kind == "play")):
-                    self.face_up.add(target_key, card)
+                    face_up.add(target_key, card)
                 return {**bindings, "card": card} if option.effects else bindings
             count = 1 if kind == "draw" else action.target if action.target > 0 else len(source)
             taken = source[len(source) - count:]
             for _ in taken:  # the top card; or the top cards, deepest first, so that their order is kept
-                card, was_up = self._take(source_key, source, len(source) - count)
-                self._put(target_key, target, card, option.face == "up" or (was_up and option.face != "down"),
+                card, was_up = self._take(state, source_key, source, len(source) - count)
+                self._put(state, target_key, target, card, option.face == "up" or (was_up and option.face != "down"),
                           False)
                 count -= 1
             return {**bindings, "cards": taken}
         return bindings
 
-    def _lay(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
+    def _lay(self, state: State, option: Option, action: Action, bindings: Bindings) -> Bindings:
         """A meld laid, or a card added to one: the cards leave the hand; the meld is put (or replaced)."""
         assert option.source is not None and option.destination is not None
-        source_key, source = self.zone(option.source, bindings)
+        source_key, source = self.zone(state, option.source, bindings)
         for card in (action.cards if option.kind == "meld" else (action.card,)):
-            self._take(source_key, source, len(source) - 1 - source[::-1].index(card))
+            self._take(state, source_key, source, len(source) - 1 - source[::-1].index(card))
         if option.at_once > 1:  # several melds at once, numbered in the order the action lays them
-            _, table = self.table(option.destination, bindings)
+            _, table = self.table(state, option.destination, bindings)
             laid = []
             for meld in bindings["laid"]:
-                laid.append(dataclasses.replace(meld, id=self.melds_laid) if meld.id != self.melds_laid else meld)
+                laid.append(dataclasses.replace(meld, id=state.melds_laid) if meld.id != state.melds_laid else meld)
                 table.append(laid[-1])
-                self.melds_laid += 1
+                state.melds_laid += 1
             return {**bindings, "laid": laid}
         plan = bindings["after"]
         if option.kind == "meld":
-            _, table = self.table(option.destination, bindings)
-            if plan.id != self.melds_laid:  # (a meld found by an earlier search of the turn: see meldsearch.py)
-                plan = dataclasses.replace(plan, id=self.melds_laid)
+            _, table = self.table(state, option.destination, bindings)
+            if plan.id != state.melds_laid:  # (a meld found by an earlier search of the turn: see meldsearch.py)
+                plan = dataclasses.replace(plan, id=state.melds_laid)
                 bindings = {**bindings, "after": plan}
             table.append(plan)
-            self.melds_laid += 1
+            state.melds_laid += 1
             return bindings
-        tables = self.tables(option.destination) if option.every_table else [self.table(option.destination,
-                                                                                             bindings)[1]]
+        tables = self.tables(state, option.destination) if option.every_table else \
+            [self.table(state, option.destination, bindings)[1]]
         for table in tables:
             for index, meld in enumerate(table):
                 if meld.id == plan.id:
                     table[index] = plan
         return bindings
 
-    def _take_melding(self, option: Option, action: Action, bindings: Bindings) -> Bindings:
+    def _take_melding(self, state: State, option: Option, action: Action, bindings: Bindings) -> Bindings:
         """A pile taken by laying its top card at once: the top card, with the cards of `to` the new melds need,
         goes to the melds (or onto a meld); then the rest of the pile goes to `to`."""
         assert option.source is not None and option.destination is not None and option.meld_top is not None
-        source_key, source = self.zone(option.source, bindings)
-        target_key, target = self.zone(option.destination, bindings)
+        source_key, source = self.zone(state, option.source, bindings)
+        target_key, target = self.zone(state, option.destination, bindings)
         taken = list(source)
-        top, _ = self._take(source_key, source, len(source) - 1)
+        top, _ = self._take(state, source_key, source, len(source) - 1)
         after, laid = bindings["after"], bindings["laid"]
-        _, table = self.table(option.meld_top, bindings)
+        _, table = self.table(state, option.meld_top, bindings)
         placed = []
         if laid:
             from_hand = list(action.cards)
             from_hand.remove(top)
             for card in from_hand:
-                self._take(target_key, target, len(target) - 1 - target[::-1].index(card))
+                self._take(state, target_key, target, len(target) - 1 - target[::-1].index(card))
             for meld in laid:
-                placed.append(dataclasses.replace(meld, id=self.melds_laid))
+                placed.append(dataclasses.replace(meld, id=state.melds_laid))
                 table.append(placed[-1])
-                self.melds_laid += 1
+                state.melds_laid += 1
             after = placed[next(index for index, meld in enumerate(laid) if meld is after)]
         else:
             table[next(index for index, meld in enumerate(table) if meld.id == after.id)] = after
-        self.move_all(source_key, source, target_key, target, option.face, False)
+        self.move_all(state, source_key, source, target_key, target, option.face, False)
         return {**bindings, "cards": taken, "after": after, "laid": placed}
 
-    def tables(self, ref: Ref) -> list[list[Meld]]:
+    def tables(self, state: State, ref: Ref) -> list[list[Meld]]:
         """Every owner's table of a zone of melds."""
-        return cast("list[list[Meld]]", self.values[ref.name])
+        return cast("list[list[Meld]]", state.values[ref.name])
 
-    def all_melds(self, option: Option, bindings: Bindings) -> list[Meld]:
+    def all_melds(self, state: State, option: Option, bindings: Bindings) -> list[Meld]:
         """The melds an `add` option may go to: its zone's, or every owner's with `every_table`."""
         assert option.destination is not None
         if option.every_table:
-            return [meld for table in self.tables(option.destination) for meld in table]
-        return self.table(option.destination, bindings)[1]
+            return [meld for table in self.tables(state, option.destination) for meld in table]
+        return self.table(state, option.destination, bindings)[1]

@@ -80,7 +80,7 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                     found[choice(seat, option.name, tuple(zip(names, values, strict=True)))] = option
         elif kind in ("play", "discard"):
             assert option.source is not None
-            _, cards = state.zone(option.source, pending.bindings)
+            _, cards = state.cards.zone(state, option.source, pending.bindings)
             candidates = cards if state.game.unique_cards else list(dict.fromkeys(cards))
             if option.card_filter is not None:
                 if shared is None:
@@ -113,7 +113,7 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             _take_melding_actions(state, pending, option, found, shared)
         elif kind in ("draw", "take"):
             assert option.source is not None
-            _, cards = state.zone(option.source, pending.bindings)
+            _, cards = state.cards.zone(state, option.source, pending.bindings)
             if not cards:
                 continue
             if option.any_depth:  # the top N cards, for every N
@@ -171,8 +171,8 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
     assert option.source is not None and option.destination is not None
     if any(not clause.per_action and not state.evaluate_kept(clause.rule, shared) for clause in option.clauses):
         return  # a clause that no meld can satisfy (`drawn` is false): no need to look for melds
-    _, hand = state.zone(option.source, shared, scratch=True)
-    key, table = state.table(option.destination, shared, scratch=True)
+    _, hand = state.cards.zone(state, option.source, shared, scratch=True)
+    key, table = state.cards.table(state, option.destination, shared, scratch=True)
     melds_into(state, pending, option, found, shared, hand, table, key)
 
 
@@ -205,7 +205,7 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
             if found.setdefault(action, option) is option:
                 plans[action] = meld
         return
-    tables = state.tables(option.destination) if option.every_table else [table]
+    tables = state.cards.tables(state, option.destination) if option.every_table else [table]
     distinct = list(dict.fromkeys(hand))
     grown_melds: list[tuple[Meld, int, Meld]] = []
     for owned in tables:
@@ -227,7 +227,7 @@ def _take_melding_actions(state: State, pending: Pending, option: Option, found:
                           shared: Bindings) -> None:
     """A pile taken by laying its top card at once (`meld_top`): each way the clauses allow, with its plan."""
     assert option.source is not None
-    _, pile = state.zone(option.source, shared, scratch=True)
+    _, pile = state.cards.zone(state, option.source, shared, scratch=True)
     if not pile or any(not clause.per_action and not state.evaluate_kept(clause.rule, shared)
                        for clause in option.clauses):
         return
@@ -246,10 +246,10 @@ def top_melds(state: State, seat: int, option: Option,
     if rules is None:  # pragma: no cover - the loader refuses `meld_top` without a `melds:` section
         raise RulesetRuntimeError("`meld_top` needs a `melds:` section", option.where)
     assert option.source is not None and option.destination is not None and option.meld_top is not None
-    _, pile = state.zone(option.source, bindings)
+    _, pile = state.cards.zone(state, option.source, bindings)
     top = pile[-1]
-    _, hand = state.zone(option.destination, bindings)
-    key, table = state.table(option.meld_top, bindings)
+    _, hand = state.cards.zone(state, option.destination, bindings)
+    key, table = state.cards.table(state, option.meld_top, bindings)
     found: list[tuple[Action, tuple[Meld, tuple[Meld, ...]]]] = []
     for meld in table:
         grown = rules.add(meld, top)
@@ -318,8 +318,8 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
                                       f"laid at once here")
     option = _option_in_force(state, options, pending.bindings)
     assert option.source is not None and option.destination is not None
-    _, hand = state.zone(option.source, pending.bindings)
-    key, table = state.table(option.destination, pending.bindings)
+    _, hand = state.cards.zone(state, option.source, pending.bindings)
+    key, table = state.cards.table(state, option.destination, pending.bindings)
     wanted = list(action.cards) if action.kind == "meld" else [action.card]
     missing = [card for card in wanted if wanted.count(card) > hand.count(card)]
     if missing:
@@ -339,7 +339,8 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
                                                           **({"laid": laid} if option.at_once > 1
                                                              else {"after": laid[0]})})
     else:
-        target = next((m for m in state.all_melds(option, pending.bindings) if m.id == action.target), None)
+        melds = state.cards.all_melds(state, option, pending.bindings)
+        target = next((m for m in melds if m.id == action.target), None)
         if target is None:
             return IllegalActionError(f"{text}: your side has no meld m{action.target}")
         grown = rules.add(target, action.card)
@@ -356,7 +357,7 @@ def _take_refusal(state: State, pending: Pending, options: list[Option], action:
     are not what the cards make, or the clause of the ruleset that fails."""
     option = _option_in_force(state, options, pending.bindings)
     assert option.source is not None
-    _, pile = state.zone(option.source, pending.bindings)
+    _, pile = state.cards.zone(state, option.source, pending.bindings)
     text = state.action_text(action)
     if not pile:
         return IllegalActionError(f"{option.source.name} is empty")
@@ -377,7 +378,8 @@ def _take_refusal(state: State, pending: Pending, options: list[Option], action:
         if action.card >= 0 and action.card != pile[-1]:
             return IllegalActionError(f"{text}: the top card of {option.source.name} is {state.card_text(pile[-1])}")
         assert option.meld_top is not None
-        if action.card >= 0 and all(m.id != action.target for m in state.table(option.meld_top, pending.bindings)[1]):
+        _, meld_table = state.cards.table(state, option.meld_top, pending.bindings)
+        if action.card >= 0 and all(m.id != action.target for m in meld_table):
             return IllegalActionError(f"{text}: there is no meld m{action.target} in {option.meld_top.name}")
         source = option.destination.name if option.destination is not None else "the hand"
         return IllegalActionError(f"{text}: these are not melds that the top card {state.card_text(pile[-1])} and "
@@ -481,16 +483,17 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
     if option.meld_top is not None:
         assert option.source is not None
         after, laid = state.meld_plans[action]
-        return {**pending.bindings, "cards": list(state.zone(option.source, pending.bindings)[1]), "after": after,
-                "laid": list(laid)}
+        _, cards = state.cards.zone(state, option.source, pending.bindings)
+        return {**pending.bindings, "cards": list(cards), "after": after, "laid": list(laid)}
     if option.kind == "meld":
         return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
     if option.kind == "add":
         assert option.destination is not None
-        target = next(meld for meld in state.all_melds(option, pending.bindings) if meld.id == action.target)
+        melds = state.cards.all_melds(state, option, pending.bindings)
+        target = next(meld for meld in melds if meld.id == action.target)
         return {**pending.bindings, "cards": [action.card], "meld": target, "after": state.meld_plans[action]}
     assert option.source is not None
-    _, cards = state.zone(option.source, pending.bindings)
+    _, cards = state.cards.zone(state, option.source, pending.bindings)
     if option.kind == "take" and action.target > 0:
         return {**pending.bindings, "cards": cards[len(cards) - action.target:]}
     return {**pending.bindings, "cards": [cards[-1]] if option.kind == "draw" else list(cards)}
@@ -548,14 +551,14 @@ def _check_option(state: State, pending: Pending, option: Option, action: Action
             bindings[name] = thawed(given[name])
     elif option.kind in ("play", "discard"):
         assert option.source is not None
-        _, cards = state.zone(option.source, pending.bindings)
+        _, cards = state.cards.zone(state, option.source, pending.bindings)
         if action.card not in cards:
             raise IllegalActionError(f"p{action.seat} has no {state.card_text(action.card)} in "
                                      f"{option.source.name}")
         bindings["card"] = action.card
     elif option.kind in ("draw", "take"):
         assert option.source is not None
-        _, cards = state.zone(option.source, pending.bindings)
+        _, cards = state.cards.zone(state, option.source, pending.bindings)
         if not cards:
             raise IllegalActionError(f"{option.source.name} is empty")
         if option.any_depth:
@@ -604,7 +607,7 @@ def why_none(state: State, pending: Pending) -> str:
     reasons: list[str] = []
     for option in pending.options:
         if option.kind in ("play", "discard") and option.source is not None:
-            _, cards = state.zone(option.source, pending.bindings)
+            _, cards = state.cards.zone(state, option.source, pending.bindings)
             if not cards:
                 reasons.append(f"{option.source.name} is empty")
             for card in dict.fromkeys(cards):
@@ -636,7 +639,7 @@ def why_none(state: State, pending: Pending) -> str:
 def _why_no_pile(state: State, pending: Pending, option: Option) -> str:
     """Why a draw or a take is refused: its pile is empty, or the clause that refuses its cards."""
     assert option.source is not None
-    _, cards = state.zone(option.source, pending.bindings)
+    _, cards = state.cards.zone(state, option.source, pending.bindings)
     if not cards:
         return f"{_describe(option)}: {option.source.name} is empty"
     if option.meld_top is not None:
@@ -661,8 +664,8 @@ def _why_no_meld(state: State, pending: Pending, option: Option) -> list[str]:
     for clause in option.clauses:
         if not clause.per_action and not state.evaluate_kept(clause.rule, shared):
             return [f"{option.kind}: {clause.reason}"]
-    _, hand = state.zone(option.source, pending.bindings)
-    key, table = state.table(option.destination, pending.bindings)
+    _, hand = state.cards.zone(state, option.source, pending.bindings)
+    key, table = state.cards.table(state, option.destination, pending.bindings)
     tried: list[tuple[str, Bindings]] = []
     if option.kind == "meld" and option.at_once > 1:
         found = [(meld, needs, Action(pending.seat, "meld", cards=meld.cards, roles=roles))
@@ -679,7 +682,7 @@ def _why_no_meld(state: State, pending: Pending, option: Option) -> list[str]:
         if not tried:
             return [f"meld: no meld of the ruleset's kinds can be made from {option.source.name}"]
     else:
-        for meld in state.all_melds(option, pending.bindings):
+        for meld in state.cards.all_melds(state, option, pending.bindings):
             for card in dict.fromkeys(hand):
                 grown = rules.add(meld, card)
                 if grown is not None:

@@ -204,17 +204,17 @@ class StepWriter:
         face, bottom = repr(step["face"]), step["at"] == "bottom"
         where = self.name_of(step.where, "W")
         if count is None:
-            self.line(f"{pad}S.move_all({source_key}, {source}, {destination_key}, {destination}, {face}, {bottom})",
-                      step.where)
+            self.line(f"{pad}S.cards.move_all(S, {source_key}, {source}, {destination_key}, {destination}, {face}, "
+                      f"{bottom})", step.where)
         else:
-            self.line(f"{pad}S.move_some({source_key}, {source}, {destination_key}, {destination}, {face}, {bottom}, "
-                      f"{count}, {where})", step.where)
+            self.line(f"{pad}S.cards.move_some(S, {source_key}, {source}, {destination_key}, {destination}, {face}, "
+                      f"{bottom}, {count}, {where})", step.where)
 
     def _turn(self, step: Step, bindings: str, indent: int) -> None:
         chosen = "None" if step["cards"] is None else f"list({self.value(step['cards'], bindings, indent)})"
         zone, key = self.place(step["zone"], bindings, indent)
         where = self.name_of(step.where, "W")
-        self.line(f"{'    ' * indent}S.turn_over({key}, {zone}, {step['face'] == 'up'}, {chosen}, {where})",
+        self.line(f"{'    ' * indent}S.cards.turn_over(S, {key}, {zone}, {step['face'] == 'up'}, {chosen}, {where})",
                   step.where)
 
     def _deal(self, step: Step, bindings: str, indent: int) -> None:
@@ -288,11 +288,11 @@ class StepWriter:
 
     def _form_team(self, step: Step, bindings: str, indent: int) -> None:
         seats = self.value(step["seats"], bindings, indent)
-        self.line(f"{'    ' * indent}S.form_team(list({seats}))", step.where)
+        self.line(f"{'    ' * indent}S.match.form_team(S, list({seats}))", step.where)
 
     def _seating(self, step: Step, bindings: str, indent: int) -> None:
         seats = self.value(step["seats"], bindings, indent)
-        self.line(f"{'    ' * indent}S.seat_players(list({seats}), {step['seats'].where!r})", step.where)
+        self.line(f"{'    ' * indent}S.match.seat_players(S, list({seats}), {step['seats'].where!r})", step.where)
 
     def _if(self, step: Step, bindings: str, indent: int) -> None:
         known = constant_of(step["condition"])

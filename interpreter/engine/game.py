@@ -9,8 +9,10 @@ from typing import Any
 
 from interpreter.actions import Action
 from interpreter.cards import missing_key
+from interpreter.engine.cardmoves import Cards
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.handcode import HandCode, compile_hand
+from interpreter.engine.match import MatchLoop
 from interpreter.engine.melds import build_meld_rules
 from interpreter.engine.program import Option, Program, build_program
 from interpreter.engine.state import MAX_STEPS, State
@@ -29,6 +31,10 @@ class Game:
         self.program: Program = build_program(ruleset)
         self.has_simultaneous_rounds = self.program.has_simultaneous_rounds
         self.meld_rules = build_meld_rules(ruleset.deck, ruleset.tree.entries.get("melds"), ruleset.expressions)
+        # The parts of the engine that act on a state (each state holds them too): finding zones and moving cards,
+        # and running the match over hands. They keep nothing of a match, so every state of the game shares them.
+        self.cards = Cards()
+        self.match = MatchLoop()
         self._card_actions: dict[tuple[int, str], list[Action]] = {}
         self._choice_actions: dict[tuple[int, str, tuple[tuple[str, Any], ...]], Action] = {}
         self._choice_lists: dict[tuple[int, str, tuple[tuple[Any, ...], ...]], list[Action]] = {}

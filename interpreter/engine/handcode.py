@@ -121,7 +121,7 @@ class _HandWriter(SiteWriter):
         for name, phase in program.phases.items():
             self.phase(phase, entries[name], entries, end)
         self.begin(end)
-        self.finish("return S.hand_over()")
+        self.finish("return S.match.hand_over(S)")
         self.join({*entries.values(), end})
         self.lines.extend(self.finders)
         namespace = self.build()
@@ -261,7 +261,7 @@ class _HandWriter(SiteWriter):
         self.jump(head)
         self.begin(head)
         self.count_step(step.where, 2)
-        self.code(f"_moved = S.move_from_top({self.name_of(step, 'W')}, L[{remaining}], {scope})")
+        self.code(f"_moved = S.cards.move_from_top(S, {self.name_of(step, 'W')}, L[{remaining}], {scope})")
         self.code(f"L[{remaining}] -= _moved")
         self.code(f"if L[{remaining}] <= 0 or (_moved == 0 and L[{refilled}]):")
         self.code(f"return {after}", 1)
@@ -312,7 +312,7 @@ class _HandWriter(SiteWriter):
         self.code(f"return {after}", 1)
         self.code(f"_o, _a, _b = L[{deferred}][0]")
         self.code(f"L[{deferred}] = L[{deferred}][1:]")
-        self.code(f"L[{gathered.scope}] = S.perform(_o, _a, _b)")
+        self.code(f"L[{gathered.scope}] = S.cards.perform(S, _o, _a, _b)")
         for option in gathered.options:
             self.code(f"if _o is {self.name_of(option, 'O')}:")
             self.code(f"return {gathered.effects[id(option)]}", 1)
@@ -404,7 +404,7 @@ class _HandWriter(SiteWriter):
         elif all(option.kind == "choose" for option in step["options"]):
             self.code(f"L[{scope_slot}] = _b")  # (a choice moves no card)
         else:
-            self.code(f"L[{scope_slot}] = S.perform(_o, _a, _b)")
+            self.code(f"L[{scope_slot}] = S.cards.perform(S, _o, _a, _b)")
         self.binds(f"L[{scope_slot}]", None, "player")  # (a decision's bindings hold `player`)
         chained: list[tuple[Option, int, int]] = []  # an option with steps: their label, and where they lead
         checks: list[tuple[Option, int]] = []  # an option whose `ends` is an expression: where it is worked out
@@ -534,7 +534,8 @@ class _HandWriter(SiteWriter):
             if retake[1]:  # a `take_back` in `after_card`: the card goes back, and the same seat plays again
                 self.begin(retake[0])
                 cards, key = self.place(step["zone"], scope, 2)
-                self.code(f"S.take_back({key}, {cards}, L[{played}][-1], {step['source']!r}, L[{card_scope}]['card'])")
+                self.code(f"S.cards.take_back(S, {key}, {cards}, L[{played}][-1], {step['source']!r}, "
+                          f"L[{card_scope}]['card'])")
                 self.code(f"L[{played}] = L[{played}][:-1]")
                 await_card(0)
                 self.stop_at(resume)

@@ -5,60 +5,62 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.dsl.types import SEAT
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.melds import Meld
-from interpreter.engine.parts import StateParts
+
+if TYPE_CHECKING:
+    from interpreter.engine.state import State
 
 DEFAULT_HAND_CAP = 1000  # the most hands of a match whose ruleset sets no `hand_cap`
 
 Bindings = dict[str, Any]
 
 
-class MatchLoop(StateParts):
-    """The part of State that runs the match over hands."""
+class MatchLoop:
+    """The part of the engine that runs a state's match over hands: it sets the match up (or a hand in progress),
+    starts and ends each hand, and keeps where the seats sit and the teams they form. One per Game (`Game.match`,
+    also `State.match`), shared by its states: it keeps nothing of a match, and is given the state it acts on."""
 
-    # Called with the state as each hand ends, before the next one starts (its zones and hand variables are still
-    # as the hand left them): how a runner reads a hand's end, e.g. for statistics. A copy of the state keeps it.
-    hand_end_hook: Callable[[Any], None] | None = None
+    __slots__ = ()
 
     # --- hands and the match ----------------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, state: State) -> None:
         """Set up the match and run to the first decision or chance event."""
-        game = self.game
-        self.values["player_count"] = self.player_count
-        self._set_seating(tuple(range(self.player_count)))
-        self.values["team_of"] = game.team_of(self.player_count)
-        self.values["_formed"] = ()
-        self.values["_meld_rules"] = game.meld_rules  # for builtins such as can_meld()
-        self.values["hand_number"] = 1
-        self.values["dealer"] = 0
+        game = state.game
+        state.values["player_count"] = state.player_count
+        self._set_seating(state, tuple(range(state.player_count)))
+        state.values["team_of"] = game.team_of(state.player_count)
+        state.values["_formed"] = ()
+        state.values["_meld_rules"] = game.meld_rules  # for builtins such as can_meld()
+        state.values["hand_number"] = 1
+        state.values["dealer"] = 0
         for name, zone in game.ruleset.zones.items():
-            self.values[name] = self._empty_zone(zone.owner)
+            state.values[name] = self._empty_zone(state, zone.owner)
         for name, variable in game.ruleset.variables.items():
-            self.values[name] = self._initial(name, variable.per, variable.type)
+            state.values[name] = self._initial(state, name, variable.per, variable.type)
         if game.program.first_dealer_drawn:  # (`first_dealer: random`: a chance event before the first hand)
-            self.values[game.ruleset.deck_zone] = list(game.fresh_decks[self.player_count])  # (the cards exist)
-            self._clear_placements()
-            self.chance = (None, "match.first_dealer", tuple(range(self.player_count)), None, SEAT)
+            state.values[game.ruleset.deck_zone] = list(game.fresh_decks[state.player_count])  # (the cards exist)
+            self._clear_placements(state)
+            state.chance = (None, "match.first_dealer", tuple(range(state.player_count)), None, SEAT)
             return
         first = game.program.first_dealer
-        self._deal_first_hand(self.evaluate(first, {}) if first is not None else 0, game.hand_variables)
+        self.deal_first_hand(state, state.evaluate(first, {}) if first is not None else 0, game.hand_variables)
 
-    def _deal_first_hand(self, dealer: int, variables: Any) -> None:
+    def deal_first_hand(self, state: State, dealer: int, variables: Any) -> None:
         """The first hand, with its dealer known: the variables given (those of a hand; every one, for a dealer
         drawn) start again with that dealer at the table."""
-        self.values["dealer"] = dealer
+        state.values["dealer"] = dealer
         for name, variable in variables:
-            self.values[name] = self._initial(name, variable.per, variable.type)
-        self._start_hand()
-        self._advance()
+            state.values[name] = self._initial(state, name, variable.per, variable.type)
+        self._start_hand(state)
+        state.advance()
 
-    def start_at(self, phase: str, *, dealer: int, hand_number: int, zones: dict[tuple[str, int], list[Any]],
+    def start_at(self, state: State, phase: str, *, dealer: int, hand_number: int,
+                 zones: dict[tuple[str, int], list[Any]],
                  face_up: dict[tuple[str, int], list[int]], variables: dict[str, Any],
                  rest_zone: tuple[str, int] | None = None, leader: int | None = None,
                  owned: dict[str, dict[int, Any]] | None = None, seating: tuple[int, ...] | None = None) -> None:
@@ -67,100 +69,100 @@ class MatchLoop(StateParts):
         owners' values of a per-seat or per-team variable, the others keeping theirs); then run from the named
         phase; `leader` leads the first trick played, whatever its `leader` says; `seating`: where the seats sit
         (clockwise from place 0), as a `seating` step left them, with the teams that follow."""
-        game = self.game
-        self.values.update(player_count=self.player_count, hand_number=hand_number, dealer=dealer,
+        game = state.game
+        state.values.update(player_count=state.player_count, hand_number=hand_number, dealer=dealer,
                            _meld_rules=game.meld_rules)
-        self._set_seating(seating or tuple(range(self.player_count)))
-        self.values["team_of"] = self.seated_teams()
+        self._set_seating(state, seating or tuple(range(state.player_count)))
+        state.values["team_of"] = self.seated_teams(state)
         for name, zone in game.ruleset.zones.items():
-            self.values[name] = self._empty_zone(zone.owner)
-        self._clear_placements()
+            state.values[name] = self._empty_zone(state, zone.owner)
+        self._clear_placements(state)
         for name, variable in game.ruleset.variables.items():
-            self.values[name] = self._initial(name, variable.per, variable.type)
-        remaining = Counter(game.deck.cards(self.player_count))
-        self.melds_laid = 0
+            state.values[name] = self._initial(state, name, variable.per, variable.type)
+        remaining = Counter(game.deck.cards(state.player_count))
+        state.melds_laid = 0
         for key, cards in zones.items():  # (in a zone of melds, melds: their cards count against the deck)
             for card in [c for item in cards for c in (item.cards if isinstance(item, Meld) else (item,))]:
                 if remaining[card] == 0:
-                    raise IllegalActionError(f"{self.card_text(card)} is placed more times than the deck holds it")
+                    raise IllegalActionError(f"{state.card_text(card)} is placed more times than the deck holds it")
                 remaining[card] -= 1
-            self._zone_list(key).extend(cards)
-            self.melds_laid += sum(1 for item in cards if isinstance(item, Meld))
+            state.cards.zone_list(state, key).extend(cards)
+            state.melds_laid += sum(1 for item in cards if isinstance(item, Meld))
         unplaced: list[int] = []
-        for card in game.deck.cards(self.player_count):
+        for card in game.deck.cards(state.player_count):
             if remaining[card] > 0:
                 remaining[card] -= 1
                 unplaced.append(card)
-        self._zone_list(rest_zone or (game.ruleset.deck_zone, -1))[:0] = reversed(unplaced)
+        state.cards.zone_list(state, rest_zone or (game.ruleset.deck_zone, -1))[:0] = reversed(unplaced)
         for key, cards in face_up.items():
             for card in cards:
-                if card not in self._zone_list(key):
-                    raise IllegalActionError(f"{self.card_text(card)} is face up in {key[0]} but not placed there")
-                self.face_up.add(key, card)
+                if card not in state.cards.zone_list(state, key):
+                    raise IllegalActionError(f"{state.card_text(card)} is face up in {key[0]} but not placed there")
+                state.face_up.add(key, card)
         for name, value in variables.items():
-            stored = self.values.get(name)  # (a value per key: the keys given over the initial values of the others)
-            self.values[name] = {**stored, **value} if isinstance(stored, dict) and isinstance(value, dict) else value
-        self.values["_formed"] = self._formed_in_play(self.values["team_of"])
+            stored = state.values.get(name)  # (a value per key: the keys given over the initial values of the others)
+            state.values[name] = {**stored, **value} if isinstance(stored, dict) and isinstance(value, dict) else value
+        state.values["_formed"] = self._formed_in_play(state, state.values["team_of"])
         for name, owners in (owned or {}).items():
-            merged = list(self.values[name])
+            merged = list(state.values[name])
             for owner, value in owners.items():
                 # (a value per key: the keys given over the initial values of the others)
                 merged[owner] = {**merged[owner], **value} if isinstance(merged[owner], dict) else value
-            self.values[name] = merged
-        self._events.append(("hand", hand_number, dealer))
-        self.first_leader = leader
-        self._enter(phase)
-        self._advance()
+            state.values[name] = merged
+        state.record(("hand", hand_number, dealer))
+        state.first_leader = leader
+        self.enter(state, phase)
+        state.advance()
 
-    def _owners(self, per: str) -> int:
-        return self.player_count if per == "seat" else len(self.game.teams(self.player_count))
+    def _owners(self, state: State, per: str) -> int:
+        return state.player_count if per == "seat" else len(state.game.teams(state.player_count))
 
-    def _empty_zone(self, owner: str) -> Any:
+    def _empty_zone(self, state: State, owner: str) -> Any:
         if owner == "table":
             return []
-        return [[] for _ in range(self._owners(owner))]
+        return [[] for _ in range(self._owners(state, owner))]
 
-    def _initial(self, name: str, per: str, type_name: str) -> Any:
-        value = self._initial_value(name, per)
-        variable = self.game.ruleset.variables[name]
+    def _initial(self, state: State, name: str, per: str, type_name: str) -> Any:
+        value = self._initial_value(state, name, per)
+        variable = state.game.ruleset.variables[name]
         if variable.by is None:
             return value
         # A value per key (`by:`): each owner's value (or the one on the table) for every key.
-        keys = [key for key, _ in variable.keys(self.game.deck, self.player_count, self._owners("team"))]
+        keys = [key for key, _ in variable.keys(state.game.deck, state.player_count, self._owners(state, "team"))]
         if per == "table":
             return dict.fromkeys(keys, value)
         return [dict.fromkeys(keys, owned) for owned in value]
 
-    def _initial_value(self, name: str, per: str) -> Any:
-        expression = self.game.program.initial.get(name)
+    def _initial_value(self, state: State, name: str, per: str) -> Any:
+        expression = state.game.program.initial.get(name)
         if expression is None:
-            return None if per == "table" else [None] * self._owners(per)
+            return None if per == "table" else [None] * self._owners(state, per)
         constant = getattr(expression.function, "constant", None)  # (value,) for a constant (an immutable one)
         if constant is not None:
-            return constant[0] if per == "table" else [constant[0]] * self._owners(per)
+            return constant[0] if per == "table" else [constant[0]] * self._owners(state, per)
         if per == "table":
-            return self.evaluate(expression, {})
+            return state.evaluate(expression, {})
         if per == "seat":
-            return [self.evaluate(expression, {"player": seat}) for seat in range(self.player_count)]
-        return [self.evaluate(expression, {}) for _ in range(self._owners(per))]
+            return [state.evaluate(expression, {"player": seat}) for seat in range(state.player_count)]
+        return [state.evaluate(expression, {}) for _ in range(self._owners(state, per))]
 
-    def form_team(self, seats: list[int]) -> None:
+    def form_team(self, state: State, seats: list[int]) -> None:
         """The seats play as one team (the first seat's) until the hand ends; the other teams' per-team zones
         join its zones. Remembered for the hand (`_formed`), so that a `seating` step keeps the team formed."""
         if not seats:
             return
-        self._join(seats)
-        self.values["_formed"] = (*self.values["_formed"], tuple(seats))
-        self._events.append(("log", "Team: " + " and ".join(f"p{seat}" for seat in seats)))
+        self._join(state, seats)
+        state.values["_formed"] = (*state.values["_formed"], tuple(seats))
+        state.record(("log", "Team: " + " and ".join(f"p{seat}" for seat in seats)))
 
-    def _join(self, seats: list[int] | tuple[int, ...]) -> None:
+    def _join(self, state: State, seats: list[int] | tuple[int, ...]) -> None:
         """The teams of `seats` join the first seat's team, with their per-team zones."""
-        team_of = list(self.values["team_of"])
+        team_of = list(state.values["team_of"])
         keeper = team_of[seats[0]]
         joining = {team_of[seat] for seat in seats} - {keeper}
-        for name, zone in self.game.ruleset.zones.items():
+        for name, zone in state.game.ruleset.zones.items():
             if zone.owner == "team":
-                stored = self.values[name]
+                stored = state.values[name]
                 for team in sorted(joining):
                     moved = stored[team]
                     if zone.kind == "melds":  # the melds now belong to the team they joined
@@ -170,12 +172,12 @@ class MatchLoop(StateParts):
         for seat, team in enumerate(team_of):
             if team in joining:
                 team_of[seat] = keeper
-        self.values["team_of"] = tuple(team_of)
+        state.values["team_of"] = tuple(team_of)
 
-    def _formed_in_play(self, given: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    def _formed_in_play(self, state: State, given: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         """The teams a hand set up in progress (a scenario's `teams`) has formed over the seated teams: for each
         team given that joins seats of several seated teams, a seat that keeps its team first, then the others."""
-        seated = self.seated_teams()
+        seated = self.seated_teams(state)
         formed = []
         for team in sorted(set(given)):
             members = [seat for seat, joined in enumerate(given) if joined == team]
@@ -186,7 +188,7 @@ class MatchLoop(StateParts):
 
     # --- where the seats sit ------------------------------------------------------------------------------------
 
-    def _set_seating(self, order: tuple[int, ...]) -> None:
+    def _set_seating(self, state: State, order: tuple[int, ...]) -> None:
         """The seats in their places, clockwise from place 0, and what is read from them: each seat's seats
         clockwise from it (`_clockwise`) and the seat on its left (`_next`). Tuples, never changed: a copy of the
         state shares them."""
@@ -195,14 +197,14 @@ class MatchLoop(StateParts):
         for index, seat in enumerate(order):
             place[seat] = index
         clockwise = tuple(tuple(order[(place[seat] + k) % count] for k in range(count)) for seat in range(count))
-        self.values["_seating"] = order
-        self.values["_clockwise"] = clockwise
-        self.values["_next"] = tuple(around[1 % count] for around in clockwise)
+        state.values["_seating"] = order
+        state.values["_clockwise"] = clockwise
+        state.values["_next"] = tuple(around[1 % count] for around in clockwise)
 
-    def seat_players(self, order: list[int], where: str) -> None:
+    def seat_players(self, state: State, order: list[int], where: str) -> None:
         """A `seating` step: the seats take the places `order` lists (every seat once, clockwise from place 0);
         the partnerships follow the places."""
-        count = self.player_count
+        count = state.player_count
         if sorted(order) != list(range(count)):
             listed = ", ".join(f"p{seat}" for seat in order)
             twice = sorted({f"p{seat}" for seat in order if order.count(seat) > 1})
@@ -213,109 +215,110 @@ class MatchLoop(StateParts):
                 ([f"{', '.join(missing)} missing"] if missing else [])
             raise RulesetRuntimeError(f"a seating lists every seat of the table once, clockwise; [{listed}] has "
                                       f"{' and '.join(faults)}", where)
-        self._set_seating(tuple(order))
-        self.values["team_of"] = self.seated_teams()
-        for seats in self.values["_formed"]:  # the teams formed in the hand stay formed, where the seats now sit
-            self._join(seats)
-        self._events.append(("log", "Seating, clockwise: " + ", ".join(f"p{seat}" for seat in order)))
+        self._set_seating(state, tuple(order))
+        state.values["team_of"] = self.seated_teams(state)
+        for seats in state.values["_formed"]:  # the teams formed in the hand stay formed, where the seats now sit
+            self._join(state, seats)
+        state.record(("log", "Seating, clockwise: " + ", ".join(f"p{seat}" for seat in order)))
 
-    def seated_teams(self, order: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    def seated_teams(self, state: State, order: tuple[int, ...] | None = None) -> tuple[int, ...]:
         """The ruleset's teams where the seats sit (now, or in `order`): when a team has several seats, teams are
         places (the seat at place i plays for the team of seat i in the `teams` section); when every seat plays
         alone, each keeps its own team."""
-        team_of = self.game.team_of(self.player_count)
-        order = self.values["_seating"] if order is None else order
-        if len(set(team_of)) == len(team_of) or order == tuple(range(self.player_count)):
+        team_of = state.game.team_of(state.player_count)
+        order = state.values["_seating"] if order is None else order
+        if len(set(team_of)) == len(team_of) or order == tuple(range(state.player_count)):
             return team_of
         seated = [0] * len(team_of)
         for place, seat in enumerate(order):
             seated[seat] = team_of[place]
         return tuple(seated)
 
-    def _start_hand(self) -> None:
-        game = self.game
-        values = self.values
-        values["team_of"] = self.seated_teams()  # teams formed in a hand last until its end
+    def _start_hand(self, state: State) -> None:
+        game = state.game
+        values = state.values
+        values["team_of"] = self.seated_teams(state)  # teams formed in a hand last until its end
         values["_formed"] = ()
-        variables, zones = self._hand_plan()
+        variables, zones = self._hand_plan(state)
         if values["hand_number"] > 1:
             for name, constant, owners, variable in variables:
                 if constant is None:
-                    values[name] = self._initial(name, variable.per, variable.type)
+                    values[name] = self._initial(state, name, variable.per, variable.type)
                 else:
                     values[name] = constant[0] if owners < 0 else [constant[0]] * owners
         for name, owners in zones:
             values[name] = [] if owners < 0 else [[] for _ in range(owners)]
-        self.face_up.clear()
-        self._clear_placements()
-        self.melds_laid = 0
-        self.meld_search = None
-        self.values[game.ruleset.deck_zone] = list(game.fresh_decks[self.player_count])
-        self._events.append(("hand", self.values["hand_number"], self.values["dealer"]))
-        self._enter(game.program.start)
+        state.face_up.clear()
+        self._clear_placements(state)
+        state.melds_laid = 0
+        state.meld_search = None
+        state.values[game.ruleset.deck_zone] = list(game.fresh_decks[state.player_count])
+        state.record(("hand", state.values["hand_number"], state.values["dealer"]))
+        self.enter(state, game.program.start)
 
-    def _hand_plan(self) -> tuple[tuple[tuple[str, tuple[Any] | None, int, Any], ...], tuple[tuple[str, int], ...]]:
+    def _hand_plan(self, state: State) -> tuple[tuple[tuple[str, tuple[Any] | None, int, Any], ...],
+                                                tuple[tuple[str, int], ...]]:
         """What a hand starts from, worked out once per number of players: each variable that lasts a hand with
         its initial value when it is a constant (`(value,)`, else None: worked out at each hand) and its number of
         owners (-1 on the table), and each zone with its number of owners (-1 on the table)."""
-        plans = self.game.hand_plans
-        plan = plans.get(self.player_count)
+        plans = state.game.hand_plans
+        plan = plans.get(state.player_count)
         if plan is None:
-            initial = self.game.program.initial
+            initial = state.game.program.initial
             variables = tuple(
                 (name, None if variable.by is not None else  # (a value per key: made anew each hand)
                  getattr(initial[name].function, "constant", None) if name in initial else (None,),
-                 -1 if variable.per == "table" else self._owners(variable.per), variable)
-                for name, variable in self.game.hand_variables)
-            zones = tuple((name, -1 if owner == "table" else self._owners(owner))
-                          for name, owner in self.game.zone_owners)
-            plan = plans[self.player_count] = (variables, zones)
+                 -1 if variable.per == "table" else self._owners(state, variable.per), variable)
+                for name, variable in state.game.hand_variables)
+            zones = tuple((name, -1 if owner == "table" else self._owners(state, owner))
+                          for name, owner in state.game.zone_owners)
+            plan = plans[state.player_count] = (variables, zones)
         return plan
 
-    def _clear_placements(self) -> None:
+    def _clear_placements(self, state: State) -> None:
         """At a hand's start no action has placed a card yet (`placed_by` is null for every card)."""
-        if self.game.tracks_placement:
-            self.values["_placed"] = [None] * len(self.game.deck.text_of)
+        if state.game.tracks_placement:
+            state.values["_placed"] = [None] * len(state.game.deck.text_of)
 
-    def _enter(self, name: str) -> None:
+    def enter(self, state: State, name: str) -> None:
         """Start the hand's code at a phase (the phases' own transitions are compiled into it)."""
-        locals_ = self.locals
+        locals_ = state.locals
         locals_[:] = [{}] + [None] * (len(locals_) - 1)  # (in place: the running code holds the list)
-        self.open_rounds = ()
-        self.phase = name
-        self.pc = self.game.code.entries[name]
+        state.open_rounds = ()
+        state.phase = name
+        state.pc = state.game.code.entries[name]
 
-    def hand_over(self) -> int:
+    def hand_over(self, state: State) -> int:
         """The hand's code has run to its end: record the hand, then start the next one; the label to run next
         (a stop, when the match is over)."""
-        self._end_hand()
-        return ~self.game.code.end if self.terminal else self.pc
+        self._end_hand(state)
+        return ~state.game.code.end if state.terminal else state.pc
 
-    def _end_hand(self) -> None:
-        program = self.game.program
-        number = self.values["hand_number"]
-        self.hand_results.append({"hand": number, "dealer": self.values["dealer"], "result": self.returns()})
-        self._events.append(("hand_end", number, self.hand_results[-1]["result"]))
-        if self.hand_end_hook is not None:
-            self.hand_end_hook(self)
-        hands = self._match_value(program.hands) if program.hands is not None else None
+    def _end_hand(self, state: State) -> None:
+        program = state.game.program
+        number = state.values["hand_number"]
+        state.hand_results.append({"hand": number, "dealer": state.values["dealer"], "result": state.returns()})
+        state.record(("hand_end", number, state.hand_results[-1]["result"]))
+        if state.hand_end_hook is not None:
+            state.hand_end_hook(state)
+        hands = self._match_value(state, program.hands) if program.hands is not None else None
         # The default cap guards against a match that never ends; it never cuts a fixed number of hands short.
-        cap = self._match_value(program.hand_cap) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
+        cap = self._match_value(state, program.hand_cap) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
                                                                                           hands or 0)
-        ended = program.ends_when is not None and self._match_value(program.ends_when)
-        if self.ending_match or ended or (hands is not None and number >= hands) or number >= cap:
-            self.terminal = True
-            self.phase = ""
-            self.ended_by = "end" if self.ending_match else "ends_when" if ended else \
+        ended = program.ends_when is not None and self._match_value(state, program.ends_when)
+        if state.ending_match or ended or (hands is not None and number >= hands) or number >= cap:
+            state.terminal = True
+            state.phase = ""
+            state.ended_by = "end" if state.ending_match else "ends_when" if ended else \
                 "hands" if hands is not None and number >= hands else "hand_cap"
             return
         nxt = program.next_dealer
-        dealer = self.values["dealer"]
-        self.values["dealer"] = self._match_value(nxt) if nxt is not None else self.values["_next"][dealer]
-        self.values["hand_number"] = number + 1
-        self._start_hand()
+        dealer = state.values["dealer"]
+        state.values["dealer"] = self._match_value(state, nxt) if nxt is not None else state.values["_next"][dealer]
+        state.values["hand_number"] = number + 1
+        self._start_hand(state)
 
-    def _match_value(self, expression: Any) -> Any:
+    def _match_value(self, state: State, expression: Any) -> Any:
         """The value of one of the match's expressions (`hands`, `ends_when`, ...): read once when constant."""
         constant = getattr(expression.function, "constant", None)
-        return constant[0] if constant is not None else self.evaluate(expression, {})
+        return constant[0] if constant is not None else state.evaluate(expression, {})

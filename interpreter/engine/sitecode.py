@@ -1,6 +1,6 @@
 """The code of a decision site, specialised: a decision's own legal-set function (one play or discard of the
 cards its clauses allow, or choices tested one by one) and the movement of a card played or discarded, written
-in place of the general search (decisions.py) and movement (CardsAndValues.perform)."""
+in place of the general search (decisions.py) and movement (Cards.perform)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class SiteWriter(SegmentWriter):
             for ref in (option.source, option.destination))
 
     def move_card(self, option: Option) -> None:
-        """The movement of a card played or discarded (`_a`, bound names `_b`), as CardsAndValues.perform makes
+        """The movement of a card played or discarded (`_a`, bound names `_b`), as Cards.perform makes
         it: a card played lands face up, a card discarded keeps its face, unless the option's `face` says."""
         assert option.source is not None and option.destination is not None
         # (the zones are the deciding seat's or the table's: every decision binds `player`, read once)
@@ -201,7 +201,7 @@ class SiteWriter(SegmentWriter):
         return name
 
     def owned_zone(self, ref: Ref, local: str, lines: list[str], indent: str, scratch: bool) -> tuple[str, str]:
-        """Lines (in a legal-set function, at `indent`) that find a zone's owner as `state.zone` does, in `local`:
+        """Lines (in a legal-set function, at `indent`) that find a zone's owner as `Cards.zone` does, in `local`:
         with the scratch bindings `B` (`scratch`, as the general search finds the zones of melds), else with the
         decision's own; returns the code of the zone's cards and of its key. An owner that is not at the table
         fails (the general search then names the failure)."""

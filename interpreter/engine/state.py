@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from interpreter.actions import Action, ActionSyntaxError
 from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.engine import decisions
-from interpreter.engine.cardmoves import CardsAndValues
+from interpreter.engine.cardmoves import Cards
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.log import Log
 from interpreter.engine.match import MatchLoop
@@ -39,8 +40,17 @@ def _snapshot(value: list[Any]) -> list[Any]:
     return [_snapshot(item) if item.__class__ is list else item for item in value]
 
 
-class State(CardsAndValues, MatchLoop):
-    """One match in progress. `current_player` is a seat, CHANCE or TERMINAL."""
+class State:
+    """One match in progress. `current_player` is a seat, CHANCE or TERMINAL.
+
+    The state holds the match's data (zones and variables in `values`, the face-up cards, where the hand's code
+    stands, the pending decision or chance event, the logs) and two parts that work on it: `cards` (engine/
+    cardmoves.py) finds zones and moves cards, `match` (engine/match.py) sets the match up and starts and ends
+    its hands. The hand's generated code (engine/handcode.py) runs on the state and calls both."""
+
+    # Called with the state as each hand ends, before the next one starts (its zones and hand variables are still
+    # as the hand left them): how a runner reads a hand's end, e.g. for statistics. A copy of the state keeps it.
+    hand_end_hook: Callable[[State], None] | None = None
 
     def __init__(self, game: Game, players: int, seed: int | None) -> None:
         self.game = game
@@ -75,6 +85,12 @@ class State(CardsAndValues, MatchLoop):
         self.breaking: dict[Action, tuple[Any, ...]] = {}  # each legal action that breaks clauses: those clauses
         self.melds_laid = 0  # melds are numbered m0, m1, ... in the order they are laid in the hand
         self.meld_search: MeldSearch | None = None  # the last search for new melds (see meldsearch.py)
+        self.cards: Cards = game.cards  # the engine's parts that act on the state (shared)
+        self.match: MatchLoop = game.match
+
+    def start(self) -> None:
+        """Set up the match and run to the first decision or chance event."""
+        self.match.start(self)
 
     # --- the public contract --------------------------------------------------------------------------------
 
@@ -176,7 +192,7 @@ class State(CardsAndValues, MatchLoop):
         if option is not None:  # (a decision is pending whenever a legal set is kept)
             pending: decisions.Pending = self.pending  # type: ignore[assignment]
             taken = action  # type: ignore[assignment]  # an Action: it was found in the legal set
-            # (a card's movement binds `card` for its option's steps itself: see CardsAndValues.perform)
+            # (a card's movement binds `card` for its option's steps itself: see Cards.perform)
             bindings = pending.bindings if option.moves_card else decisions.bindings_for(self, pending, option,
                                                                                          taken)
         else:
@@ -190,7 +206,7 @@ class State(CardsAndValues, MatchLoop):
                                    if option.hides_card or self.open_rounds else ()))
         self.taken = (taken, option, bindings)
         self.steps = 0
-        # (_advance, written out: this is the hot path of every decision)
+        # (advance, written out: this is the hot path of every decision)
         segments = self._segments
         locals_ = self.locals
         label = self.pc
@@ -212,7 +228,7 @@ class State(CardsAndValues, MatchLoop):
         if key is None:
             self._pick(outcome)
             return
-        cards = self._zone_list(key)
+        cards = self.cards.zone_list(self, key)
         if outcome is None:
             self.rng.shuffle(cards)
         else:
@@ -225,7 +241,7 @@ class State(CardsAndValues, MatchLoop):
         self.chance = None
         self._events.append(("chance", key[0], cards[::-1]))
         self.steps = 0
-        self._advance()
+        self.advance()
 
     def _pick(self, outcome: Any) -> None:
         """A value picked at random (a `random` step): by the state's own generator, or the one given (the
@@ -252,9 +268,9 @@ class State(CardsAndValues, MatchLoop):
         self._events.append(("pick", where, value, kind))
         self.steps = 0
         if where == "match.first_dealer":  # (the draw for the first dealer, before the first hand)
-            self._deal_first_hand(value, self.game.ruleset.variables.items())
+            self.match.deal_first_hand(self, value, self.game.ruleset.variables.items())
             return
-        self._advance()
+        self.advance()
 
     def chance_event(self) -> dict[str, Any] | None:
         """What the chance node waits for, as data (None elsewhere): `{"type": "shuffle", "zone": name,
@@ -267,7 +283,7 @@ class State(CardsAndValues, MatchLoop):
             return None
         key = self.chance[0]
         if key is not None:
-            cards = self._zone_list(key)
+            cards = self.cards.zone_list(self, key)
             return {"type": "shuffle", "zone": key[0], "owner": key[1], "cards": len(cards),
                     "contents": [self.card_text(card) for card in cards]}
         _, _where, values, weights, kind = self.chance
@@ -437,7 +453,7 @@ class State(CardsAndValues, MatchLoop):
         for clause in broken:
             ref = clause.record
             if ref is not None:
-                owner = self._owner(ref, scope)
+                owner = self.cards.owner(self, ref, scope)
                 held: Any = self.values if owner < 0 else self.values[ref.name]
                 place: Any = ref.name if owner < 0 else owner
                 if ref.key is not None:  # (a value per key: `broken[player]['lead']`)
@@ -504,7 +520,7 @@ class State(CardsAndValues, MatchLoop):
             return ()
         if option.destination.owner is not None and option.destination.owner_name is None:
             bindings = {**bindings, "card": action.card}  # (an owner worked out by an expression may read the card)
-        key = (option.destination.name, self._owner(option.destination, bindings), action.seat,
+        key = (option.destination.name, self.cards.owner(self, option.destination, bindings), action.seat,
                self.values["team_of"])
         found = self.game.secrets.get(key)
         if found is None:
@@ -525,6 +541,10 @@ class State(CardsAndValues, MatchLoop):
         for _option, action, _bindings in deferred:
             self._events.append(("reveal", action))
 
+    def record(self, event: tuple[Any, ...]) -> None:
+        """An event for the log, as a tuple (`events` makes each a dict when it is read)."""
+        self._events.append(event)
+
     def note(self, text: str) -> None:
         self._events.append(("log", text))
 
@@ -535,7 +555,7 @@ class State(CardsAndValues, MatchLoop):
             part if part.__class__ is str else (_snapshot(part[0]), part[1]) if part[0].__class__ is list else part
             for part in parts)))
 
-    def _advance(self) -> None:
+    def advance(self) -> None:
         """Run until a decision, a chance event or the end of the match."""
         segments = self._segments
         locals_ = self.locals

@@ -240,9 +240,9 @@ class _Case:
         seating = seating_given(state.player_count, start.get("seating"), self.seat)
         if seating is not None and not self.game.program.reseats:
             raise _Failure("`seating` places the seats of a game that moves them; this ruleset has no `seating` step")
-        seated = state.seated_teams(seating) if seating is not None else None
-        state.start_at(
-            phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
+        seated = state.match.seated_teams(state, seating) if seating is not None else None
+        state.match.start_at(
+            state, phase, dealer=self.seat(start.get("dealer", 0)), hand_number=self._hand_number(start.get("hand", 1)),
             zones=self._zone_entries(start.get("zones") or {}, placing=True),
             face_up=self._zone_entries(start.get("face_up") or {}),
             variables={**plain, **teams_formed(self.game, state.player_count, start.get("teams"), self.seat, seated)},
@@ -300,7 +300,7 @@ class _Case:
                 continue
             if self.deals:
                 order = self.cards(self.deals.pop(0))
-                in_zone = Counter(state._zone_list(key))
+                in_zone = Counter(state.cards.zone_list(state, key))
                 missing = Counter(order) - in_zone
                 if missing:
                     raise _Failure(f"the stacked order names cards not in {key[0]}: "
@@ -413,7 +413,7 @@ class _Case:
 
     def _expect_zones(self, expected: dict[str, Any]) -> None:
         for key, cards in self._zone_entries(expected).items():
-            actual = self.state._zone_list(key)
+            actual = self.state.cards.zone_list(self.state, key)
             if Counter(actual) != Counter(cards):
                 raise _Failure(f"{self._zone_name(key)} holds {_cards_text(self, actual)}, "
                                f"not {_cards_text(self, cards)}")
@@ -425,7 +425,7 @@ class _Case:
                 raise _Failure(f"the ruleset has no zone {name!r}")
             owners = {-1: value} if zone.owner == "table" else self._owners(name, value, zone.owner)
             for owner, count in owners.items():
-                actual = len(self.state._zone_list((name, owner)))
+                actual = len(self.state.cards.zone_list(self.state, (name, owner)))
                 if actual != _number(count, "a count"):
                     what = "melds" if zone.kind == "melds" else "cards"
                     raise _Failure(f"{self._zone_name((name, owner))} holds {actual} {what}, not {count}")

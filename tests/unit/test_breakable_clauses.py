@@ -24,7 +24,7 @@ def _at_first_follow(reneges: bool):  # type: ignore[no-untyped-def]
     """A 2-player hand at the first card that follows a lead: p1 leads KH; p0 holds hearts."""
     game = load_ruleset(BOURRE, {"reneges": reneges, "hands": 1})
     state = State(game, 2, 1)
-    state.start_at("tricks", dealer=0, hand_number=1,
+    state.match.start_at(state, "tricks", dealer=0, hand_number=1,
                    zones={("hand", 1): [_card(game, t) for t in ("KH", "2C", "3C", "4C", "5C")],
                           ("hand", 0): [_card(game, t) for t in ("AH", "2H", "9D", "8D", "7D")]},
                    face_up={}, variables={"trump": game.deck.suit_index("S"), "status": ["play", "play"]})
