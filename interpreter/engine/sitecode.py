@@ -42,18 +42,23 @@ class SiteWriter(SegmentWriter):
         self.code("_from.pop()", 1)
         self.code("else:")
         self.code("del _from[len(_from) - 1 - _from[::-1].index(_card)]", 1)
+        face = option.face
+        up = face == "up" or (face is None and option.kind == "play")  # (else it keeps its face, or lands face down)
         self.code("_face_up = S.face_up.cards")  # (a card face up in the source is rare: looked for before asking)
-        self.code(f"_up = bool(_face_up) and _card in _face_up.get({source_key}, ()) and "
-                  f"S.face_up.take({source_key}, _card)")
+        if face is None and not up:  # (whether it was face up matters)
+            self.code(f"_up = _card in _face_up.get({source_key}, ()) and S.face_up.take({source_key}, _card) "
+                      "if _face_up else False")
+        else:
+            self.code(f"if _face_up and _card in _face_up.get({source_key}, ()):")
+            self.code(f"S.face_up.take({source_key}, _card)", 1)
         self.code(f"{target}.append(_card)")
         if self.placing:  # (who put the card there: the seat whose card it is)
             self.code("V['_placed'][_card] = _b['player'] if 'player' in _b else _a.seat")
-        face = option.face
-        if face == "up" or (face is None and option.kind == "play"):
-            self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)")
+        if up:
+            self.code(f"_face_up.setdefault({target_key}, []).append(_card)")
         elif face is None:
             self.code("if _up:")
-            self.code(f"S.face_up.cards.setdefault({target_key}, []).append(_card)", 1)
+            self.code(f"_face_up.setdefault({target_key}, []).append(_card)", 1)
 
     def ref_code(self, ref: Ref, bindings: str, player: str | None = None) -> tuple[str, str]:
         """Code for a zone's cards and its key, with no line of its own (an owner that must be evaluated is
@@ -69,6 +74,8 @@ class SiteWriter(SegmentWriter):
     def owner_code(self, ref: Ref, bindings: str, scratch: bool = False) -> str:
         """Code for the owner of a zone that has one: the name it is read from, its expression (with `scratch`,
         keeping what it works out in the scratch bindings `B`, as `scratch_expr`), or the bound `player`."""
+        if ref.owner_name == "player":  # (the bindings are a decision's, and every decision binds `player`)
+            return f"{bindings}['player']"
         if ref.owner_name is not None:
             return f"({bindings}[{ref.owner_name!r}] if {ref.owner_name!r} in {bindings} else V[{ref.owner_name!r}])"
         if ref.owner is not None:
@@ -163,6 +170,10 @@ class SiteWriter(SegmentWriter):
         lines = [f"def {name}(S, P):", "    V = S.values",
                  "    B = dict(P.bindings)  # (definitions worked out once for every option are kept in it)",
                  "    _found = {}", "    S.meld_plans = {}", "    try:"]
+        # A draw or take binds `cards` (its pile) in the scratch bindings only when a clause tested with them may
+        # read it (a meld's or an addition's clauses on each candidate bind their own).
+        reads_cards = any("cards" in getattr(clause.rule.function, "uses", ("cards",)) for option in options
+                          for clause in option.clauses if not (option.kind in ("meld", "add") and clause.per_action))
         for option in options:
             constant = self.name_of(option, "O")
             kind = option.kind
@@ -183,7 +194,8 @@ class SiteWriter(SegmentWriter):
                 rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
                 lines.append(f"        _pile = {pile}")
                 lines.append("        if _pile:")
-                lines.append(f"            B['cards'] = {'[_pile[-1]]' if kind == 'draw' else 'list(_pile)'}")
+                if reads_cards:
+                    lines.append(f"            B['cards'] = {'[_pile[-1]]' if kind == 'draw' else 'list(_pile)'}")
                 lines.append(f"            if {rules}:")
                 lines.append(f"                _found[NEW(ACTION, (P.seat, {kind!r}, -1, {option.name!r}, (), (), (), "
                              f"-1))] = {constant}")
