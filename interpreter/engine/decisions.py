@@ -89,7 +89,7 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                     allowed = option.card_filter(state.values, shared, candidates)
                 except Exception:  # name the failure: test the clauses one by one, which locates it
                     allowed = [c for c in candidates if _passes(state, option, {**pending.bindings, "card": c})]
-                shared.pop("card", None)
+                restore(shared, pending.bindings, ("card",))
             elif option.clauses:
                 allowed = [c for c in candidates if _passes(state, option, {**pending.bindings, "card": c})]
             else:
@@ -126,6 +126,7 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             shared["cards"] = [cards[-1]] if kind == "draw" else list(cards)
             if _first_failure(state, option.clauses, shared) is None:
                 found[Action(seat, kind, name=option.name)] = option
+            restore(shared, pending.bindings, ("cards",))
         else:
             if shared is None:
                 shared = dict(pending.bindings)
@@ -164,7 +165,7 @@ def _meld_actions(state: State, pending: Pending, option: Option, found: dict[Ac
 
     `shared` is the decision's scratch copy of its bindings: the definitions kept in it read no name that
     differs between actions (see VOLATILE_NAMES), so one copy serves every meld; each candidate's `cards`,
-    `after` (and `meld`) are bound in it in turn."""
+    `after` (and `meld`) are bound in turn in a copy of it (`_allowed`)."""
     rules = state.game.meld_rules
     if rules is None:  # pragma: no cover - the loader refuses meld options without a `melds:` section
         raise RulesetRuntimeError("a `meld` or `add` option needs a `melds:` section", option.where)
@@ -236,6 +237,7 @@ def _take_melding_actions(state: State, pending: Pending, option: Option, found:
         shared["after"], shared["laid"] = plan[0], list(plan[1])
         if _first_failure(state, option.clauses, shared) is None and found.setdefault(action, option) is option:
             state.meld_plans[action] = plan
+    restore(shared, pending.bindings, MELD_NAMES)
 
 
 def top_melds(state: State, seat: int, option: Option,
@@ -266,21 +268,39 @@ def top_melds(state: State, seat: int, option: Option,
     return found
 
 
-def _allowed(state: State, option: Option, clauses: tuple[Clause, ...], shared: Bindings, candidates: Sequence[Any],
-             bind: Callable[[Bindings, Any], None]) -> Sequence[Any]:
+def _allowed(state: State, option: Option, clauses: tuple[Clause, ...], shared: Bindings,
+             candidates: Sequence[Any], bind: Callable[[Bindings, Any], None]) -> Sequence[Any]:
     """The candidate melds or additions the clauses allow: the option's filter tests them all at once (see
-    steps.py); the clauses one by one name a failure, or serve a ruleset whose filter could not be made."""
+    steps.py); the clauses one by one name a failure, or serve a ruleset whose filter could not be made. Either
+    way each candidate is bound in a copy of the decision's scratch bindings, so that the options after this one
+    see the decision's own `cards` (and `after`, ...), whichever way the candidates were tested."""
+    scratch = dict(shared)
     if option.meld_filter is not None:
         try:
-            return option.meld_filter(state.values, shared, candidates)
+            return option.meld_filter(state.values, scratch, candidates)
         except Exception:  # name the failure: the clauses one by one locate it
-            pass
+            scratch = dict(shared)
     allowed = []
     for candidate in candidates:
-        bind(shared, candidate)
-        if _first_failure(state, clauses, shared) is None:
+        bind(scratch, candidate)
+        if _first_failure(state, clauses, scratch) is None:
             allowed.append(candidate)
     return allowed
+
+
+def restore(shared: Bindings, decided: Bindings, names: tuple[str, ...]) -> None:
+    """The names an option bound in a decision's scratch bindings for its own candidates (`card`, a pile's
+    `cards`, a meld's `after`, ...) given back the values the decision binds (or none), so that the options
+    after it see the decision's own, whichever way its candidates were tested (a filter, or the clauses one by
+    one)."""
+    for name in names:
+        if name in decided:
+            shared[name] = decided[name]
+        else:
+            shared.pop(name, None)
+
+
+MELD_NAMES = ("after", "cards", "meld", "laid")  # the names bound for each candidate meld, group or addition
 
 
 def _bind_meld(bindings: Bindings, candidate: tuple[Any, ...]) -> None:

@@ -170,10 +170,6 @@ class SiteWriter(SegmentWriter):
         lines = [f"def {name}(S, P):", "    V = S.values",
                  "    B = dict(P.bindings)  # (definitions worked out once for every option are kept in it)",
                  "    _found = {}", "    S.meld_plans = {}", "    try:"]
-        # A draw or take binds `cards` (its pile) in the scratch bindings only when a clause tested with them may
-        # read it (a meld's or an addition's clauses on each candidate bind their own).
-        reads_cards = any("cards" in getattr(clause.rule.function, "uses", ("cards",)) for option in options
-                          for clause in option.clauses if not (option.kind in ("meld", "add") and clause.per_action))
         for option in options:
             constant = self.name_of(option, "O")
             kind = option.kind
@@ -185,7 +181,7 @@ class SiteWriter(SegmentWriter):
                 lines.append(f"        _cards = {cards if self.unique_cards else f'list(dict.fromkeys({cards}))'}")
                 if option.clauses:
                     lines.append(f"        _cards = {self.name_of(option.card_filter, 'F')}(V, B, _cards)")
-                    lines.append("        B.pop('card', None)")
+                    lines += _restored("card", "        ")
                 actions = f"{kind.upper()}_ACTIONS[P.seat].__getitem__"
                 lines.append(f"        _found.update(dict.fromkeys(map({actions}, _cards), {constant}))")
             elif kind in ("draw", "take"):
@@ -194,11 +190,16 @@ class SiteWriter(SegmentWriter):
                 rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
                 lines.append(f"        _pile = {pile}")
                 lines.append("        if _pile:")
-                if reads_cards:
+                # (its pile bound as `cards` only when its clauses may read it, and unbound after them: the
+                # options after it see the decision's own `cards`, as in the general search)
+                binds = any("cards" in getattr(clause.rule.function, "uses", ("cards",)) for clause in option.clauses)
+                if binds:
                     lines.append(f"            B['cards'] = {'[_pile[-1]]' if kind == 'draw' else 'list(_pile)'}")
                 lines.append(f"            if {rules}:")
                 lines.append(f"                _found[NEW(ACTION, (P.seat, {kind!r}, -1, {option.name!r}, (), (), (), "
                              f"-1))] = {constant}")
+                if binds:
+                    lines += _restored("cards", "            ")
             else:  # meld, add
                 assert option.source is not None and option.destination is not None
                 fixed = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses
@@ -235,6 +236,13 @@ class SiteWriter(SegmentWriter):
         if getattr(compiled, "code", None) is not None:
             return self.expr(expression, "B")
         return f"{self.name_of(compiled, 'E')}(V, B)"
+
+
+def _restored(name: str, indent: str) -> list[str]:
+    """Lines giving a name an option bound in the scratch bindings `B` back the decision's value, or unbinding it
+    (as `decisions.restore` does), so that the options after it see the decision's own."""
+    return [f"{indent}if {name!r} in P.bindings:", f"{indent}    B[{name!r}] = P.bindings[{name!r}]",
+            f"{indent}else:", f"{indent}    B.pop({name!r}, None)"]
 
 
 def _written(option: Option) -> bool:
