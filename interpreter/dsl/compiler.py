@@ -825,8 +825,10 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
         if not terms:  # (it never holds)
             lines.append("    return []")
             return "\n".join(lines) + "\n"
-        once = [term for term in terms if emitter._same_for_every_item(term)]
-        each = [term for term in terms if not emitter._same_for_every_item(term)]
+        once: list[ast.Node] = []  # the tests that read nothing of an item, and those that do
+        each: list[ast.Node] = []
+        for term in terms:
+            (once if emitter._same_for_every_item(term) else each).append(term)
         if not once:
             waiting.append((emitter, each))
             continue
