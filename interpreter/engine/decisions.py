@@ -20,6 +20,25 @@ if TYPE_CHECKING:
 Bindings = dict[str, Any]
 
 
+LegalSet = tuple[list[Action], "Option | dict[Action, Option]"]
+"""A decision's legal set: its actions in their order, with the option every one of them takes (a decision of
+one option, the common case: no action is hashed) or a dict giving each one's (`option_of`, `as_dict`)."""
+
+
+def option_of(legal: LegalSet, action: Action) -> Option | None:
+    """The option a legal action takes; None for an action the legal set does not hold."""
+    options = legal[1]
+    if isinstance(options, dict):
+        return options.get(action)
+    return options if action in legal[0] else None
+
+
+def as_dict(legal: LegalSet) -> dict[Action, Option]:
+    """The legal set as a dict: each action with its option, in order."""
+    options = legal[1]
+    return options if isinstance(options, dict) else dict.fromkeys(legal[0], options)
+
+
 class Pending(NamedTuple):
     """A decision waiting for an action: who decides, between which options, with which names bound. (A tuple:
     the hand's code makes one per decision with `tuple.__new__`, the cheapest way Python has.)"""
@@ -28,10 +47,10 @@ class Pending(NamedTuple):
     options: tuple[Option, ...]
     bindings: Bindings
     where: str
-    finder: Callable[[State, Pending], dict[Action, Option]] | None = None  # the decision's own legal-set code
+    finder: Callable[[State, Pending], LegalSet] | None = None  # the decision's own legal-set code
 
 
-def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
+def legal_actions(state: State, pending: Pending) -> LegalSet:
     """Every legal action with the option it takes, in a fixed order: options as the ruleset lists them; cards
     in zone order; choices' arguments in the order their lists give."""
     found: dict[Action, Option] = {}
@@ -104,7 +123,7 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
                         _offer_breaking(state, found, option, actions[card], {**pending.bindings, "card": card})
                 continue
             if len(pending.options) == 1:
-                return dict.fromkeys([actions[card] for card in allowed], option)
+                return [actions[card] for card in allowed], option
             for card in allowed:
                 found[actions[card]] = option
         elif option.meld_top is not None:
@@ -131,7 +150,7 @@ def legal_actions(state: State, pending: Pending) -> dict[Action, Option]:
             if shared is None:
                 shared = dict(pending.bindings)
             _meld_actions(state, pending, option, found, shared)
-    return found
+    return list(found), found
 
 
 def broken_clauses(state: State, clauses: tuple[Clause, ...], bindings: Bindings) -> tuple[Clause, ...] | None:

@@ -93,11 +93,12 @@ class Game:
         return action
 
     def choice_actions(self, seat: int, option: Option, values: tuple[tuple[Any, ...], ...]) -> list[Action]:
-        """A choice with every combination of its arguments' values, in order (made once per values; lists of
-        values, such as subsets of cards, given as tuples: see `frozen`)."""
+        """A choice with every combination of its arguments' values, in order, each once (made once per values;
+        lists of values, such as subsets of cards, given as tuples: see `frozen`)."""
         if any(listed and listed[0].__class__ is tuple for listed in values):  # (an argument's values: one type)
             # Lists of lists (subsets of a hand) are made each time, not kept (see choice_action); made directly.
             name, names = option.name, [name for name, _ in option.arguments]
+            values = tuple(tuple(dict.fromkeys(listed)) for listed in values)  # (each combination once)
             if len(names) == 1:
                 return [_NEW(Action, (seat, "choose", -1, name, ((names[0], value),), (), (), -1))
                         for value in values[0]]
@@ -107,9 +108,10 @@ class Game:
         actions = self._choice_lists.get(key)
         if actions is None:
             names = [name for name, _ in option.arguments]
+            distinct = [dict.fromkeys(listed) for listed in values]  # (each combination once)
             actions = self._choice_lists[key] = [
                 self.choice_action(seat, option.name, tuple(zip(names, combination, strict=True)))
-                for combination in itertools.product(*values)]
+                for combination in itertools.product(*distinct)]
         return actions
 
     def card_actions(self, seat: int, kind: str) -> list[Action]:

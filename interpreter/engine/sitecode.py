@@ -109,7 +109,7 @@ class SiteWriter(SegmentWriter):
             f"    except Exception:  # the general search names the failure\n"
             f"        return GENERIC_LEGAL(S, P)\n"
             f"    _actions = {option.kind.upper()}_ACTIONS[P.seat]\n"
-            f"    return dict.fromkeys(map(_actions.__getitem__, _allowed), {self.name_of(option, 'O')})\n")
+            f"    return list(map(_actions.__getitem__, _allowed)), {self.name_of(option, 'O')}\n")
         return name
 
     def choice_finder(self, options: tuple[Option, ...]) -> str:
@@ -118,12 +118,20 @@ class SiteWriter(SegmentWriter):
         combination at once by the option's filter (`Option.choice_filter`), as the general search does."""
         name = f"legal_{len(self.finders)}"
         lines = [f"def {name}(S, P):", "    V = S.values", "    B = dict(P.bindings)  # (definitions worked out "
-                 "once for every choice are kept in it)", "    _found = {}", "    try:"]
-        for option in options:
-            lines += self.choice_lines(option)
-        lines += ["    except Exception:  # the general search names the failure", "        return GENERIC_LEGAL(S, P)",
-                  "    return _found", ""]
-        self.finders.append("\n".join(lines))
+                 "once for every choice are kept in it)"]
+        handed_over = ["    except Exception:  # the general search names the failure",
+                       "        return GENERIC_LEGAL(S, P)"]
+        option = options[0]
+        if len(options) == 1 and option.arguments and not option.clauses:  # every combination, each once: no dict
+            values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
+            constant = self.name_of(option, "O")
+            lines += ["    try:", f"        return CHOICES(P.seat, {constant}, ({values},)), {constant}", *handed_over]
+        else:
+            lines += ["    _found = {}", "    try:"]
+            for option in options:
+                lines += self.choice_lines(option)
+            lines += [*handed_over, "    return list(_found), _found"]
+        self.finders.append("\n".join([*lines, ""]))
         return name
 
     def choice_lines(self, option: Option) -> list[str]:
@@ -209,7 +217,7 @@ class SiteWriter(SegmentWriter):
                 table, key = self.owned_zone(option.destination, "_table_owner", lines, "            ", True)
                 lines.append(f"            MELDS_INTO(S, P, {constant}, _found, B, {hand}, {table}, {key})")
         lines += ["    except Exception:  # the general search names the failure", "        S.meld_plans = {}",
-                  "        return GENERIC_LEGAL(S, P)", "    return _found", ""]
+                  "        return GENERIC_LEGAL(S, P)", "    return list(_found), _found", ""]
         self.finders.append("\n".join(lines))
         return name
 

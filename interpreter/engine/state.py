@@ -80,7 +80,7 @@ class State:
         self._events = Log()  # recorded cheaply as tuples; `events` gives them as dicts
         self._event_dicts = Log()
         self.hand_results: list[dict[str, Any]] = []
-        self._legal: dict[Action, Option] | None = None  # the legal set, computed once per decision
+        self._legal: decisions.LegalSet | None = None  # the legal set, computed once per decision
         self.meld_plans: dict[Action, Any] = {}  # for each legal meld or addition, the meld it makes
         self.breaking: dict[Action, tuple[Any, ...]] = {}  # each legal action that breaks clauses: those clauses
         self.melds_laid = 0  # melds are numbered m0, m1, ... in the order they are laid in the hand
@@ -136,7 +136,7 @@ class State:
         """The complete legal set, in a fixed order; empty at a chance node and when the match is over."""
         legal = self._legal  # (set only while a decision is pending: the common case first)
         if legal is not None:
-            return list(legal)
+            return list(legal[0])
         pending = self.pending
         if pending is None:  # (a chance event, or the match over: never with a decision pending)
             return []
@@ -147,30 +147,42 @@ class State:
             except RulesetRuntimeError as error:
                 self._locate(error)
                 raise
-            if legal:
+            if legal[0]:
                 self._legal = legal
-                return list(legal)
-        return list(self.legal_set())
+                return list(legal[0])
+        return list(self._legal_found()[0])
 
     def legal_set(self) -> dict[Action, Option]:
         """The legal actions with the option each takes (computed once per decision)."""
-        assert self.pending is not None
-        if self._legal is None:
+        legal = self._legal_found()
+        options = legal[1]
+        if isinstance(options, dict):
+            return options
+        kept = decisions.as_dict(legal)
+        self._legal = (legal[0], kept)  # (asked again: kept as a dict)
+        return kept
+
+    def _legal_found(self) -> decisions.LegalSet:
+        """The legal set, found once per decision (see decisions.LegalSet); the rule that leaves none names the
+        failure."""
+        pending = self.pending
+        assert pending is not None
+        legal = self._legal
+        if legal is None:
             self.meld_plans = {}
             self.breaking = {}
             try:
-                finder = self.pending.finder
-                self._legal = (finder or decisions.legal_actions)(self, self.pending)
+                legal = (pending.finder or decisions.legal_actions)(self, pending)
             except RulesetRuntimeError as error:
                 self._locate(error)
                 raise
-            if not self._legal:
-                self._legal = None
-                stuck = RulesetRuntimeError(f"p{self.pending.seat} has no legal action"
-                                            f"{decisions.why_none(self, self.pending)}", self.pending.where)
+            if not legal[0]:
+                stuck = RulesetRuntimeError(f"p{pending.seat} has no legal action"
+                                            f"{decisions.why_none(self, pending)}", pending.where)
                 self._locate(stuck)
                 raise stuck
-        return self._legal
+            self._legal = legal
+        return legal
 
     def check(self, action: Action | str) -> None:
         """Raise IllegalActionError, quoting the ruleset's reason, unless the action is legal now."""
@@ -187,7 +199,13 @@ class State:
         """Check an action, then apply it and run the game on to the next decision or chance event."""
         # The hot path: an action of the legal set just computed needs no check (speed, see DESIGN.md).
         legal = self._legal
-        option = legal.get(action) if legal is not None and action.__class__ is Action else None
+        option: Any = None
+        if legal is not None and action.__class__ is Action:  # (decisions.option_of, written out)
+            option = legal[1]
+            if option.__class__ is dict:
+                option = option.get(action)
+            elif action not in legal[0]:
+                option = None
         taken: Action
         if option is not None:  # (a decision is pending whenever a legal set is kept)
             pending: decisions.Pending = self.pending  # type: ignore[assignment]
@@ -411,7 +429,7 @@ class State:
                                           any(value.__class__ is tuple for _, value in action.arguments))):
             return action
         try:
-            legal = self._legal if self._legal is not None else self.legal_set()
+            legal = self.legal_set()
         except RulesetRuntimeError:  # no legal action at all: the action is refused as it is
             return action
         if action in legal:
@@ -427,9 +445,9 @@ class State:
             raise IllegalActionError("this is a chance node: call apply_chance()")
         assert self.pending is not None
         if self._legal is None and any(option.breakable for option in self.pending.options):
-            self.legal_set()  # (an action that breaks a clause is legal only as the legal set marks it)
+            self._legal_found()  # (an action that breaks a clause is legal only as the legal set marks it)
         if self._legal is not None:
-            option = self._legal.get(action)
+            option = decisions.option_of(self._legal, action)
             if option is not None:  # known legal: no need to test its clauses again
                 return option, decisions.bindings_for(self, self.pending, option, action)
         return decisions.check(self, self.pending, action)
@@ -439,7 +457,7 @@ class State:
         clauses be broken); empty for an action that breaks none."""
         taken = self._action(action)
         if self.pending is not None and self._legal is None:
-            self.legal_set()
+            self._legal_found()
         return [clause.reason for clause in self.breaking.get(taken, ())]
 
     def _record_breaking(self, action: Action, bindings: Bindings) -> None:

@@ -401,4 +401,4 @@ def test_a_choice_argument_named_player_leaves_player_as_it_was_for_the_other_op
     assert plays and [state.action_text(a) for a in state.legal_actions()] == expected
     # The general search (the decision's own code stands for it) offers the same.
     assert state.pending is not None
-    assert [state.action_text(a) for a in decisions.legal_actions(state, state.pending)] == expected
+    assert [state.action_text(a) for a in decisions.legal_actions(state, state.pending)[0]] == expected

@@ -43,8 +43,11 @@ def test_generated_legal_sets_are_the_general_search_s(path: Path) -> None:
                 pending = state.pending
                 assert pending is not None
                 if pending.finder is not None:
-                    generated = list(pending.finder(state, pending).items())
-                    assert generated == list(decisions.legal_actions(state, pending).items()), pending.where
+                    generated = pending.finder(state, pending)
+                    searched = decisions.legal_actions(state, pending)
+                    assert generated[0] == list(decisions.as_dict(generated)), pending.where  # each action once
+                    assert list(decisions.as_dict(generated).items()) == \
+                        list(decisions.as_dict(searched).items()), pending.where
                     compared += 1
                 state.apply(rng.choice(state.legal_actions()))
                 decided += 1
@@ -114,10 +117,11 @@ def test_the_compiled_filters_allow_what_the_clauses_one_by_one_allow(path: Path
         for state in _decisions(game, match, rng, 250):
             pending = state.pending
             found = pending.finder or decisions.legal_actions
-            compiled = [(action, option.where) for action, option in found(state, pending).items()]
+            compiled = [(action, option.where)
+                        for action, option in decisions.as_dict(found(state, pending)).items()]
             with _without_filters(pending.options):
-                one_by_one = [(action, option.where)
-                              for action, option in decisions.legal_actions(state, pending).items()]
+                searched = decisions.legal_actions(state, pending)
+                one_by_one = [(action, option.where) for action, option in decisions.as_dict(searched).items()]
             assert compiled == one_by_one, pending.where
             filtered += any(option.card_filter or option.meld_filter or option.choice_filter
                             for option in pending.options)
