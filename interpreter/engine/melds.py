@@ -94,13 +94,16 @@ class MeldRules:
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
-        self._laid: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[int, ...]] = {}  # ... with lay-offs
+        # ... with lay-offs onto melds, keyed by the melds' identities (as `_added`): the hand (sorted), the melds'
+        # ids -> (the melds, which keep their ids from being reused while kept, the leftovers)
+        self._laid: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[Meld, ...], tuple[int, ...]]] = {}
         self._bounds_of: dict[str, tuple[int, int]] = {}  # kind -> the positions its runs may reach
         self._positions: dict[tuple[str, int], list[int]] = {}  # (kind, card) -> where it sits in a run
         # (id of a meld, card) -> (the meld, the meld with the card added): keyed by identity, since hashing a meld
         # costs more than the answer's look-up; the meld kept in the entry keeps its id from being reused.
         self._added: dict[tuple[int, int], tuple[Meld, Meld | None]] = {}
-        self._can_meld: dict[tuple[tuple[int, ...], tuple[Meld, ...]], bool] = {}  # (cards, melds) -> can_meld
+        # (cards sorted, the melds' ids) -> (the melds, can_meld): keyed by identity, as `_laid`
+        self._can_meld: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[Meld, ...], bool]] = {}
         self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
         self._searched: dict[tuple[Any, ...], tuple[Meld, ...]] = {}  # see `candidates`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
@@ -387,13 +390,15 @@ class MeldRules:
     def can_meld(self, cards: Sequence[int], melds: Sequence[Meld]) -> bool:
         """Whether some of the cards make a new meld, or one of them goes onto one of the melds (answers kept:
         rules such as "a card that could be melded" ask the same few cards again and again)."""
-        key = (tuple(sorted(cards)), tuple(melds))
-        known = self._can_meld.get(key)
-        if known is None:
-            if len(self._can_meld) >= _UNMELDED_KEPT:
-                self._can_meld.clear()
-            known = self._can_meld[key] = bool(self.candidates(cards, 0, list(melds), 0)) or any(
-                self.add(meld, card) is not None for meld in melds for card in dict.fromkeys(cards))
+        key = (tuple(sorted(cards)), tuple(map(id, melds)))  # (a meld's hash is a call in Python: its id is not)
+        kept = self._can_meld.get(key)
+        if kept is not None:
+            return kept[1]
+        if len(self._can_meld) >= _UNMELDED_KEPT:
+            self._can_meld.clear()
+        known = bool(self.candidates(cards, 0, list(melds), 0)) or any(
+            self.add(meld, card) is not None for meld in melds for card in dict.fromkeys(cards))
+        self._can_meld[key] = (tuple(melds), known)
         return known
 
     def taken_ranks(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
@@ -408,12 +413,14 @@ class MeldRules:
         rummy's deadwood is their points."""
         key = tuple(sorted(hand))
         if onto:
-            laid = (key, tuple(onto))
-            kept = self._laid.get(laid)
-            if kept is None:
+            laid = (key, tuple(map(id, onto)))
+            entry = self._laid.get(laid)
+            if entry is None:
                 if len(self._laid) >= _UNMELDED_KEPT:
                     self._laid.clear()
-                kept = self._laid[laid] = self._laid_off(key, laid[1])
+                melds = tuple(onto)
+                entry = self._laid[laid] = (melds, self._laid_off(key, melds))
+            kept = entry[1]
         else:
             kept = self._kept_unmelded(key)
         left = Counter(kept)
