@@ -102,8 +102,9 @@ class MeldRules:
         # (id of a meld, card) -> (the meld, the meld with the card added): keyed by identity, since hashing a meld
         # costs more than the answer's look-up; the meld kept in the entry keeps its id from being reused.
         self._added: dict[tuple[int, int], tuple[Meld, Meld | None]] = {}
-        # (cards sorted, the melds' ids) -> (the melds, can_meld): keyed by identity, as `_laid`
-        self._can_meld: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[Meld, ...], bool]] = {}
+        # (cards sorted, the melds' ids), or the cards sorted when there is no meld -> (the melds, can_meld): keyed
+        # by identity, as `_laid`
+        self._can_meld: dict[Any, tuple[tuple[Meld, ...], bool]] = {}
         self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
         self._searched: dict[tuple[Any, ...], tuple[Meld, ...]] = {}  # see `candidates`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
@@ -390,7 +391,9 @@ class MeldRules:
     def can_meld(self, cards: Sequence[int], melds: Sequence[Meld]) -> bool:
         """Whether some of the cards make a new meld, or one of them goes onto one of the melds (answers kept:
         rules such as "a card that could be melded" ask the same few cards again and again)."""
-        key = (tuple(sorted(cards)), tuple(map(id, melds)))  # (a meld's hash is a call in Python: its id is not)
+        # (a meld's hash is a call to Python, its id is not; with no meld, the cards alone: a tuple of cards never
+        # equals a key with melds, whose first item is a tuple)
+        key = (tuple(sorted(cards)), tuple(map(id, melds))) if melds else tuple(sorted(cards))
         kept = self._can_meld.get(key)
         if kept is not None:
             return kept[1]
