@@ -452,20 +452,8 @@ class _Emitter:
         if self.kept_locally is None or not self.item_names or self.locals or self.shadowing or self.in_iterable \
                 or self.inline_depth or self.folding is None:
             return False
-        annotations = self.annotations
-        read: set[str] = set()
-        for child in _nodes(node):
-            if id(child) in annotations.bound:
-                read.add(child.identifier)  # type: ignore[attr-defined]  # (a bound name)
-            if id(child) in annotations.implicit_index:
-                read.add("player")
-            call = annotations.calls.get(id(child))
-            if call is not None:
-                instance = self.folding.instance(call)
-                if instance is None or instance.annotations is None:
-                    return False
-                read |= instance.annotations.used_context
-        return not read & self.item_names
+        read = _context_read(node, self.annotations, self.folding)
+        return read is not None and not read & self.item_names
 
     def _loop_kept(self, node: ast.Call, code: str) -> str:
         """A call in the body of a quantifier written as a loop (`_loop`) that reads nothing of the loop's item
@@ -858,15 +846,76 @@ def _or_terms(emitter: _Emitter, node: ast.Node) -> list[ast.Node] | None:
 def _field_filter(emitter: _Emitter, test: ast.Node, variable: str | None) -> str | None:
     """The cards of `items` for which a test comparing the card's suit, rank or value with a value that reads
     nothing of the card holds, made in C (`card.suit == led`: `list(filter(CARDS_OF_SUIT.get(led, NO_CARDS)
-    .__contains__, items))`); None for any other test."""
+    .__contains__, items))`), written in the test or in a definition of one parameter called with the card
+    (`follows(card)`, with `follows(c): c.suit == led`); None for any other test."""
+    if variable is None:
+        return None
+    if isinstance(test, ast.Call):
+        return _definition_field_filter(emitter, test, variable)
     code = _FIELD_FILTERS.get(getattr(test, "operator", ""))
-    if variable is None or code is None or not isinstance(test, ast.Binary):
+    if code is None or not isinstance(test, ast.Binary):
         return None
     for side, other in ((test.left, test.right), (test.right, test.left)):
         field = emitter._card_field(side, variable)
         if field is not None and not emitter._same_for_every_item(side) and emitter._same_for_every_item(other):
             return code.format(value=emitter.emit(other), field=field)
     return None
+
+
+def _definition_field_filter(emitter: _Emitter, test: ast.Call, variable: str) -> str | None:
+    """`_field_filter` for a definition of one parameter called with the card, whose body compares the
+    parameter's suit, rank or value with a value that reads nothing of it nor of the items: that value is
+    written as the definition's own code would work it out (its definitions kept in `B` as there)."""
+    call = emitter.annotations.calls.get(id(test))
+    folding = emitter.folding
+    if call is None or folding is None or len(test.arguments) != 1 or variable in emitter.locals:
+        return None
+    argument = test.arguments[0]
+    if not (isinstance(argument, ast.Name) and argument.identifier == variable
+            and id(argument) in emitter.annotations.bound):
+        return None
+    instance = folding.instance(call)
+    if instance is None or instance.annotations is None or instance.failed or \
+            len(instance.definition.parameters) != 1:
+        return None
+    body, parameter = instance.definition.body, instance.definition.parameters[0]
+    code = _FIELD_FILTERS.get(getattr(body, "operator", ""))
+    if code is None or not isinstance(body, ast.Binary):
+        return None
+    inner = _Emitter(instance.annotations, instance.definition.parameters, folding)
+    inner.helper = emitter.helper
+    inner.inline_depth = emitter.inline_depth + 1
+    for side, other in ((body.left, body.right), (body.right, body.left)):
+        field = inner._card_field(side, parameter)
+        if field is None or _reads(other, parameter):
+            continue
+        read = _context_read(other, instance.annotations, folding)
+        if read is None or read & emitter.item_names:
+            continue
+        value = inner.emit(other)
+        emitter.hoisted = emitter.hoisted or inner.hoisted
+        emitter.called = emitter.called or inner.called
+        emitter.inlined += [*inner.inlined, (value, call)]  # (a failure in it names the definition)
+        return code.format(value=value, field=field)
+    return None
+
+
+def _context_read(node: ast.Node, annotations: Any, folding: Any) -> set[str] | None:
+    """The bound names a node reads, itself or through the definitions it calls; None when a definition's names
+    are not known."""
+    read: set[str] = set()
+    for child in _nodes(node):
+        if id(child) in annotations.bound:
+            read.add(child.identifier)  # type: ignore[attr-defined]  # (a bound name)
+        if id(child) in annotations.implicit_index:
+            read.add("player")
+        call = annotations.calls.get(id(child))
+        if call is not None:
+            instance = folding.instance(call)
+            if instance is None or instance.annotations is None:
+                return None
+            read |= instance.annotations.used_context
+    return read
 
 
 def _unset(kept: dict[str, str]) -> str:

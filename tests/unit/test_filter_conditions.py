@@ -16,6 +16,7 @@ import pytest
 from interpreter.cards import standard_deck
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program
+from interpreter.dsl.definitions import Definition
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import parse_type
 
@@ -24,9 +25,15 @@ CONTEXT = {"card": "card", "hand": "list[card]", "trick": "list[card]", "trump":
            "r": "rank", "n": "int"}
 
 
-def filter_of(clauses: list[str]) -> tuple[Any, str]:
-    """The filter of the clauses over `card`, with the names of CONTEXT bound; and the generated code."""
-    environment = Environment(DECK, {}, {}, {}, {"player": parse_type("seat")})
+def filter_of(clauses: list[str], definitions: dict[str, str] | None = None) -> tuple[Any, str]:
+    """The filter of the clauses over `card`, with the names of CONTEXT bound and the definitions given
+    (`"follows(c)": "c.suit == led"`); and the generated code."""
+    defined = {}
+    for key, body in (definitions or {}).items():
+        name, _, rest = key.partition("(")
+        parameters = tuple(part.strip() for part in rest.rstrip(")").split(",")) if rest else ()
+        defined[name] = Definition(name, parameters, parse(body), body)
+    environment = Environment(DECK, {}, defined, {}, {"player": parse_type("seat")})
     context = {name: parse_type(kind) for name, kind in CONTEXT.items()}
     parts = []
     for clause in clauses:
@@ -110,3 +117,35 @@ def test_a_condition_that_reads_the_card_keeps_the_loop() -> None:
     bound = {"hand": hand, "trump": suit(DECK.parse_card("2D")), "r": rank(DECK.parse_card("3H")), "player": 0}
     kept = function({}, bound, hand)
     assert [DECK.card_text(card) for card in kept] == ["AS", "2D", "4C"]  # (3H: rank 3 is not above 3)
+
+
+FOLLOWING = {"led": "first(trick).suit", "follows(c)": "c.suit == led"}
+
+
+def test_a_definition_comparing_its_card_s_suit_is_made_in_c_and_keeps_the_cards_the_clause_keeps() -> None:
+    """`follows(card)` with `follows(c): c.suit == led` (the follow-suit rule as trick games write it, BR-21):
+    the cards of the led suit, taken in C as for `card.suit == led` written out."""
+    clause = "leading or follows(card) or not any(follows(c) for c in hand)"
+    function, source = filter_of([clause], FOLLOWING)
+    body = source[source.index("def x_"):]
+    assert "CARDS_OF_SUIT.get(" in body and "for item in items" not in body
+    chooser = random.Random(clause)
+    cards = list(DECK.distinct_cards())
+    for _ in range(400):
+        dealt = chooser.sample(cards, chooser.randrange(1, 12))
+        hand, trick = dealt[: len(dealt) * 2 // 3], dealt[len(dealt) * 2 // 3:]
+        leading = not trick
+        bound = {"hand": hand, "trick": trick, "leading": leading, "player": 0}
+        led = suit(trick[0]) if trick else None
+        expected = [card for card in hand if leading or suit(card) == led or not any(suit(c) == led for c in hand)]
+        assert function({}, bound, hand) == expected
+
+
+def test_a_definition_whose_value_reads_the_card_keeps_the_loop() -> None:
+    """`same_suit(card)` with `same_suit(c): c.suit == card.suit` compares with a value read from the card
+    itself: tested card by card (every card is kept)."""
+    function, source = filter_of(["same_suit(card)"], {"same_suit(c)": "c.suit == card.suit"})
+    body = source[source.index("def x_"):]
+    assert "for item in items" in body
+    hand = [DECK.parse_card(text) for text in ("AS", "3H", "2D")]
+    assert function({}, {"hand": hand, "trick": [], "player": 0}, hand) == hand
