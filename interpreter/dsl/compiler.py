@@ -303,8 +303,10 @@ _LOOPS = {
 
 # The quantifiers over cards that `_Emitter._field_test` writes as one comparison made in C, and what each gives
 # over no cards.
-_FIELD_TESTS = {"any": {"==": "{value} in map({field}.__getitem__, items)"},
-                "all": {"!=": "{value} not in map({field}.__getitem__, items)"},
+_FIELD_TESTS = {"any": {"==": "{value} in map({field}.__getitem__, items)",
+                        "!=": "not {{{value}}}.issuperset(map({field}.__getitem__, items))"},
+                "all": {"!=": "{value} not in map({field}.__getitem__, items)",
+                        "==": "{{{value}}}.issuperset(map({field}.__getitem__, items))"},
                 "count": {"==": "COUNT_OF(map({field}.__getitem__, items), {value})"}}
 _FIELD_FILTERS = {"==": "list(filter(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
                   "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))"}
@@ -654,8 +656,28 @@ class _Emitter:
         `written`: the code for each operator (`==`, `!=`) it is written for; `empty`: the value over no cards.
         None for any other test."""
         assert self.helper is not None and self.folding is not None
+        if variable in self.locals:
+            return None
+        if isinstance(test, ast.Call):  # (`any(follows(c) for c in hand)`, `follows(c): c.suit == led`)
+            through = _definition_comparison(self, test, variable, written, lambda read: True)
+        else:
+            through = self._comparison(test, variable, written)
+        if through is None:
+            return None
+        code, field, value = through
+        name = f"q_{len(self.folding.helpers)}"
+        self.folding.helpers.append(name)
+        parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))
+        source = (f"def {name}(V, B, items{parameters}):\n    if not items:\n        return {empty}\n"
+                  f"    return {code.format(value=value, field=field)}\n")
+        self.helper(source, list(self.inlined))
+        return f"{name}(V, B, {collection}{parameters})"
+
+    def _comparison(self, test: ast.Node, variable: str, written: Mapping[str, str]) -> tuple[str, str, str] | None:
+        """For a test comparing the card `variable`'s suit, rank or value with a value that reads nothing of it:
+        the code written for its operator, the deck's table of the field, and the value's code; else None."""
         code = written.get(getattr(test, "operator", ""))
-        if code is None or not isinstance(test, ast.Binary) or variable in self.locals:
+        if code is None or not isinstance(test, ast.Binary):
             return None
         for side, other in ((test.left, test.right), (test.right, test.left)):
             field = self._card_field(side, variable)
@@ -669,13 +691,7 @@ class _Emitter:
                 value = self.emit(other)
         finally:
             self.loop_frames.pop()
-        name = f"q_{len(self.folding.helpers)}"
-        self.folding.helpers.append(name)
-        parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))
-        source = (f"def {name}(V, B, items{parameters}):\n    if not items:\n        return {empty}\n"
-                  f"    return {code.format(value=value, field=field)}\n")
-        self.helper(source, list(self.inlined))
-        return f"{name}(V, B, {collection}{parameters})"
+        return code, field, value
 
     def _card_field(self, node: ast.Node, variable: str) -> str | None:
         """The table of the deck a node reads of the card `variable` (`c.suit`: SUIT, `c.rank` or `order(c.rank)`:
@@ -863,23 +879,37 @@ def _field_filter(emitter: _Emitter, test: ast.Node, variable: str | None) -> st
 
 
 def _definition_field_filter(emitter: _Emitter, test: ast.Call, variable: str) -> str | None:
-    """`_field_filter` for a definition of one parameter called with the card, whose body compares the
-    parameter's suit, rank or value with a value that reads nothing of it nor of the items: that value is
-    written as the definition's own code would work it out (its definitions kept in `B` as there)."""
+    """`_field_filter` for a definition of one parameter called with the card (see `_definition_comparison`),
+    whose value reads nothing of the candidate."""
+    argument = test.arguments[0] if len(test.arguments) == 1 else None
+    if variable in emitter.locals or not isinstance(argument, ast.Name) or \
+            id(argument) not in emitter.annotations.bound:
+        return None
+    through = _definition_comparison(emitter, test, variable, _FIELD_FILTERS,
+                                     lambda read: not read & emitter.item_names)
+    return None if through is None else through[0].format(value=through[2], field=through[1])
+
+
+def _definition_comparison(emitter: _Emitter, test: ast.Call, variable: str, written: Mapping[str, str],
+                           allowed: Callable[[set[str]], bool]) -> tuple[str, str, str] | None:
+    """For a call of a definition of one parameter with the card `variable` (`follows(c)`), whose body compares
+    the parameter's suit, rank or value with a value that reads nothing of it (`follows(c): c.suit == led`): the
+    code written for its operator, the deck's table of the field, and the value's code, written as the
+    definition's own code works it out (its definitions kept in `B` as there). `allowed`: whether the value may
+    read the bound names it reads, itself or through the definitions it calls. None for any other call."""
     call = emitter.annotations.calls.get(id(test))
     folding = emitter.folding
-    if call is None or folding is None or len(test.arguments) != 1 or variable in emitter.locals:
+    if call is None or folding is None or len(test.arguments) != 1:
         return None
     argument = test.arguments[0]
-    if not (isinstance(argument, ast.Name) and argument.identifier == variable
-            and id(argument) in emitter.annotations.bound):
+    if not (isinstance(argument, ast.Name) and argument.identifier == variable):
         return None
     instance = folding.instance(call)
     if instance is None or instance.annotations is None or instance.failed or \
             len(instance.definition.parameters) != 1:
         return None
     body, parameter = instance.definition.body, instance.definition.parameters[0]
-    code = _FIELD_FILTERS.get(getattr(body, "operator", ""))
+    code = written.get(getattr(body, "operator", ""))
     if code is None or not isinstance(body, ast.Binary):
         return None
     inner = _Emitter(instance.annotations, instance.definition.parameters, folding)
@@ -890,13 +920,13 @@ def _definition_field_filter(emitter: _Emitter, test: ast.Call, variable: str) -
         if field is None or _reads(other, parameter):
             continue
         read = _context_read(other, instance.annotations, folding)
-        if read is None or read & emitter.item_names:
+        if read is None or not allowed(read):
             continue
         value = inner.emit(other)
         emitter.hoisted = emitter.hoisted or inner.hoisted
         emitter.called = emitter.called or inner.called
         emitter.inlined += [*inner.inlined, (value, call)]  # (a failure in it names the definition)
-        return code.format(value=value, field=field)
+        return code, field, value
     return None
 
 

@@ -1,7 +1,8 @@
 """A quantifier that compares each card's suit or rank with one value (`any(c.suit == led for c in hand)`, the
 follow-suit test of trick games), or a comprehension that keeps the cards whose suit or rank is one value (`[c for
 c in hand if c.suit == trump]`), is written as one comparison or filter made in C (`_Emitter._field_test`); any
-other is the loop. So is a sum, a highest or lowest, or a list of one field of each card (`sum(value(c) for c in
+other is the loop. The same holds through a definition of one parameter whose body is such a comparison
+(`any(follows(c) for c in hand)`, `follows(c): c.suit == led`). So is a sum, a highest or lowest, or a list of one field of each card (`sum(value(c) for c in
 s)`, `max(c.rank for c in cs)`, `[c.rank for c in cs]`). Both give the answers of the rules as written, over random
 hands."""
 
@@ -15,6 +16,7 @@ import pytest
 from interpreter.cards import standard_deck
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate
+from interpreter.dsl.definitions import Definition
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import parse_type
 
@@ -26,9 +28,15 @@ def v(rank: int) -> int:
     return {12: 11, 11: 4, 10: 3, 9: 2, 8: 10}.get(rank, 0)
 
 
+DEFINITIONS = {"of_suit": ("c", "c.suit == s"), "above": ("c", "c.rank > r"), "off_rank": ("c", "r != c.rank")}
+
+
 def compiled(expression: str) -> tuple[Any, str]:
-    """The expression compiled over a list of cards `cs` and a suit `s` and a rank `r`; and the generated code."""
-    environment = Environment(DECK, {}, {}, {}, {"player": parse_type("seat")})
+    """The expression compiled over a list of cards `cs` and a suit `s` and a rank `r` (with the definitions
+    above); and the generated code."""
+    definitions = {name: Definition(name, (parameter,), parse(body), body)
+                   for name, (parameter, body) in DEFINITIONS.items()}
+    environment = Environment(DECK, {}, definitions, {}, {"player": parse_type("seat")})
     context = {"cs": parse_type("list[card]"), "s": parse_type("suit"), "r": parse_type("rank")}
     node = parse(expression)
     _, annotations = environment.check(node, context)
@@ -44,8 +52,14 @@ CASES = [
     ("any(s == c.suit for c in cs)", lambda cs, s, r: any(suit == s for _, suit in cs), True),
     ("all(c.rank != r for c in cs)", lambda cs, s, r: all(rank != r for rank, _ in cs), True),
     ("count(c.rank == r for c in cs)", lambda cs, s, r: sum(rank == r for rank, _ in cs), True),
-    ("any(c.suit != s for c in cs)", lambda cs, s, r: any(suit != s for _, suit in cs), False),
-    ("all(c.suit == s for c in cs)", lambda cs, s, r: all(suit == s for _, suit in cs), False),
+    ("any(c.suit != s for c in cs)", lambda cs, s, r: any(suit != s for _, suit in cs), True),
+    ("all(c.suit == s for c in cs)", lambda cs, s, r: all(suit == s for _, suit in cs), True),
+    # (through a definition of one parameter comparing its card's field: `follows(c): c.suit == led`)
+    ("any(of_suit(c) for c in cs)", lambda cs, s, r: any(suit == s for _, suit in cs), True),
+    ("all(off_rank(c) for c in cs)", lambda cs, s, r: all(rank != r for rank, _ in cs), True),
+    ("count(of_suit(c) for c in cs)", lambda cs, s, r: sum(suit == s for _, suit in cs), True),
+    ("any(above(c) for c in cs)", lambda cs, s, r: any(rank > r for rank, _ in cs), False),
+    ("[c for c in cs if of_suit(c)]", lambda cs, s, r: [(rank, suit) for rank, suit in cs if suit == s], True),
     ("any(c.suit == s for c in cs if c.rank > r)", lambda cs, s, r: any(suit == s for rank, suit in cs if rank > r),
      False),
     ("[c for c in cs if c.suit == s]", lambda cs, s, r: [(rank, suit) for rank, suit in cs if suit == s], True),
