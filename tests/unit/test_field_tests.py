@@ -2,9 +2,9 @@
 follow-suit test of trick games), or a comprehension that keeps the cards whose suit or rank is one value (`[c for
 c in hand if c.suit == trump]`), is written as one comparison or filter made in C (`_Emitter._field_test`); any
 other is the loop. The same holds through a definition of one parameter whose body is such a comparison
-(`any(follows(c) for c in hand)`, `follows(c): c.suit == led`). So is a sum, a highest or lowest, or a list of one field of each card (`sum(value(c) for c in
-s)`, `max(c.rank for c in cs)`, `[c.rank for c in cs]`). Both give the answers of the rules as written, over random
-hands."""
+(`any(follows(c) for c in hand)`, `follows(c): c.suit == led`). So is a sum, a highest or lowest, or a list of
+one field of each card (`sum(value(c) for c in s)`, `max(c.rank for c in cs)`, `[c.rank for c in cs]`). Both give
+the answers of the rules as written, over random hands."""
 
 from __future__ import annotations
 
