@@ -658,8 +658,12 @@ class _Emitter:
         assert self.helper is not None and self.folding is not None
         if variable in self.locals:
             return None
+        inlined = list(self.inlined)  # (the definitions written in the helper: a failure there names them)
+        through: tuple[str, str, str] | None
         if isinstance(test, ast.Call):  # (`any(follows(c) for c in hand)`, `follows(c): c.suit == led`)
-            through = _definition_comparison(self, test, variable, written, lambda read: True)
+            seen = _definition_comparison(self, test, variable, written, lambda read: True)
+            through = None if seen is None else seen[:3]
+            inlined += seen[3] if seen is not None else []
         else:
             through = self._comparison(test, variable, written)
         if through is None:
@@ -670,7 +674,7 @@ class _Emitter:
         parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))
         source = (f"def {name}(V, B, items{parameters}):\n    if not items:\n        return {empty}\n"
                   f"    return {code.format(value=value, field=field)}\n")
-        self.helper(source, list(self.inlined))
+        self.helper(source, inlined)
         return f"{name}(V, B, {collection}{parameters})"
 
     def _comparison(self, test: ast.Node, variable: str, written: Mapping[str, str]) -> tuple[str, str, str] | None:
@@ -887,16 +891,22 @@ def _definition_field_filter(emitter: _Emitter, test: ast.Call, variable: str) -
         return None
     through = _definition_comparison(emitter, test, variable, _FIELD_FILTERS,
                                      lambda read: not read & emitter.item_names)
-    return None if through is None else through[0].format(value=through[2], field=through[1])
+    if through is None:
+        return None
+    code, field, value, inlined = through
+    emitter.inlined += inlined  # (written in the filter's own code: a failure in it names the definition)
+    return code.format(value=value, field=field)
 
 
 def _definition_comparison(emitter: _Emitter, test: ast.Call, variable: str, written: Mapping[str, str],
-                           allowed: Callable[[set[str]], bool]) -> tuple[str, str, str] | None:
+                           allowed: Callable[[set[str]], bool]) -> tuple[str, str, str, list[tuple[str, str]]] | None:
     """For a call of a definition of one parameter with the card `variable` (`follows(c)`), whose body compares
     the parameter's suit, rank or value with a value that reads nothing of it (`follows(c): c.suit == led`): the
     code written for its operator, the deck's table of the field, and the value's code, written as the
-    definition's own code works it out (its definitions kept in `B` as there). `allowed`: whether the value may
-    read the bound names it reads, itself or through the definitions it calls. None for any other call."""
+    definition's own code works it out (its definitions kept in `B` as there), with the definitions written in
+    that code (for the caller to record where the code goes, so that a failure in it names them). `allowed`:
+    whether the value may read the bound names it reads, itself or through the definitions it calls. None for
+    any other call."""
     call = emitter.annotations.calls.get(id(test))
     folding = emitter.folding
     if call is None or folding is None or len(test.arguments) != 1:
@@ -925,8 +935,7 @@ def _definition_comparison(emitter: _Emitter, test: ast.Call, variable: str, wri
         value = inner.emit(other)
         emitter.hoisted = emitter.hoisted or inner.hoisted
         emitter.called = emitter.called or inner.called
-        emitter.inlined += [*inner.inlined, (value, call)]  # (a failure in it names the definition)
-        return code, field, value
+        return code, field, value, [*inner.inlined, (value, call)]
     return None
 
 

@@ -19,6 +19,7 @@ from interpreter.dsl.compiler import Program, evaluate
 from interpreter.dsl.definitions import Definition
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import parse_type
+from interpreter.errors import EvaluationError
 
 DECK = standard_deck(values={"A": 11, "K": 4, "Q": 3, "J": 2, "10": 10})  # (the others: 0)
 
@@ -28,7 +29,8 @@ def v(rank: int) -> int:
     return {12: 11, 11: 4, 10: 3, 9: 2, 8: 10}.get(rank, 0)
 
 
-DEFINITIONS = {"of_suit": ("c", "c.suit == s"), "above": ("c", "c.rank > r"), "off_rank": ("c", "r != c.rank")}
+DEFINITIONS = {"of_suit": ("c", "c.suit == s"), "above": ("c", "c.rank > r"), "off_rank": ("c", "r != c.rank"),
+               "first_suit": ("c", "c.suit == first(cs).suit")}
 
 
 def compiled(expression: str) -> tuple[Any, str]:
@@ -110,3 +112,13 @@ def test_one_field_of_each_card_summed_compared_or_listed(expression: str, expec
         hand = chooser.sample(cards, chooser.randrange(1, 8))
         pairs = [(DECK.rank_of[card], DECK.suit_of[card]) for card in hand]
         assert evaluate(function, {}, {"cs": hand, "s": 0, "r": 0}) == expected(pairs)
+
+
+def test_a_failure_next_to_a_definition_made_in_c_names_no_definition() -> None:
+    """`first(cs)` fails on an empty list where the expression itself reads it, after a quantifier through
+    `first_suit(c): c.suit == first(cs).suit` (made in C, whose own `first(cs)` is not reached): the failure is
+    the expression's, not the definition's."""
+    function, _ = compiled("any(first_suit(c) for c in cs) or first(cs).suit == s")
+    with pytest.raises(EvaluationError) as failure:
+        evaluate(function, {}, {"cs": [], "s": 0, "r": 0})
+    assert str(failure.value) == "first() of an empty list"
