@@ -22,7 +22,8 @@ Bindings = dict[str, Any]
 
 LegalSet = tuple[list[Action], "Option | dict[Action, Option]"]
 """A decision's legal set: its actions in their order, with the option every one of them takes (a decision of
-one option, the common case: no action is hashed) or a dict giving each one's (`option_of`, `as_dict`)."""
+one option, the common case: no action is hashed) or a dict giving each one's (`option_of`, `as_dict`). The
+list is never changed: it may be the game's own list of a choice's actions (`Game.choice_actions`)."""
 
 
 def option_of(legal: LegalSet, action: Action) -> Option | None:
