@@ -310,6 +310,9 @@ _FIELD_TESTS = {"any": {"==": "{value} in map({field}.__getitem__, items)",
                 "count": {"==": "COUNT_OF(map({field}.__getitem__, items), {value})"}}
 _FIELD_FILTERS = {"==": "list(filter(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
                   "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))"}
+# A card field compared with a value, as `_Emitter._comparison` finds it: the code written for its operator, the
+# deck's table of the field, the value's code, and the definitions written in that code (code, definition).
+Comparison = tuple[str, str, str, list[tuple[str, str]]]
 _EMPTY = {"any": "False", "all": "True", "count": "0", "sum": "0"}
 # A quantifier over one field of each card (`sum(value(c) for c in s)`, `max(c.rank for c in cs)`): made in C.
 _FIELD_FOLDS = {"sum": "sum({fields})", "max": "Q_max(list({fields}))", "min": "Q_min(list({fields}))"}
@@ -658,28 +661,24 @@ class _Emitter:
         assert self.helper is not None and self.folding is not None
         if variable in self.locals:
             return None
-        inlined = list(self.inlined)  # (the definitions written in the helper: a failure there names them)
-        through: tuple[str, str, str] | None
-        if isinstance(test, ast.Call):  # (`any(follows(c) for c in hand)`, `follows(c): c.suit == led`)
-            seen = _definition_comparison(self, test, variable, written, lambda read: True)
-            through = None if seen is None else seen[:3]
-            inlined += seen[3] if seen is not None else []
-        else:
-            through = self._comparison(test, variable, written)
-        if through is None:
+        # (`any(follows(c) for c in hand)`, `follows(c): c.suit == led`, or the comparison written out)
+        found = _definition_comparison(self, test, variable, written, lambda read: True) \
+            if isinstance(test, ast.Call) else self._comparison(test, variable, written)
+        if found is None:
             return None
-        code, field, value = through
+        code, field, value, inlined = found
         name = f"q_{len(self.folding.helpers)}"
         self.folding.helpers.append(name)
         parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))
         source = (f"def {name}(V, B, items{parameters}):\n    if not items:\n        return {empty}\n"
                   f"    return {code.format(value=value, field=field)}\n")
-        self.helper(source, inlined)
+        self.helper(source, [*self.inlined, *inlined])  # (a failure in the helper names what is written there)
         return f"{name}(V, B, {collection}{parameters})"
 
-    def _comparison(self, test: ast.Node, variable: str, written: Mapping[str, str]) -> tuple[str, str, str] | None:
+    def _comparison(self, test: ast.Node, variable: str, written: Mapping[str, str]) -> Comparison | None:
         """For a test comparing the card `variable`'s suit, rank or value with a value that reads nothing of it:
-        the code written for its operator, the deck's table of the field, and the value's code; else None."""
+        the code written for its operator, the deck's table of the field, the value's code, and no definition
+        written in it (see `_definition_comparison`); else None."""
         code = written.get(getattr(test, "operator", ""))
         if code is None or not isinstance(test, ast.Binary):
             return None
@@ -695,7 +694,7 @@ class _Emitter:
                 value = self.emit(other)
         finally:
             self.loop_frames.pop()
-        return code, field, value
+        return code, field, value, []
 
     def _card_field(self, node: ast.Node, variable: str) -> str | None:
         """The table of the deck a node reads of the card `variable` (`c.suit`: SUIT, `c.rank` or `order(c.rank)`:
@@ -883,11 +882,9 @@ def _field_filter(emitter: _Emitter, test: ast.Node, variable: str | None) -> st
 
 
 def _definition_field_filter(emitter: _Emitter, test: ast.Call, variable: str) -> str | None:
-    """`_field_filter` for a definition of one parameter called with the card (see `_definition_comparison`),
-    whose value reads nothing of the candidate."""
-    argument = test.arguments[0] if len(test.arguments) == 1 else None
-    if variable in emitter.locals or not isinstance(argument, ast.Name) or \
-            id(argument) not in emitter.annotations.bound:
+    """`_field_filter` for a definition of one parameter called with the card, the name bound for each candidate
+    (see `_definition_comparison`), whose value reads nothing of the candidate."""
+    if variable in emitter.locals or not test.arguments or id(test.arguments[0]) not in emitter.annotations.bound:
         return None
     through = _definition_comparison(emitter, test, variable, _FIELD_FILTERS,
                                      lambda read: not read & emitter.item_names)
@@ -899,7 +896,7 @@ def _definition_field_filter(emitter: _Emitter, test: ast.Call, variable: str) -
 
 
 def _definition_comparison(emitter: _Emitter, test: ast.Call, variable: str, written: Mapping[str, str],
-                           allowed: Callable[[set[str]], bool]) -> tuple[str, str, str, list[tuple[str, str]]] | None:
+                           allowed: Callable[[set[str]], bool]) -> Comparison | None:
     """For a call of a definition of one parameter with the card `variable` (`follows(c)`), whose body compares
     the parameter's suit, rank or value with a value that reads nothing of it (`follows(c): c.suit == led`): the
     code written for its operator, the deck's table of the field, and the value's code, written as the
