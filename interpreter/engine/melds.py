@@ -682,7 +682,7 @@ class MeldRules:
                                     where += (upper_first,)
                             if not where:
                                 continue
-                    naturals = list(map(card_at.__getitem__, places))
+                    naturals = tuple(map(card_at.__getitem__, places))
                     if not in_place or in_place_places.isdisjoint(places):
                         choices = by_size.get(needed, ())
                     else:
@@ -690,25 +690,30 @@ class MeldRules:
                     if not choices:
                         continue
                     if needed == 1:
+                        # What each place of the wild card makes of these naturals, worked out before the wild
+                        # cards that may go there (the same for each of them, unless one sits there naturally).
+                        before_after = []
+                        for place in where:
+                            index = place - start if place > start else 0
+                            before_after.append((place, naturals[:index], naturals[index:], one_wild[size][index],
+                                                 blank[index] + (role_at[place],) + blank[size - index - 1],
+                                                 place if place < start else start, place < start or place > end))
                         for (wild_card,) in choices:
-                            for place in where:
-                                acts = place not in natural_places[wild_card]
-                                run_low = place if place < start else start
-                                index = place - run_low
-                                cards = (*naturals[:index], wild_card, *naturals[index:])
-                                flags = one_wild[size][index] if acts else no_wild[size]
-                                if (cards, flags) in found:
+                            sits_at = natural_places[wild_card]
+                            twice = wild_card in naturals  # (also one of the naturals: a two in its place)
+                            for place, before, after, acting, roles, run_low, free in before_after:
+                                cards = (*before, wild_card, *after)
+                                natural = place in sits_at  # (the wild card in its own place: a natural there)
+                                key = (cards, no_wild[size] if natural else acting)
+                                if key in found:
                                     continue
                                 needs = dict.fromkeys(cards, 1)
-                                if len(needs) < size:  # (the wild card is also one of the naturals: a two in place)
+                                if twice:
                                     needs[wild_card] = 2
-                                roles = blank[index] + (role_at[place],) + blank[size - index - 1] if acts \
-                                    else blank[size]
-                                found[cards, flags] = (
-                                    Meld(0, name, "run", owner, cards, flags, -1, suit, run_low,
-                                         acts and (place < start or place > end)), needs, roles)
+                                found[key] = (Meld(0, name, "run", owner, cards, key[1], -1, suit, run_low,
+                                                   free and not natural), needs, blank[size] if natural else roles)
                     elif needed == 0:  # the window's places all held: its natural run (as `_natural_run` makes it)
-                        cards = tuple(naturals)
+                        cards = naturals
                         flags = no_wild[size]
                         if (cards, flags) not in found:
                             found[cards, flags] = (Meld(0, name, "run", owner, cards, flags, -1, suit, low),

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.observation import sees_zone
+from interpreter.engine.shuffling import shuffle
 from interpreter.engine.zones import ZoneKey
 
 if TYPE_CHECKING:
@@ -277,12 +278,12 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
             pool.extend((loose - kept).elements())
             places.append((cards, free, sorted(kept.elements())))
     pool.sort()  # (what the seat does not know, in an order that does not depend on where the cards are)
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     exchanged: dict[int, list[int]] = {}  # each card dealt again -> the cards dealt in its places
     for cards, free, stays in places:
         dealt = stays + pool[:len(free) - len(stays)]
         del pool[:len(free) - len(stays)]
-        rng.shuffle(dealt)
+        shuffle(rng, dealt)
         for index, card in zip(free, dealt, strict=True):
             exchanged.setdefault(cards[index], []).append(card)
             cards[index] = card
@@ -335,7 +336,7 @@ def _redraw_secret_choices(trial: State, seat: int, rng: random.Random) -> None:
                 continue
             held = sorted(card for name, zone in trial.game.ruleset.zones.items() if zone.owner == "seat"
                           and not sees_zone(trial, zone, action.seat, seat) for card in trial.values[name][action.seat])
-            rng.shuffle(held)
+            shuffle(rng, held)
             arguments = []
             for name, value in action.arguments:
                 if name in named:

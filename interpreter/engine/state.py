@@ -19,6 +19,7 @@ from interpreter.engine.log import Log
 from interpreter.engine.match import MatchLoop
 from interpreter.engine.meldsearch import MeldSearch
 from interpreter.engine.program import Expr, Option
+from interpreter.engine.shuffling import shuffle
 from interpreter.engine.zones import FaceUp
 from interpreter.errors import EvaluationError
 from interpreter.numbers import number_text, plain_numbers, whole
@@ -248,7 +249,7 @@ class State:
             return
         cards = self.cards.zone_list(self, key)
         if outcome is None:
-            self.rng.shuffle(cards)
+            shuffle(self.rng, cards)
         else:
             order = [self.game.deck.parse_card(c) if isinstance(c, str) else c for c in outcome]
             if Counter(order) != Counter(cards):
