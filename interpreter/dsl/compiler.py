@@ -439,6 +439,8 @@ class _Emitter:
             key = self.folding.hoisted.setdefault(code, f"h_{len(self.folding.hoisted)}")
             self.hoisted = True
             return self._kept(key, code)
+        if node.arguments and self._same_for_every_item(node):  # (`size(hand)` in a meld's clause)
+            return self._kept_for_items(code)
         return self._loop_kept(node, code)
 
     def _kept_for_items(self, code: str) -> str:

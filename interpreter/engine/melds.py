@@ -593,13 +593,35 @@ class MeldRules:
         # Each place's card, the first of those that sit there naturally (most places have one: the copies of a
         # card are one value; the general choice of a window with both places of the ace sees them all).
         card_at: dict[int, int] = {}
-        in_place = [card for card, _ in wild_cards if card in kind.in_place and suit_of[card] == suit]
+        in_place = [card for card, _ in wild_cards if card in kind.in_place and suit_of[card] == suit] \
+            if wild_cards else []
         for card in sorted(card for card, _ in holding) + in_place:
             for position in positions(kind, card):
                 card_at.setdefault(position, card)
         # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
-        most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
+        most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds) if wild_cards else 0
         if not card_at or len(card_at) + most_wilds < kind.minimum:
+            return []
+        # The places the hand fills, as bits (bit i: the place lowest + i), count a window's naturals in a few
+        # operations: most windows are ruled out without looking at them.
+        mask = 0
+        for position in card_at:
+            mask |= 1 << (position - lowest)
+        # A window starts at most `most_wilds` places below a natural card (its first places can't all be gaps).
+        starts = mask
+        for below in range(1, most_wilds + 1):
+            starts |= mask >> below
+        least_naturals, shortest, longest = kind.min_naturals, kind.minimum, kind.maximum
+        shortest_bits = (1 << shortest) - 1 if shortest > 0 else 0  # (the places of the shortest window)
+        # A window with more gaps than wild cards from every start (the shortest has the fewest): no run at all,
+        # the common answer, found before the set-up below.
+        enough, scan = shortest - most_wilds, starts
+        while scan:
+            bit = scan & -scan
+            scan ^= bit
+            if ((mask >> (bit.bit_length() - 1)) & shortest_bits).bit_count() >= enough:
+                break
+        else:
             return []
         counts = dict(wild_cards)
         counts.update(holding)
@@ -613,18 +635,7 @@ class MeldRules:
         # among its naturals must leave that card out of the wild cards it may use.
         in_place_places = {position for card in in_place for position in positions(kind, card)}
         two_aces = self.ace_low != self.ace_high  # (the ace has two places: a window may hold both)
-        # The places the hand fills, as bits (bit i: the place lowest + i), count a window's naturals in a few
-        # operations: most windows are ruled out without looking at them.
-        mask = 0
-        for position in card_at:
-            mask |= 1 << (position - lowest)
-        # A window starts at most `most_wilds` places below a natural card (its first places can't all be gaps).
-        starts = mask
-        for below in range(1, most_wilds + 1):
-            starts |= mask >> below
         either_end = kind.either_end
-        least_naturals, shortest, longest = kind.min_naturals, kind.minimum, kind.maximum
-        shortest_bits = (1 << shortest) - 1 if shortest > 0 else 0  # (the places of the shortest window)
         # For the runs of one wild card, made here rather than by `_run_with_one_wild` (the same runs): the places
         # where each wild card held is natural (its own place in this suit; elsewhere it acts as a wild), and what
         # a wild stands for at each place.

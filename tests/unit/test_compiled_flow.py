@@ -358,6 +358,29 @@ def test_a_call_that_reads_nothing_of_the_card_is_worked_out_where_a_card_first_
 
 
 
+# (a builtin whose arguments read nothing of the card, though they read the seat's hand: kept for the cards too)
+EMPTY_FIRST = "order(first([c for c in hand if order(c.rank) < 0]).rank) >= 0"
+
+
+@pytest.mark.parametrize(("rule", "fails"), [(f"order(card.rank) >= 0 and {EMPTY_FIRST}", True),
+                                             (f"order(card.rank) < 0 and {EMPTY_FIRST}", False)])
+def test_a_builtin_that_reads_nothing_of_the_card_is_worked_out_where_a_card_first_reaches_it(
+        tmp_path: Path, rule: str, fails: bool) -> None:
+    path = _variant(tmp_path, "              reason: \"you must follow suit\"",
+                    f"              reason: \"you must follow suit\"\n            - rule: {rule}\n"
+                    "              reason: \"a first card\"")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.legal_actions()
+    if fails:  # (the first card reaches it: it fails there, at its place)
+        assert str(raised.value).startswith("first() of an empty list")
+        assert raised.value.where == "hand.phases[1].steps[0].legal[1].rule"
+    else:  # (no card reaches it: never worked out; no card is legal, and the clause's reason says why)
+        assert "first()" not in str(raised.value)
+        assert "a first card" in str(raised.value)
+
+
 def test_a_test_reading_no_card_that_no_card_reaches_never_fails_the_decision(tmp_path: Path) -> None:
     # `share(size(hand)) > 0` reads nothing of the card: the filter works it out once, before the cards, and it
     # fails there; no card reaches it clause by clause (every card's rank holds first), so the decision offers
