@@ -207,7 +207,7 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
     assert option.destination is not None
     seat = pending.seat
     # The clauses that read the meld are tested for each one; the others hold for all (tested by the caller).
-    per_meld = tuple(clause for clause in option.clauses if clause.per_action)
+    per_meld = option.per_action_clauses
     plans = state.meld_plans
     if option.kind == "meld" and option.at_once > 1:  # one to `at_once` melds laid as one action
         laid: Sequence[tuple[tuple[Meld, ...], Action]] = meld_groups(state, rules, seat, hand, key[1], table,
@@ -730,7 +730,7 @@ def _why_no_meld(state: State, pending: Pending, option: Option) -> list[str]:
                                   {**pending.bindings, "cards": [card], "meld": meld, "after": grown}))
         if not tried:
             return [f"add: no card of {option.source.name} fits a meld on the table"]
-    per_meld = tuple(clause for clause in option.clauses if clause.per_action)
+    per_meld = option.per_action_clauses
     refused = [(text, failure.reason) for text, bindings in tried
                if (failure := _first_failure(state, per_meld, bindings)) is not None]
     reasons = [f"{option.kind} {text}: {reason}" for text, reason in refused[:_REFUSALS_SHOWN]]

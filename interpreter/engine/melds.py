@@ -347,20 +347,25 @@ class MeldRules:
                 by_suit[suit_of[card]].append(held)
                 by_rank[rank_of[card]].append(held)
         found: list[Candidate] = []
+        groups = self._groups
         for kind in self.kinds.values():
             # How many of one wild card a search can use: as wilds, and in its own place as a natural.
             most = kind.max_wilds + 2
-            wilds = tuple((card, count if count <= most else most) for card, count in wild_cards if count > 0)
-            most_wilds = min(sum(count for _, count in wilds), kind.max_wilds)
-            groups = self._groups
+            wilds = tuple((card, count if count <= most else most) for card, count in wild_cards if count > 0) \
+                if wild_cards else ()
+            most_wilds = min(sum(count for _, count in wilds), kind.max_wilds) if wilds else 0
             if kind.shape == "set":
-                taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner else ()
+                taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner and table else ()
                 least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
                 for rank in sorted(by_rank):
-                    if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or \
-                            sum(count for _, count in by_rank[rank]) < least_naturals:
-                        continue  # (too few cards of the rank for a set, even with every wild card held)
-                    key = (kind.name, owner, rank, tuple(by_rank[rank]), wilds)
+                    of_rank = by_rank[rank]
+                    # (too few cards of the rank for a set, even with every wild card held; as many cards as are
+                    # needed hold as many copies)
+                    if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or (
+                            len(of_rank) < least_naturals and (of_rank[0][1] if len(of_rank) == 1 else
+                                                               sum(count for _, count in of_rank)) < least_naturals):
+                        continue
+                    key = (kind.name, owner, rank, tuple(of_rank), wilds)
                     group = groups.get(key)
                     if group is None:
                         group = self._keep_group(key, self._sets(kind, owner, rank, key[3], wilds))

@@ -111,11 +111,13 @@ class Option:
     hides_card: bool = field(init=False)  # a discard, or a card played face down: some seats may not see it
     moves_card: bool = field(init=False)  # a play or a discard: one card, bound as `card` by its movement
     breakable: bool = field(init=False)  # some of its clauses may be broken (see Clause.breakable)
+    per_action_clauses: tuple[Clause, ...] = field(init=False)  # the clauses that read what differs per action
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hides_card", self.kind == "discard" or (self.kind == "play" and self.face == "down"))
         object.__setattr__(self, "moves_card", self.kind in ("play", "discard"))
         object.__setattr__(self, "breakable", any(clause.breakable is not None for clause in self.clauses))
+        object.__setattr__(self, "per_action_clauses", tuple(clause for clause in self.clauses if clause.per_action))
 
 
 @dataclass(frozen=True, slots=True)
