@@ -14,7 +14,8 @@ from interpreter import CHANCE, load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = [ROOT / "rulesets" / "burraco.yaml", ROOT / "rulesets" / "variants" / "burraco_internazionale.yaml",
-            ROOT / "benchmarks" / "burraco_benchmark.yaml", ROOT / "tests" / "games" / "rummy500.yaml"]
+            ROOT / "benchmarks" / "burraco_benchmark.yaml", ROOT / "tests" / "games" / "rummy500.yaml",
+            ROOT / "tests" / "games" / "canasta.yaml", ROOT / "tests" / "games" / "gin_rummy.yaml"]
 
 
 def _meld_first(legal: list, rng: random.Random) -> object:  # type: ignore[type-arg]
