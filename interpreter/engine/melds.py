@@ -342,18 +342,21 @@ class MeldRules:
         for held in sorted(counts.items()):  # (so that each suit's and rank's cards come in order)
             card = held[0]
             if is_wild[card]:
-                wild_cards.append(held)
+                if held[1] > 0:
+                    wild_cards.append(held)
             elif held[1] > 0:
                 by_suit[suit_of[card]].append(held)
                 by_rank[rank_of[card]].append(held)
         found: list[Candidate] = []
         groups = self._groups
+        wilds: tuple[tuple[int, int], ...] = ()
+        wild_copies = 0
         for kind in self.kinds.values():
-            # How many of one wild card a search can use: as wilds, and in its own place as a natural.
-            most = kind.max_wilds + 2
-            wilds = tuple((card, count if count <= most else most) for card, count in wild_cards if count > 0) \
-                if wild_cards else ()
-            most_wilds = min(sum(count for _, count in wilds), kind.max_wilds) if wilds else 0
+            if wild_cards:  # (how many of one wild card a search can use: as wilds, and in its place as a natural)
+                most = kind.max_wilds + 2
+                wilds = tuple([(card, count if count <= most else most) for card, count in wild_cards])
+                wild_copies = sum([count for _, count in wilds])
+            most_wilds = wild_copies if wild_copies < kind.max_wilds else kind.max_wilds
             if kind.shape == "set":
                 taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner and table else ()
                 least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
@@ -363,7 +366,7 @@ class MeldRules:
                     # needed hold as many copies)
                     if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or (
                             len(of_rank) < least_naturals and (of_rank[0][1] if len(of_rank) == 1 else
-                                                               sum(count for _, count in of_rank)) < least_naturals):
+                                                               sum([count for _, count in of_rank])) < least_naturals):
                         continue
                     key = (kind.name, owner, rank, tuple(of_rank), wilds)
                     group = groups.get(key)
@@ -372,12 +375,14 @@ class MeldRules:
                     found.extend(group)
             else:
                 suits = set(by_suit)
-                wild_copies = sum(count for _, count in wilds)
-                suits.update(suit_of[card] for card, _ in wilds if card in kind.in_place)
+                for card, _ in wilds:
+                    if card in kind.in_place:
+                        suits.add(suit_of[card])
                 for suit in sorted(suits):
-                    if len(by_suit.get(suit, ())) + wild_copies < kind.minimum:
+                    of_suit = by_suit.get(suit, ())
+                    if len(of_suit) + wild_copies < kind.minimum:
                         continue  # (a run holds each card of its suit once: too few, even with every wild held)
-                    key = (kind.name, owner, suit, tuple(by_suit.get(suit, ())), wilds)
+                    key = (kind.name, owner, suit, tuple(of_suit), wilds)
                     group = groups.get(key)
                     if group is None:
                         group = self._keep_group(key, self._runs(kind, owner, suit, key[3], wilds))
