@@ -12,6 +12,7 @@ is laid (a ruleset's expressions never read it).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
@@ -92,18 +93,22 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
     kinds = rules.kinds
     by_size: list[list[tuple[tuple[Meld, ...], Action]]] = [[] for _ in range(most)]
     made = 0
+    # Each meld with the cards it needs as pairs, and the rank it takes (None when its kind allows more sets of it)
+    entries = [(entry, tuple(entry[1].items()), (entry[0].kind, entry[0].rank)
+                if entry[0].shape == "set" and kinds[entry[0].kind].one_per_owner else None) for entry in found]
 
     def extend(start: int) -> None:
         nonlocal made
-        for index in range(start, len(found)):
-            entry = found[index]
-            meld, needs, _ = entry
-            if any(left.get(card, 0) < count for card, count in needs.items()):
+        for index in range(start, len(entries)):
+            entry, needs, rank_taken = entries[index]
+            fits = True
+            for card, count in needs:  # (a loop, not `any(...)`: this runs for every meld at every depth)
+                if left.get(card, 0) < count:
+                    fits = False
+                    break
+            if not fits or rank_taken in taken:
                 continue
-            rank_taken = (meld.kind, meld.rank) if meld.shape == "set" and kinds[meld.kind].one_per_owner else None
-            if rank_taken in taken:
-                continue
-            for card, count in needs.items():
+            for card, count in needs:
                 left[card] -= count
             chosen.append(entry)
             if rank_taken is not None:
@@ -118,7 +123,7 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
             chosen.pop()
             if rank_taken is not None:
                 taken.discard(rank_taken)
-            for card, count in needs.items():
+            for card, count in needs:
                 left[card] += count
 
     extend(0)
@@ -129,11 +134,12 @@ def _group(seat: int, chosen: list[tuple[Meld, dict[int, int], Action]]) -> tupl
     """A group of melds with its action: one meld's own, or the cards and roles of all, with their sizes."""
     if len(chosen) == 1:
         return (chosen[0][0],), chosen[0][2]
-    cards = tuple(card for _, _, action in chosen for card in action.cards)
-    roles = tuple(role for _, _, action in chosen for role in action.roles)
-    sizes = tuple(len(action.cards) for _, _, action in chosen)
-    return tuple(entry[0] for entry in chosen), _ACTION(Action, (seat, "meld", -1, "", ((MELD_SIZES, sizes),),
-                                                                 cards, roles, -1))
+    actions = [entry[2] for entry in chosen]
+    cards = tuple(itertools.chain.from_iterable([action.cards for action in actions]))
+    roles = tuple(itertools.chain.from_iterable([action.roles for action in actions]))
+    sizes = tuple([len(action.cards) for action in actions])
+    return tuple([entry[0] for entry in chosen]), _ACTION(Action, (seat, "meld", -1, "", ((MELD_SIZES, sizes),),
+                                                                   cards, roles, -1))
 
 
 _ACTION = tuple.__new__  # an action made from its fields in order (Action is a named tuple)
