@@ -89,6 +89,7 @@ class MeldRules:
     def __init__(self, deck: Deck, kinds: list[MeldKind], is_wild: Callable[[int], bool]) -> None:
         self.deck = deck
         self.kinds = {kind.name: kind for kind in kinds}
+        self._shortest = min((kind.minimum for kind in kinds), default=0)  # the fewest cards of a new meld
         # The set kinds of one set per rank and owner: the ranks their sets take on a table limit a search.
         self._ranked_kinds = frozenset(kind.name for kind in kinds if kind.shape == "set" and kind.one_per_owner)
         self.top = len(deck.ranks) - 1
@@ -401,6 +402,12 @@ class MeldRules:
     def can_meld(self, cards: Sequence[int], melds: Sequence[Meld]) -> bool:
         """Whether some of the cards make a new meld, or one of them goes onto one of the melds (answers kept:
         rules such as "a card that could be melded" ask the same few cards again and again)."""
+        if len(cards) < self._shortest:  # (too few cards for a new meld: whether one goes onto a meld, kept by `add`)
+            for meld in melds:
+                for card in cards:
+                    if self.add(meld, card) is not None:
+                        return True
+            return False
         # (a meld's hash is a call to Python, its id is not; with no meld, the cards alone: a tuple of cards never
         # equals a key with melds, whose first item is a tuple)
         key = (tuple(sorted(cards)), tuple(map(id, melds))) if melds else tuple(sorted(cards))

@@ -329,3 +329,15 @@ def test_fixed_wilds_keep_the_ace_at_one_end() -> None:
     assert rummy_rules().add(run, _rummy("AS")[0]) is None
     low = _rummy_run("2S 3S 4S", "2S 3S 4S")
     assert _rummy_shown(rummy_rules().add(low, _rummy("AS")[0])) == "AS 2S 3S 4S"
+
+
+def test_can_meld_asks_whether_the_cards_make_a_meld_or_go_onto_one() -> None:
+    # BU-22, BU-28: a card goes onto a run of its suit at an end, or onto a set of its rank; two cards make no new
+    # meld (three at least), three in sequence do. (Fewer cards than a meld holds are answered from `add` alone.)
+    run, group = laid("5H 6H 7H"), laid("9C 9D 9S")
+    assert rules().can_meld(cards("8H"), [run]) and rules().can_meld(cards("4H"), [group, run])
+    assert rules().can_meld(cards("9H"), [run, group]) and rules().can_meld(cards("JK"), [run])
+    assert not rules().can_meld(cards("8S"), [run]) and not rules().can_meld(cards("8H"), [group])
+    assert not rules().can_meld(cards("3H"), [run]) and not rules().can_meld(cards("8H"), [])
+    assert not rules().can_meld(cards("8H 9H"), []) and rules().can_meld(cards("8H 9H"), [run])
+    assert rules().can_meld(cards("8H 9H 10H"), []) and not rules().can_meld(cards("8H 10H QH"), [group])
