@@ -231,10 +231,8 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
     grown_melds: list[tuple[Meld, int, Meld]] = []
     for owned in tables:
         for meld in owned:
-            for card in rules.may_fit(meld, distinct):
-                grown = rules.add(meld, card)
-                if grown is not None:
-                    grown_melds.append((meld, card, grown))
+            for card, grown in rules.additions(meld, distinct):
+                grown_melds.append((meld, card, grown))
     additions: Sequence[tuple[Meld, int, Meld]] = grown_melds
     if per_meld:
         additions = _allowed(state, option, per_meld, shared, additions, _bind_addition)

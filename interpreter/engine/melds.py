@@ -72,7 +72,7 @@ class Meld:
 
 
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
-_ADDITIONS_KEPT = 65536  # (meld, card) pairs whose `add` is kept
+_MELDS_KEPT = 16384  # melds whose additions (`add`) are kept
 _GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
 _SEARCHES_KEPT = 4096  # searches kept (see MeldRules.candidates)
 _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
@@ -100,9 +100,9 @@ class MeldRules:
         self._laid: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[Meld, ...], tuple[int, ...]]] = {}
         self._bounds_of: dict[str, tuple[int, int]] = {}  # kind -> the positions its runs may reach
         self._positions: dict[tuple[str, int], list[int]] = {}  # (kind, card) -> where it sits in a run
-        # (id of a meld, card) -> (the meld, the meld with the card added): keyed by identity, since hashing a meld
-        # costs more than the answer's look-up; the meld kept in the entry keeps its id from being reused.
-        self._added: dict[tuple[int, int], tuple[Meld, Meld | None]] = {}
+        # id of a meld -> (the meld, card -> the meld with the card added or None): keyed by identity, since hashing
+        # a meld costs more than the answer's look-up; the meld kept in the entry keeps its id from being reused.
+        self._added: dict[int, tuple[Meld, dict[int, Meld | None]]] = {}
         # (cards sorted, the melds' ids), or the cards sorted when there is no meld -> (the melds, can_meld): keyed
         # by identity, as `_laid`
         self._can_meld: dict[Any, tuple[tuple[Meld, ...], bool]] = {}
@@ -116,7 +116,7 @@ class MeldRules:
         self._no_wild = [(False,) * size for size in range(longest + 1)]
         self._one_wild = [[(False,) * index + (True,) + (False,) * (size - index - 1) for index in range(size)]
                           for size in range(longest + 1)]
-        # The cards that may go onto a set of each rank, or a run of each suit, seen at a glance (see `may_fit`).
+        # The cards that may go onto a set of each rank, or a run of each suit, seen at a glance (see `additions`).
         self._wild_cards = frozenset(card for card, wild in self.is_wild.items() if wild)
         fit_rank: dict[int, set[int]] = {}
         fit_suit: dict[int, set[int]] = {}
@@ -812,17 +812,45 @@ class MeldRules:
     def add(self, meld: Meld, card: int) -> Meld | None:
         """The meld with one more card, or None when the card cannot go there (answers kept: the same melds
         and cards are tried at every decision of a turn, and turn after turn)."""
-        key = (id(meld), card)
-        kept = self._added.get(key)
-        if kept is not None and kept[0] is meld:
-            return kept[1]
-        if len(self._added) >= _ADDITIONS_KEPT:
+        kept = self._added.get(id(meld))
+        known = kept[1] if kept is not None and kept[0] is meld else self._additions_kept(meld)
+        if card in known:
+            return known[card]
+        grown = known[card] = self._grown(meld, card)
+        return grown
+
+    def additions(self, meld: Meld, cards: Iterable[int]) -> list[tuple[int, Meld]]:
+        """The cards that go onto a meld (in their order), each with the meld it makes: `add` for each card of the
+        set's rank or the run's suit, or wild (every other card it refuses), written out for the legal sets that
+        offer every addition."""
+        kept = self._added.get(id(meld))
+        known = kept[1] if kept is not None and kept[0] is meld else self._additions_kept(meld)
+        fitting = self._fit_rank.get(meld.rank, self._wild_cards) if meld.shape == "set" else \
+            self._fit_suit.get(meld.suit, self._wild_cards)
+        found = []
+        for card in filter(fitting.__contains__, cards):
+            if card in known:
+                grown = known[card]
+            else:
+                grown = known[card] = self._grown(meld, card)
+            if grown is not None:
+                found.append((card, grown))
+        return found
+
+    def _additions_kept(self, meld: Meld) -> dict[int, Meld | None]:
+        """A new entry of what each card added to the meld makes (see `add`)."""
+        if len(self._added) >= _MELDS_KEPT:
             self._added.clear()
+        known: dict[int, Meld | None] = {}
+        self._added[id(meld)] = (meld, known)
+        return known
+
+    def _grown(self, meld: Meld, card: int) -> Meld | None:
+        """The meld with one more card (not kept), within the ends its kind allows."""
         added = self._add(meld, card)
         most = self.kinds[meld.kind].max_added_per_end
         if added is not None and most is not None:
             added = self._within_ends(meld, added, most)
-        self._added[key] = (meld, added)
         return added
 
     @staticmethod
@@ -844,13 +872,6 @@ class MeldRules:
                 return None
             return self._set(kind, meld.id, meld.owner, meld.rank, [*meld.naturals, card], meld.wilds)
         return self._add_to_run(kind, meld, card)
-
-    def may_fit(self, meld: Meld, cards: Iterable[int]) -> list[int]:
-        """The cards that may go onto a meld, seen at a glance (in their order): wild cards, and natural cards
-        of the set's rank or of the run's suit. `add` decides for these; every other card it refuses."""
-        fitting = self._fit_rank.get(meld.rank, self._wild_cards) if meld.shape == "set" else \
-            self._fit_suit.get(meld.suit, self._wild_cards)
-        return list(filter(fitting.__contains__, cards))
 
     def _add_to_run(self, kind: MeldKind, meld: Meld, card: int) -> Meld | None:
         if not self.is_wild[card] and self.deck.suit_of[card] != meld.suit:

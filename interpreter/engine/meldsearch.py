@@ -48,9 +48,16 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
     if lost is not None:
         assert kept is not None
         newly_taken = taken - kept.taken
-        found = tuple(entry for entry in kept.found
-                      if all(entry[1].get(card, 0) <= left for card, left in lost)
-                      and not (newly_taken and entry[0].shape == "set" and (entry[0].kind, entry[0].rank) in taken))
+        still: list[tuple[Meld, dict[int, int], Action]] = []
+        for entry in kept.found:  # (loops, not generators: this runs at every decision of a turn)
+            needs = entry[1]
+            for card, left in lost:
+                if needs.get(card, 0) > left:
+                    break
+            else:
+                if not (newly_taken and entry[0].shape == "set" and (entry[0].kind, entry[0].rank) in taken):
+                    still.append(entry)
+        found = tuple(still)
     else:
         found = tuple([(meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
                        for meld, needs, roles in rules.search(counts, owner, table)])
