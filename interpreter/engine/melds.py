@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -64,11 +65,11 @@ class Meld:
 
     @property
     def wilds(self) -> list[int]:
-        return [card for card, wild in zip(self.cards, self.wild, strict=True) if wild]
+        return list(itertools.compress(self.cards, self.wild))  # (picked in C)
 
     @property
     def naturals(self) -> list[int]:
-        return [card for card, wild in zip(self.cards, self.wild, strict=True) if not wild]
+        return list(itertools.compress(self.cards, map(operator.not_, self.wild)))
 
 
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
