@@ -165,20 +165,27 @@ def _without(items: Sequence[Any], removed: Sequence[Any]) -> list[Any]:
 MAX_SUBSETS = 100_000  # beyond this, a choice among subsets is no longer a decision a player can weigh
 
 
+_FEW_ITEMS = MAX_SUBSETS.bit_length() - 1  # (2 ** 16 subsets at the most, no more than MAX_SUBSETS: not counted)
+
+
 def _subsets(items: Sequence[Any], smallest: int | None = None, largest: int | None = None) -> list[list[Any]]:
+    size_of = len(items)
     low = 0 if smallest is None else max(smallest, 0)
-    high = len(items) if largest is None else min(largest, len(items))
-    count = sum(math.comb(len(items), size) for size in range(low, high + 1))
-    if count > MAX_SUBSETS:
-        raise EvaluationError(f"subsets() of {len(items)} items makes {count:,} subsets, more than "
-                              f"{MAX_SUBSETS:,}: narrow the sizes, or choose one item at a time")
+    high = size_of if largest is None else min(largest, size_of)
+    if size_of > _FEW_ITEMS:
+        count = sum(math.comb(size_of, size) for size in range(low, high + 1))
+        if count > MAX_SUBSETS:
+            raise EvaluationError(f"subsets() of {size_of} items makes {count:,} subsets, more than "
+                                  f"{MAX_SUBSETS:,}: narrow the sizes, or choose one item at a time")
     try:
-        distinct = len(set(items)) == len(items)
+        distinct = len(set(items)) == size_of
     except TypeError:  # (items that are lists)
         distinct = False
     if distinct:  # (the common case: no two equal items, so no choice can repeat another; made in C)
+        if low == high:  # (`subsets(cards, 3, 3)`: one size)
+            return list(map(list, itertools.combinations(items, low)))
         return list(map(list, itertools.chain.from_iterable(
-            itertools.combinations(items, size) for size in range(low, high + 1))))
+            [itertools.combinations(items, size) for size in range(low, high + 1)])))
     found: dict[tuple[Any, ...], list[Any]] = {}  # each choice once: equal items (two packs) give no repeats
     for size in range(low, high + 1):
         for chosen in itertools.combinations(items, size):

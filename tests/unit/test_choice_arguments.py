@@ -3,9 +3,12 @@ back by name, and names the allowed ones by name when it refuses one."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpreter import load_ruleset
 from interpreter.actions import ActionSyntaxError
@@ -146,6 +149,25 @@ def test_too_many_subsets_is_an_error_saying_so() -> None:
         subsets(list(range(17)))
     assert subsets(list(range(40)), 0, 2)[:3] == [[], [0], [1]]
 
+
+
+@settings(deadline=None, max_examples=300)
+@given(items=st.lists(st.integers(0, 6), max_size=7), smallest=st.none() | st.integers(-1, 8),
+       largest=st.none() | st.integers(-1, 8))
+def test_subsets_are_each_choice_of_the_sizes_asked_once_in_order(items: list[int], smallest: int | None,
+                                                                  largest: int | None) -> None:
+    # The language reference's `subsets`: each choice of the items of `smallest` to `largest` items (all sizes by
+    # default), smallest first, each size in the items' order; equal items (two packs) make each choice once.
+    from interpreter.dsl.builtins import BUILTINS
+
+    low = 0 if smallest is None else max(smallest, 0)
+    high = len(items) if largest is None else min(largest, len(items))
+    expected: list[list[int]] = []
+    for size in range(low, high + 1):
+        for chosen in itertools.combinations(items, size):
+            if sorted(chosen) not in [sorted(seen) for seen in expected]:
+                expected.append(list(chosen))
+    assert BUILTINS["subsets"].implementation(items, smallest, largest) == expected
 
 def test_a_choice_with_no_allowed_arguments_says_what_refuses_each(tmp_path: Path) -> None:
     from interpreter.engine.errors import RulesetRuntimeError
