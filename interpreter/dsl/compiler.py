@@ -290,7 +290,8 @@ def _free_locals(code: str) -> set[str]:
 # over the same items without making a list (`seats()`, `deck_cards()`).
 # Builtins written as a look-up in the deck's tables instead of a call (their arguments are each read once; -1 is
 # NO_SUIT, the suit of a joker).
-_WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_joker", 1): "(SUIT[{0}] == -1)"}
+_WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_joker", 1): "(SUIT[{0}] == -1)",
+                     ("points", 1): "sum(map(VALUE.__getitem__, {0}))"}
 _ITERATED = {"seats": "range(V['player_count'])", "deck_cards": "DECK_CARDS"}
 
 # How a quantifier is written as a loop (`_Emitter._loop`): before the loop, for each item, after it.
