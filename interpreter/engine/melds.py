@@ -341,14 +341,18 @@ class MeldRules:
         wild_cards: list[tuple[int, int]] = []
         by_suit: dict[int, list[tuple[int, int]]] = {}  # (plain dicts: `setdefault` costs less than a defaultdict)
         by_rank: dict[int, list[tuple[int, int]]] = {}
-        for held in sorted(counts.items()):  # (so that each suit's and rank's cards come in order)
-            card = held[0]
+        copies = False  # (whether a natural card is held more than once: else a rank holds as many as its cards)
+        for card in sorted(counts):  # (so that each suit's and rank's cards come in order; ints sort fastest)
+            count = counts[card]
+            if count <= 0:
+                continue
+            held = (card, count)
             if is_wild[card]:
-                if held[1] > 0:
-                    wild_cards.append(held)
-            elif held[1] > 0:
+                wild_cards.append(held)
+            else:
                 by_suit.setdefault(suit_of[card], []).append(held)
                 by_rank.setdefault(rank_of[card], []).append(held)
+                copies = copies or count > 1
         found: list[Candidate] = []
         groups = self._groups
         wilds: tuple[tuple[int, int], ...] = ()
@@ -367,8 +371,8 @@ class MeldRules:
                     # (too few cards of the rank for a set, even with every wild card held; as many cards as are
                     # needed hold as many copies)
                     if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or (
-                            len(of_rank) < least_naturals and (of_rank[0][1] if len(of_rank) == 1 else
-                                                               sum([count for _, count in of_rank])) < least_naturals):
+                            len(of_rank) < least_naturals and
+                            (not copies or sum([count for _, count in of_rank]) < least_naturals)):
                         continue
                     key = (kind.name, owner, rank, tuple(of_rank), wilds)
                     group = groups.get(key)
