@@ -290,8 +290,9 @@ def _free_locals(code: str) -> set[str]:
 # over the same items without making a list (`seats()`, `deck_cards()`).
 # Builtins written as a look-up in the deck's tables instead of a call (their arguments are each read once; -1 is
 # NO_SUIT, the suit of a joker).
-_WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_joker", 1): "(SUIT[{0}] == -1)",
-                     ("points", 1): "sum(map(VALUE.__getitem__, {0}))"}
+_WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_joker", 1): "(SUIT[{0}] == -1)"}
+# Builtins written in place that are worth keeping as calls are (over a list): kept alike (see `_emit_call`).
+_FOLDED_IN_PLACE = {("points", 1): "sum(map(VALUE.__getitem__, {0}))"}
 _ITERATED = {"seats": "range(V['player_count'])", "deck_cards": "DECK_CARDS"}
 
 # How a quantifier is written as a loop (`_Emitter._loop`): before the loop, for each item, after it.
@@ -429,9 +430,13 @@ class _Emitter:
         written = _WRITTEN_IN_PLACE.get((node.function, len(arguments)))
         if written is not None:  # (a look-up: no call, and nothing worth keeping)
             return written.format(*arguments)
-        if BUILTINS[node.function].context == "env":
-            arguments.insert(0, "V")
-        code = f"B_{node.function}({', '.join(arguments)})"
+        folded = _FOLDED_IN_PLACE.get((node.function, len(arguments)))
+        if folded is not None:  # (`points(cs)`: summed in C, with no call, and kept as a call would be)
+            code = folded.format(*arguments)
+        else:
+            if BUILTINS[node.function].context == "env":
+                arguments.insert(0, "V")
+            code = f"B_{node.function}({', '.join(arguments)})"
         if (self.locals or self.looping) and self.folding is not None and node.arguments and self._invariant(node):
             # A builtin over game values only, inside a loop or a definition with parameters (`trick_winner(
             # trick, trump)` in `beats_trick(c)`): worked out once per evaluation and kept in `B`.

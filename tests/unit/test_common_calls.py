@@ -80,3 +80,11 @@ def test_a_call_the_expression_does_not_reach_is_not_made() -> None:
     assert calls[0] == 0
     assert run(function, cs=cards("7H", "7S")) == 2
     assert calls[0] == 1
+
+
+def test_points_of_a_list_that_reads_nothing_of_the_item_is_worked_out_once_in_a_quantifier() -> None:
+    # (`points` is summed in C where it is written, and kept for the items as a call would be: the list it sums,
+    # made by a comprehension over `subsets`, is made once, not once per card)
+    function, calls = compiled("count(points([s[0] for s in subsets(cs, 1, 1)]) >= value(c) for c in cs)")
+    assert run(function, cs=cards("2H", "3S", "4D", "KC")) == 4  # (this deck gives no card points: 0 >= 0)
+    assert calls[0] == 1
