@@ -408,6 +408,7 @@ class MeldRules:
         """Whether some of the cards make a new meld, or one of them goes onto one of the melds (answers kept:
         rules such as "a card that could be melded" ask the same few cards again and again)."""
         if len(cards) < self._shortest:  # (too few cards for a new meld: whether one goes onto a meld, kept by `add`)
+            # (`add` card by card, not `additions`, whose set-up costs more for the one card usually asked)
             for meld in melds:
                 for card in cards:
                     if self.add(meld, card) is not None:
