@@ -27,6 +27,7 @@ from interpreter.dsl.builtins import BUILTINS
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
+from interpreter.dsl.sharing import share
 from interpreter.errors import EvaluationError
 from interpreter.numbers import divide
 
@@ -164,6 +165,7 @@ class Program:
 
     def _helper(self, source: str, inlined: list[tuple[str, str]]) -> None:
         """A function a quantifier is written as (see `_Emitter._emit_quantifier`)."""
+        source, inlined = share(source, inlined)
         self._sources.append(source)
         self._inlined.append(inlined)
 
@@ -178,8 +180,9 @@ class Program:
             self._append(f"def {instance.function_name}(V, B{parameters}):\n{start}    return {code}\n", [emitter])
 
     def _append(self, source: str, emitters: list[_Emitter]) -> None:
+        source, inlined = share(source, [written for emitter in emitters for written in emitter.inlined])
         self._sources.append(source)
-        self._inlined.append([written for emitter in emitters for written in emitter.inlined])
+        self._inlined.append(inlined)
 
     def _inlined_spans(self) -> dict[int, list[tuple[int, int, str]]]:
         """Where each definition written in place of its call is in the generated code: line -> (first column,

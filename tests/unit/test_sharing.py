@@ -1,0 +1,164 @@
+"""A call written more than once in one expression of generated code (`size(subsets(cs, 1, 2))` twice, a
+definition written in place whose code repeats a builtin's call) is worked out once (interpreter/dsl/sharing.py);
+within a quantifier, once per item; never where the expression does not reach it; and never where two places
+hand the value on as it is. With and without the pass, every expression gives the same value and the same
+failure, naming the same definition."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import interpreter.dsl.compiler as compiler
+from interpreter.cards import standard_deck
+from interpreter.dsl.checker import Environment
+from interpreter.dsl.compiler import Program, evaluate
+from interpreter.dsl.definitions import Definition
+from interpreter.dsl.parser import parse
+from interpreter.dsl.types import parse_type
+from interpreter.errors import EvaluationError
+
+DECK = standard_deck()
+DEFINITIONS = {
+    # (small: written in place of their calls, their code repeated in the caller's)
+    "pick(cs, n)": "subsets(cs, n, n)[0]",
+    "pairs_of(cs)": "count(true for s in subsets(cs, 2, 2) if s[0].rank == s[1].rank)",
+    "ranks(cs)": "sort([order(c.rank) for c in cs])",
+    "is_run(cs)": "size(distinct(ranks(cs))) == size(cs) and last(ranks(cs)) - first(ranks(cs)) == size(cs) - 1",
+}
+EXPRESSIONS = [
+    "size(subsets(cs, 1, 2)) + size(subsets(cs, 1, 2))",
+    "size(pick(cs, 2)) + size(pick(cs, 2))",
+    "if pairs_of(cs) > 0 then 2 * pairs_of(cs) else size(subsets(cs, 1, 1)) - size(subsets(cs, 1, 1))",
+    "count(is_run(s) for s in subsets(cs, 3, 3))",
+    "count(size(subsets([c], 1, 1)) + size(subsets([c], 1, 1)) > 1 for c in cs)",
+    "[subsets(cs, 1, 1), subsets(cs, 1, 1)]",
+    "size(cs) > 4 and size(pick(cs, 5)) == size(pick(cs, 5)) or size(sort(cs)) == size(sort(cs))",
+    "[size(pick(h, 3)) + size(pick(h, 3)) for h in subsets(cs, 2, 3)]",
+    "last(ranks(cs)) - first(ranks(cs)) + last(ranks(cs))",
+    "sum(size(subsets(s, 1, 1)) * size(subsets(s, 1, 1)) for s in subsets(cs, 1, 2))",
+]
+
+
+def compiled(expression: str, sharing: bool = True) -> tuple[Callable[..., Any], list[int]]:
+    """The expression compiled over a list of cards `cs`, with or without the pass, and the number of times
+    `subsets` and `sort` are called as it runs (one item: a count)."""
+    definitions = {}
+    for key, body in DEFINITIONS.items():
+        name, _, rest = key.partition("(")
+        definitions[name] = Definition(name, tuple(a.strip() for a in rest.rstrip(")").split(",")), parse(body), body)
+    environment = Environment(DECK, {}, definitions, {}, {"player": parse_type("seat")})
+    node = parse(expression)
+    _, annotations = environment.check(node, {"cs": parse_type("list[card]")})
+    program = Program(environment)
+    shared = compiler.share
+    if not sharing:
+        compiler.share = lambda source, inlined: (source, inlined)
+    try:
+        name = program.add(node, annotations)
+        function = program.build()[name]
+    finally:
+        compiler.share = shared
+    calls = [0]
+    for builtin in ("B_subsets", "B_sort"):
+        program.namespace[builtin] = _counted(program.namespace[builtin], calls)
+    return function, calls
+
+
+def _counted(builtin: Callable[..., Any], calls: list[int]) -> Callable[..., Any]:
+    def counted(*arguments: Any) -> Any:
+        calls[0] += 1
+        return builtin(*arguments)
+
+    return counted
+
+
+def cards(*texts: str) -> list[int]:
+    return [DECK.parse_card(text) for text in texts]
+
+
+def outcome(function: Callable[..., Any], hand: list[int]) -> tuple[str, Any]:
+    try:
+        return "value", evaluate(function, {"player_count": 4}, {"cs": hand})
+    except EvaluationError as failure:
+        return "failure", str(failure)
+
+
+def test_a_builtin_call_written_twice_is_made_once() -> None:
+    function, calls = compiled(EXPRESSIONS[0])
+    assert outcome(function, cards("7H", "7S", "KD")) == ("value", 12)  # 3 singles and 3 pairs, twice
+    assert calls[0] == 1
+    unshared, unshared_calls = compiled(EXPRESSIONS[0], sharing=False)
+    assert outcome(unshared, cards("7H", "7S", "KD")) == ("value", 12)
+    assert unshared_calls[0] == 2
+
+
+def test_the_code_of_a_definition_written_in_place_twice_is_worked_out_once() -> None:
+    function, calls = compiled(EXPRESSIONS[1])
+    assert outcome(function, cards("7H", "7S", "KD")) == ("value", 4)
+    assert calls[0] == 1
+
+
+def test_in_a_quantifier_a_call_is_made_once_per_item() -> None:
+    function, calls = compiled(EXPRESSIONS[4])
+    assert outcome(function, cards("7H", "7S", "KD", "2C")) == ("value", 4)
+    assert calls[0] == 4  # (the item changes the arguments: one call per item, not two)
+
+
+def test_a_call_the_expression_does_not_reach_is_not_made() -> None:
+    function, calls = compiled(EXPRESSIONS[6])
+    assert outcome(function, cards("7H", "7S")) == ("value", True)
+    assert calls[0] == 1  # (`size(cs) > 4` is false: no `subsets` of a pick, and one `sort` for two)
+
+
+def test_a_list_handed_on_in_two_places_is_two_lists() -> None:
+    function, calls = compiled(EXPRESSIONS[5])
+    kind, value = outcome(function, cards("7H", "KD"))
+    assert kind == "value" and value[0] == value[1]
+    assert value[0] is not value[1]  # (changing one must not change the other)
+    assert calls[0] == 2
+
+
+def test_a_failure_in_a_shared_call_names_its_definition() -> None:
+    function, calls = compiled(EXPRESSIONS[1])
+    assert outcome(function, cards("7H")) == ("failure", "index out of range (in definition `pick`)")
+    assert calls[0] == 1
+
+
+# (a list handed on twice; calls inside a comprehension, whose arguments change from item to item)
+NOT_SHARED = {EXPRESSIONS[5], EXPRESSIONS[7]}
+
+
+@pytest.mark.parametrize("expression", EXPRESSIONS)
+def test_each_expression_here_has_calls_the_pass_shares(expression: str) -> None:
+    # (or the property below would compare code with itself)
+    hand = cards("7H", "8H", "9H", "KD")
+    shared, shared_calls = compiled(expression)
+    unshared, unshared_calls = compiled(expression, sharing=False)
+    assert outcome(shared, hand) == outcome(unshared, hand)
+    if expression in NOT_SHARED:
+        assert shared_calls[0] == unshared_calls[0]
+    else:
+        assert shared_calls[0] < unshared_calls[0]
+
+
+HANDS = st.lists(st.sampled_from(list(DECK.cards())), max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(expression=st.sampled_from(EXPRESSIONS), hand=HANDS)
+def test_values_and_failures_are_the_same_with_and_without_the_pass(expression: str, hand: list[int]) -> None:
+    shared, _ = compiled(expression)
+    unshared, _ = compiled(expression, sharing=False)
+    assert outcome(shared, hand) == outcome(unshared, hand)
+
+
+def test_a_function_whose_value_is_an_or_of_repeated_calls_is_compiled() -> None:
+    # (the pass walks up from each call through the `or` to the statement, and stops there)
+    function, calls = compiled("beats(first(sort(cs)), last(cs)) or beats(first(sort(cs)), last(cs))")
+    assert outcome(function, cards("7H", "8H")) == ("value", False)  # (the seven is first: it does not beat)
+    assert calls[0] == 1
