@@ -69,7 +69,23 @@ def play_one(job: Job, seed: int) -> MatchRecord:
 
 
 def _play_many(job: Job, seeds: list[int]) -> list[MatchRecord]:
-    return [play_one(job, seed) for seed in seeds]
+    """Matches of a run in a worker process (or a Ray task), each followed by `set_aside`."""
+    records = []
+    for seed in seeds:
+        records.append(play_one(job, seed))
+        set_aside()
+    return records
+
+
+def set_aside() -> None:
+    """Between two matches of a run: what the last match left behind is collected, and what is still alive (the
+    ruleset's compiled code and the caches of its meld searches, which fill as matches are played) is set aside
+    from garbage collection (`gc.freeze`). A full collection otherwise goes over every one of those objects,
+    again and again as matches are played: it took about 13% of Burraco's time and 25% of Canasta's. Nothing
+    is kept that a collection would free: the collection comes first, and what a cache drops later is freed by
+    its reference count (the caches hold no cycles)."""
+    gc.collect()
+    gc.freeze()
 
 
 def simulate(job: Job, *, games: int, seed: int, workers: int, progress: Callable[[int], None] | None = None,
@@ -131,9 +147,18 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
                 collect(record)
         return
     if workers <= 1:
-        for seed in seeds:
-            collect(play_one(job, seed))
-            done(1)
+        # (in the caller's own process: set aside only when the caller does not manage garbage collection itself,
+        # and given back at the end)
+        managed = not gc.isenabled() or gc.get_freeze_count() > 0
+        try:
+            for seed in seeds:
+                collect(play_one(job, seed))
+                if not managed:
+                    set_aside()
+                done(1)
+        finally:
+            if not managed:
+                gc.unfreeze()
         return
     chunks = _chunks(seeds, workers)
     _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see _game's cache)

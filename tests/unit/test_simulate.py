@@ -32,6 +32,57 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     assert gc.get_freeze_count() == 0
 
 
+def test_a_run_in_one_process_sets_its_objects_aside_and_gives_them_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (between matches what is alive is set aside from garbage collection; the caller's process is as it was after)
+    frozen: list[int] = []
+    freeze = gc.freeze
+    monkeypatch.setattr(gc, "freeze", lambda: (freeze(), frozen.append(gc.get_freeze_count())))
+    simulate(Job(BOURRE, (("hands", "1"),), 3, ("random",)), games=3, seed=1, workers=1)
+    assert len(frozen) == 3 and all(count > 0 for count in frozen)
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+def test_a_caller_that_manages_garbage_collection_is_left_to_it() -> None:
+    gc.disable()
+    try:
+        simulate(Job(BOURRE, (("hands", "1"),), 3, ("random",)), games=2, seed=1, workers=1)
+        assert gc.get_freeze_count() == 0 and not gc.isenabled()
+    finally:
+        gc.enable()
+    kept = [object()]  # (the caller's own objects, set aside by the caller)
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        simulate(Job(BOURRE, (("hands", "1"),), 3, ("random",)), games=2, seed=1, workers=1)
+        assert gc.get_freeze_count() == before  # (neither added to nor given back)
+    finally:
+        gc.unfreeze()
+    assert kept
+
+
+def test_what_a_match_leaves_in_the_caches_holds_no_cycles() -> None:
+    # (`set_aside` keeps what is alive between matches out of collections: a cycle dropped by a cache later would
+    # stay until the run ends. A rummy's meld caches, emptied, leave nothing for a collection to find.)
+    from interpreter.runners.simulate import _game, play_one, set_aside
+
+    burraco = str(ROOT / "rulesets" / "burraco.yaml")
+    game = _game(burraco, ())
+    job = Job(burraco, (), 4, ("random",))
+    try:
+        for seed in range(2):
+            play_one(job, seed)
+            set_aside()
+        assert game.meld_rules is not None
+        # (the caches that keep melds: filled again as they are asked)
+        caches = [getattr(game.meld_rules, name) for name in ("_groups", "_searched", "_added", "_laid", "_can_meld")]
+        assert any(caches)  # (the matches filled some)
+        for cache in caches:
+            cache.clear()
+    finally:
+        gc.unfreeze()
+    assert gc.collect() == 0
+
+
 def test_each_match_has_its_own_seed() -> None:
     assert len({match_seed(3, number) for number in range(1000)}) == 1000
 
