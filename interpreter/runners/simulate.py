@@ -168,7 +168,11 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
     gc.freeze()
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
-        for chunk in pool.map(_play_many, [job] * len(chunks), chunks):
+        # (futures of our own rather than `pool.map`, whose iterator cancels what is left when it is dropped: a
+        # future cancelled while its result arrives makes the pool's own thread fail with a traceback)
+        futures = [pool.submit(_play_many, job, chunk) for chunk in chunks]
+        for future in futures:
+            chunk = future.result()
             for record in chunk:
                 collect(record)
             done(len(chunk))
@@ -188,12 +192,14 @@ def _start_worker() -> None:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Cancel the matches not started and end the worker processes now: `shutdown` alone waits for every
-    match queued, and so would the end of the program."""
+    """End the worker processes now, and with them the matches not played: `shutdown` alone waits for every
+    match queued, and so would the end of the program. The pool then finds its workers gone and fails what was
+    queued; nothing is cancelled (CPython's pool may fail with a traceback in its own thread when a result
+    arrives for a future just cancelled)."""
     workers = list((getattr(pool, "_processes", None) or {}).values())  # (no public way before Python 3.14)
-    pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         process.terminate()
+    pool.shutdown(wait=False)
     for process in workers:
         process.join(5)
         if process.is_alive():
