@@ -28,6 +28,7 @@ from interpreter.dsl.checker import Environment
 from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
 from interpreter.dsl.sharing import share
+from interpreter.dsl.types import Type
 from interpreter.errors import EvaluationError
 from interpreter.numbers import divide
 
@@ -165,7 +166,7 @@ class Program:
 
     def _helper(self, source: str, inlined: list[tuple[str, str]]) -> None:
         """A function a quantifier is written as (see `_Emitter._emit_quantifier`)."""
-        source, inlined = share(source, inlined)
+        source, inlined = share(source, inlined, self._folding.holding_lists)
         self._sources.append(source)
         self._inlined.append(inlined)
 
@@ -180,7 +181,8 @@ class Program:
             self._append(f"def {instance.function_name}(V, B{parameters}):\n{start}    return {code}\n", [emitter])
 
     def _append(self, source: str, emitters: list[_Emitter]) -> None:
-        source, inlined = share(source, [written for emitter in emitters for written in emitter.inlined])
+        source, inlined = share(source, [written for emitter in emitters for written in emitter.inlined],
+                                self._folding.holding_lists)
         self._sources.append(source)
         self._inlined.append(inlined)
 
@@ -326,6 +328,30 @@ _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|F
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
 
 
+def _holds_lists(value_type: Type) -> bool:
+    """Whether a value of the type holds lists (a list of lists, a list per seat), which two places given one
+    value would share."""
+    return any(_is_list(argument) or _holds_lists(argument) for argument in value_type.arguments)
+
+
+def _is_list(value_type: Type) -> bool:
+    if value_type.name == "optional":
+        return _is_list(value_type.arguments[0])
+    return value_type.name in ("list", "per_seat", "per_team", "per_key")
+
+
+def _unwrapped(code: str) -> str:
+    """Code without the parentheses around all of it."""
+    while code.startswith("(") and code.endswith(")"):
+        depth = 0
+        for position, character in enumerate(code[:-1]):
+            depth += (character == "(") - (character == ")")
+            if depth == 0 and position > 0:
+                return code  # (`(a) + (b)`: the first does not close at the end)
+        code = code[1:-1]
+    return code
+
+
 def _nodes(node: ast.Node) -> Iterator[ast.Node]:
     yield node
     for child in ast.children(node):
@@ -364,7 +390,11 @@ class _Emitter:
         if value.__class__ is Fraction:  # a `num` constant (a parameter `1/2`), exactly
             return f"DIVIDE({value.numerator}, {value.denominator})"
         method: Callable[[Any], str] = getattr(self, f"_emit_{type(node).__name__.lower()}")
-        return method(node)
+        code = method(node)
+        value_type = self.annotations.types.get(id(node))
+        if value_type is not None and self.folding is not None and _holds_lists(value_type):
+            self.folding.holding_lists.add(_unwrapped(code))
+        return code
 
     def constant(self, node: ast.Node) -> Any:
         """The node's value when it is the same at every evaluation, else UNKNOWN (see folding.py)."""

@@ -17,13 +17,16 @@ What is shared, and where:
 - not inside a comprehension or a lambda (a local bound there belongs to another scope), and only where every
   place that holds the code is a place found here (the same text elsewhere in the function: nothing is shared);
 - only values that are consumed where they are read (compared, added, indexed, given to a builtin or a test):
-  a list shared by two places that both end up in the result would be one list where there were two.
+  a list shared by two places that both end up in the result would be one list where there were two; and never
+  a value that holds lists (a list of lists: the compiler names them, from their types) unless every place only
+  counts or compares it, since an index, `first` or `+` would hand on its lists from both places.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 
 # Functions of generated code whose calls read only their arguments, `V` and `B`: what may be worked out once.
 _PURE_PREFIXES = ("d_", "q_", "B_", "Q_")
@@ -34,13 +37,17 @@ _CHEAP = frozenset({"B_size", "B_first", "B_last", "B_order", "KEY"})
 _CONSUMER_PREFIXES = ("B_", "Q_", "q_")
 _CONSUMER_NAMES = frozenset({"list", "sum", "map", "filter", "len", "any", "all", "COUNT_OF", "DIVIDE", "KEY",
                              "FILTER_FALSE"})
+# Functions that give a number or a truth of a value, handing on nothing of it.
+_COUNTERS = frozenset({"len", "B_size", "COUNT_OF", "any", "all", "sum"})
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _LOCAL = "s_"
 
 
-def share(source: str, inlined: list[tuple[str, str]]) -> tuple[str, list[tuple[str, str]]]:
+def share(source: str, inlined: list[tuple[str, str]], holding_lists: AbstractSet[str] = frozenset()) \
+        -> tuple[str, list[tuple[str, str]]]:
     """The source of one generated function with its common subexpressions kept in locals, and the code of the
-    definitions written in place in it as they now read (see compiler.Program._inlined_spans)."""
+    definitions written in place in it as they now read (see compiler.Program._inlined_spans). `holding_lists`:
+    the code of values that hold lists, never shared."""
     if source.count("(") < 4:  # (nothing here can be written twice)
         return source, inlined
     function = ast.parse(source).body[0]
@@ -53,7 +60,7 @@ def share(source: str, inlined: list[tuple[str, str]]) -> tuple[str, list[tuple[
         expression = statement.test if isinstance(statement, ast.If) else statement.value
         if expression is None or expression.lineno != expression.end_lineno:
             continue  # (the compiler writes every expression on one line)
-        shared = _shared(expression, statement, source)
+        shared = _shared(expression, statement, source, holding_lists)
         if not shared:
             continue
         names = []
@@ -92,7 +99,7 @@ def _statements(function: ast.FunctionDef) -> Iterator[tuple[ast.If | ast.AugAss
                     yield inner, statement.lineno - 1, indent
 
 
-def _shared(expression: ast.expr, statement: ast.stmt, source: str) -> list[str]:
+def _shared(expression: ast.expr, statement: ast.stmt, source: str, holding_lists: AbstractSet[str]) -> list[str]:
     """The code of the calls in one expression (of `statement`) worth working out once, longest first."""
     parents: dict[int, ast.AST] = {}
     places: dict[str, list[ast.Call]] = {}
@@ -103,7 +110,7 @@ def _shared(expression: ast.expr, statement: ast.stmt, source: str) -> list[str]
                 places.setdefault(text, []).append(node)
     found = [(text, nodes) for text, nodes in places.items()
              if len(nodes) > 1 and source.count(text) == len(nodes)
-             and all(_consumed(node, parents) for node in nodes)]
+             and all(_counted(node, parents) if text in holding_lists else _consumed(node, parents) for node in nodes)]
     found.sort(key=lambda item: -len(item[0]))
     kept: list[tuple[str, list[ast.Call]]] = []
     for text, nodes in found:
@@ -161,6 +168,17 @@ def _consumed(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
         name = parent.func.id
         return name.startswith(_CONSUMER_PREFIXES) or name in _CONSUMER_NAMES
     return False
+
+
+def _counted(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """Whether a value is used up where it is read with nothing of it handed on (its size, a comparison, a test):
+    what a value holding lists must be, since an index, `first` or `+` would hand on its lists."""
+    parent = parents.get(id(node))
+    if isinstance(parent, (ast.If, ast.IfExp)):
+        return parent.test is node
+    if isinstance(parent, ast.Compare) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
+        return True
+    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in _COUNTERS
 
 
 def _inside(node: ast.expr, outer: ast.expr) -> bool:

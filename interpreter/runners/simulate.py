@@ -69,7 +69,13 @@ def play_one(job: Job, seed: int) -> MatchRecord:
 
 
 def _play_many(job: Job, seeds: list[int]) -> list[MatchRecord]:
-    """Matches of a run in a worker process (or a Ray task), each followed by `set_aside`."""
+    """Matches of a run in a Ray task (whose process Ray keeps and reuses: its garbage collection is left as it
+    is)."""
+    return [play_one(job, seed) for seed in seeds]
+
+
+def _play_many_set_aside(job: Job, seeds: list[int]) -> list[MatchRecord]:
+    """Matches of a run in one of its local worker processes, each followed by `set_aside`."""
     records = []
     for seed in seeds:
         records.append(play_one(job, seed))
@@ -164,13 +170,16 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
     _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see _game's cache)
     # What this process holds is set aside from garbage collection while the workers are started: a worker's
     # collections then leave the memory it shares with this process alone, instead of copying it page by page
-    # (measured: 5-10% of a worker's time on a run of a thousand short matches).
-    gc.freeze()
+    # (measured: 5-10% of a worker's time on a run of a thousand short matches). Not when the caller has set
+    # objects aside itself: what it set aside stays so.
+    managed = gc.get_freeze_count() > 0
+    if not managed:
+        gc.freeze()
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
         # (futures of our own rather than `pool.map`, whose iterator cancels what is left when it is dropped: a
         # future cancelled while its result arrives makes the pool's own thread fail with a traceback)
-        futures = [pool.submit(_play_many, job, chunk) for chunk in chunks]
+        futures = [pool.submit(_play_many_set_aside, job, chunk) for chunk in chunks]
         for future in futures:
             chunk = future.result()
             for record in chunk:
@@ -180,7 +189,8 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
         _stop(pool)
         raise
     finally:
-        gc.unfreeze()
+        if not managed:
+            gc.unfreeze()
     pool.shutdown()
 
 

@@ -53,8 +53,9 @@ def test_a_caller_that_manages_garbage_collection_is_left_to_it() -> None:
     gc.freeze()
     try:
         before = gc.get_freeze_count()
-        simulate(Job(BOURRE, (("hands", "1"),), 3, ("random",)), games=2, seed=1, workers=1)
-        assert gc.get_freeze_count() == before  # (neither added to nor given back)
+        for workers in (1, 2):
+            simulate(Job(BOURRE, (("hands", "1"),), 3, ("random",)), games=2, seed=1, workers=workers)
+            assert gc.get_freeze_count() == before  # (neither added to nor given back)
     finally:
         gc.unfreeze()
     assert kept
@@ -74,7 +75,9 @@ def test_what_a_match_leaves_in_the_caches_holds_no_cycles() -> None:
             set_aside()
         assert game.meld_rules is not None
         # (the caches that keep melds: filled again as they are asked)
-        caches = [getattr(game.meld_rules, name) for name in ("_groups", "_searched", "_added", "_laid", "_can_meld")]
+        caches = [getattr(game.meld_rules, name) for name in ("_groups", "_searched", "_added", "_laid", "_can_meld",
+                                                              "_unmelded", "_combinations", "_set_parts",
+                                                              "_natural_choices")]
         assert any(caches)  # (the matches filled some)
         for cache in caches:
             cache.clear()
