@@ -47,7 +47,7 @@ def share(source: str, inlined: list[tuple[str, str]], holding_lists: AbstractSe
         -> tuple[str, list[tuple[str, str]]]:
     """The source of one generated function with its common subexpressions kept in locals, and the code of the
     definitions written in place in it as they now read (see compiler.Program._inlined_spans). `holding_lists`:
-    the code of values that hold lists, never shared."""
+    the code of values that hold lists, shared only where every place counts or compares them (`_counted`)."""
     if source.count("(") < 4:  # (nothing here can be written twice)
         return source, inlined
     function = ast.parse(source).body[0]

@@ -68,18 +68,14 @@ def play_one(job: Job, seed: int) -> MatchRecord:
                        measures.per_hand_means(), measures.last())
 
 
-def _play_many(job: Job, seeds: list[int]) -> list[MatchRecord]:
-    """Matches of a run in a Ray task (whose process Ray keeps and reuses: its garbage collection is left as it
-    is)."""
-    return [play_one(job, seed) for seed in seeds]
-
-
-def _play_many_set_aside(job: Job, seeds: list[int]) -> list[MatchRecord]:
-    """Matches of a run in one of its local worker processes, each followed by `set_aside`."""
+def _play_many(job: Job, seeds: list[int], setting_aside: bool = False) -> list[MatchRecord]:
+    """Matches of a run in one of its local worker processes (`setting_aside`: each followed by `set_aside`) or
+    in a Ray task (whose process Ray keeps and reuses: its garbage collection is left as it is)."""
     records = []
     for seed in seeds:
         records.append(play_one(job, seed))
-        set_aside()
+        if setting_aside:
+            set_aside()
     return records
 
 
@@ -179,7 +175,7 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
     try:
         # (futures of our own rather than `pool.map`, whose iterator cancels what is left when it is dropped: a
         # future cancelled while its result arrives makes the pool's own thread fail with a traceback)
-        futures = [pool.submit(_play_many_set_aside, job, chunk) for chunk in chunks]
+        futures = [pool.submit(_play_many, job, chunk, True) for chunk in chunks]
         for future in futures:
             chunk = future.result()
             for record in chunk:
