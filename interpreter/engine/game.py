@@ -20,6 +20,7 @@ from interpreter.model import Ruleset
 from interpreter.source import MappingNode, ScalarNode, SequenceNode
 
 _NEW = tuple.__new__  # an Action made from its fields in order (a named tuple), the cheapest way
+_TEXTS_KEPT = 65_536  # action texts kept (see Game.action_text)
 
 
 class Game:
@@ -36,8 +37,9 @@ class Game:
         self.cards = Cards()
         self.match = MatchLoop()
         self._card_actions: dict[tuple[int, str], list[Action]] = {}
-        self._choice_actions: dict[tuple[int, str, tuple[tuple[str, Any], ...]], Action] = {}
+        self._choice_actions: dict[tuple[int, str, tuple[tuple[str, Any], ...], tuple[type, ...]], Action] = {}
         self._choice_lists: dict[tuple[int, str, tuple[tuple[Any, ...], ...]], list[Action]] = {}
+        self._action_texts: dict[Action, str] = {}
         # What a copy of a state copies: zones on the table and per-owner variables are lists of values;
         # per-owner zones are lists of lists (melds are frozen, so a list of them is copied shallow).
         zones, variables = ruleset.zones, ruleset.variables
@@ -77,6 +79,20 @@ class Game:
         them)."""
         return missing_key(self.deck, self.ruleset.variables[name].by or "str", values, key)
 
+    def action_text(self, action: Action) -> str:
+        """An action's canonical text (`Action.text`), kept once made: the same actions recur in every legal set,
+        log and transcript of a game. A choice with arguments is written each time, since equal arguments of
+        other types (1 and true) would share a text."""
+        texts = self._action_texts
+        text = texts.get(action)
+        if text is None:
+            text = action.text(self.deck, self.program.choice_kinds)
+            if not action.arguments:
+                if len(texts) >= _TEXTS_KEPT:
+                    texts.clear()
+                texts[action] = text
+        return text
+
     def card_action(self, seat: int, kind: str, card: int) -> Action:
         """The one Action value for a card played or discarded by a seat (made once, then shared)."""
         return self.card_actions(seat, kind)[card]
@@ -84,7 +100,8 @@ class Game:
     def choice_action(self, seat: int, name: str, arguments: tuple[tuple[str, Any], ...]) -> Action:
         """The one Action value for a named choice with its arguments (made once, then shared; a choice among
         lists, such as subsets of a hand, is made each time: there may be no end to them)."""
-        key = (seat, name, arguments)
+        # (the values' types are part of the key: `true` and 1 are equal, but are not the same argument)
+        key = (seat, name, arguments, tuple([value.__class__ for _, value in arguments]))
         action = self._choice_actions.get(key)
         if action is None:
             action = Action(seat, "choose", name=name, arguments=arguments)

@@ -62,6 +62,20 @@ class Meld:
     # first card added to it; a meld never added to has laid_high < laid_low).
     laid_low: int = 0
     laid_high: int = -1
+    # What each card added to it makes, once worked out (see MeldRules.add): the rules that worked it out and
+    # card -> the meld with the card added, or None. Kept with the meld, so that it goes when the meld does; not
+    # part of its value (neither compared nor hashed, nor copied by `dataclasses.replace`).
+    additions_known: tuple[Any, dict[int, Meld | None]] | None = dataclasses.field(
+        default=None, init=False, compare=False, hash=False, repr=False)
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        """A copy made by `pickle` or `copy` starts with nothing known of its additions."""
+        return tuple(getattr(self, name) for name in _MELD_FIELDS)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(_MELD_FIELDS, state, strict=True):
+            object.__setattr__(self, name, value)
+        self.additions_known = None
 
     @property
     def wilds(self) -> list[int]:
@@ -72,8 +86,8 @@ class Meld:
         return list(itertools.compress(self.cards, map(operator.not_, self.wild)))
 
 
+_MELD_FIELDS = tuple(field.name for field in dataclasses.fields(Meld) if field.init)  # (see Meld.__getstate__)
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
-_MELDS_KEPT = 16384  # melds whose additions (`add`) are kept
 _GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
 _SEARCHES_KEPT = 4096  # searches kept (see MeldRules.candidates)
 _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
@@ -101,9 +115,6 @@ class MeldRules:
         self._laid: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[Meld, ...], tuple[int, ...]]] = {}
         self._bounds_of: dict[str, tuple[int, int]] = {}  # kind -> the positions its runs may reach
         self._positions: dict[tuple[str, int], list[int]] = {}  # (kind, card) -> where it sits in a run
-        # id of a meld -> (the meld, card -> the meld with the card added or None): keyed by identity, since hashing
-        # a meld costs more than the answer's look-up; the meld kept in the entry keeps its id from being reused.
-        self._added: dict[int, tuple[Meld, dict[int, Meld | None]]] = {}
         # (cards sorted, the melds' ids), or the cards sorted when there is no meld -> (the melds, can_meld): keyed
         # by identity, as `_laid`
         self._can_meld: dict[Any, tuple[tuple[Meld, ...], bool]] = {}
@@ -818,8 +829,8 @@ class MeldRules:
     def add(self, meld: Meld, card: int) -> Meld | None:
         """The meld with one more card, or None when the card cannot go there (answers kept: the same melds
         and cards are tried at every decision of a turn, and turn after turn)."""
-        kept = self._added.get(id(meld))
-        known = kept[1] if kept is not None and kept[0] is meld else self._additions_kept(meld)
+        kept = meld.additions_known
+        known = kept[1] if kept is not None and kept[0] is self else self._additions_kept(meld)
         if card in known:
             return known[card]
         grown = known[card] = self._grown(meld, card)
@@ -829,8 +840,8 @@ class MeldRules:
         """The cards that go onto a meld (in their order), each with the meld it makes: `add` for each card of the
         set's rank or the run's suit, or wild (every other card it refuses), written out for the legal sets that
         offer every addition."""
-        kept = self._added.get(id(meld))
-        known = kept[1] if kept is not None and kept[0] is meld else self._additions_kept(meld)
+        kept = meld.additions_known
+        known = kept[1] if kept is not None and kept[0] is self else self._additions_kept(meld)
         fitting = self._fit_rank.get(meld.rank, self._wild_cards) if meld.shape == "set" else \
             self._fit_suit.get(meld.suit, self._wild_cards)
         found = []
@@ -844,11 +855,9 @@ class MeldRules:
         return found
 
     def _additions_kept(self, meld: Meld) -> dict[int, Meld | None]:
-        """A new entry of what each card added to the meld makes (see `add`)."""
-        if len(self._added) >= _MELDS_KEPT:
-            self._added.clear()
+        """A new record, kept with the meld, of what each card added to it makes (see `add`)."""
         known: dict[int, Meld | None] = {}
-        self._added[id(meld)] = (meld, known)
+        meld.additions_known = (self, known)
         return known
 
     def _grown(self, meld: Meld, card: int) -> Meld | None:

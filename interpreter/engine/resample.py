@@ -22,6 +22,7 @@ phase): for it, knowledge is followed from the first time it is asked, starting 
 
 from __future__ import annotations
 
+import itertools
 import random
 import weakref
 from collections import Counter
@@ -51,6 +52,9 @@ class Knowledge:
         self.consumed = consumed  # how many of the match's events the copy has been through
         self.last = last  # the last of them (to tell that a state is the same match, further on)
         self.known: dict[ZoneKey, Counter[int]] = {}
+        # The copy's zones as the seat sees them after the last event played (`_snapshot`): the copy changes only
+        # by the events it plays, so this is also what the next event starts from.
+        self.snapshot: _Snapshot | None = None
 
     @classmethod
     def from_start(cls, state: State, seat: int) -> Knowledge:
@@ -85,7 +89,8 @@ class Knowledge:
                 kind = event[0]
                 if kind not in _INPUTS:
                     continue
-                before = _snapshot(replica, self.seat)
+                before = self.snapshot if self.snapshot is not None else _snapshot(replica, self.seat)
+                self.snapshot = None  # (until the event is played and followed)
                 if kind == "action":
                     replica.apply(event[1])
                 else:  # (a shuffle's order, the card dealt first, first; or the value picked)
@@ -94,12 +99,14 @@ class Knowledge:
                 named: Counter[int] = Counter()
                 if kind == "action" and self.seat not in event[2]:
                     named.update(_named_cards(event[1], kinds))
-                for later in events[index + 1:]:
+                for later in itertools.islice(events, index + 1, None):  # (no copy of the rest)
                     if later[0] in _INPUTS:
                         break
                     if later[0] == "reveal":
                         named.update(_named_cards(later[1], kinds))
-                self._follow(before, _snapshot(replica, self.seat), named)
+                after = _snapshot(replica, self.seat)
+                self._follow(before, after, named)
+                self.snapshot = after
         except Exception:  # (a state that was not played from its start: see from_now)
             return False
         self.consumed += len(events)

@@ -413,7 +413,7 @@ class State:
         return self.game.deck.card_text(card)
 
     def action_text(self, action: Action) -> str:
-        return action.text(self.game.deck, self.game.program.choice_kinds)
+        return self.game.action_text(action)
 
     def parse_action(self, text: str) -> Action:
         return Action.parse(text, self.game.deck, self.game.program.choice_kinds)

@@ -315,3 +315,25 @@ def test_a_list_choice_is_not_legal_when_nothing_is(tmp_path: Path) -> None:
     state.apply_chance()
     held = [state.card_text(card) for card in state.values["hand"][1]]
     assert state.is_legal(f"p1 choose give given {held[1]}+{held[0]}") is False  # refused, not a failure
+
+
+def test_equal_choices_with_arguments_of_other_types_keep_their_own_texts(tmp_path: Path) -> None:
+    # `true` and 1 are equal values, so the two actions are equal; action texts are kept per action once made
+    # (Game.action_text), and each must still show its own argument.
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    twice = ("        - decide: dealer\n          options:\n            - choose: pick\n"
+             "              args: {x: '[true, false]'}\n"
+             "        - decide: dealer\n          options:\n            - choose: pick\n"
+             "              args: {x: 'numbers(0, 1)'}\n")
+    path = tmp_path / "game.yaml"
+    path.write_text(TINY.replace(old, old + twice), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    state.apply_chance()
+    first = [state.action_text(action) for action in state.legal_actions()]
+    assert first == ["p0 choose pick x true", "p0 choose pick x false"]
+    state.apply(first[0])
+    second = [state.action_text(action) for action in state.legal_actions()]
+    assert second[0] == "p0 choose pick x 0" and second[1] == "p0 choose pick x 1"
+    assert second[1] != first[0] and state.legal_actions()[1] == state.history[-1]  # (equal, shown apart)
+    state.apply(state.legal_actions()[1])
+    assert [event["action"] for event in state.events if event["type"] == "action"][-2:] == [first[0], second[1]]

@@ -3,6 +3,7 @@ adding a card does to a meld on the table, wild cards included."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from functools import cache
 from pathlib import Path
@@ -364,3 +365,26 @@ def test_the_additions_offered_are_the_cards_add_takes(path: Path) -> None:
         assert game_rules.additions(meld, hand) == expected  # (again, from what it kept)
         tried, offered = tried + 1, offered + len(expected)
     assert tried > 100 and offered > 50
+
+
+def test_what_a_meld_makes_is_kept_with_it_for_the_rules_that_worked_it_out(tmp_path: Path) -> None:
+    # (`add` keeps its answers with the meld itself: a meld shared by two games' states is answered by each game's
+    # own rules, and a copy starts with nothing kept. BU-30: Burraco's natural card replaces the wild it stands
+    # for; with `fixed_wilds` the wild keeps its card and the natural finds no place.)
+    text = BURRACO.read_text(encoding="utf-8").replace("      free_wild: lower_end\n",
+                                                       "      free_wild: lower_end\n      fixed_wilds: true\n", 1)
+    fixed_path = tmp_path / "fixed.yaml"
+    fixed_path.write_text(text, encoding="utf-8")
+    fixed = load_ruleset(fixed_path).meld_rules
+    assert fixed is not None
+    meld = laid("8D JK 10D")
+    nine = cards("9D")[0]
+    replaced = rules().add(meld, nine)
+    assert shown(replaced) == "JK* 8D 9D 10D"
+    assert rules().add(meld, nine) is replaced  # (kept)
+    assert fixed.add(meld, nine) is None  # (the other rules' own answer, not the one kept)
+    assert shown(rules().add(meld, nine)) == "JK* 8D 9D 10D"
+    copy = pickle.loads(pickle.dumps(meld))
+    assert copy == meld and hash(copy) == hash(meld) and copy.additions_known is None
+    assert shown(rules().add(copy, nine)) == "JK* 8D 9D 10D"
+    assert meld.additions_known is not None and repr(meld) == repr(copy)  # (not part of the meld's value)

@@ -75,7 +75,7 @@ def test_what_a_match_leaves_in_the_caches_holds_no_cycles() -> None:
             set_aside()
         assert game.meld_rules is not None
         # (the caches that keep melds: filled again as they are asked)
-        caches = [getattr(game.meld_rules, name) for name in ("_groups", "_searched", "_added", "_laid", "_can_meld",
+        caches = [getattr(game.meld_rules, name) for name in ("_groups", "_searched", "_laid", "_can_meld",
                                                               "_unmelded", "_combinations", "_set_parts",
                                                               "_natural_choices")]
         assert any(caches)  # (the matches filled some)
