@@ -20,7 +20,7 @@ from interpreter.model import Ruleset
 from interpreter.source import MappingNode, ScalarNode, SequenceNode
 
 _NEW = tuple.__new__  # an Action made from its fields in order (a named tuple), the cheapest way
-_TEXTS_KEPT = 65_536  # action texts kept (see Game.action_text)
+_TEXTS_KEPT = 16_384  # action texts kept (see Game.action_text)
 
 
 class Game:
