@@ -59,16 +59,22 @@ def test_a_refused_card_argument_names_the_allowed_cards(tmp_path: Path) -> None
         state.parse_action(f"p1 choose name pick {missing} suit ZZ rank A count 1")
 
 
-def test_two_choices_of_one_name_with_other_argument_types_show_their_values_as_they_are(tmp_path: Path) -> None:
+def _two_picks(tmp_path: Path, first: str, second: str) -> State:
+    """The dealer chooses `pick` twice, its argument `x` taking the values of `first`, then of `second`."""
     old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
     twice = ("        - decide: dealer\n          options:\n            - choose: pick\n"
-             "              args: {x: '[A, K]'}\n"
+             f"              args: {{x: '{first}'}}\n"
              "        - decide: dealer\n          options:\n            - choose: pick\n"
-             "              args: {x: 'numbers(20, 21)'}\n")
+             f"              args: {{x: '{second}'}}\n")
     path = tmp_path / "game.yaml"
     path.write_text(TINY.replace(old, old + twice), encoding="utf-8")
     state = load_ruleset(path).new_initial_state(seed=2, players=2)
     state.apply_chance()
+    return state
+
+
+def test_two_choices_of_one_name_with_other_argument_types_show_their_values_as_they_are(tmp_path: Path) -> None:
+    state = _two_picks(tmp_path, "[A, K]", "numbers(20, 21)")
     first = [state.action_text(action) for action in state.legal_actions()]
     state.apply(first[0])
     second = [state.action_text(action) for action in state.legal_actions()]
@@ -320,15 +326,7 @@ def test_a_list_choice_is_not_legal_when_nothing_is(tmp_path: Path) -> None:
 def test_equal_choices_with_arguments_of_other_types_keep_their_own_texts(tmp_path: Path) -> None:
     # `true` and 1 are equal values, so the two actions are equal; action texts are kept per action once made
     # (Game.action_text), and each must still show its own argument.
-    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
-    twice = ("        - decide: dealer\n          options:\n            - choose: pick\n"
-             "              args: {x: '[true, false]'}\n"
-             "        - decide: dealer\n          options:\n            - choose: pick\n"
-             "              args: {x: 'numbers(0, 1)'}\n")
-    path = tmp_path / "game.yaml"
-    path.write_text(TINY.replace(old, old + twice), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=2, players=2)
-    state.apply_chance()
+    state = _two_picks(tmp_path, "[true, false]", "numbers(0, 1)")
     first = [state.action_text(action) for action in state.legal_actions()]
     assert first == ["p0 choose pick x true", "p0 choose pick x false"]
     state.apply(first[0])
