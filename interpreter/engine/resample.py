@@ -22,7 +22,6 @@ phase): for it, knowledge is followed from the first time it is asked, starting 
 
 from __future__ import annotations
 
-import itertools
 import random
 import weakref
 from collections import Counter
@@ -99,7 +98,8 @@ class Knowledge:
                 named: Counter[int] = Counter()
                 if kind == "action" and self.seat not in event[2]:
                     named.update(_named_cards(event[1], kinds))
-                for later in itertools.islice(events, index + 1, None):  # (no copy of the rest)
+                for position in range(index + 1, len(events)):  # (up to the next input only)
+                    later = events[position]
                     if later[0] in _INPUTS:
                         break
                     if later[0] == "reveal":
