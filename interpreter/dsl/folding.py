@@ -34,8 +34,8 @@ class Folding:
         self.values: dict[str, Any] = {}
         self.hoisted: dict[str, str] = {}  # the code of a call -> the key its value is kept under in `B`
         self.helpers: list[str] = []  # the functions quantifiers are written as, by name
-        # The code of values that hold lists (a list of lists, a list per seat): such a value is never worked out
-        # once for two places, which would then share its lists (see sharing.py).
+        # The code of values that hold lists (a list of lists, a list per seat): such a value is worked out once for
+        # two places only where both count or compare it, since otherwise they would share its lists (sharing.py).
         self.holding_lists: set[str] = set()
         self.memo_keys: dict[tuple[Any, ...], str] = {}  # (definition, names it reads and their types) -> its key
         self._instances: dict[str, Instance] = {}  # the instances by function name (see `instance`)

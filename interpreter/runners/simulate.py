@@ -83,7 +83,7 @@ def set_aside() -> None:
     """Between two matches of a run: what the last match left behind is collected, and what is still alive (the
     ruleset's compiled code and the caches of its meld searches, which fill as matches are played) is set aside
     from garbage collection (`gc.freeze`). A full collection otherwise goes over every one of those objects,
-    again and again as matches are played: 13-25% of a rummy's time (see docs/engine.md). Nothing
+    again and again as matches are played: 10-25% of a rummy's time (see docs/engine.md). Nothing
     is kept that a collection would free: the collection comes first, and what a cache drops later is freed by
     its reference count (the caches hold no cycles)."""
     gc.collect()
