@@ -60,6 +60,10 @@ class StepWriter:
         # Bindings (their code) known to hold some names wherever they are read (a decision's hold `player`): an
         # owner named so is read from them without asking whether they hold it.
         self.known_names: dict[str, frozenset[str]] = {}
+        # Within a run of steps that never stop the game (see `value`): bindings (their code) -> the local holding
+        # a scratch copy of them that the expressions evaluated since the state last changed have shared; None
+        # outside such a run (the hand compiler turns it on and off: segments.py).
+        self.scratch: dict[str, str] | None = None
 
     def build(self) -> dict[str, Any]:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
@@ -117,9 +121,24 @@ class StepWriter:
         return f"{function}(V, dict({bindings}))" if expression.keeps else f"{function}(V, {bindings})"
 
     def value(self, expression: Expr, bindings: str, indent: int) -> str:
-        """Evaluate into a fresh local on a line of its own; returns the local's name."""
+        """Evaluate into a fresh local on a line of its own; returns the local's name.
+
+        In a run of steps that never stop the game, the expressions that keep definitions' values in the
+        bindings they are given share one scratch copy of the bindings for as long as no step changes the state
+        (`scratch`): `if: size(top_players) == 1`, then `for_each: top_players`, work `top_players` out once.
+        An expression changes nothing, so two of them on an unchanged state with the same names bound work out
+        every definition alike; a step that changes anything, and the end of a branch or a loop, start anew."""
         local = f"_v{self.fresh()}"
-        self.line(f"{'    ' * indent}{local} = {self.expr(expression, bindings)}", expression.where)
+        scratch = self.scratch
+        code = None
+        if scratch is not None and expression.keeps and getattr(expression.function, "code", None) is None \
+                and constant_of(expression) is None:
+            shared = scratch.get(bindings)
+            if shared is None:
+                shared = scratch[bindings] = f"_k{self.fresh()}"
+                self.line(f"{'    ' * indent}{shared} = dict({bindings})", expression.where)
+            code = f"{self.name_of(expression.function, 'E')}(V, {shared})"
+        self.line(f"{'    ' * indent}{local} = {code or self.expr(expression, bindings)}", expression.where)
         return local
 
     def fresh(self) -> int:
@@ -168,6 +187,8 @@ class StepWriter:
         outer, self.step_where = self.step_where, step.where
         getattr(self, f"_{step.verb}")(step, bindings, indent)
         self.step_where = outer
+        if self.scratch and step.verb != "log":  # (a step that may change the state: see `value`)
+            self.scratch = {}
 
     def block(self, steps: tuple[Step, ...], bindings: str, indent: int) -> None:
         if not steps:
@@ -302,10 +323,14 @@ class StepWriter:
         condition = self.value(step["condition"], bindings, indent)
         pad = "    " * indent
         self.line(f"{pad}if {condition}:")
+        before = None if self.scratch is None else dict(self.scratch)  # (each branch starts from the test's)
         self.block(step["then"], bindings, indent + 1)
         if step["else"]:
             self.line(f"{pad}else:")
+            self.scratch = before
             self.block(step["else"], bindings, indent + 1)
+        if self.scratch is not None:  # (after the branches: a copy made in one is not made in the other)
+            self.scratch = {}
 
     def _for_each(self, step: Step, bindings: str, indent: int) -> None:
         known = constant_of(step["where"])
@@ -314,6 +339,8 @@ class StepWriter:
             return
         pad = "    " * indent
         items = self.value(step["items"], bindings, indent)
+        if self.scratch is not None:  # (the body runs again for each item, after what the last one changed)
+            self.scratch = {}
         number = self.fresh()
         inner = f"B{number}"
         self.bound_locals[inner] = {**self.bound_locals.get(bindings, {}), step["name"]: f"_i{number}"}
@@ -330,6 +357,8 @@ class StepWriter:
 
     def _repeat(self, step: Step, bindings: str, indent: int) -> None:
         pad = "    " * indent
+        if self.scratch is not None:  # (the body, and a `while` test, run again after what the last turn changed)
+            self.scratch = {}
         if step["times"] is not None:
             times = self.value(step["times"], bindings, indent)
             self.line(f"{pad}for _ in range(int({times})):")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.dsl.types import SEAT
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
@@ -17,6 +17,22 @@ if TYPE_CHECKING:
 DEFAULT_HAND_CAP = 1000  # the most hands of a match whose ruleset sets no `hand_cap`
 
 Bindings = dict[str, Any]
+
+
+class HandPlan(NamedTuple):
+    """What every hand of a match starts from, for one number of players (`MatchLoop._start_hand`): the
+    variables that last a hand, with their initial values when those are constants (a value on the table, or a
+    list of one per owner, copied for each hand), the others worked out at each hand; and the zones, empty."""
+
+    on_table: dict[str, Any]  # a variable on the table -> its initial value (a constant: never changed in place)
+    owned_names: tuple[str, ...]  # the variables of each seat or team whose initial value is a constant...
+    owned_values: tuple[list[Any], ...]  # ... and their values, one per owner (copied for each hand)
+    worked_out: tuple[tuple[str, Any], ...]  # (name, variable) of those worked out at each hand
+    table_zones: tuple[str, ...]  # the zones on the table...
+    table_empties: tuple[tuple[()], ...]  # ... and as many empty tuples, each made into a new list
+    owned_zones: tuple[str, ...]  # the zones of each seat or team...
+    owned_makers: tuple[type, ...]  # ... `list` for each...
+    owned_empties: tuple[tuple[tuple[()], ...], ...]  # ... and an empty tuple per owner, each made into a new list
 
 
 class MatchLoop:
@@ -239,41 +255,54 @@ class MatchLoop:
         values = state.values
         values["team_of"] = self.seated_teams(state)  # teams formed in a hand last until its end
         values["_formed"] = ()
-        variables, zones = self._hand_plan(state)
+        plan = self._hand_plan(state)
         if values["hand_number"] > 1:
-            for name, constant, owners, variable in variables:
-                if constant is None:
-                    values[name] = self._initial(state, name, variable.per, variable.type)
-                else:
-                    values[name] = constant[0] if owners < 0 else [constant[0]] * owners
-        for name, owners in zones:
-            values[name] = [] if owners < 0 else [[] for _ in range(owners)]
+            values.update(plan.on_table)
+            values.update(zip(plan.owned_names, map(list.copy, plan.owned_values), strict=True))
+            for name, variable in plan.worked_out:
+                values[name] = self._initial(state, name, variable.per, variable.type)
+        # (every zone empty: a new list for each, made in C, as are the lists of each owner's)
+        values.update(zip(plan.table_zones, map(list, plan.table_empties), strict=True))
+        values.update(zip(plan.owned_zones, map(list, map(map, plan.owned_makers, plan.owned_empties)), strict=True))
         state.face_up.clear()
         self._clear_placements(state)
         state.melds_laid = 0
         state.meld_search = None
-        state.values[game.ruleset.deck_zone] = list(game.fresh_decks[state.player_count])
-        state.record(("hand", state.values["hand_number"], state.values["dealer"]))
+        values[game.ruleset.deck_zone] = list(game.fresh_decks[state.player_count])
+        state.record(("hand", values["hand_number"], values["dealer"]))
         self.enter(state, game.program.start)
 
-    def _hand_plan(self, state: State) -> tuple[tuple[tuple[str, tuple[Any] | None, int, Any], ...],
-                                                tuple[tuple[str, int], ...]]:
-        """What a hand starts from, worked out once per number of players: each variable that lasts a hand with
-        its initial value when it is a constant (`(value,)`, else None: worked out at each hand) and its number of
-        owners (-1 on the table), and each zone with its number of owners (-1 on the table)."""
+    def _hand_plan(self, state: State) -> HandPlan:
+        """What a hand starts from, worked out once per number of players (see HandPlan)."""
         plans = state.game.hand_plans
         plan = plans.get(state.player_count)
         if plan is None:
-            initial = state.game.program.initial
-            variables = tuple(
-                (name, None if variable.by is not None else  # (a value per key: made anew each hand)
-                 getattr(initial[name].function, "constant", None) if name in initial else (None,),
-                 -1 if variable.per == "table" else self._owners(state, variable.per), variable)
-                for name, variable in state.game.hand_variables)
-            zones = tuple((name, -1 if owner == "table" else self._owners(state, owner))
-                          for name, owner in state.game.zone_owners)
-            plan = plans[state.player_count] = (variables, zones)
+            plan = plans[state.player_count] = self._new_hand_plan(state)
         return plan
+
+    def _new_hand_plan(self, state: State) -> HandPlan:
+        initial = state.game.program.initial
+        on_table: dict[str, Any] = {}
+        owned_names: list[str] = []
+        owned_values: list[list[Any]] = []
+        worked_out: list[tuple[str, Any]] = []
+        for name, variable in state.game.hand_variables:
+            constant = None if variable.by is not None else (  # (a value per key: made anew each hand)
+                getattr(initial[name].function, "constant", None) if name in initial else (None,))
+            if constant is None:
+                worked_out.append((name, variable))
+            elif variable.per == "table":
+                on_table[name] = constant[0]
+            else:
+                owned_names.append(name)
+                owned_values.append([constant[0]] * self._owners(state, variable.per))
+        zones = [(name, -1 if owner == "table" else self._owners(state, owner))
+                 for name, owner in state.game.zone_owners]
+        table_zones = tuple(name for name, owners in zones if owners < 0)
+        owned = [(name, owners) for name, owners in zones if owners >= 0]
+        return HandPlan(on_table, tuple(owned_names), tuple(owned_values), tuple(worked_out), table_zones,
+                        ((),) * len(table_zones), tuple(name for name, _ in owned), (list,) * len(owned),
+                        tuple(((),) * owners for _, owners in owned))
 
     def _clear_placements(self, state: State) -> None:
         """At a hand's start no action has placed a card yet (`placed_by` is null for every card)."""

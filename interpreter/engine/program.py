@@ -110,12 +110,16 @@ class Option:
     ends_when: Expr | None = None  # `ends:` as an expression: the decision ends when it holds after the steps
     hides_card: bool = field(init=False)  # a discard, or a card played face down: some seats may not see it
     moves_card: bool = field(init=False)  # a play or a discard: one card, bound as `card` by its movement
+    # Its steps run with the decision's own bindings: a play or a discard (its movement binds `card`), a choice
+    # with no arguments (see decisions.bindings_for)
+    binds_nothing: bool = field(init=False)
     breakable: bool = field(init=False)  # some of its clauses may be broken (see Clause.breakable)
     per_action_clauses: tuple[Clause, ...] = field(init=False)  # the clauses that read what differs per action
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hides_card", self.kind == "discard" or (self.kind == "play" and self.face == "down"))
         object.__setattr__(self, "moves_card", self.kind in ("play", "discard"))
+        object.__setattr__(self, "binds_nothing", self.moves_card or (self.kind == "choose" and not self.arguments))
         object.__setattr__(self, "breakable", any(clause.breakable is not None for clause in self.clauses))
         object.__setattr__(self, "per_action_clauses", tuple(clause for clause in self.clauses if clause.per_action))
 

@@ -93,9 +93,9 @@ class SegmentWriter(StepWriter):
         so that running on from one decision to the next calls fewer functions. `entered`: the labels run from
         outside (phase entries, the hand's end); a label the game stops at (`~label`) is also kept as it is.
 
-        A segment's code ends in a return or a raise on every path, and binds every local it reads: written in
-        place of `return N`, inside a loop or a branch too, it does just what the call of N would have done (V
-        is read again first: the state's values may have been replaced)."""
+        A segment's code ends in a return or a raise on every path, and binds every local it reads but `V`:
+        written in place of `return N`, inside a loop or a branch too, it does just what the call of N would have
+        done (`V`, the state's values, is the same dict for as long as the state lives)."""
         segments, order, others = self._segments()
         references: dict[int, int] = {}
         for body in segments.values():
@@ -119,7 +119,7 @@ class SegmentWriter(StepWriter):
                             references.get(target) == 1 and target in segments:
                         indent = jumped[1]
                         extra = indent[len(_BODY):]
-                        body[index:index + 1] = [(indent + "V = S.values", where)] + [
+                        body[index:index + 1] = [
                             (extra + line if line else line, place) for line, place in segments[target]]
                         joined.add(target)
                 index += 1
@@ -135,11 +135,7 @@ class SegmentWriter(StepWriter):
             self.line(f"def {name}(S, L):", "")
             self.line("    V = S.values", "")
             self.line("    try:", "")
-            previous = _BODY + "V = S.values"  # (as good as the function's own first line)
             for text, where in segments[label]:
-                if text == previous and text.strip() == "V = S.values":
-                    continue  # (read just before, with nothing in between: a segment written in place starts so)
-                previous = text
                 self.line(text, where or "")
             self.line("    except FAILURES as failure:", "")
             self.line("        raise LOCATE(failure) from None", "")
@@ -165,9 +161,7 @@ class SegmentWriter(StepWriter):
                 if jumped is None or copied is None or len(copied) > _COPIED_LINES:
                     written.append((text, where))
                     continue
-                indent = jumped[1]
-                extra = indent[len(_BODY):]
-                written.append((indent + "V = S.values", where))
+                extra = jumped[1][len(_BODY):]
                 written += [(extra + line if line else line, place) for line, place in copied]
             segments[label] = written
 
@@ -206,10 +200,14 @@ class SegmentWriter(StepWriter):
         for step in steps:
             outer, self.step_where = self.step_where, step.where
             if is_simple(step):
+                if self.scratch is None:  # (a run of such steps: their expressions may share a scratch copy of
+                    self.scratch = {}     # the bindings while the state is unchanged, see StepWriter.value)
                 self.step(step, scope, 2)
             else:
+                self.scratch = None  # (the step may stop the game, and its code runs in other segments)
                 self.stopping(step, scope)
             self.step_where = outer
+        self.scratch = None
 
     def block_then(self, label: int, steps: tuple[Step, ...], scope: str, then: int) -> None:
         """A segment at `label` running a block, then jumping to `then`."""

@@ -77,7 +77,6 @@ class State:
         self.ending_match = False  # an `end: match` step ran: the match ends with this hand
         self.phase = ""
         self.steps = 0
-        self._history = Log()  # the actions taken, in order
         self._events = Log()  # recorded cheaply as tuples; `events` gives them as dicts
         self._event_dicts = Log()
         self.hand_results: list[dict[str, Any]] = []
@@ -212,15 +211,14 @@ class State:
             pending: decisions.Pending = self.pending  # type: ignore[assignment]
             taken = action  # type: ignore[assignment]  # an Action: it was found in the legal set
             # (a card's movement binds `card` for its option's steps itself: see Cards.perform)
-            bindings = pending.bindings if option.moves_card else decisions.bindings_for(self, pending, option,
-                                                                                         taken)
+            bindings = pending.bindings if option.binds_nothing else decisions.bindings_for(self, pending, option,
+                                                                                            taken)
         else:
             taken = self._action(action)
             option, bindings = self._checked(taken)
         self.pending = self._legal = None
         if self.breaking:  # (a ruleset whose clauses may be broken: record the ones this action breaks)
             self._record_breaking(taken, bindings)
-        self._history.items.append(taken)  # (Log.append, without the call)
         self._events.items.append(("action", taken, self._secret_from(option, taken, bindings)
                                    if option.hides_card or self.open_rounds else ()))
         self.taken = (taken, option, bindings)
@@ -351,7 +349,6 @@ class State:
             values[name] = dict(kept) if isinstance(kept, dict) else [dict(owned) for owned in kept]
         copy.face_up = self.face_up.copy()
         copy.locals = list(self.locals)  # (slots are replaced, never changed in place: see handcode.py)
-        copy._history = self._history.fork()
         copy._events = self._events.fork()
         copy._event_dicts = self._event_dicts.fork()
         copy.hand_results = list(self.hand_results)
@@ -378,8 +375,8 @@ class State:
 
     @property
     def history(self) -> list[Action]:
-        """The actions taken so far, in order."""
-        return self._history.as_list()
+        """The actions taken so far, in order (read from the events, which record each one)."""
+        return [event[1] for event in self._events.as_list() if event[0] == "action"]
 
     def _event_dict(self, event: tuple[Any, ...]) -> dict[str, Any]:
         kind = event[0]
@@ -534,13 +531,18 @@ class State:
         for a discard (or a card played face down), the seats that cannot see where the card goes."""
         if self.open_rounds:
             return tuple(seat for seat in range(self.player_count) if seat != action.seat)
-        hidden_move = option.kind == "discard" or (option.kind == "play" and option.face == "down")
-        if not hidden_move or option.destination is None or option.face == "up":
+        destination = option.destination
+        if not option.hides_card or destination is None or option.face == "up":
             return ()
-        if option.destination.owner is not None and option.destination.owner_name is None:
-            bindings = {**bindings, "card": action.card}  # (an owner worked out by an expression may read the card)
-        key = (option.destination.name, self.cards.owner(self, option.destination, bindings), action.seat,
-               self.values["team_of"])
+        name = destination.owner_name
+        if name is not None:  # (Cards.owner, written out for the common case: `discards[player]`)
+            owner = bindings.get(name)
+            owner = int(owner if owner is not None else self.values[name])
+        else:
+            if destination.owner is not None:  # (an owner worked out by an expression may read the card)
+                bindings = {**bindings, "card": action.card}
+            owner = self.cards.owner(self, destination, bindings)
+        key = (destination.name, owner, action.seat, self.values["team_of"])
         found = self.game.secrets.get(key)
         if found is None:
             from interpreter.engine.observation import sees_zone
