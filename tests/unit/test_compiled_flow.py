@@ -425,3 +425,32 @@ def test_a_choice_argument_named_player_leaves_player_as_it_was_for_the_other_op
     # The general search (the decision's own code stands for it) offers the same.
     assert state.pending is not None
     assert [state.action_text(a) for a in decisions.legal_actions(state, state.pending)[0]] == expected
+
+
+def test_expressions_share_what_they_work_out_only_while_the_state_is_unchanged(tmp_path: Path) -> None:
+    # `total` is a definition, kept in the bindings an expression is given: the steps after the deal read it
+    # before and after each change of the scores, in both branches of an `if` and in a loop.
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n"
+                    "        - set: seen\n          to: '[total]'\n"
+                    "        - change: score[dealer]\n          by: 5\n"
+                    "        - set: seen\n          to: 'seen + [total]'\n"
+                    "        - if: total > 100\n          then:\n            - set: seen\n              to: '[]'\n"
+                    "          else:\n            - change: score[dealer]\n              by: total\n"
+                    "            - set: seen\n              to: 'seen + [total]'\n"
+                    "        - for_each: seats()\n          do:\n            - change: score[player]\n"
+                    "              by: 1\n            - set: seen\n              to: 'seen + [total]'\n"
+                    "        - set: seen\n          to: 'seen + [total]'\n"
+                    "        - log: 'total {total}'\n"
+                    "        - repeat: 2\n          do:\n            - set: seen\n              to: 'seen + [total]'\n"
+                    "            - change: score[dealer]\n              by: 1")
+    text = path.read_text(encoding="utf-8").replace(
+        "define:\n", "define:\n  total: sum(score[p] for p in seats())\n").replace(
+        "  - {name: trump, type: suit}\n", "  - {name: trump, type: suit}\n  - {name: seen, type: 'list[int]'}\n")
+    path.write_text(text, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    # 0; 5 after the change; 10 after adding the total; 11 and 12 as each seat gains one; 12 after the loop;
+    # then 12 and 13 at each turn of the `repeat`, whose steps change the scores after reading them (a log
+    # line, which changes nothing, reads it just before)
+    assert state.values["seen"] == [0, 5, 10, 11, 12, 12, 12, 13]
