@@ -272,21 +272,25 @@ def _beats_for(deck: Deck) -> Callable[..., bool]:
 
 
 def _trick_winner_for(deck: Deck) -> Callable[..., int]:
-    """`_trick_winner` with the deck's tables bound in (see Builtin.specialised)."""
+    """`_trick_winner` with the deck's tables bound in (see Builtin.specialised): the highest trump, else the
+    highest card of the suit led, found in C as the card of greatest strength in a trick of that suit led and
+    those trumps (a table per pair, made when first asked: a card of neither suit never wins; the first of equal
+    cards wins, as in `_trick_winner`)."""
     suit_of, rank_of = deck.suit_of, deck.rank_of
+    above = max(rank_of, default=0) + 1  # (a strength above every rank)
+    strengths: dict[tuple[int, int | None], Callable[[int], int]] = {}
+
+    def strength(led: int, trump: int | None) -> Callable[[int], int]:
+        table = [rank + 2 * above if suit == trump else rank + above if suit == led else -1
+                 for suit, rank in zip(suit_of, rank_of, strict=True)]
+        found = strengths[led, trump] = table.__getitem__
+        return found
 
     def trick_winner(cards: Sequence[int], trump: int | None = None) -> int:
         if not cards:
             raise EvaluationError("trick_winner() of an empty trick")
-        best = cards[0]
-        for card in cards[1:]:
-            suit, best_suit = suit_of[card], suit_of[best]
-            if suit == best_suit:
-                if rank_of[card] > rank_of[best]:
-                    best = card
-            elif trump is not None and suit == trump:
-                best = card
-        return best
+        led = suit_of[cards[0]]
+        return max(cards, key=strengths.get((led, trump)) or strength(led, trump))
 
     return trick_winner
 

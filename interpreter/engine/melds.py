@@ -24,6 +24,13 @@ from typing import Any
 from interpreter.cards import Deck
 from interpreter.engine.errors import RulesetRuntimeError
 
+try:  # (the C function `Counter` counts with; its Python form where there is none)
+    from collections import _count_elements as _count_into  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - CPython has it
+    def _count_into(counts: dict[int, int], cards: Iterable[int]) -> None:
+        for card in cards:
+            counts[card] = counts.get(card, 0) + 1
+
 
 @dataclass(frozen=True, slots=True)
 class MeldKind:
@@ -328,7 +335,7 @@ class MeldRules:
     def candidates(self, hand: Iterable[int], owner: int, table: list[Meld], meld_id: int) -> list[Meld]:
         """Every valid new meld that can be made from the hand (each distinct arrangement once), numbered
         `meld_id`."""
-        counts = Counter(hand)
+        counts = counted(hand)
         # (kept for the cards, the owner and the ranks taken: a rule that asks whether some cards make a meld
         # asks it for the same cards again with each meld of the table, which a search reads nothing else of)
         key = (tuple(sorted(counts.items())), owner, self.taken_ranks(table))
@@ -1098,6 +1105,14 @@ def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -
 
 def _whole_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def counted(cards: Iterable[int]) -> dict[int, int]:
+    """How many of each card, as a plain dict (what `Counter` gives, made about three times faster: a search counts
+    the hand at every decision that offers melds)."""
+    counts: dict[int, int] = {}
+    _count_into(counts, cards)
+    return counts
 
 
 def _needs(cards: tuple[int, ...]) -> dict[int, int]:

@@ -13,13 +13,12 @@ is laid (a ruleset's expressions never read it).
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from interpreter.actions import MELD_SIZES, Action
 from interpreter.engine.errors import RulesetRuntimeError
-from interpreter.engine.melds import Meld, MeldRules
+from interpreter.engine.melds import Meld, MeldRules, counted
 
 if TYPE_CHECKING:
     from interpreter.engine.state import State
@@ -40,7 +39,7 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
               table: list[Meld]) -> tuple[tuple[Meld, dict[int, int], Action], ...]:
     """Every valid new meld the seat's hand can make, with the cards it needs and its action (see the module
     docstring)."""
-    counts = Counter(hand)
+    counts = counted(hand)
     taken = rules.taken_ranks(table)
     kept = state.meld_search
     lost = None if kept is None or kept.seat != seat or kept.owner != owner or not kept.taken <= taken \
@@ -83,7 +82,7 @@ MOST_GROUPS = 20_000  # the most groups of melds one decision may offer (see `gr
 def meld_groups(state: State, rules: MeldRules, seat: int, hand: list[int], owner: int, table: list[Meld],
                 most: int, where: str) -> list[tuple[tuple[Meld, ...], Action]]:
     """Every way to lay one to `most` new melds at once from the seat's hand, with its action."""
-    return groups(rules, seat, new_melds(state, rules, seat, hand, owner, table), Counter(hand), most, where)
+    return groups(rules, seat, new_melds(state, rules, seat, hand, owner, table), counted(hand), most, where)
 
 
 def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, int], Action]], counts: dict[int, int],
