@@ -360,17 +360,18 @@ class MeldRules:
         by_suit: dict[int, list[tuple[int, int]]] = {}  # (plain dicts: `setdefault` costs less than a defaultdict)
         by_rank: dict[int, list[tuple[int, int]]] = {}
         copies = False  # (whether a natural card is held more than once: else a rank holds as many as its cards)
-        for card in sorted(counts):  # (so that each suit's and rank's cards come in order; ints sort fastest)
-            count = counts[card]
+        # (each card with its count, made and sorted in C, so that each suit's and rank's cards come in order)
+        for held in sorted(counts.items()):
+            card, count = held
             if count <= 0:
                 continue
-            held = (card, count)
             if is_wild[card]:
                 wild_cards.append(held)
             else:
                 by_suit.setdefault(suit_of[card], []).append(held)
                 by_rank.setdefault(rank_of[card], []).append(held)
-                copies = copies or count > 1
+                if count > 1:
+                    copies = True
         found: list[Candidate] = []
         groups = self._groups
         wilds: tuple[tuple[int, int], ...] = ()
@@ -888,11 +889,16 @@ class MeldRules:
     def _add(self, meld: Meld, card: int) -> Meld | None:
         kind = self.kinds[meld.kind]
         if meld.shape == "set":
-            if self.is_wild[card]:
-                return self._set(kind, meld.id, meld.owner, meld.rank, meld.naturals, [*meld.wilds, card])
-            if self.deck.rank_of[card] != meld.rank:
+            wild = self.is_wild[card]
+            if not wild and self.deck.rank_of[card] != meld.rank:
                 return None
-            return self._set(kind, meld.id, meld.owner, meld.rank, [*meld.naturals, card], meld.wilds)
+            # (a set with no wild card, the most common, is all naturals: no need to pick them out)
+            naturals, wilds = (list(meld.cards), []) if True not in meld.wild else (meld.naturals, meld.wilds)
+            if wild:
+                wilds.append(card)
+            else:
+                naturals.append(card)
+            return self._set(kind, meld.id, meld.owner, meld.rank, naturals, wilds)
         return self._add_to_run(kind, meld, card)
 
     def _add_to_run(self, kind: MeldKind, meld: Meld, card: int) -> Meld | None:
@@ -900,10 +906,18 @@ class MeldRules:
             return None  # a natural card of another suit never goes in a run
         if kind.fixed_wilds:
             return self._add_to_fixed_run(kind, meld, card)
-        naturals = {meld.low + i: c for i, (c, w) in enumerate(zip(meld.cards, meld.wild, strict=True)) if not w}
-        wilds = {meld.low + i: c for i, (c, w) in enumerate(zip(meld.cards, meld.wild, strict=True)) if w}
-        high = meld.low + len(meld.cards) - 1
-        natural_options = [p for p in self.positions(kind, card) if self._is_natural_here(card, meld.suit, p, kind)]
+        low, cards = meld.low, meld.cards
+        high = low + len(cards) - 1
+        wilds: dict[int, int] = {}
+        if True in meld.wild:
+            naturals: dict[int, int] = {}
+            for position, held, acts in zip(range(low, high + 1), cards, meld.wild, strict=True):
+                (wilds if acts else naturals)[position] = held
+        else:  # (a run with no wild card: every place holds a natural, read in C)
+            naturals = dict(zip(range(low, high + 1), cards, strict=True))
+        # (a natural card of the run's suit sits naturally at each of its places: `_is_natural_here` holds)
+        natural_options = self.positions(kind, card) if not self.is_wild[card] else \
+            [p for p in self.positions(kind, card) if self._is_natural_here(card, meld.suit, p, kind)]
         for position in natural_options:
             if position in naturals:
                 continue
