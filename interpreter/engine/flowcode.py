@@ -213,6 +213,8 @@ class StepWriter:
         source, _ = self.place(step["source"], bindings, indent)
         pad = "    " * indent
         self.line(f"{pad}{source} -= {amount}", step.where)
+        if self.scratch:  # (the source debited: what was worked out before is not shared with what follows)
+            self.scratch = {}
         destination, _ = self.place(step["destination"], bindings, indent)  # found after the source is debited
         self.line(f"{pad}{destination} += {amount}", step.where)
 

@@ -454,3 +454,20 @@ def test_expressions_share_what_they_work_out_only_while_the_state_is_unchanged(
     # then 12 and 13 at each turn of the `repeat`, whose steps change the scores after reading them (a log
     # line, which changes nothing, reads it just before)
     assert state.values["seen"] == [0, 5, 10, 11, 12, 12, 12, 13]
+
+
+def test_a_transfers_destination_is_found_after_its_source_is_debited(tmp_path: Path) -> None:
+    # The amount reads `leader` (the dealer, with 5) before the debit; the destination reads it after (the other
+    # seat, once the dealer is down to -5), as the step's definition says.
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n"
+                    "        - set: score[dealer]\n          to: 5\n"
+                    "        - transfer: 10 * size([leader])\n          from: score[dealer]\n"
+                    "          to: score[leader]")
+    text = path.read_text(encoding="utf-8").replace(
+        "define:\n", "define:\n  leader: first([p for p in seats() if score[p] == max(score[q] for q in seats())])\n")
+    path.write_text(text, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    dealer = state.values["dealer"]
+    assert state.values["score"][dealer] == -5 and state.values["score"][1 - dealer] == 10
