@@ -85,6 +85,20 @@ class Cards:
 
     def _move_top(self, state: State, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
                   face: str | None, at_bottom: bool, count: int) -> int:
+        """Up to `count` cards from the top of the source, one at a time, each keeping its face unless `face` says
+        (a card on the bottom of the target goes under the ones before it); how many moved."""
+        # (cards face down, as most are, between two zones: moved in C)
+        if face != "up" and source_key not in state.face_up.cards and source is not target:
+            moved = min(count, len(source)) if count > 0 else 0
+            if moved:
+                cards = source[len(source) - moved:]
+                del source[len(source) - moved:]
+                cards.reverse()  # (the top card first, as they are taken one at a time)
+                if at_bottom:
+                    target[:0] = reversed(cards)
+                else:
+                    target.extend(cards)
+            return moved
         moved = 0
         while moved < count and source:
             card, was_up = self._take(state, source_key, source, -1)
