@@ -28,11 +28,8 @@ class HandPlan(NamedTuple):
     owned_names: tuple[str, ...]  # the variables of each seat or team whose initial value is a constant...
     owned_values: tuple[list[Any], ...]  # ... and their values, one per owner (copied for each hand)
     worked_out: tuple[tuple[str, Any], ...]  # (name, variable) of those worked out at each hand
-    table_zones: tuple[str, ...]  # the zones on the table...
-    table_empties: tuple[tuple[()], ...]  # ... and as many empty tuples, each made into a new list
-    owned_zones: tuple[str, ...]  # the zones of each seat or team...
-    owned_makers: tuple[type, ...]  # ... `list` for each...
-    owned_empties: tuple[tuple[tuple[()], ...], ...]  # ... and an empty tuple per owner, each made into a new list
+    table_zones: tuple[str, ...]  # the zones on the table
+    owned_zones: tuple[tuple[str, int], ...]  # the zones of each seat or team, with how many owners
 
 
 class MatchLoop:
@@ -261,9 +258,10 @@ class MatchLoop:
             values.update(zip(plan.owned_names, map(list.copy, plan.owned_values), strict=True))
             for name, variable in plan.worked_out:
                 values[name] = self._initial(state, name, variable.per, variable.type)
-        # (every zone empty: a new list for each, made in C, as are the lists of each owner's)
-        values.update(zip(plan.table_zones, map(list, plan.table_empties), strict=True))
-        values.update(zip(plan.owned_zones, map(list, map(map, plan.owned_makers, plan.owned_empties)), strict=True))
+        for name in plan.table_zones:
+            values[name] = []
+        for name, owners in plan.owned_zones:
+            values[name] = [[] for _ in range(owners)]
         state.face_up.clear()
         self._clear_placements(state)
         state.melds_laid = 0
@@ -296,13 +294,10 @@ class MatchLoop:
             else:
                 owned_names.append(name)
                 owned_values.append([constant[0]] * self._owners(state, variable.per))
-        zones = [(name, -1 if owner == "table" else self._owners(state, owner))
-                 for name, owner in state.game.zone_owners]
-        table_zones = tuple(name for name, owners in zones if owners < 0)
-        owned = [(name, owners) for name, owners in zones if owners >= 0]
-        return HandPlan(on_table, tuple(owned_names), tuple(owned_values), tuple(worked_out), table_zones,
-                        ((),) * len(table_zones), tuple(name for name, _ in owned), (list,) * len(owned),
-                        tuple(((),) * owners for _, owners in owned))
+        zones = state.game.zone_owners
+        return HandPlan(on_table, tuple(owned_names), tuple(owned_values), tuple(worked_out),
+                        tuple(name for name, owner in zones if owner == "table"),
+                        tuple((name, self._owners(state, owner)) for name, owner in zones if owner != "table"))
 
     def _clear_placements(self, state: State) -> None:
         """At a hand's start no action has placed a card yet (`placed_by` is null for every card)."""

@@ -534,15 +534,9 @@ class State:
         destination = option.destination
         if not option.hides_card or destination is None or option.face == "up":
             return ()
-        name = destination.owner_name
-        if name is not None:  # (Cards.owner, written out for the common case: `discards[player]`)
-            owner = bindings.get(name)
-            owner = int(owner if owner is not None else self.values[name])
-        else:
-            if destination.owner is not None:  # (an owner worked out by an expression may read the card)
-                bindings = {**bindings, "card": action.card}
-            owner = self.cards.owner(self, destination, bindings)
-        key = (destination.name, owner, action.seat, self.values["team_of"])
+        if destination.owner is not None and destination.owner_name is None:
+            bindings = {**bindings, "card": action.card}  # (an owner worked out by an expression may read the card)
+        key = (destination.name, self.cards.owner(self, destination, bindings), action.seat, self.values["team_of"])
         found = self.game.secrets.get(key)
         if found is None:
             from interpreter.engine.observation import sees_zone
