@@ -60,6 +60,12 @@ class StepWriter:
         # Bindings (their code) known to hold some names wherever they are read (a decision's hold `player`): an
         # owner named so is read from them without asking whether they hold it.
         self.known_names: dict[str, frozenset[str]] = {}
+        # Bindings (their code) that always hold an empty dict, never changed (a phase's own scope): a copy of them
+        # is a new empty dict.
+        self.empty_scope: str | None = None
+        # Bindings (their code) known to bind some names to a seat at the table (a round's `player`, a decision's
+        # own): a decision by such a name needs no check that its seat is at the table.
+        self.seated: dict[str, frozenset[str]] = {}
         # Within a run of steps that never stop the game (see `value`): bindings (their code) -> the local holding
         # a scratch copy of them that the expressions evaluated since the state last changed have shared; None
         # outside such a run (the hand compiler turns it on and off: segments.py).
@@ -103,6 +109,14 @@ class StepWriter:
             self.namespace[name] = value
         return name
 
+    def copy_of(self, bindings: str) -> str:
+        """Code for a new dict of the names `bindings` (code) hold."""
+        return "{}" if bindings == self.empty_scope else f"dict({bindings})"
+
+    def extended(self, bindings: str, pairs: str) -> str:
+        """Code for a new dict of the names `bindings` (code) hold, with `pairs` (code: `'name': value, ...`)."""
+        return f"{{{pairs}}}" if bindings == self.empty_scope else f"{{**{bindings}, {pairs}}}"
+
     def expr(self, expression: Expr, bindings: str) -> str:
         """Code for an expression's value (to be put on a line of its own, located at the expression): a
         constant, the expression's own code written in place when it calls no definition, else a call."""
@@ -118,7 +132,7 @@ class StepWriter:
                 self.adopted = True
             return f"({in_place(code, bindings, self.bound_locals.get(bindings))})"
         function = self.name_of(compiled, "E")
-        return f"{function}(V, dict({bindings}))" if expression.keeps else f"{function}(V, {bindings})"
+        return f"{function}(V, {self.copy_of(bindings)})" if expression.keeps else f"{function}(V, {bindings})"
 
     def value(self, expression: Expr, bindings: str, indent: int) -> str:
         """Evaluate into a fresh local on a line of its own; returns the local's name.
@@ -136,7 +150,7 @@ class StepWriter:
             shared = scratch.get(bindings)
             if shared is None:
                 shared = scratch[bindings] = f"_k{self.fresh()}"
-                self.line(f"{'    ' * indent}{shared} = dict({bindings})", expression.where)
+                self.line(f"{'    ' * indent}{shared} = {self.copy_of(bindings)}", expression.where)
             code = f"{self.name_of(expression.function, 'E')}(V, {shared})"
         self.line(f"{'    ' * indent}{local} = {code or self.expr(expression, bindings)}", expression.where)
         return local
@@ -272,7 +286,7 @@ class StepWriter:
             self.bound_locals[inner] = {**self.bound_locals.get(bindings, {}), "receiver": f"_p{number}",
                                         "round": f"_r{number}"}
             made = len(self.lines)
-            self.line(f"{pad}{inner} = dict({bindings})")
+            self.line(f"{pad}{inner} = {self.copy_of(bindings)}")
         if step["one_at_a_time"]:
             self.line(f"{pad}for _r{number} in range(1, _n{number} + 1 + (_x{number} > 0)):")
             self.line(f"{pad}    for _p{number} in ({seats} if _r{number} <= _n{number} else "
@@ -347,7 +361,7 @@ class StepWriter:
         inner = f"B{number}"
         self.bound_locals[inner] = {**self.bound_locals.get(bindings, {}), step["name"]: f"_i{number}"}
         made = len(self.lines)
-        self.line(f"{pad}{inner} = dict({bindings})")
+        self.line(f"{pad}{inner} = {self.copy_of(bindings)}")
         self.line(f"{pad}for _i{number} in list({items}):")
         self.line(f"{pad}    {inner}[{step['name']!r}] = _i{number}")
         if step["where"] is not None:
@@ -374,9 +388,11 @@ class StepWriter:
         self.count_step(step.where, indent + 1)
         self.block(step["body"], bindings, indent + 1)
 
-    def binds(self, bindings: str, scope: str | None, *names: str) -> None:
-        """`bindings` (code) hold `names` and what `scope` (code) is known to hold, wherever they are read."""
+    def binds(self, bindings: str, scope: str | None, *names: str, seated: tuple[str, ...] = ()) -> None:
+        """`bindings` (code) hold `names` and what `scope` (code) is known to hold, wherever they are read; the
+        names of `seated` (among `names`) and those of the scope not bound anew are seats at the table."""
         self.known_names[bindings] = frozenset(names) | self.known_names.get(scope or "", frozenset())
+        self.seated[bindings] = (self.seated.get(scope or "", frozenset()) - frozenset(names)) | frozenset(seated)
 
     def unless_read(self, bindings: str, since: int, lines: list[int]) -> None:
         """The lines (indexes) that make and fill a dict of bindings become `pass` when no other line written

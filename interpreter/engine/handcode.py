@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from interpreter.engine.state import State
 
 Segment = Callable[["State", list[Any]], int]
+WINNER_PAIR = "'winner': _winner"  # (the trick's winner, bound for its `then` steps)
 PHASE_SCOPE = "L[0]"  # the names a phase's own steps see: none (slot 0 always holds an empty dict)
 
 
@@ -109,6 +110,7 @@ class _HandWriter(SiteWriter):
         self.tricks: dict[str, Step] = {}
         self.end = -1  # the label of the hand's end
         self.names_read: frozenset[str] | None = None  # the bound names some expression reads (None: any)
+        self.empty_scope = PHASE_SCOPE
         self.namespace.update(PENDING=Pending, NEW=tuple.__new__, tuple=tuple, isinstance=isinstance, any=any, str=str,
                               Exception=Exception, min=min, sum=sum, map=map)
 
@@ -289,7 +291,7 @@ class _HandWriter(SiteWriter):
             self.code(f"S.open_rounds = S.open_rounds + ({gathered.deferred},)")
         self.jump(head)
         self.begin(head)
-        self.each_item(seats, index, inner, scope, "player", step, body)
+        self.each_item(seats, index, inner, scope, "player", step, body, seats=True)
         if gathered is None:
             self.jump(after)
         else:
@@ -338,7 +340,8 @@ class _HandWriter(SiteWriter):
         else:
             self.code(f"L[{seat}] = (L[{seat}] + 1) % S.player_count", 2)
         self.code(f"L[{started}] = True", 1)
-        self.code(f"L[{inner}] = {{**{scope}, 'player': L[{seat}]}}", 1)
+        pairs = f"'player': L[{seat}]"
+        self.code(f"L[{inner}] = {self.extended(scope, pairs)}", 1)
         self.binds(f"L[{inner}]", scope, "player")
         self.skip_unless(step["where"], f"L[{inner}]")
         self.code(f"return {body}", 1)
@@ -351,20 +354,25 @@ class _HandWriter(SiteWriter):
         again until an option that `ends`."""
         bound = self.slot()
         wait, resume, after = self.label(), self.label(), self.label()
-        seat = self.value(step["seat"], scope, 2)
         gathered = self.rounds[-1] if self.rounds else None
-        if gathered is not None:
-            self.code(f"if any(_e[1].seat == {seat} for _e in L[{gathered.deferred}]):")
-            self.code(f"raise RUNTIME('p' + str({seat}) + ' would decide twice in a simultaneous round, before the "
-                      "effects of its first choice (each seat decides once in such a round)', "
-                      f"{step.where!r})", 1)
-        self.code(f"if not 0 <= {seat} < S.player_count:")
-        self.code(f"raise RUNTIME('p' + str({seat}) + ' is not at the table: no seat decides', {step.where!r})", 1)
-        if self.expr(step["seat"], scope) == f"({scope}['player'])":  # (`decide: player`: the scope as it is)
+        # (`decide: player`: the scope as it is, when its `player` is known to be a seat at the table, as a round's
+        # is: nothing to work out or check)
+        shared = self.expr(step["seat"], scope) == f"({scope}['player'])"
+        if not (shared and gathered is None and "player" in self.seated.get(scope, ())):
+            seat = self.value(step["seat"], scope, 2)
+            if gathered is not None:
+                self.code(f"if any(_e[1].seat == {seat} for _e in L[{gathered.deferred}]):")
+                self.code(f"raise RUNTIME('p' + str({seat}) + ' would decide twice in a simultaneous round, before "
+                          "the effects of its first choice (each seat decides once in such a round)', "
+                          f"{step.where!r})", 1)
+            self.code(f"if not 0 <= {seat} < S.player_count:")
+            self.code(f"raise RUNTIME('p' + str({seat}) + ' is not at the table: no seat decides', {step.where!r})", 1)
+        if shared:
             self.code(f"L[{bound}] = {scope}")  # (a scope is never changed in place, so it is shared)
         else:
-            self.code(f"L[{bound}] = {{**{scope}, 'player': {seat}}}")
-        self.binds(f"L[{bound}]", scope, "player")
+            pairs = f"'player': {seat}"
+            self.code(f"L[{bound}] = {self.extended(scope, pairs)}")
+        self.binds(f"L[{bound}]", scope, "player", seated=("player",))
         self.jump(wait)
         self.begin(wait)
         options = self.name_of(step["options"], "O")
@@ -405,7 +413,8 @@ class _HandWriter(SiteWriter):
             self.code(f"L[{scope_slot}] = _b")  # (a choice moves no card)
         else:
             self.code(f"L[{scope_slot}] = S.cards.perform(S, _o, _a, _b)")
-        self.binds(f"L[{scope_slot}]", None, "player")  # (a decision's bindings hold `player`)
+        # (a decision's bindings hold `player`, a seat at the table: checked when the decision was awaited)
+        self.binds(f"L[{scope_slot}]", None, "player", seated=("player",))
         chained: list[tuple[Option, int, int]] = []  # an option with steps: their label, and where they lead
         checks: list[tuple[Option, int]] = []  # an option whose `ends` is an expression: where it is worked out
         for option in step["options"]:
@@ -473,7 +482,8 @@ class _HandWriter(SiteWriter):
         if step["players"] is not None:
             self.code("_taking = []")
             made = len(self.lines)
-            self.code(f"_asked = dict({scope})")  # (each seat in turn under `player`; a copy for expressions that keep)
+            # (each seat in turn under `player`; a copy for expressions that keep)
+            self.code(f"_asked = {self.copy_of(scope)}")
             self.code("for _seat in _seats:")
             self.code("_asked['player'] = _seat", 1)
             self.bound_locals["_asked"] = {**self.bound_locals.get(scope, {}), "player": "_seat"}
@@ -503,12 +513,13 @@ class _HandWriter(SiteWriter):
         to_play = f", 'to_play': len(L[{order}]) - L[{position}] - 1" if self.names_read is None or \
             "to_play" in self.names_read else ""
         def await_card(indent: int) -> None:
+            pairs = f"'player': _seat{to_play}"
             self.code(f"_seat = L[{order}][L[{position}]]", indent)
             if step["by"] is None:
-                self.code(f"S.pending = NEW(PENDING, (_seat, {options}, {{**{scope}, 'player': _seat{to_play}}}, "
+                self.code(f"S.pending = NEW(PENDING, (_seat, {options}, {self.extended(scope, pairs)}, "
                           f"{step.where!r}, {finder}))", indent)
             else:  # (another seat chooses the card `player` plays)
-                self.code(f"_asked = {{**{scope}, 'player': _seat{to_play}}}", indent)
+                self.code(f"_asked = {self.extended(scope, pairs)}", indent)
                 actor = self.actor(step, "_asked", indent + 2)
                 self.code(f"S.pending = NEW(PENDING, ({actor}, {options}, _asked, {step.where!r}, {finder}))", indent)
             self.code("S._legal = None", indent)
@@ -525,7 +536,7 @@ class _HandWriter(SiteWriter):
         if not _idle(step["after_card"]):  # steps after each card, which may stop the game: then the next card or
             # the end
             self.code(f"L[{card_scope}] = {{**_b, 'card': _card}}")
-            self.binds(f"L[{card_scope}]", None, "player", "card")
+            self.binds(f"L[{card_scope}]", None, "player", "card", seated=("player",))
             self.jump(after_card)
             retake = [self.label(), 0]
             self.retakes.append(retake)
@@ -548,7 +559,7 @@ class _HandWriter(SiteWriter):
         self.code(f"_played = {cards}[len({cards}) - len(L[{played}]):]")
         if step["beats"] is not None:  # each card against the one winning so far, in the order played
             self.code("_best = 0")
-            self.code(f"_pair = dict({scope})")
+            self.code(f"_pair = {self.copy_of(scope)}")
             self.code("for _i in range(1, len(_played)):")
             self.code("_pair['card'] = _played[_i]", 1)
             self.code("_pair['winning'] = _played[_best]", 1)
@@ -566,7 +577,7 @@ class _HandWriter(SiteWriter):
         self.code(f"L[{leader}] = _winner")
         self.code("S._events.items.append(('log_parts', ('p', (_winner, None), ' wins the trick')))")
         if step["then"]:
-            self.code(f"L[{won}] = {{**{scope}, 'winner': _winner}}")
+            self.code(f"L[{won}] = {self.extended(scope, WINNER_PAIR)}")
             self.binds(f"L[{won}]", scope, "winner")
             self.jump(then)
             self.block_then(then, step["then"], f"L[{won}]", start)

@@ -215,14 +215,15 @@ class SegmentWriter(StepWriter):
         self.flow(steps, scope)
         self.jump(then)
 
-    def each_item(self, items: int, index: int, inner: int, scope: str, name: str, step: Step, body: int) -> None:
+    def each_item(self, items: int, index: int, inner: int, scope: str, name: str, step: Step, body: int,
+                  seats: bool = False) -> None:
         """In the open segment: go on over the items in slot `items` from the one slot `index` points at, binding
         each under `name` in slot `inner` and going to `body` for one that the step's `where` admits; when none is
-        left, the code that follows runs."""
+        left, the code that follows runs. `seats`: the items are seats at the table."""
         self.code(f"while L[{index}] < len(L[{items}]):")
         self.count_step(step.where, 3)
-        self.code(f"L[{inner}] = {{**{scope}, {name!r}: L[{items}][L[{index}]]}}", 1)
-        self.binds(f"L[{inner}]", scope, name)
+        self.code(f"L[{inner}] = {self.extended(scope, f'{name!r}: L[{items}][L[{index}]]')}", 1)
+        self.binds(f"L[{inner}]", scope, name, seated=(name,) if seats else ())
         self.code(f"L[{index}] += 1", 1)
         self.skip_unless(step["where"], f"L[{inner}]")
         self.code(f"return {body}", 1)

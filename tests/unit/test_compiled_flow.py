@@ -471,3 +471,65 @@ def test_a_transfers_destination_is_found_after_its_source_is_debited(tmp_path: 
     state.apply_chance()
     dealer = state.values["dealer"]
     assert state.values["score"][dealer] == -5 and state.values["score"][1 - dealer] == 10
+
+
+@pytest.mark.parametrize("items", ["[chosen]", "[next_seat(dealer), chosen]"])
+def test_a_decision_by_a_seat_bound_by_a_loop_over_any_values_is_checked_to_be_at_the_table(
+        tmp_path: Path, items: str) -> None:
+    # A round binds `player` to seats at the table, so a decision under it needs no check; a `for_each` may bind
+    # any seat under the same name (a variable set to seat 7 at a table of two), and the decision it leads to must
+    # still refuse a seat that is not there.
+    text = TINY.replace("  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n"
+                        "  - {name: chosen, type: seat, initial: 0}")
+    text = text.replace("        - set: trump\n          to: last(hand[dealer]).suit",
+                        "        - set: trump\n          to: last(hand[dealer]).suit\n"
+                        "        - set: chosen\n          to: 7\n"
+                        f"        - for_each: \"{items}\"\n          as: player\n          do:\n"
+                        "            - decide: player\n              options:\n                - choose: ready")
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    if items.startswith("[next_seat"):  # the seat at the table decides first
+        state.apply_chance()
+        assert state.current_player == 1
+        with pytest.raises(RulesetRuntimeError, match="p7 is not at the table: no seat decides") as raised:
+            state.apply(state.legal_actions()[0])
+    else:
+        with pytest.raises(RulesetRuntimeError, match="p7 is not at the table: no seat decides") as raised:
+            state.apply_chance()
+    assert raised.value.where == "hand.phases[0].steps[4].do[0]"
+
+
+def test_a_decision_under_a_round_is_made_by_each_seat_in_turn(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n"
+                    "        - round: next_seat(dealer)\n          do:\n"
+                    "            - decide: player\n              options:\n                - choose: ready")
+    state = load_ruleset(path).new_initial_state(seed=1, players=3)
+    state.apply_chance()
+    deciding = []
+    while state.legal_actions() and state.legal_actions()[0].kind == "choose":
+        deciding.append(state.current_player)
+        state.apply(state.legal_actions()[0])
+    assert deciding == [1, 2, 0]  # from the dealer's left (the first dealer is seat 0)
+
+
+ALL_RULESETS = sorted((ROOT / "tests" / "games").glob("*.yaml")) + sorted((ROOT / "rulesets").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", ALL_RULESETS, ids=lambda path: path.stem)
+def test_a_phase_s_own_scope_stays_empty_through_play(path: Path) -> None:
+    # The generated code writes a phase's own scope (slot 0, an empty dict) as `{}` where it copies or extends
+    # it: nothing may ever bind a name in it, whatever a game does.
+    game = load_ruleset(path)
+    rng = random.Random(5)
+    for match in range(3):
+        state = game.new_initial_state(seed=match)
+        for _ in range(300):
+            if state.is_terminal:
+                break
+            if state.current_player == CHANCE:
+                state.apply_chance()
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+            assert state.locals[0] == {}
