@@ -339,10 +339,15 @@ class _HandWriter(SiteWriter):
             self.code(f"L[{seat}] = V['_next'][L[{seat}] % S.player_count]", 2)
         else:
             self.code(f"L[{seat}] = (L[{seat}] + 1) % S.player_count", 2)
+        # (the first seat as it was given: checked once, at the first turn, so that every turn's `player` is a seat
+        # at the table)
+        self.code(f"elif not 0 <= L[{seat}] < S.player_count:", 1)
+        self.code(f"raise RUNTIME('p' + str(L[{seat}]) + ' is not at the table: no seat takes the first turn', "
+                  f"{step['first'].where!r})", 2)
         self.code(f"L[{started}] = True", 1)
         pairs = f"'player': L[{seat}]"
         self.code(f"L[{inner}] = {self.extended(scope, pairs)}", 1)
-        self.binds(f"L[{inner}]", scope, "player")
+        self.binds(f"L[{inner}]", scope, "player", seated=("player",))
         self.skip_unless(step["where"], f"L[{inner}]")
         self.code(f"return {body}", 1)
         self.finish(f"raise RUNTIME('no seat may take a turn (`where` holds for none)', {step.where!r})")

@@ -500,6 +500,24 @@ def test_a_decision_by_a_seat_bound_by_a_loop_over_any_values_is_checked_to_be_a
     assert raised.value.where == "hand.phases[0].steps[4].do[0]"
 
 
+def test_turns_from_a_seat_not_at_the_table_fail_at_the_first_turn(tmp_path: Path) -> None:
+    # Each turn's `player` is a seat at the table, so the decisions under `turns` are not checked one by one: the
+    # first seat, as given, is checked once, where the first turn is taken (the later ones go round the table).
+    text = TINY.replace("  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n"
+                        "  - {name: chosen, type: seat, initial: 0}")
+    text = text.replace("        - set: trump\n          to: last(hand[dealer]).suit",
+                        "        - set: trump\n          to: last(hand[dealer]).suit\n"
+                        "        - set: chosen\n          to: 7\n"
+                        "        - turns: chosen\n          until: tricks[0] > 0\n          do:\n"
+                        "            - decide: player\n              options:\n                - choose: ready")
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    with pytest.raises(RulesetRuntimeError, match="p7 is not at the table: no seat takes the first turn") as raised:
+        state.apply_chance()
+    assert raised.value.where == "hand.phases[0].steps[4].turns"
+
+
 def test_a_decision_under_a_round_is_made_by_each_seat_in_turn(tmp_path: Path) -> None:
     path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
                     "        - set: trump\n          to: last(hand[dealer]).suit\n"
