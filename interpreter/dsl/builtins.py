@@ -229,12 +229,15 @@ def _card_of(deck: Deck, rank: int, suit: int) -> int:
 def _rank_groups(deck: Deck, cards: Sequence[int], smallest: int | None = None,
                  largest: int | None = None) -> list[list[int]]:
     """One group of cards of one rank per rank and size: the first cards of that rank in the deck's order."""
-    by_rank: dict[int, list[int]] = {}
-    for card in sorted(cards):  # (card ids follow the deck's order: rank, then suit as `deck.suits` lists them)
-        by_rank.setdefault(deck.rank_of[card], []).append(card)
     low = 1 if smallest is None else max(smallest, 1)
-    return [held[:size] for _, held in sorted(by_rank.items())
-            for size in range(low, len(held) + 1 if largest is None else min(largest, len(held)) + 1)]
+    groups: list[list[int]] = []
+    # (card ids follow the deck's order, rank first, then suit as `deck.suits` lists them, the jokers last: sorted,
+    # the cards of each rank come together, ranks low to high, and are grouped in C)
+    for _, of_rank in itertools.groupby(sorted(cards), deck.rank_of.__getitem__):
+        held = list(of_rank)
+        for size in range(low, (len(held) if largest is None or largest > len(held) else largest) + 1):
+            groups.append(held[:size])
+    return groups
 
 
 def _is_joker(deck: Deck, card: int) -> bool:

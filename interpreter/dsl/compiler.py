@@ -838,12 +838,15 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
 
     The tests of a condition joined by `or` that read nothing of an item are worked out once: when one holds,
     the condition holds for every item and is not tested (`leading or card.suit == led`); otherwise the items are
-    tested with its other tests only. Conditions that read the item, one after another, are tested in one pass;
-    one that compares a card's suit, rank or value with a value that reads nothing of the card is made in C (the
-    cards of that suit: `_FIELD_FILTERS`). `variable`: the name each card is bound to (None when `bound` binds
-    several names); `bound`: the code binding an item."""
+    tested with its other tests only. Conditions that read the item, one after another, are tested in one pass,
+    and so are conditions one after another whose tests that read nothing of an item are the same (`top_rank ==
+    null or size(group) == top_count`, then `top_rank == null or first(group).rank > top_rank`: one pass, when
+    `top_rank` is set); one that compares a card's suit, rank or value with a value that reads nothing of the
+    card is made in C (the cards of that suit: `_FIELD_FILTERS`). `variable`: the name each card is bound to (None
+    when `bound` binds several names); `bound`: the code binding an item."""
     lines: list[str] = []
     waiting: list[tuple[_Emitter, list[ast.Node]]] = []  # conditions reading the item, for the next pass
+    waiting_once = ""  # the code of the tests reading nothing of an item that the waiting conditions share
     fresh = False  # whether `items` is a list made here (else the caller's own, which is copied at the end)
 
     def narrow(tests: list[tuple[_Emitter, list[ast.Node]]], indent: str) -> None:
@@ -860,11 +863,17 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
                       f"{indent}if not found:", f"{indent}    return found", f"{indent}items = found"])
 
     def flush() -> None:
-        nonlocal fresh
-        if waiting:
+        nonlocal fresh, waiting_once
+        if not waiting:
+            return
+        if waiting_once:
+            lines.append(f"    if not ({waiting_once}):")
+            narrow(waiting, "        ")
+        else:
             narrow(waiting, "    ")
-            waiting.clear()
             fresh = True
+        waiting.clear()
+        waiting_once = ""
 
     for emitter, node in written:
         terms = _or_terms(emitter, node)
@@ -877,15 +886,19 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
         each: list[ast.Node] = []
         for term in terms:
             (once if emitter._same_for_every_item(term) else each).append(term)
-        if not once:
-            waiting.append((emitter, each))
+        once_code = " or ".join(emitter.emit(term) for term in once)
+        if not each or (once and len(each) == 1 and _field_filter(emitter, each[0], variable) is not None):
+            flush()
+            lines.append(f"    if not ({once_code}):")
+            if each:  # (made in C)
+                narrow([(emitter, each)], "        ")
+            else:  # (only tests that read nothing of an item)
+                lines.append("        return []")
             continue
-        flush()
-        lines.append(f"    if not ({' or '.join(emitter.emit(term) for term in once)}):")
-        if each:
-            narrow([(emitter, each)], "        ")
-        else:
-            lines.append("        return []")
+        if once_code != waiting_once:
+            flush()
+        waiting.append((emitter, each))
+        waiting_once = once_code
     flush()
     lines.append("    return items" if fresh else "    return list(items)")
     return "\n".join(lines) + "\n"

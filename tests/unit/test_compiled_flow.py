@@ -551,3 +551,41 @@ def test_a_phase_s_own_scope_stays_empty_through_play(path: Path) -> None:
             else:
                 state.apply(rng.choice(state.legal_actions()))
             assert state.locals[0] == {}
+
+
+def test_rules_with_the_same_test_of_no_card_narrow_the_cards_together(tmp_path: Path) -> None:
+    # Two rules that hold for every card on a lead, and otherwise each keep some cards: written as one pass over
+    # the cards, they must keep exactly the cards that the rules, tested one by one, keep.
+    path = _variant(tmp_path, f"            - rule: {FOLLOW}\n              reason: \"you must follow suit\"",
+                    "            - rule: size(trick) == 0 or follows(card) or card.rank == A\n"
+                    "              reason: \"follow suit, or play an ace\"\n"
+                    "            - rule: size(trick) == 0 or card.rank > first(trick).rank or card.suit == S\n"
+                    "              reason: \"beat the rank led, or play a spade\"")
+    game = load_ruleset(path)
+    rng = random.Random(2)
+    compared = followed = 0
+    for match in range(40):
+        state = game.new_initial_state(seed=match, players=3)
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            pending = state.pending
+            assert pending is not None and pending.finder is not None
+            generated = pending.finder(state, pending)
+            option = pending.options[0]
+            kept = option.card_filter  # (without it, the general search tests the clauses one by one)
+            object.__setattr__(option, "card_filter", None)
+            try:
+                searched = decisions.legal_actions(state, pending)
+            finally:
+                object.__setattr__(option, "card_filter", kept)
+            assert list(decisions.as_dict(generated)) == list(decisions.as_dict(searched))
+            compared += 1
+            trick, hand = state.values["trick"], state.values["hand"][state.current_player]
+            if trick and len(generated[0]) < len(hand):
+                followed += 1
+            if not generated[0]:  # (neither rule may leave a card: the match stops there)
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    assert compared > 100 and followed > 20  # (the rules kept fewer cards than the hand many times)

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from interpreter import load_ruleset
 from interpreter.cards import Deck, standard_deck
 from interpreter.dsl.builtins import BUILTINS
@@ -49,3 +52,23 @@ def test_four_of_a_rank_are_four_plays_not_fifteen() -> None:
     assert len(texts) == 3 * 4 + 1  # the threes, sevens and jacks, each from one to four cards, and a two
     state.apply(state.parse_action("p1 choose play group 3S+3H"))
     assert [deck.card_text(card) for card in state.values["table"]] == ["3S", "3H"]
+
+
+@given(packs=st.integers(min_value=1, max_value=3), jokers=st.integers(min_value=0, max_value=3),
+       picks=st.lists(st.integers(min_value=0, max_value=10_000), max_size=30),
+       smallest=st.none() | st.integers(min_value=-1, max_value=5),
+       largest=st.none() | st.integers(min_value=-1, max_value=6))
+def test_the_groups_are_those_of_each_rank_held_in_the_decks_order(
+        packs: int, jokers: int, picks: list[int], smallest: int | None, largest: int | None) -> None:
+    # The definition, written plainly: the cards of each rank (ranks low to high, the jokers' last), in the deck's
+    # order, cut to every size from `smallest` (at least 1) to `largest` (at most all of them).
+    deck = standard_deck(packs=packs, jokers=jokers)
+    pack = deck.cards()
+    cards = [pack[pick % len(pack)] for pick in picks]
+    expected = []
+    for rank in sorted({deck.rank_of[card] for card in cards}):
+        held = sorted(card for card in cards if deck.rank_of[card] == rank)
+        low = 1 if smallest is None else max(smallest, 1)
+        high = len(held) if largest is None else min(largest, len(held))
+        expected.extend(held[:size] for size in range(low, high + 1))
+    assert GROUPS(deck, cards, smallest, largest) == expected
