@@ -443,7 +443,13 @@ class _Emitter:
         by = self.annotations.keyed_index.get(id(node))
         if by is not None:  # (a value per key: a key it does not have is named)
             return f"KEY({self.emit(node.subject)}, {self.emit(node.index)}, {by!r})"
-        return f"{self.emit(node.subject)}[{self.emit(node.index)}]"
+        subject = node.subject
+        if isinstance(subject, ast.ListDisplay) and subject.items and all(
+                self.constant(item).__class__ in (int, str, bool) for item in subject.items):
+            # (a list of constants indexed where it is written, `[16, 12, 13][order(c.rank)]`: a tuple, which the
+            # code holds as one constant, rather than a list made at every evaluation)
+            return f"({', '.join(repr(self.constant(item)) for item in subject.items)},)[{self.emit(node.index)}]"
+        return f"{self.emit(subject)}[{self.emit(node.index)}]"
 
     def _emit_call(self, node: ast.Call) -> str:
         arguments = [self.emit(argument) for argument in node.arguments]

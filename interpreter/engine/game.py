@@ -100,13 +100,14 @@ class Game:
     def choice_action(self, seat: int, name: str, arguments: tuple[tuple[str, Any], ...]) -> Action:
         """The one Action value for a named choice with its arguments (made once, then shared; a choice among
         lists, such as subsets of a hand, is made each time: there may be no end to them)."""
+        for _, value in arguments:
+            if value.__class__ is tuple:  # (a list of values, such as a group of cards: made each time)
+                return _NEW(Action, (seat, "choose", -1, name, arguments, (), (), -1))
         # (the values' types are part of the key: `true` and 1 are equal, but are not the same argument)
         key = (seat, name, arguments, tuple([value.__class__ for _, value in arguments]))
         action = self._choice_actions.get(key)
         if action is None:
-            action = Action(seat, "choose", name=name, arguments=arguments)
-            if not any(value.__class__ is tuple for _, value in arguments):
-                self._choice_actions[key] = action
+            action = self._choice_actions[key] = Action(seat, "choose", name=name, arguments=arguments)
         return action
 
     def choice_actions(self, seat: int, option: Option, values: tuple[tuple[Any, ...], ...]) -> list[Action]:

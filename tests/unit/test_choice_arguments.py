@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import load_ruleset
-from interpreter.actions import ActionSyntaxError
+from interpreter.actions import Action, ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 
@@ -335,3 +335,16 @@ def test_equal_choices_with_arguments_of_other_types_keep_their_own_texts(tmp_pa
     assert second[1] != first[0] and state.legal_actions()[1] == state.history[-1]  # (equal, shown apart)
     state.apply(state.legal_actions()[1])
     assert [event["action"] for event in state.events if event["type"] == "action"][-2:] == [first[0], second[1]]
+
+
+def test_a_choice_of_a_list_is_the_action_its_fields_make_and_a_choice_of_values_is_made_once(
+        tmp_path: Path) -> None:
+    game = _state(tmp_path).game
+    listed = game.choice_action(1, "pick", (("cards", (3, 7)), ("count", 2)))
+    assert listed == Action(1, "choose", name="pick", arguments=(("cards", (3, 7)), ("count", 2)))
+    assert listed.__class__ is Action and listed.card == -1 and listed.target == -1 and listed.cards == ()
+    assert game.choice_action(1, "pick", (("cards", (3, 7)), ("count", 2))) is not listed  # (never kept)
+    valued = game.choice_action(1, "pick", (("count", 1),))
+    assert game.choice_action(1, "pick", (("count", 1),)) is valued  # (kept: made once)
+    other = game.choice_action(1, "pick", (("count", True),))  # (an equal value of another type: its own action)
+    assert other is not valued and other.arguments[0][1] is True
