@@ -3,6 +3,7 @@ text (exact: `3.5`, `1/3`) and in JSON (a whole number as a number, a fraction a
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any
@@ -12,8 +13,17 @@ def divide(numerator: Any, denominator: Any) -> int | Fraction:
     """The exact quotient: a whole number when it divides, else a Fraction. ZeroDivisionError on 0."""
     if denominator == 0:
         raise ZeroDivisionError("division by zero")
+    if numerator.__class__ is int and denominator.__class__ is int:  # (two whole numbers: no Fraction made to
+        whole_part, remainder = divmod(numerator, denominator)  # find that one divides the other)
+        return whole_part if remainder == 0 else Fraction(numerator, denominator)
     quotient: int | Fraction = whole(Fraction(numerator) / Fraction(denominator))
     return quotient
+
+
+@functools.lru_cache(maxsize=1024)
+def fraction(numerator: int, denominator: int) -> Fraction:
+    """The Fraction of a constant (a parameter's `1/2`), made once: a Fraction never changes, so it is shared."""
+    return Fraction(numerator, denominator)
 
 
 def whole(value: Any) -> Any:

@@ -30,7 +30,7 @@ from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
 from interpreter.dsl.sharing import share
 from interpreter.dsl.types import Type
 from interpreter.errors import EvaluationError
-from interpreter.numbers import divide
+from interpreter.numbers import divide, fraction
 
 FILENAME = "<ruleset expressions>"  # the file name of the generated code, in tracebacks
 
@@ -258,7 +258,8 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
         CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of),
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
-        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, KEY=functools.partial(_key, deck),
+        Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, FRACTION=fraction,
+        KEY=functools.partial(_key, deck),
     )
     return namespace
 
@@ -387,8 +388,8 @@ class _Emitter:
         value = self.constant(node)
         if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
             return repr(value)
-        if value.__class__ is Fraction:  # a `num` constant (a parameter `1/2`), exactly
-            return f"DIVIDE({value.numerator}, {value.denominator})"
+        if value.__class__ is Fraction:  # a `num` constant (a parameter `1/2`), exactly, made once
+            return f"FRACTION({value.numerator}, {value.denominator})"
         method: Callable[[Any], str] = getattr(self, f"_emit_{type(node).__name__.lower()}")
         code = method(node)
         value_type = self.annotations.types.get(id(node))
@@ -830,6 +831,11 @@ class _Emitter:
                 return self.emit(node.left)
         if node.operator == "/":  # exact: a Fraction where it does not divide
             return f"DIVIDE({self.emit(node.left)}, {self.emit(node.right)})"
+        if node.operator == "*":  # a fraction constant times a number (`params.share * pot`): one exact division
+            for constant_side, other in ((node.left, node.right), (node.right, node.left)):
+                value = self.constant(constant_side)
+                if value.__class__ is Fraction:
+                    return f"DIVIDE({value.numerator} * {self.emit(other)}, {value.denominator})"
         return f"({self.emit(node.left)} {_OPERATORS[node.operator]} {self.emit(node.right)})"
 
     def _emit_conditional(self, node: ast.Conditional) -> str:

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from interpreter import CHANCE, load_ruleset
 from interpreter.cli import cli
 from interpreter.errors import RulesetError
-from interpreter.numbers import number_text, plain_number, signed
+from interpreter.numbers import divide, number_text, plain_number, signed
 
 RULESET = """
 format: 1
@@ -127,3 +129,11 @@ def test_observation_vectors_read_fractions_as_floats(tmp_path: Path) -> None:
     state = _played(tmp_path)
     vector = ObservationEncoder(state.game, state.player_count).encode(state.observation(0))
     assert pytest.approx(11 / 3) in vector and pytest.approx(19 / 6) in vector
+
+
+@given(numerator=st.integers(min_value=-10**6, max_value=10**6) | st.fractions(max_denominator=50),
+       denominator=(st.integers(min_value=-1000, max_value=1000) | st.fractions(max_denominator=50)).filter(bool))
+def test_a_quotient_is_exact_and_whole_when_it_divides(numerator: int | Fraction, denominator: int | Fraction) -> None:
+    quotient = divide(numerator, denominator)
+    assert quotient == Fraction(numerator) / Fraction(denominator)
+    assert (quotient.__class__ is int) == ((Fraction(numerator) / Fraction(denominator)).denominator == 1)
