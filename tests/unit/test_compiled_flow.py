@@ -473,21 +473,28 @@ def test_a_transfers_destination_is_found_after_its_source_is_debited(tmp_path: 
     assert state.values["score"][dealer] == -5 and state.values["score"][1 - dealer] == 10
 
 
+def _with_seat_seven(tmp_path: Path, steps: str) -> Path:
+    """The tiny game with a seat variable `chosen` set to 7 after the deal (a seat not at a table of two), then
+    `steps` (YAML, indented as the deal's steps)."""
+    text = TINY.replace("  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n"
+                        "  - {name: chosen, type: seat, initial: 0}")
+    text = text.replace("        - set: trump\n          to: last(hand[dealer]).suit",
+                        "        - set: trump\n          to: last(hand[dealer]).suit\n"
+                        "        - set: chosen\n          to: 7\n" + steps)
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 @pytest.mark.parametrize("items", ["[chosen]", "[next_seat(dealer), chosen]"])
 def test_a_decision_by_a_seat_bound_by_a_loop_over_any_values_is_checked_to_be_at_the_table(
         tmp_path: Path, items: str) -> None:
     # A round binds `player` to seats at the table, so a decision under it needs no check; a `for_each` may bind
     # any seat under the same name (a variable set to seat 7 at a table of two), and the decision it leads to must
     # still refuse a seat that is not there.
-    text = TINY.replace("  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n"
-                        "  - {name: chosen, type: seat, initial: 0}")
-    text = text.replace("        - set: trump\n          to: last(hand[dealer]).suit",
-                        "        - set: trump\n          to: last(hand[dealer]).suit\n"
-                        "        - set: chosen\n          to: 7\n"
-                        f"        - for_each: \"{items}\"\n          as: player\n          do:\n"
-                        "            - decide: player\n              options:\n                - choose: ready")
-    path = tmp_path / "game.yaml"
-    path.write_text(text, encoding="utf-8")
+    path = _with_seat_seven(tmp_path, f"        - for_each: \"{items}\"\n          as: player\n          do:\n"
+                                      "            - decide: player\n              options:\n"
+                                      "                - choose: ready")
     state = load_ruleset(path).new_initial_state(seed=1, players=2)
     if items.startswith("[next_seat"):  # the seat at the table decides first
         state.apply_chance()
@@ -503,15 +510,9 @@ def test_a_decision_by_a_seat_bound_by_a_loop_over_any_values_is_checked_to_be_a
 def test_turns_from_a_seat_not_at_the_table_fail_at_the_first_turn(tmp_path: Path) -> None:
     # Each turn's `player` is a seat at the table, so the decisions under `turns` are not checked one by one: the
     # first seat, as given, is checked once, where the first turn is taken (the later ones go round the table).
-    text = TINY.replace("  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n"
-                        "  - {name: chosen, type: seat, initial: 0}")
-    text = text.replace("        - set: trump\n          to: last(hand[dealer]).suit",
-                        "        - set: trump\n          to: last(hand[dealer]).suit\n"
-                        "        - set: chosen\n          to: 7\n"
-                        "        - turns: chosen\n          until: tricks[0] > 0\n          do:\n"
-                        "            - decide: player\n              options:\n                - choose: ready")
-    path = tmp_path / "game.yaml"
-    path.write_text(text, encoding="utf-8")
+    path = _with_seat_seven(tmp_path, "        - turns: chosen\n          until: tricks[0] > 0\n          do:\n"
+                                      "            - decide: player\n              options:\n"
+                                      "                - choose: ready")
     state = load_ruleset(path).new_initial_state(seed=1, players=2)
     with pytest.raises(RulesetRuntimeError, match="p7 is not at the table: no seat takes the first turn") as raised:
         state.apply_chance()
