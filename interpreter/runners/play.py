@@ -81,8 +81,12 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
             seat_log.follow(state, new)
         shown = len(state.events)
 
+    # (with nothing to write to or show, the events are not made into dicts at all: a run of `simulate` reads
+    # only the results)
+    watched = log is not None or on_line is not None or bool(seat_logs)
     while True:
-        flush_events()
+        if watched:
+            flush_events()
         if state.is_terminal:
             break
         if state.current_player == CHANCE:

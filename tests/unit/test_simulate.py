@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from interpreter import load_ruleset
 from interpreter.cli import cli, main
+from interpreter.engine.state import State
 from interpreter.runners.simulate import Job, match_seed, simulate
 from interpreter.runners.summary import MatchRecord
 
@@ -30,6 +31,20 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     assert len(one.results) == 12 and all(len(result) == 4 for result in one.results)
     # The memory set aside from garbage collection while the workers start is handed back when the run ends.
     assert gc.get_freeze_count() == 0
+
+
+def test_a_run_makes_no_event_into_a_dict_and_finds_the_same_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (statistics read the results only: turning each event into a dict, with its texts, was most of the cost of a
+    # match's log that no one reads)
+    job = Job(BOURRE, (("hands", "2"),), 4, ("random",))
+    before = simulate(job, games=6, seed=3, workers=1)
+
+    def refused(self: Any, event: Any) -> Any:
+        raise AssertionError(f"an event made into a dict: {event[0]}")
+
+    monkeypatch.setattr(State, "_event_dict", refused)
+    after = simulate(job, games=6, seed=3, workers=1)
+    assert after.results == before.results and after.hands == before.hands
 
 
 def test_a_run_in_one_process_sets_its_objects_aside_and_gives_them_back(monkeypatch: pytest.MonkeyPatch) -> None:
