@@ -3,7 +3,6 @@ their faces), and the movement an action makes (a card played or discarded, a pi
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from typing import TYPE_CHECKING, Any, cast
 
@@ -219,7 +218,7 @@ class Cards:
             _, table = self.table(state, option.destination, bindings)
             laid = []
             for meld in bindings["laid"]:
-                laid.append(dataclasses.replace(meld, id=state.melds_laid) if meld.id != state.melds_laid else meld)
+                laid.append(meld.replaced(id=state.melds_laid) if meld.id != state.melds_laid else meld)
                 table.append(laid[-1])
                 state.melds_laid += 1
             return {**bindings, "laid": laid}
@@ -227,7 +226,7 @@ class Cards:
         if option.kind == "meld":
             _, table = self.table(state, option.destination, bindings)
             if plan.id != state.melds_laid:  # (a meld found by an earlier search of the turn: see meldsearch.py)
-                plan = dataclasses.replace(plan, id=state.melds_laid)
+                plan = plan.replaced(id=state.melds_laid)
                 bindings = {**bindings, "after": plan}
             table.append(plan)
             state.melds_laid += 1
@@ -257,7 +256,7 @@ class Cards:
             for card in from_hand:
                 self._take(state, target_key, target, len(target) - 1 - target[::-1].index(card))
             for meld in laid:
-                placed.append(dataclasses.replace(meld, id=state.melds_laid))
+                placed.append(meld.replaced(id=state.melds_laid))
                 table.append(placed[-1])
                 state.melds_laid += 1
             after = placed[next(index for index, meld in enumerate(laid) if meld is after)]

@@ -3,7 +3,6 @@ with the deck in its zone, moving through the phases, and ending hands and the m
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -179,7 +178,7 @@ class MatchLoop:
                 for team in sorted(joining):
                     moved = stored[team]
                     if zone.kind == "melds":  # the melds now belong to the team they joined
-                        moved = [dataclasses.replace(meld, owner=keeper) for meld in moved]
+                        moved = [meld.replaced(owner=keeper) for meld in moved]
                     stored[keeper].extend(moved)
                     stored[team].clear()
         for seat, team in enumerate(team_of):

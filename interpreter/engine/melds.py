@@ -52,7 +52,7 @@ class MeldKind:
 @dataclass(slots=True, unsafe_hash=True)
 class Meld:
     """A meld on the table: its cards in table order and, for each, whether it acts as a wild. Never changed
-    once made (`dataclasses.replace` makes another): it is hashed. (Not a frozen dataclass, which is several
+    once made (`replaced` makes another): it is hashed. (Not a frozen dataclass, which is several
     times slower to make, and a search makes hundreds.)"""
 
     id: int
@@ -71,7 +71,7 @@ class Meld:
     laid_high: int = -1
     # What each card added to it makes, once worked out (see MeldRules.add): the rules that worked it out and
     # card -> the meld with the card added, or None. Kept with the meld, so that it goes when the meld does; not
-    # part of its value (neither compared nor hashed, nor copied by `dataclasses.replace`).
+    # part of its value (neither compared nor hashed, nor copied by `replaced`).
     additions_known: tuple[Any, dict[int, Meld | None]] | None = dataclasses.field(
         default=None, init=False, compare=False, hash=False, repr=False)
 
@@ -84,6 +84,14 @@ class Meld:
             object.__setattr__(self, name, value)
         self.additions_known = None
 
+    def replaced(self, **changes: Any) -> Meld:
+        """Another meld with `changes` to its fields, as `dataclasses.replace` makes it (a third of the time:
+        that one works out the fields' names and kinds at each call); nothing known of its additions."""
+        made = Meld(*_meld_values(self))
+        for name, value in changes.items():
+            setattr(made, name, value)
+        return made
+
     @property
     def wilds(self) -> list[int]:
         return list(itertools.compress(self.cards, self.wild))  # (picked in C)
@@ -94,6 +102,7 @@ class Meld:
 
 
 _MELD_FIELDS = tuple(field.name for field in dataclasses.fields(Meld) if field.init)  # (see Meld.__getstate__)
+_meld_values = operator.attrgetter(*_MELD_FIELDS)  # (a meld's fields in order, read in C: see Meld.replaced)
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
 _GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
 _SEARCHES_KEPT = 4096  # searches kept (see MeldRules.candidates)
@@ -344,7 +353,7 @@ class MeldRules:
             if len(self._searched) >= _SEARCHES_KEPT:
                 self._searched.clear()
             found = self._searched[key] = tuple(entry[0] for entry in self.search(counts, owner, table))
-        return list(found) if meld_id == 0 else [dataclasses.replace(meld, id=meld_id) for meld in found]
+        return list(found) if meld_id == 0 else [meld.replaced(id=meld_id) for meld in found]
 
     def search(self, counts: Mapping[int, int], owner: int, table: list[Meld]) -> list[Candidate]:
         """Every valid new meld the cards counted can make, as (meld, the cards it needs and how many, what each
@@ -449,7 +458,8 @@ class MeldRules:
     def taken_ranks(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
         """The (kind, rank) of the sets on an owner's table of kinds that allow one set per rank and owner."""
         ranked = self._ranked_kinds
-        return frozenset((meld.kind, meld.rank) for meld in table if meld.kind in ranked) if ranked else _NONE_TAKEN
+        return frozenset([(meld.kind, meld.rank) for meld in table if meld.kind in ranked]) if ranked else \
+            _NONE_TAKEN  # (a list made and then frozen: fewer steps than a generator's)
 
     def unmelded(self, hand: Sequence[int], onto: Sequence[Meld] = ()) -> list[int]:
         """The cards left out by the arrangement of the hand into disjoint new melds (of the kinds, each as
@@ -884,7 +894,7 @@ class MeldRules:
             (meld.low, meld.low + len(meld.cards) - 1)  # (the first card added: the run is as it was laid)
         if low - grown.low > most or grown.low + len(grown.cards) - 1 - high > most:
             return None
-        return dataclasses.replace(grown, laid_low=low, laid_high=high)
+        return grown.replaced(laid_low=low, laid_high=high)
 
     def _add(self, meld: Meld, card: int) -> Meld | None:
         kind = self.kinds[meld.kind]
@@ -970,9 +980,9 @@ class MeldRules:
 
     def _extended(self, meld: Meld, card: int, position: int, acts: bool) -> Meld:
         if position < meld.low:
-            return dataclasses.replace(meld, cards=(card, *meld.cards), wild=(acts, *meld.wild), low=position,
+            return meld.replaced(cards=(card, *meld.cards), wild=(acts, *meld.wild), low=position,
                                        free=False)
-        return dataclasses.replace(meld, cards=(*meld.cards, card), wild=(*meld.wild, acts), free=False)
+        return meld.replaced(cards=(*meld.cards, card), wild=(*meld.wild, acts), free=False)
 
     def _both_aces(self, meld: Meld) -> bool:
         """Whether a run holds a natural ace at both its ends (BU-26: an ace is low or high, never both)."""

@@ -71,8 +71,11 @@ def _lost(before: dict[int, int], now: dict[int, int]) -> list[tuple[int, int]] 
         left = now.get(card, 0)
         if left < held:
             lost.append((card, left))
-    if len(now) > len(before) or any(before.get(card, 0) < held for card, held in now.items()):
+    if len(now) > len(before):
         return None
+    for card, held in now.items():  # (a loop, not `any` over a generator: this runs at every decision of a turn)
+        if before.get(card, 0) < held:
+            return None
     return lost
 
 

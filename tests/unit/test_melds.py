@@ -3,6 +3,7 @@ adding a card does to a meld on the table, wild cards included."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 from functools import cache
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine.melds import Meld, MeldRules
+from interpreter.engine.melds import _MELD_FIELDS, Meld, MeldRules
 
 BURRACO = Path(__file__).resolve().parents[2] / "rulesets" / "burraco.yaml"
 RUMMY_500 = Path(__file__).resolve().parents[2] / "tests" / "games" / "rummy500.yaml"
@@ -388,3 +389,19 @@ def test_what_a_meld_makes_is_kept_with_it_for_the_rules_that_worked_it_out(tmp_
     assert copy == meld and hash(copy) == hash(meld) and copy.additions_known is None
     assert shown(rules().add(copy, nine)) == "JK* 8D 9D 10D"
     assert meld.additions_known is not None and repr(meld) == repr(copy)  # (not part of the meld's value)
+
+
+def test_a_meld_replaced_is_the_meld_dataclasses_replace_makes_with_nothing_known_of_its_additions() -> None:
+    # (`Meld.replaced` is the engine's fast `dataclasses.replace`: a meld laid gets its number, a run grown gets
+    # its cards, its ends as laid; BU-30: the 9D takes the joker's place in 8D JK 10D)
+    meld = laid("8D JK 10D")
+    assert rules().add(meld, cards("9D")[0]) is not None and meld.additions_known is not None
+    for changes in ({"id": 7}, {"owner": 1}, {"cards": (1, 2, 3), "wild": (False, True, False), "low": 4},
+                    {"laid_low": 2, "laid_high": 9}, {}):
+        made = meld.replaced(**changes)
+        expected = dataclasses.replace(meld, **changes)
+        assert made is not meld and made == expected and hash(made) == hash(expected)
+        assert [getattr(made, name) for name in _MELD_FIELDS] == [getattr(expected, name) for name in _MELD_FIELDS]
+        assert made.additions_known is None
+    with pytest.raises(AttributeError):
+        meld.replaced(colour="red")
