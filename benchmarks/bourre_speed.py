@@ -96,14 +96,8 @@ class RulelessState:
         self.remaining = decisions
         self.position = 0
         self.legal: dict[Any, int] | None = None
-
-    @property
-    def current_player(self) -> int:
-        return 0
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.remaining <= 0
+        self.current_player = 0  # (plain attributes, as the engine's)
+        self.is_terminal = decisions <= 0
 
     def legal_actions(self) -> list[Any]:
         if self.legal is None:
@@ -116,6 +110,7 @@ class RulelessState:
         self.legal = None
         self.position = (self.position + 1) % len(self.script)
         self.remaining -= 1
+        self.is_terminal = self.remaining <= 0
 
 
 def floor_side(chunk: int, players: int, seed: int) -> Callable[[int], int]:

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import CHANCE, Game, State, load_ruleset
+from interpreter import CHANCE, TERMINAL, Game, State, load_ruleset
 from interpreter.engine.observation import sees_zone
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,12 +54,24 @@ def check_observations(state: State) -> None:
                 assert Counter(state.game.deck.parse_card(c) for c in part.get("face_up", [])) == face_up
 
 
+def check_whose_turn(state: State) -> None:
+    """`current_player` and `is_terminal` (attributes noted when the state stops) agree with what is pending."""
+    if state.pending is not None:
+        assert state.current_player == state.pending.seat >= 0 and not state.is_terminal
+        assert state.chance is None
+    elif state.is_terminal:
+        assert state.current_player == TERMINAL
+    else:
+        assert state.current_player == CHANCE and state.chance is not None and state.is_chance_node
+
+
 def play(state: State, rng: random.Random, *, steps: int = 4000, inspect: bool = True) -> list[str]:
     """Play with random moves, checking the invariants after every action; the actions taken, as text."""
     deck = Counter(state.game.deck.cards(state.player_count))
     taken = []
     for _ in range(steps):
         assert all_cards(state) == deck, "a card was lost or duplicated"
+        check_whose_turn(state)
         legal = state.legal_actions()
         if state.is_terminal or state.current_player == CHANCE:
             assert legal == []
@@ -77,6 +89,7 @@ def play(state: State, rng: random.Random, *, steps: int = 4000, inspect: bool =
             for other in legal:  # every legal action applies
                 trial = state.clone()
                 trial.apply(other)
+                check_whose_turn(trial)
         taken.append(state.action_text(action))
         state.apply(action)
     return taken

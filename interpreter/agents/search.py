@@ -193,7 +193,7 @@ class SearchAgent(Agent):
         policy = self.policy
         policy.rng.seed(moves)
         for _ in range(PLAYOUT_ACTIONS):
-            if trial.terminal or trial.values["hand_number"] != hand:
+            if trial.is_terminal or trial.values["hand_number"] != hand:
                 break
             if trial.current_player == CHANCE:
                 trial.apply_chance()

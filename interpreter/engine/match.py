@@ -58,6 +58,7 @@ class MatchLoop:
             state.values[game.ruleset.deck_zone] = list(game.fresh_decks[state.player_count])  # (the cards exist)
             self._clear_placements(state)
             state.chance = (None, "match.first_dealer", tuple(range(state.player_count)), None, SEAT)
+            state.note_stop()
             return
         first = game.program.first_dealer
         self.deal_first_hand(state, state.evaluate(first, {}) if first is not None else 0, game.hand_variables)
@@ -315,7 +316,7 @@ class MatchLoop:
         """The hand's code has run to its end: record the hand, then start the next one; the label to run next
         (a stop, when the match is over)."""
         self._end_hand(state)
-        return ~state.game.code.end if state.terminal else state.pc
+        return ~state.game.code.end if state.is_terminal else state.pc
 
     def _end_hand(self, state: State) -> None:
         program = state.game.program
@@ -330,7 +331,7 @@ class MatchLoop:
                                                                                           hands or 0)
         ended = program.ends_when is not None and self._match_value(state, program.ends_when)
         if state.ending_match or ended or (hands is not None and number >= hands) or number >= cap:
-            state.terminal = True
+            state.is_terminal = True
             state.phase = ""
             state.ended_by = "end" if state.ending_match else "ends_when" if ended else \
                 "hands" if hands is not None and number >= hands else "hand_cap"

@@ -72,7 +72,11 @@ class State:
         # their weights or None, their type); `apply_chance` puts a value picked in `picked` for the step.
         self.chance: tuple[Any, ...] | None = None
         self.picked: Any = None
-        self.terminal = False
+        # Who acts next: a seat, CHANCE or TERMINAL (the contract's `current_player`), and whether the match is over
+        # (`is_terminal`): plain attributes, worked out once the state stops (`note_stop`) rather than at each read,
+        # since every caller's loop reads both at every decision.
+        self.current_player = CHANCE
+        self.is_terminal = False
         self.ended_by = ""  # when the match is over: `ends_when`, `end` (a step), `hands`, or `hand_cap` (stopped)
         self.ending_match = False  # an `end: match` step ran: the match ends with this hand
         self.phase = ""
@@ -95,22 +99,8 @@ class State:
     # --- the public contract --------------------------------------------------------------------------------
 
     @property
-    def current_player(self) -> int:
-        pending = self.pending  # (a decision pending: never with a chance event, nor once the match is over)
-        if pending is not None:
-            return pending.seat
-        if self.terminal:
-            return TERMINAL
-        assert self.chance is not None
-        return CHANCE
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.terminal
-
-    @property
     def is_chance_node(self) -> bool:
-        return self.chance is not None and not self.terminal
+        return self.chance is not None and not self.is_terminal
 
     @property
     def rng(self) -> random.Random:
@@ -232,14 +222,17 @@ class State:
                 label = segments[label](self, locals_)
         except RulesetRuntimeError as error:
             self._locate(error)
+            self.note_stop()
             raise
         self.pc = ~label
+        stopped_at = self.pending  # (`note_stop`, written out)
+        self.current_player = stopped_at.seat if stopped_at is not None else TERMINAL if self.is_terminal else CHANCE
 
     def apply_chance(self, outcome: Any = None) -> None:
         """At a chance node: shuffle with the state's own generator, or put the given order (a list of cards or
         their texts, the card dealt first, first: a stacked deck); at a `random` step, pick a value with the
         state's own generator, or the one given (see `chance_event`)."""
-        if self.chance is None or self.terminal:
+        if self.chance is None or self.is_terminal:
             raise IllegalActionError("this is not a chance node")
         key = self.chance[0]
         if key is None:
@@ -296,7 +289,7 @@ class State:
         `{"type": "pick", "values": [...], "chances": [...]}` (each value's text and its probability).
         `apply_chance()` does it with the state's own generator; `apply_chance(outcome)` with the outcome
         given: the new order of the zone (the card on top, dealt first, first), or the value picked."""
-        if self.chance is None or self.terminal:
+        if self.chance is None or self.is_terminal:
             return None
         key = self.chance[0]
         if key is not None:
@@ -422,7 +415,7 @@ class State:
         """The action of the legal set that `action` names with its cards in another order (`taken 4C+3D` for
         `taken 3D+4C`; a meld's cards in any order, or without what its wild stands for when that is clear);
         else `action` itself."""
-        if self.pending is None or self.chance is not None or self.terminal or not (
+        if self.pending is None or self.chance is not None or self.is_terminal or not (
                 action.kind == "meld" or (action.kind == "take" and action.cards) or (action.kind == "choose" and
                                           any(value.__class__ is tuple for _, value in action.arguments))):
             return action
@@ -437,7 +430,7 @@ class State:
         return found or action
 
     def _checked(self, action: Action) -> tuple[Option, Bindings]:
-        if self.terminal:
+        if self.is_terminal:
             raise IllegalActionError("the match is over")
         if self.chance is not None:
             raise IllegalActionError("this is a chance node: call apply_chance()")
@@ -580,8 +573,15 @@ class State:
                 label = segments[label](self, locals_)
         except RulesetRuntimeError as error:
             self._locate(error)
+            self.note_stop()
             raise
         self.pc = ~label
+        self.note_stop()
+
+    def note_stop(self) -> None:
+        """The hand's code has stopped (at a decision, a chance event or the match's end): who acts next."""
+        pending = self.pending  # (a decision pending: never with a chance event, nor once the match is over)
+        self.current_player = pending.seat if pending is not None else TERMINAL if self.is_terminal else CHANCE
 
     def _locate(self, error: RulesetRuntimeError) -> None:
         """Give a ruleset's failure its place in the file (its YAML path is known)."""
