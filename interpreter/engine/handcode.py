@@ -383,8 +383,8 @@ class _HandWriter(SiteWriter):
         options = self.name_of(step["options"], "O")
         finder = self.finder(step["options"])
         actor = self.actor(step, f"L[{bound}]", 2)
+        # (no legal set is kept while the hand's code runs: `State.apply` and `advance` clear it)
         self.code(f"S.pending = NEW(PENDING, ({actor}, {options}, L[{bound}], {step.where!r}, {finder}))")
-        self.code("S._legal = None")
         self.stop_at(resume)
         self.begin(resume)
         self.code("_a, _o, _b = S.taken")
@@ -527,7 +527,6 @@ class _HandWriter(SiteWriter):
                 self.code(f"_asked = {self.extended(scope, pairs)}", indent)
                 actor = self.actor(step, "_asked", indent + 2)
                 self.code(f"S.pending = NEW(PENDING, ({actor}, {options}, _asked, {step.where!r}, {finder}))", indent)
-            self.code("S._legal = None", indent)
 
         self.begin(wait)
         await_card(0)

@@ -565,6 +565,7 @@ class State:
 
     def advance(self) -> None:
         """Run until a decision, a chance event or the end of the match."""
+        self._legal = None  # (the hand's code never clears it: see handcode.py)
         segments = self._segments
         locals_ = self.locals
         label = self.pc
