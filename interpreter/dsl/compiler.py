@@ -149,7 +149,7 @@ class Program:
                    if emitter.constant(node) is UNKNOWN or not emitter.constant(node)]
         read = set().union(*(annotations.used_context for _, annotations in parts))
         if binding is not None:  # (a name no condition reads is not bound: `cards` is a new list each time)
-            binding = "; ".join(part for part in binding.split("; ")
+            binding = "; ".join(self._counted_only(part, parts) for part in binding.split("; ")
                                 if _BOUND_NAME.findall(part)[0] in read) or "pass"
         bound = binding or f"B[{variable!r}] = item"
         body = _filter_lines(written, variable if binding is None else None, bound)
@@ -158,6 +158,31 @@ class Program:
                      [emitter for emitter, _ in emitters])
         self._emit_instances()
         return name
+
+    def _counted_only(self, part: str, parts: list[tuple[ast.Node, Annotations]]) -> str:
+        """A filter's binding of a name to a new list (`B['cards'] = list(item[0].cards)`), or the sequence itself
+        when the conditions only count its items: every read of the name is `size(name)`, and no definition they
+        call reads it (`size(hand) - size(cards) >= 2` for each meld; a list is made for nothing else)."""
+        copied = _LIST_COPY.fullmatch(part)
+        if copied is None or self._folding is None:
+            return part
+        name = copied.group(1)
+        for node, found in parts:
+            for parent in _nodes(node):
+                call = found.calls.get(id(parent))
+                if call is not None:
+                    instance = self._folding.instance(call)
+                    if instance is None or instance.annotations is None or \
+                            name in instance.annotations.used_context:
+                        return part
+                for child in ast.children(parent):
+                    if isinstance(child, ast.Name) and child.identifier == name and id(child) in found.bound \
+                            and not (isinstance(parent, ast.Call) and parent.function == "size" and call is None
+                                     and len(parent.arguments) == 1):
+                        return part
+            if isinstance(node, ast.Name) and node.identifier == name:  # (the condition is the name itself)
+                return part
+        return f"B[{name!r}] = {copied.group(2)}"
 
     def _emitter(self, annotations: Annotations, parameters: Iterable[str] = ()) -> _Emitter:
         emitter = _Emitter(annotations, parameters, self._folding)
@@ -234,6 +259,7 @@ class Program:
 
 
 _BOUND_NAME = re.compile(r"B\['(\w+)'\]")  # a name a filter's binding code binds for each item
+_LIST_COPY = re.compile(r"B\['(\w+)'\] = list\((.+)\)")  # a binding to a new list (see Program._counted_only)
 
 
 def _occurrences(text: str, code: str) -> Iterator[int]:
@@ -453,8 +479,12 @@ class _Emitter:
         return f"{self.emit(subject)}[{self.emit(node.index)}]"
 
     def _emit_call(self, node: ast.Call) -> str:
-        arguments = [self.emit(argument) for argument in node.arguments]
         call = self.annotations.calls.get(id(node))
+        counted = node.arguments[0] if call is None and node.function == "size" and len(node.arguments) == 1 else None
+        if isinstance(counted, ast.Field) and counted.field == "cards":  # (`size(m.cards)`: the meld's own tuple
+            arguments = [f"{self.emit(counted.subject)}.cards"]  # counted, where a list of them is made elsewhere)
+        else:
+            arguments = [self.emit(argument) for argument in node.arguments]
         if call is not None:
             inlined = self._inline(call, arguments)
             if inlined is not None:

@@ -19,6 +19,7 @@ from interpreter.dsl.compiler import Program
 from interpreter.dsl.definitions import Definition
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import parse_type
+from interpreter.engine.melds import Meld
 
 DECK = standard_deck()
 CONTEXT = {"card": "card", "hand": "list[card]", "trick": "list[card]", "trump": "suit", "leading": "bool",
@@ -149,3 +150,71 @@ def test_a_definition_whose_value_reads_the_card_keeps_the_loop() -> None:
     assert "for item in items" in body
     hand = [DECK.parse_card(text) for text in ("AS", "3H", "2D")]
     assert function({}, {"hand": hand, "trick": [], "player": 0}, hand) == hand
+
+
+def filter_binding(clauses: list[str], binding: str, definitions: dict[str, str] | None = None) -> tuple[Any, str]:
+    """The filter of the clauses over items bound by `binding` (`B['group'] = list(item[0])`), with `group` a list
+    of cards, `m` a meld and the names of CONTEXT bound; and the generated code."""
+    defined = {}
+    for key, body in (definitions or {}).items():
+        name, _, rest = key.partition("(")
+        parameters = tuple(part.strip() for part in rest.rstrip(")").split(",")) if rest else ()
+        defined[name] = Definition(name, parameters, parse(body), body)
+    environment = Environment(DECK, {}, defined, {}, {"player": parse_type("seat")})
+    context = {name: parse_type(kind) for name, kind in {**CONTEXT, "group": "list[card]", "m": "meld"}.items()}
+    parts = []
+    for clause in clauses:
+        node = parse(clause)
+        _, annotations = environment.check(node, context)
+        parts.append((node, annotations))
+    program = Program(environment)
+    name = program.add_filter(parts, "group", binding)
+    return program.build()[name], program.source
+
+
+GROUP_BINDING = "B['group'] = list(item[0])"
+CARDS = [DECK.parse_card(text) for text in ("AS", "KH", "2D", "7C", "7S")]
+
+
+def groups_kept(function: Any, rng: random.Random, bound: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """Random groups (tuples, as a choice's or a meld's cards are held) with what the filter keeps of them."""
+    items = [(tuple(rng.sample(CARDS, rng.randint(0, 4))),) for _ in range(40)]
+    return items, function({}, {"player": 0, **bound}, list(items))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_group_only_counted_is_bound_as_it_is_held_and_kept_as_the_clause_keeps(seed: int) -> None:
+    # (a meld's clause `size(hand) - size(cards) >= 2`: no list is made of each candidate's cards to count them)
+    function, source = filter_binding(["size(group) >= n"], GROUP_BINDING)
+    assert "B['group'] = item[0]\n" in source and "list(item[0])" not in source
+    items, kept = groups_kept(function, random.Random(seed), {"n": 2})
+    assert kept == [item for item in items if len(item[0]) >= 2]
+
+
+@pytest.mark.parametrize(("clause", "rule"), [
+    ("size(group) >= 1 and first(group).rank > r", lambda group, r: len(group) >= 1 and rank(group[0]) > r),
+    ("group == [AS, KH] or size(group) == 0", lambda group, r: list(group) == CARDS[:2] or not group),
+    ("size(group + [2D]) > 2", lambda group, r: len(group) + 1 > 2),
+    ("big(group)", lambda group, r: len(group) >= 2),
+])
+def test_a_group_read_otherwise_than_counted_is_bound_as_a_list(clause: str, rule: Callable[..., bool]) -> None:
+    # (compared with a list, joined to one, or handed to a definition: a tuple would not do)
+    function, source = filter_binding([clause], GROUP_BINDING, {"big(g)": "size(g) >= 2"})
+    assert "B['group'] = list(item[0])" in source
+    rng = random.Random(clause)
+    for _ in range(5):
+        r = rng.randrange(13)
+        items, kept = groups_kept(function, rng, {"r": r})
+        assert kept == [item for item in items if rule(item[0], r)]
+    if clause.startswith("group =="):  # (the group the comparison names, held as a tuple: kept)
+        assert function({}, {"player": 0, "r": 0}, [((CARDS[0], CARDS[1]),)]) == [((CARDS[0], CARDS[1]),)]
+
+
+def test_a_melds_cards_counted_are_its_own_not_a_list_made_of_them() -> None:
+    # (`size(after.cards) >= 7`, a burraco: the meld's tuple counted in place)
+    function, source = filter_binding(["size(m.cards) >= n or size(group) == 0"], GROUP_BINDING)
+    assert "B_size(B['m'].cards)" in source and "list(B['m'].cards)" not in source
+    meld = Meld(0, "set", "set", 0, tuple(CARDS[3:5]), (False, False), rank=5)
+    items = [((),), ((CARDS[0],),)]
+    assert function({}, {"player": 0, "m": meld, "n": 2}, items) == items
+    assert function({}, {"player": 0, "m": meld, "n": 3}, items) == items[:1]
