@@ -416,8 +416,19 @@ class _HandWriter(SiteWriter):
                       f"L[{scope_slot}] = _b")
         elif all(option.kind == "choose" for option in step["options"]):
             self.code(f"L[{scope_slot}] = _b")  # (a choice moves no card)
-        else:
-            self.code(f"L[{scope_slot}] = S.cards.perform(S, _o, _a, _b)")
+        else:  # (among options of several kinds, a card played or discarded is moved in place too: the discard
+            # that ends a rummy's turn)
+            written = 0
+            for option in step["options"]:
+                if self.moves_its_card(option):
+                    self.code(f"{'elif' if written else 'if'} _o is {self.name_of(option, 'O')}:")
+                    self.move_card(option, 1)
+                    self.code(f"L[{scope_slot}] = {{**_b, 'card': _card}}" if option.effects else
+                              f"L[{scope_slot}] = _b", 1)
+                    written += 1
+            if written:
+                self.code("else:")
+            self.code(f"L[{scope_slot}] = S.cards.perform(S, _o, _a, _b)", 1 if written else 0)
         # (a decision's bindings hold `player`, a seat at the table: checked when the decision was awaited)
         self.binds(f"L[{scope_slot}]", None, "player", seated=("player",))
         chained: list[tuple[Option, int, int]] = []  # an option with steps: their label, and where they lead

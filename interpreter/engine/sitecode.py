@@ -23,45 +23,50 @@ class SiteWriter(SegmentWriter):
     def moves_one_card(self, options: tuple[Option, ...]) -> bool:
         """Whether a decision is one play or discard between zones found without evaluating an expression:
         its card's movement is then written in place (`move_card`)."""
-        option = options[0]
-        return len(options) == 1 and option.kind in ("play", "discard") and all(
+        return len(options) == 1 and self.moves_its_card(options[0])
+
+    @staticmethod
+    def moves_its_card(option: Option) -> bool:
+        """Whether an option plays or discards a card between zones found without evaluating an expression (the
+        table's, or the deciding seat's): its movement can be written in place (`move_card`)."""
+        return option.kind in ("play", "discard") and all(
             ref is not None and (ref.owner is None or ref.owner_name == "player")  # (the seat deciding)
             for ref in (option.source, option.destination))
 
-    def move_card(self, option: Option) -> None:
+    def move_card(self, option: Option, indent: int = 0) -> None:
         """The movement of a card played or discarded (`_a`, bound names `_b`), as Cards.perform makes
         it: a card played lands face up, a card discarded keeps its face, unless the option's `face` says."""
         assert option.source is not None and option.destination is not None
         # (the zones are the deciding seat's or the table's: every decision binds `player`, read once)
-        self.code("_player = _b['player']")
+        self.code("_player = _b['player']", indent)
         source, source_key = self.ref_code(option.source, "_b", "_player")
         target, target_key = self.ref_code(option.destination, "_b", "_player")
-        self.code("_card = _a.card")
+        self.code("_card = _a.card", indent)
         if self.unique_cards:  # (the one card of its value)
-            self.code(f"{source}.remove(_card)")
+            self.code(f"{source}.remove(_card)", indent)
         else:  # (the last of the cards of its value, as Cards.perform takes it)
-            self.code(f"_from = {source}")
-            self.code("if _from[-1] == _card:")
-            self.code("_from.pop()", 1)
-            self.code("else:")
-            self.code("del _from[len(_from) - 1 - _from[::-1].index(_card)]", 1)
+            self.code(f"_from = {source}", indent)
+            self.code("if _from[-1] == _card:", indent)
+            self.code("_from.pop()", indent + 1)
+            self.code("else:", indent)
+            self.code("del _from[len(_from) - 1 - _from[::-1].index(_card)]", indent + 1)
         face = option.face
         up = face == "up" or (face is None and option.kind == "play")  # (else it keeps its face, or lands face down)
-        self.code("_face_up = S.face_up.cards")  # (a card face up in the source is rare: looked for before asking)
+        self.code("_face_up = S.face_up.cards", indent)  # (a card face up in the source is rare: looked for first)
         if face is None and not up:  # (whether it was face up matters)
             self.code(f"_up = _card in _face_up.get({source_key}, ()) and S.face_up.take({source_key}, _card) "
-                      "if _face_up else False")
+                      "if _face_up else False", indent)
         else:
-            self.code(f"if _face_up and _card in _face_up.get({source_key}, ()):")
-            self.code(f"S.face_up.take({source_key}, _card)", 1)
-        self.code(f"{target}.append(_card)")
+            self.code(f"if _face_up and _card in _face_up.get({source_key}, ()):", indent)
+            self.code(f"S.face_up.take({source_key}, _card)", indent + 1)
+        self.code(f"{target}.append(_card)", indent)
         if self.placing:  # (who put the card there: the seat whose card it is)
-            self.code("V['_placed'][_card] = _b['player'] if 'player' in _b else _a.seat")
+            self.code("V['_placed'][_card] = _b['player'] if 'player' in _b else _a.seat", indent)
         if up:
-            self.code(f"_face_up.setdefault({target_key}, []).append(_card)")
+            self.code(f"_face_up.setdefault({target_key}, []).append(_card)", indent)
         elif face is None:
-            self.code("if _up:")
-            self.code(f"_face_up.setdefault({target_key}, []).append(_card)", 1)
+            self.code("if _up:", indent)
+            self.code(f"_face_up.setdefault({target_key}, []).append(_card)", indent + 1)
 
     def ref_code(self, ref: Ref, bindings: str, player: str | None = None) -> tuple[str, str]:
         """Code for a zone's cards and its key, with no line of its own (an owner that must be evaluated is
