@@ -411,9 +411,10 @@ class _HandWriter(SiteWriter):
             return
         scope_slot = self.slot()
         if self.moves_one_card(step["options"]):
-            self.move_card(step["options"][0])
-            self.code(f"L[{scope_slot}] = {{**_b, 'card': _card}}" if step["options"][0].effects else
-                      f"L[{scope_slot}] = _b")
+            moving = step["options"][0]
+            self.move_card(moving)
+            self.code(f"L[{scope_slot}] = {{**_b, 'cards': _taken}}" if moving.kind == "draw" else
+                      f"L[{scope_slot}] = {{**_b, 'card': _card}}" if moving.effects else f"L[{scope_slot}] = _b")
         elif all(option.kind == "choose" for option in step["options"]):
             self.code(f"L[{scope_slot}] = _b")  # (a choice moves no card)
         else:  # (among options of several kinds, a card played or discarded is moved in place too: the discard
@@ -423,7 +424,8 @@ class _HandWriter(SiteWriter):
                 if self.moves_its_card(option):
                     self.code(f"{'elif' if written else 'if'} _o is {self.name_of(option, 'O')}:")
                     self.move_card(option, 1)
-                    self.code(f"L[{scope_slot}] = {{**_b, 'card': _card}}" if option.effects else
+                    self.code(f"L[{scope_slot}] = {{**_b, 'cards': _taken}}" if option.kind == "draw" else
+                              f"L[{scope_slot}] = {{**_b, 'card': _card}}" if option.effects else
                               f"L[{scope_slot}] = _b", 1)
                     written += 1
             if written:

@@ -27,9 +27,9 @@ class SiteWriter(SegmentWriter):
 
     @staticmethod
     def moves_its_card(option: Option) -> bool:
-        """Whether an option plays or discards a card between zones found without evaluating an expression (the
-        table's, or the deciding seat's): its movement can be written in place (`move_card`)."""
-        return option.kind in ("play", "discard") and all(
+        """Whether an option plays, discards or draws a card between zones found without evaluating an expression
+        (the table's, or the deciding seat's): its movement can be written in place (`move_card`)."""
+        return option.kind in ("play", "discard", "draw") and option.meld_top is None and all(
             ref is not None and (ref.owner is None or ref.owner_name == "player")  # (the seat deciding)
             for ref in (option.source, option.destination))
 
@@ -41,6 +41,9 @@ class SiteWriter(SegmentWriter):
         self.code("_player = _b['player']", indent)
         source, source_key = self.ref_code(option.source, "_b", "_player")
         target, target_key = self.ref_code(option.destination, "_b", "_player")
+        if option.kind == "draw":
+            self.draw_card(option, indent, source, source_key, target, target_key)
+            return
         self.code("_card = _a.card", indent)
         if self.unique_cards:  # (the one card of its value)
             self.code(f"{source}.remove(_card)", indent)
@@ -67,6 +70,24 @@ class SiteWriter(SegmentWriter):
         elif face is None:
             self.code("if _up:", indent)
             self.code(f"_face_up.setdefault({target_key}, []).append(_card)", indent + 1)
+
+    def draw_card(self, option: Option, indent: int, source: str, source_key: str, target: str,
+                  target_key: str) -> None:
+        """The top card of the source drawn, as Cards.perform draws it: it keeps its face unless the option's
+        `face` says; `_taken`, the cards drawn (none from an empty source), for the option's steps."""
+        self.code(f"_from = {source}", indent)
+        self.code("_taken = _from[-1:]", indent)
+        self.code("if _taken:", indent)
+        self.code("_card = _from.pop()", indent + 1)
+        self.code("_face_up = S.face_up.cards", indent + 1)
+        self.code(f"_up = _card in _face_up.get({source_key}, ()) and S.face_up.take({source_key}, _card) "
+                  "if _face_up else False", indent + 1)
+        self.code(f"{target}.append(_card)", indent + 1)
+        if option.face == "up":
+            self.code(f"_face_up.setdefault({target_key}, []).append(_card)", indent + 1)
+        elif option.face is None:
+            self.code("if _up:", indent + 1)
+            self.code(f"_face_up.setdefault({target_key}, []).append(_card)", indent + 2)
 
     def ref_code(self, ref: Ref, bindings: str, player: str | None = None) -> tuple[str, str]:
         """Code for a zone's cards and its key, with no line of its own (an owner that must be evaluated is

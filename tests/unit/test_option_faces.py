@@ -93,3 +93,77 @@ def test_a_card_played_face_down_is_not_seen(tmp_path: Path) -> None:
     assert state.card_text(played.card) not in state.observation(0)["zones"]["shown"]["face_up"]
     played_event = next(event for event in state.events if event.get("action") == state.action_text(played))
     assert played_event["secret_from"] == [0]  # nor in the log, nor in p0's transcript
+
+
+DRAWS = """format: 1
+name: draws
+players: {min: 2, max: 2}
+deck: {ranks: [A, K, Q, J], suits: [S, H]}
+zones:
+  - {name: stock, visibility: hidden}
+  - {name: hand, owner: seat, visibility: owner}
+  - {name: pile, visibility: hidden}
+variables:
+  - {name: drawn, type: card, initial: null}
+  - {name: drawn_count, type: int, initial: 0}
+hand:
+  start: main
+  phases:
+    - name: main
+      steps:
+        - shuffle: stock
+        - deal: 1
+          from: stock
+          to: hand
+        - move: 1
+          from: stock
+          to: stock
+          face: up
+        - decide: 0
+          options:
+            - draw: stock
+              to: hand
+              FACE
+              do:
+                - set: drawn
+                  to: first(cards)
+                - set: drawn_count
+                  to: size(cards)
+            - discard: hand
+              to: pile
+        - move: 1
+          from: stock
+          to: stock
+          face: up
+        - decide: 1
+          options:
+            - draw: stock
+              to: hand
+              FACE
+      next: end
+match:
+  hands: 1
+  result: 0
+"""
+
+
+def test_a_card_drawn_keeps_its_face_unless_the_option_says_and_its_steps_see_it(tmp_path: Path) -> None:
+    # (a draw among options of several kinds, and a lone one, both moved by the hand's own code: the top of the
+    # stock turned face up stays face up in the hand drawn to, unless `face: down`; `cards` holds the card drawn)
+    for face, seen in (("", True), ("face: up", True), ("face: down", False)):
+        path = tmp_path / "draws.yaml"
+        path.write_text(DRAWS.replace("FACE", face), encoding="utf-8")
+        state = load_ruleset(path).new_initial_state(seed=3, players=2)
+        state.apply_chance()
+        top = state.values["stock"][-1]
+        assert state.face_up.of(("stock", -1)) == [top]
+        state.apply(next(action for action in state.legal_actions() if action.kind == "draw"))
+        assert state.values["drawn"] == top and state.values["drawn_count"] == 1
+        assert state.values["hand"][0][-1] == top and top not in state.values["stock"]
+        second = state.values["stock"][-1]
+        assert state.face_up.of(("stock", -1)) == [second]  # (only the next card, turned up after the draw)
+        assert state.face_up.of(("hand", 0)) == ([top] if seen else [])
+        assert ("face_up" in state.observation(1)["zones"]["hand"][0]) == seen
+        state.apply(state.legal_actions()[0])  # (p1's lone draw)
+        assert state.is_terminal and state.values["hand"][1][-1] == second
+        assert state.face_up.of(("hand", 1)) == ([second] if seen else [])
