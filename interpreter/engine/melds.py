@@ -70,9 +70,10 @@ class Meld:
     laid_low: int = 0
     laid_high: int = -1
     # What each card added to it makes, once worked out (see MeldRules.add): the rules that worked it out and
-    # card -> the meld with the card added, or None. Kept with the meld, so that it goes when the meld does; not
-    # part of its value (neither compared nor hashed, nor copied by `replaced`).
-    additions_known: tuple[Any, dict[int, Meld | None]] | None = dataclasses.field(
+    # card -> the meld with the card added, or None, and the cards that may go onto it at all. Kept with the meld,
+    # so that it goes when the meld does; not part of its value (neither compared nor hashed, nor copied by
+    # `replaced`).
+    additions_known: tuple[Any, dict[int, Meld | None], frozenset[int]] | None = dataclasses.field(
         default=None, init=False, compare=False, hash=False, repr=False)
 
     def __getstate__(self) -> tuple[Any, ...]:
@@ -103,6 +104,7 @@ class Meld:
 
 _MELD_FIELDS = tuple(field.name for field in dataclasses.fields(Meld) if field.init)  # (see Meld.__getstate__)
 _meld_values = operator.attrgetter(*_MELD_FIELDS)  # (a meld's fields in order, read in C: see Meld.replaced)
+_KIND_AND_RANK = operator.attrgetter("kind", "rank")  # (a meld's (kind, rank), read in C: see taken_ranks)
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
 _GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
 _SEARCHES_KEPT = 4096  # searches kept (see MeldRules.candidates)
@@ -123,6 +125,8 @@ class MeldRules:
         self._shortest = min((kind.minimum for kind in kinds), default=0)  # the fewest cards of a new meld
         # The set kinds of one set per rank and owner: the ranks their sets take on a table limit a search.
         self._ranked_kinds = frozenset(kind.name for kind in kinds if kind.shape == "set" and kind.one_per_owner)
+        # (every (kind, rank) such a set may have: the sets on a table of those kinds are picked out in C)
+        self._ranked_pairs = frozenset((name, rank) for name in self._ranked_kinds for rank in {-1, *deck.rank_of})
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
@@ -457,9 +461,9 @@ class MeldRules:
 
     def taken_ranks(self, table: list[Meld]) -> frozenset[tuple[str, int]]:
         """The (kind, rank) of the sets on an owner's table of kinds that allow one set per rank and owner."""
-        ranked = self._ranked_kinds
-        return frozenset([(meld.kind, meld.rank) for meld in table if meld.kind in ranked]) if ranked else \
-            _NONE_TAKEN  # (a list made and then frozen: fewer steps than a generator's)
+        if not self._ranked_kinds:
+            return _NONE_TAKEN
+        return frozenset(filter(self._ranked_pairs.__contains__, map(_KIND_AND_RANK, table)))
 
     def unmelded(self, hand: Sequence[int], onto: Sequence[Meld] = ()) -> list[int]:
         """The cards left out by the arrangement of the hand into disjoint new melds (of the kinds, each as
@@ -848,7 +852,7 @@ class MeldRules:
         """The meld with one more card, or None when the card cannot go there (answers kept: the same melds
         and cards are tried at every decision of a turn, and turn after turn)."""
         kept = meld.additions_known
-        known = kept[1] if kept is not None and kept[0] is self else self._additions_kept(meld)
+        known = kept[1] if kept is not None and kept[0] is self else self._additions_kept(meld)[1]
         if card in known:
             return known[card]
         grown = known[card] = self._grown(meld, card)
@@ -859,9 +863,9 @@ class MeldRules:
         set's rank or the run's suit, or wild (every other card it refuses), written out for the legal sets that
         offer every addition."""
         kept = meld.additions_known
-        known = kept[1] if kept is not None and kept[0] is self else self._additions_kept(meld)
-        fitting = self._fit_rank.get(meld.rank, self._wild_cards) if meld.shape == "set" else \
-            self._fit_suit.get(meld.suit, self._wild_cards)
+        if kept is None or kept[0] is not self:
+            kept = self._additions_kept(meld)
+        _, known, fitting = kept
         found = []
         for card in filter(fitting.__contains__, cards):
             if card in known:
@@ -872,11 +876,13 @@ class MeldRules:
                 found.append((card, grown))
         return found
 
-    def _additions_kept(self, meld: Meld) -> dict[int, Meld | None]:
-        """A new record, kept with the meld, of what each card added to it makes (see `add`)."""
-        known: dict[int, Meld | None] = {}
-        meld.additions_known = (self, known)
-        return known
+    def _additions_kept(self, meld: Meld) -> tuple[MeldRules, dict[int, Meld | None], frozenset[int]]:
+        """A new record, kept with the meld, of what each card added to it makes (see `add`), with the cards that
+        may go onto it at all (its rank's or its suit's, and the wild cards)."""
+        fitting = self._fit_rank.get(meld.rank, self._wild_cards) if meld.shape == "set" else \
+            self._fit_suit.get(meld.suit, self._wild_cards)
+        kept = meld.additions_known = (self, {}, fitting)
+        return kept
 
     def _grown(self, meld: Meld, card: int) -> Meld | None:
         """The meld with one more card (not kept), within the ends its kind allows."""

@@ -405,3 +405,16 @@ def test_a_meld_replaced_is_the_meld_dataclasses_replace_makes_with_nothing_know
         assert made.additions_known is None
     with pytest.raises(AttributeError):
         meld.replaced(colour="red")
+
+
+def test_the_ranks_taken_on_a_table_are_those_of_its_sets_of_a_kind_of_one_set_per_rank() -> None:
+    # (BU-20 as burraco.yaml writes it: a team holds one set per rank, so a search offers no second set of a rank
+    # its table holds; runs, whatever their cards, take no rank)
+    table = [laid("7S 7H 7D"), laid("KS KH JK"), laid("4S 5S 6S 7S"), laid("QC QD QH QS")]
+    assert [meld.shape for meld in table] == ["set", "set", "run", "set"]
+    expected = frozenset((meld.kind, meld.rank) for meld in table if meld.shape == "set")
+    assert rules().taken_ranks(table) == expected and len(expected) == 3
+    assert rules().taken_ranks(table[2:3]) == frozenset() == rules().taken_ranks([])
+    assert new_melds("7S 7C 7H 9D") == ["7S 7H 7C"]  # (with no table)
+    assert rules().candidates(cards("7S 7C 7H 9D"), 0, table, 0) == []  # (the sevens are taken)
+    assert rules().candidates(cards("9S 9C 9H"), 0, table, 0)
