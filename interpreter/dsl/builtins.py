@@ -7,6 +7,7 @@ runtime values: cards, ranks, suits, seats and teams are ints; lists are Python 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -272,6 +273,27 @@ def _beats_for(deck: Deck) -> Callable[..., bool]:
         return trump is not None and suit == trump
 
     return beats
+
+
+def beaters_for(deck: Deck) -> Callable[[int, int | None], frozenset[int]]:
+    """For the compiled code: the cards that beat a card under a trump suit (or none), as `beats` decides (a
+    higher card of its suit, and when it is no trump every trump), a set made when first asked for each pair:
+    `card in beaters(winning, trump)` is `beats(card, winning, trump)` without a call, for a quantifier or a
+    filter over many cards against one card winning."""
+    suit_of, rank_of = deck.suit_of, deck.rank_of
+    of_suit: dict[int, list[int]] = {}
+    for card in range(len(suit_of)):
+        of_suit.setdefault(suit_of[card], []).append(card)
+
+    @functools.cache
+    def beaters(other: int, trump: int | None = None) -> frozenset[int]:
+        suit, rank = suit_of[other], rank_of[other]
+        found = [card for card in of_suit[suit] if rank_of[card] > rank]
+        if trump is not None and trump != suit:
+            found += of_suit.get(trump, ())
+        return frozenset(found)
+
+    return beaters
 
 
 def _trick_winner_for(deck: Deck) -> Callable[..., int]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from interpreter.cards import Deck, missing_key
 from interpreter.dsl import ast
-from interpreter.dsl.builtins import BUILTINS
+from interpreter.dsl.builtins import BUILTINS, beaters_for
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
@@ -282,7 +282,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
-        CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of),
+        CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of), BEATERS=beaters_for(deck),
         any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, FRACTION=fraction,
         KEY=functools.partial(_key, deck),
@@ -500,6 +500,14 @@ class _Emitter:
         written = _WRITTEN_IN_PLACE.get((node.function, len(arguments)))
         if written is not None:  # (a look-up: no call, and nothing worth keeping)
             return written.format(*arguments)
+        if node.function == "beats" and self.folding is not None and (self.locals or self.looping) and \
+                all(self._invariant(argument) for argument in node.arguments[1:]):
+            # (`beats(c, trick_winner(trick, trump), trump)` for each card of a quantifier or a filter, the card
+            # winning and the trumps the same for all: `c in` the cards that beat it, a set worked out once)
+            beaters = f"BEATERS({arguments[1]}, {arguments[2] if len(arguments) > 2 else 'None'})"
+            key = self.folding.hoisted.setdefault(beaters, f"h_{len(self.folding.hoisted)}")
+            self.hoisted = True
+            return f"({arguments[0]} in {self._in_loop_local(self._kept(key, beaters))})"
         folded = _FOLDED_IN_PLACE.get((node.function, len(arguments)))
         if folded is not None:  # (`points(cs)`: summed in C, with no call, and kept as a call would be)
             code = folded.format(*arguments)
@@ -544,6 +552,14 @@ class _Emitter:
         it and kept in a local of the loop's function for the others."""
         frame = self.loop_frames[-1] if self.loop_frames else None
         if frame is None or not node.arguments or _reads(node, frame[0]):
+            return code
+        return self._in_loop_local(code)
+
+    def _in_loop_local(self, code: str) -> str:
+        """Code that reads nothing of any loop's item, in the body of a quantifier written as a loop: worked out at
+        the first item that reaches it and kept in a local of the loop's function (as `_loop_kept`)."""
+        frame = self.loop_frames[-1] if self.loop_frames else None
+        if frame is None:
             return code
         local = frame[1].setdefault(code, f"j_{len(frame[1])}")
         return f"({local} if {local} is not UNSET else ({local} := {code}))"
