@@ -65,17 +65,16 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
 
 
 def _lost(before: dict[int, int], now: dict[int, int]) -> list[tuple[int, int]] | None:
-    """The cards of which the hand now holds fewer, with how many are left; None when it gained any card."""
-    lost = []
-    for card, held in before.items():
-        left = now.get(card, 0)
-        if left < held:
-            lost.append((card, left))
-    if len(now) > len(before):
+    """The cards of which the hand now holds fewer, with how many are left; None when it gained any card. (Only
+    the cards whose count changed are looked at: the differences of the two hands' items are made in C.)"""
+    if now.keys() - before.keys():  # (a card the hand did not hold)
         return None
-    for card, held in now.items():  # (a loop, not `any` over a generator: this runs at every decision of a turn)
-        if before.get(card, 0) < held:
+    lost = []
+    for card, held in before.items() - now.items():
+        left = now.get(card, 0)
+        if left > held:
             return None
+        lost.append((card, left))
     return lost
 
 

@@ -9,8 +9,11 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from interpreter import CHANCE, load_ruleset
+from interpreter.engine import meldsearch
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = [ROOT / "rulesets" / "burraco.yaml", ROOT / "rulesets" / "variants" / "burraco_internazionale.yaml",
@@ -48,3 +51,17 @@ def test_the_melds_kept_between_decisions_are_those_a_new_search_finds(path: Pat
                 if isinstance(state.values.get("melds"), list) else []
             assert sorted(laid) == list(range(len(laid))), laid
     assert searched_again > 0
+
+
+@given(before=st.dictionaries(st.integers(0, 30), st.integers(1, 3), max_size=14),
+       now=st.dictionaries(st.integers(0, 30), st.integers(1, 3), max_size=14))
+def test_the_cards_a_hand_lost_are_those_it_holds_fewer_of_unless_it_gained_one(before: dict[int, int],
+                                                                                now: dict[int, int]) -> None:
+    # (a meld laid or a card added between two decisions of a turn: the search kept goes on from what it found,
+    # without the melds that need cards no longer held; a card gained, drawn or taken, starts a new search)
+    gained = any(now[card] > before.get(card, 0) for card in now)
+    expected = None if gained else \
+        sorted((card, now.get(card, 0)) for card in before if now.get(card, 0) < before[card])
+    found = meldsearch._lost(before, now)
+    assert (found if found is None else sorted(found)) == expected
+    assert meldsearch._lost(before, dict(before)) == []
