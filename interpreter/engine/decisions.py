@@ -228,12 +228,8 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
         return
     tables = state.cards.tables(state, option.destination) if option.every_table else [table]
     distinct = list(dict.fromkeys(hand))
-    grown_melds: list[tuple[Meld, int, Meld]] = []
-    for owned in tables:
-        for meld in owned:
-            for card, grown in rules.additions(meld, distinct):
-                grown_melds.append((meld, card, grown))
-    additions: Sequence[tuple[Meld, int, Meld]] = grown_melds
+    additions: Sequence[tuple[Meld, int, Meld]] = rules.additions(tables[0], distinct) if len(tables) == 1 else \
+        [addition for owned in tables for addition in rules.additions(owned, distinct)]
     if per_meld:
         additions = _allowed(state, option, per_meld, shared, additions, _bind_addition)
     for meld, card, grown in additions:

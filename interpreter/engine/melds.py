@@ -858,22 +858,23 @@ class MeldRules:
         grown = known[card] = self._grown(meld, card)
         return grown
 
-    def additions(self, meld: Meld, cards: Iterable[int]) -> list[tuple[int, Meld]]:
-        """The cards that go onto a meld (in their order), each with the meld it makes: `add` for each card of the
-        set's rank or the run's suit, or wild (every other card it refuses), written out for the legal sets that
-        offer every addition."""
-        kept = meld.additions_known
-        if kept is None or kept[0] is not self:
-            kept = self._additions_kept(meld)
-        _, known, fitting = kept
+    def additions(self, melds: Iterable[Meld], cards: Sequence[int]) -> list[tuple[Meld, int, Meld]]:
+        """The cards that go onto each meld (the melds in their order, the cards in theirs), each with the meld it
+        makes: `add` for each card of the set's rank or the run's suit, or wild (every other card it refuses),
+        written out for the legal sets that offer every addition."""
         found = []
-        for card in filter(fitting.__contains__, cards):
-            if card in known:
-                grown = known[card]
-            else:
-                grown = known[card] = self._grown(meld, card)
-            if grown is not None:
-                found.append((card, grown))
+        for meld in melds:
+            kept = meld.additions_known
+            if kept is None or kept[0] is not self:
+                kept = self._additions_kept(meld)
+            _, known, fitting = kept
+            for card in filter(fitting.__contains__, cards):
+                if card in known:
+                    grown = known[card]
+                else:
+                    grown = known[card] = self._grown(meld, card)
+                if grown is not None:
+                    found.append((meld, card, grown))
         return found
 
     def _additions_kept(self, meld: Meld) -> tuple[MeldRules, dict[int, Meld | None], frozenset[int]]:

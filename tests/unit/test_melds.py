@@ -349,7 +349,8 @@ def test_can_meld_asks_whether_the_cards_make_a_meld_or_go_onto_one() -> None:
 @pytest.mark.parametrize("path", [BURRACO, RUMMY_500], ids=["burraco", "rummy500"])
 def test_the_additions_offered_are_the_cards_add_takes(path: Path) -> None:
     # BU-28 to BU-33: every card of a hand that goes onto a meld, in the hand's order, with the meld it makes, as
-    # `add` makes it card by card, asked of rules that have kept nothing (`additions` keeps its answers per meld).
+    # `add` makes it card by card, asked of rules that have kept nothing (`additions` keeps its answers per meld),
+    # meld after meld of the table.
     game_rules, fresh = load_ruleset(path).meld_rules, load_ruleset(path).meld_rules
     assert game_rules is not None and fresh is not None and game_rules is not fresh
     rng = random.Random(7)
@@ -359,11 +360,12 @@ def test_the_additions_offered_are_the_cards_add_takes(path: Path) -> None:
         melds = game_rules.candidates(rng.sample(deck, 14), 0, [], 0)
         if not melds:
             continue
-        meld = rng.choice(melds)
+        table = rng.sample(melds, min(len(melds), rng.randint(1, 3)))
         hand = list(dict.fromkeys(rng.sample(deck, 12)))
-        expected = [(card, grown) for card in hand if (grown := fresh.add(meld, card)) is not None]
-        assert game_rules.additions(meld, hand) == expected
-        assert game_rules.additions(meld, hand) == expected  # (again, from what it kept)
+        expected = [(meld, card, grown) for meld in table for card in hand
+                    if (grown := fresh.add(meld, card)) is not None]
+        assert game_rules.additions(table, hand) == expected
+        assert game_rules.additions(table, hand) == expected  # (again, from what it kept)
         tried, offered = tried + 1, offered + len(expected)
     assert tried > 100 and offered > 50
 
