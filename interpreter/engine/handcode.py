@@ -417,8 +417,8 @@ class _HandWriter(SiteWriter):
                       f"L[{scope_slot}] = {{**_b, 'card': _card}}" if moving.effects else f"L[{scope_slot}] = _b")
         elif all(option.kind == "choose" for option in step["options"]):
             self.code(f"L[{scope_slot}] = _b")  # (a choice moves no card)
-        else:  # (among options of several kinds, a card played or discarded is moved in place too: the discard
-            # that ends a rummy's turn)
+        else:  # (among options of several kinds, a card played, discarded or drawn is moved in place too: a
+            # rummy's draw, and the discard that ends its turn)
             written = 0
             for option in step["options"]:
                 if self.moves_its_card(option):
