@@ -428,6 +428,12 @@ class _HandWriter(SiteWriter):
                               f"L[{scope_slot}] = {{**_b, 'card': _card}}" if option.effects else
                               f"L[{scope_slot}] = _b", 1)
                     written += 1
+            choices = " or ".join(f"_o is {self.name_of(option, 'O')}" for option in step["options"]
+                                  if option.kind == "choose")
+            if choices:  # (a choice moves no card: Scopa's capture beside its play)
+                self.code(f"{'elif' if written else 'if'} {choices}:")
+                self.code(f"L[{scope_slot}] = _b", 1)
+                written += 1
             if written:
                 self.code("else:")
             self.code(f"L[{scope_slot}] = S.cards.perform(S, _o, _a, _b)", 1 if written else 0)

@@ -11,6 +11,7 @@ import pytest
 
 from interpreter import CHANCE, load_ruleset
 from interpreter.engine import decisions
+from interpreter.engine.cardmoves import Cards
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.log import Log
 from interpreter.engine.state import State
@@ -590,3 +591,20 @@ def test_rules_with_the_same_test_of_no_card_narrow_the_cards_together(tmp_path:
                 break
             state.apply(rng.choice(state.legal_actions()))
     assert compared > 100 and followed > 20  # (the rules kept fewer cards than the hand many times)
+
+
+def test_a_decision_of_a_play_and_a_choice_moves_its_card_and_binds_the_choice_itself(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # (Scopa, SC-05 to SC-07: play a card to the table, or choose a capture; the card played is moved and the
+    # capture's `with` and `taken` are bound by the decision's own code, never by the general movement)
+    game = load_ruleset(ROOT / "tests" / "games" / "scopa.yaml")
+
+    def general(*_: object) -> None:
+        raise AssertionError("Cards.perform ran")
+
+    monkeypatch.setattr(Cards, "perform", general)
+    state = _play(game.new_initial_state(seed=4, players=2), seed=4)
+    assert state.is_terminal
+    taken = [event for event in state.events if event["type"] == "action"]
+    assert any(event["action"].startswith("capture") for event in taken)
+    assert any(state.values["captured"][seat] for seat in range(2))
