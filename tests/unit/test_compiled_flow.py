@@ -606,5 +606,5 @@ def test_a_decision_of_a_play_and_a_choice_moves_its_card_and_binds_the_choice_i
     state = _play(game.new_initial_state(seed=4, players=2), seed=4)
     assert state.is_terminal
     taken = [event for event in state.events if event["type"] == "action"]
-    assert any(event["action"].startswith("capture") for event in taken)
+    assert any(" choose capture with " in event["action"] for event in taken)
     assert any(state.values["captured"][seat] for seat in range(2))
