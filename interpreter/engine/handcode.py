@@ -417,8 +417,8 @@ class _HandWriter(SiteWriter):
                       f"L[{scope_slot}] = {{**_b, 'card': _card}}" if moving.effects else f"L[{scope_slot}] = _b")
         elif all(option.kind == "choose" for option in step["options"]):
             self.code(f"L[{scope_slot}] = _b")  # (a choice moves no card)
-        else:  # (among options of several kinds, a card played, discarded or drawn is moved in place too: a
-            # rummy's draw, and the discard that ends its turn)
+        else:  # (among options of several kinds, a card played, discarded or drawn is moved in place too: the
+            # draw that starts a turn and the discard that ends it, beside the melds)
             written = 0
             for option in step["options"]:
                 if self.moves_its_card(option):
@@ -430,7 +430,7 @@ class _HandWriter(SiteWriter):
                     written += 1
             choices = " or ".join(f"_o is {self.name_of(option, 'O')}" for option in step["options"]
                                   if option.kind == "choose")
-            if choices:  # (a choice moves no card: Scopa's capture beside its play)
+            if choices:  # (a choice moves no card: a capture chosen beside a card played)
                 self.code(f"{'elif' if written else 'if'} {choices}:")
                 self.code(f"L[{scope_slot}] = _b", 1)
                 written += 1
