@@ -29,21 +29,27 @@ CONTEXT = {"card": "card", "hand": "list[card]", "trick": "list[card]", "trump":
 def filter_of(clauses: list[str], definitions: dict[str, str] | None = None) -> tuple[Any, str]:
     """The filter of the clauses over `card`, with the names of CONTEXT bound and the definitions given
     (`"follows(c)": "c.suit == led"`); and the generated code."""
+    program, parts = _checked(clauses, definitions, CONTEXT)
+    name = program.add_filter(parts, "card")
+    return program.build()[name], program.source
+
+
+def _checked(clauses: list[str], definitions: dict[str, str] | None,
+             context: dict[str, str]) -> tuple[Program, list[tuple[Any, Any]]]:
+    """A program for the definitions given, and the clauses checked with the names of `context` bound."""
     defined = {}
     for key, body in (definitions or {}).items():
         name, _, rest = key.partition("(")
         parameters = tuple(part.strip() for part in rest.rstrip(")").split(",")) if rest else ()
         defined[name] = Definition(name, parameters, parse(body), body)
     environment = Environment(DECK, {}, defined, {}, {"player": parse_type("seat")})
-    context = {name: parse_type(kind) for name, kind in CONTEXT.items()}
+    bound = {name: parse_type(kind) for name, kind in context.items()}
     parts = []
     for clause in clauses:
         node = parse(clause)
-        _, annotations = environment.check(node, context)
+        _, annotations = environment.check(node, bound)
         parts.append((node, annotations))
-    program = Program(environment)
-    name = program.add_filter(parts, "card")
-    return program.build()[name], program.source
+    return Program(environment), parts
 
 
 def suit(card: int) -> int:
@@ -155,19 +161,7 @@ def test_a_definition_whose_value_reads_the_card_keeps_the_loop() -> None:
 def filter_binding(clauses: list[str], binding: str, definitions: dict[str, str] | None = None) -> tuple[Any, str]:
     """The filter of the clauses over items bound by `binding` (`B['group'] = list(item[0])`), with `group` a list
     of cards, `m` a meld and the names of CONTEXT bound; and the generated code."""
-    defined = {}
-    for key, body in (definitions or {}).items():
-        name, _, rest = key.partition("(")
-        parameters = tuple(part.strip() for part in rest.rstrip(")").split(",")) if rest else ()
-        defined[name] = Definition(name, parameters, parse(body), body)
-    environment = Environment(DECK, {}, defined, {}, {"player": parse_type("seat")})
-    context = {name: parse_type(kind) for name, kind in {**CONTEXT, "group": "list[card]", "m": "meld"}.items()}
-    parts = []
-    for clause in clauses:
-        node = parse(clause)
-        _, annotations = environment.check(node, context)
-        parts.append((node, annotations))
-    program = Program(environment)
+    program, parts = _checked(clauses, definitions, {**CONTEXT, "group": "list[card]", "m": "meld"})
     name = program.add_filter(parts, "group", binding)
     return program.build()[name], program.source
 
