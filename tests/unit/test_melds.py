@@ -410,7 +410,7 @@ def test_a_meld_replaced_is_the_meld_dataclasses_replace_makes_with_nothing_know
 
 
 def test_the_ranks_taken_on_a_table_are_those_of_its_sets_of_a_kind_of_one_set_per_rank() -> None:
-    # (BU-20 as burraco.yaml writes it: a team holds one set per rank, so a search offers no second set of a rank
+    # (BU-24 as burraco.yaml writes it: a team holds one set per rank, so a search offers no second set of a rank
     # its table holds; runs, whatever their cards, take no rank)
     table = [laid("7S 7H 7D"), laid("KS KH JK"), laid("4S 5S 6S 7S"), laid("QC QD QH QS")]
     assert [meld.shape for meld in table] == ["set", "set", "run", "set"]
