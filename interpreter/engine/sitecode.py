@@ -21,7 +21,7 @@ class SiteWriter(SegmentWriter):
         self.choice_tables: dict[str, str] = {}  # a choice with no arguments -> its table of actions by seat
 
     def moves_one_card(self, options: tuple[Option, ...]) -> bool:
-        """Whether a decision is one play or discard between zones found without evaluating an expression:
+        """Whether a decision is one play, discard or draw between zones found without evaluating an expression:
         its card's movement is then written in place (`move_card`)."""
         return len(options) == 1 and self.moves_its_card(options[0])
 
@@ -34,8 +34,9 @@ class SiteWriter(SegmentWriter):
             for ref in (option.source, option.destination))
 
     def move_card(self, option: Option, indent: int = 0) -> None:
-        """The movement of a card played or discarded (`_a`, bound names `_b`), as Cards.perform makes
-        it: a card played lands face up, a card discarded keeps its face, unless the option's `face` says."""
+        """The movement of a card played, discarded or drawn (`_a`, bound names `_b`), as Cards.perform makes
+        it: a card played lands face up, a card discarded or drawn keeps its face, unless the option's `face` says
+        (a draw: `draw_card`)."""
         assert option.source is not None and option.destination is not None
         # (the zones are the deciding seat's or the table's: every decision binds `player`, read once)
         self.code("_player = _b['player']", indent)
