@@ -851,8 +851,7 @@ class MeldRules:
     def add(self, meld: Meld, card: int) -> Meld | None:
         """The meld with one more card, or None when the card cannot go there (answers kept: the same melds
         and cards are tried at every decision of a turn, and turn after turn)."""
-        kept = meld.additions_known
-        known = kept[1] if kept is not None and kept[0] is self else self._additions_kept(meld)[1]
+        known = self._additions_kept(meld)[1]
         if card in known:
             return known[card]
         grown = known[card] = self._grown(meld, card)
@@ -864,10 +863,7 @@ class MeldRules:
         written out for the legal sets that offer every addition."""
         found = []
         for meld in melds:
-            kept = meld.additions_known
-            if kept is None or kept[0] is not self:
-                kept = self._additions_kept(meld)
-            _, known, fitting = kept
+            _, known, fitting = self._additions_kept(meld)
             for card in filter(fitting.__contains__, cards):
                 if card in known:
                     grown = known[card]
@@ -878,8 +874,11 @@ class MeldRules:
         return found
 
     def _additions_kept(self, meld: Meld) -> tuple[MeldRules, dict[int, Meld | None], frozenset[int]]:
-        """A new record, kept with the meld, of what each card added to it makes (see `add`), with the cards that
-        may go onto it at all (its rank's or its suit's, and the wild cards)."""
+        """The record kept with the meld of what each card added to it makes (see `add`), with the cards that may
+        go onto it at all (its rank's or its suit's, and the wild cards): made when these rules first ask."""
+        kept = meld.additions_known
+        if kept is not None and kept[0] is self:
+            return kept
         fitting = self._fit_rank.get(meld.rank, self._wild_cards) if meld.shape == "set" else \
             self._fit_suit.get(meld.suit, self._wild_cards)
         kept = meld.additions_known = (self, {}, fitting)
@@ -987,8 +986,7 @@ class MeldRules:
 
     def _extended(self, meld: Meld, card: int, position: int, acts: bool) -> Meld:
         if position < meld.low:
-            return meld.replaced(cards=(card, *meld.cards), wild=(acts, *meld.wild), low=position,
-                                       free=False)
+            return meld.replaced(cards=(card, *meld.cards), wild=(acts, *meld.wild), low=position, free=False)
         return meld.replaced(cards=(*meld.cards, card), wild=(*meld.wild, acts), free=False)
 
     def _both_aces(self, meld: Meld) -> bool:
