@@ -129,8 +129,16 @@ def watch_parent(interval: float = 0.5) -> None:
 
 
 def _chunks(seeds: list[int], workers: int) -> list[list[int]]:
-    size = max(1, min(50, len(seeds) // (workers * 4)))
-    return [seeds[start:start + size] for start in range(0, len(seeds), size)]
+    """The seeds in chunks for the workers, in order: each chunk a quarter of a worker's share of the matches
+    left (at most 50), so that the chunks shrink towards the end and no worker waits long for the others' last
+    matches (with chunks of one size, the last one left a worker idle for up to a chunk's time)."""
+    chunks = []
+    start = 0
+    while start < len(seeds):
+        size = max(1, min(50, (len(seeds) - start) // (workers * 4)))
+        chunks.append(seeds[start:start + size])
+        start += size
+    return chunks
 
 
 def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: str | None,
