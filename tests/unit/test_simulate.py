@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from interpreter import load_ruleset
 from interpreter.cli import cli, main
 from interpreter.engine.state import State
-from interpreter.runners.simulate import Job, match_seed, simulate
+from interpreter.runners.simulate import Job, _chunks, match_seed, simulate
 from interpreter.runners.summary import MatchRecord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,7 +207,8 @@ def test_an_interrupted_run_on_ray_cancels_every_task_not_finished(monkeypatch: 
     job = Job(BOURRE, (("hands", 1),), 3, ("random",))
     with pytest.raises(KeyboardInterrupt):
         simulate(job, games=40, seed=4, workers=2, backend="ray", progress=_interrupt)
-    assert fake.cancelled == list(range(1, 8)) and fake.shut_down  # the first of 8 tasks had finished
+    tasks = len(_chunks(list(range(40)), 2))  # (the matches in chunks shrinking towards the end of the run)
+    assert tasks > 2 and fake.cancelled == list(range(1, tasks)) and fake.shut_down  # the first task had finished
     fake = _FakeRay()
     monkeypatch.setitem(sys.modules, "ray", fake)
     summary = simulate(job, games=40, seed=4, workers=2, backend="ray")
@@ -272,3 +273,11 @@ def test_an_interrupted_run_in_one_process_says_how_far_it_got(monkeypatch: pyte
     assert "Interrupted after 1 of 5 matches: the statistics below are of the first 1." in captured.err
     assert "Traceback" not in captured.err
     assert "Tiny tricks: 1 match, " in captured.out and "p0 result" in captured.out
+
+
+def test_the_chunks_of_a_run_hold_every_match_in_order_and_shrink_towards_its_end() -> None:
+    for games, workers in ((1, 2), (40, 2), (600, 2), (1000, 8)):
+        chunks = _chunks(list(range(games)), workers)
+        assert [seed for chunk in chunks for seed in chunk] == list(range(games))
+        sizes = [len(chunk) for chunk in chunks]
+        assert sizes == sorted(sizes, reverse=True) and max(sizes) <= 50 and sizes[-1] == 1
