@@ -443,7 +443,9 @@ BUILTINS: dict[str, Builtin] = {
                  "is null. For a definition called only where a test has ruled null out (`if: declarer != null`), "
                  "which the test does not reach.", "known(3) == 3", _known),
         _builtin("first", "(items: list[T]) -> T", "lists", "The first item (the bottom of a zone); an error "
-                 "when there is none.", "first([AH, KH]) == AH", _first),
+                 "when there is none. Of a list comprehension with a condition (`first([p for p in seats() if "
+                 "...])`), the items after the first that meets it are not looked at.", "first([AH, KH]) == AH",
+                 _first),
         _builtin("last", "(items: list[T]) -> T", "lists", "The last item (the top of a zone); an error when "
                  "there is none.", "last([AH, KH]) == KH", _last),
         _builtin("numbers", "(low: int, high: int) -> list[int]", "lists",

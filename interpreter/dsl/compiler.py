@@ -333,6 +333,9 @@ _LOOPS = {
     "all": ("", "        if not ({body}):\n            return False\n", "    return True\n"),
     "count": ("    found = 0\n", "        if {body}:\n            found += 1\n", "    return found\n"),
     "sum": ("    found = 0\n", "        found += {body}\n", "    return found\n"),
+    # (`first([... for x in xs if ...])`: the first item that meets the condition, the others never looked at;
+    # none is the error `first` of an empty list is)
+    "first": ("", "        return {body}\n", "    return B_first(())\n"),
 }
 
 # The quantifiers over cards that `_Emitter._field_test` writes as one comparison made in C, and what each gives
@@ -480,6 +483,10 @@ class _Emitter:
 
     def _emit_call(self, node: ast.Call) -> str:
         call = self.annotations.calls.get(id(node))
+        if call is None and node.function == "first" and len(node.arguments) == 1 and \
+                isinstance(node.arguments[0], ast.Comprehension) and node.arguments[0].condition is not None and \
+                self.helper is not None and self.folding is not None:
+            return self._kept_whole(node.arguments[0], self._first_of)
         counted = node.arguments[0] if call is None and node.function == "size" and len(node.arguments) == 1 else None
         if isinstance(counted, ast.Field) and counted.field == "cards":  # (`size(m.cards)`: the meld's own tuple
             arguments = [f"{self.emit(counted.subject)}.cards"]  # counted, where a list of them is made elsewhere)
@@ -837,6 +844,26 @@ class _Emitter:
                   f"{step.format(body=body)}{end}")
         self.helper(source, list(self.inlined))
         return f"{name}(V, B, {collection}{parameters})"
+
+    def _first_of(self, node: ast.Comprehension) -> str:
+        """`first([... for x in xs if ...])`: a function of its own with a loop that stops at the first item that
+        meets the condition (as `_loop`), rather than the list of them all; or the first of the cards picked in C
+        (`first([c for c in hand if c.suit == trump])`, see `_field_test`)."""
+        collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
+        if rest is not None and rest is node.condition and isinstance(node.result, ast.Name) and \
+                node.result.identifier == node.variable:
+            picked = self._field_test(node.variable, rest, collection, _FIELD_FILTERS, "[]")
+            if picked is not None:
+                return f"B_first({picked})"
+        frame: tuple[str, dict[str, str]] = (node.variable, {})
+        self.loop_frames.append(frame)
+        try:
+            with self._bound(node.variable):
+                result = self.emit(node.result)
+                condition = f" if {self.emit(rest)}" if rest is not None else ""
+        finally:
+            self.loop_frames.pop()
+        return self._loop("first", f"v_{node.variable}", collection, result, condition, frame[1])
 
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
         return self._kept_whole(node, self._comprehension)
