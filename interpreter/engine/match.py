@@ -265,7 +265,7 @@ class MatchLoop:
         state.face_up.clear()
         self._clear_placements(state)
         state.melds_laid = 0
-        state.meld_searches = {}
+        state.meld_search = None
         values[game.ruleset.deck_zone] = list(game.fresh_decks[state.player_count])
         state.record(("hand", values["hand_number"], values["dealer"]))
         self.enter(state, game.program.start)

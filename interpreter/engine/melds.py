@@ -112,8 +112,6 @@ _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
 # A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
 Candidate = tuple["Meld", dict[int, int], tuple[str, ...]]
-# A part of a search (see `MeldRules.search_parts`): the kind's place among the kinds, and a rank or a suit.
-Part = tuple[int, int]
 # The wild cards of a set: the cards, the cards they need, their flags, what they stand for (see `_set_wilds`).
 _WildPart = tuple[tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]
 
@@ -124,9 +122,6 @@ class MeldRules:
     def __init__(self, deck: Deck, kinds: list[MeldKind], is_wild: Callable[[int], bool]) -> None:
         self.deck = deck
         self.kinds = {kind.name: kind for kind in kinds}
-        # (a part of a search names its kind by its place among the kinds: see `search_parts`) -> (its name, whether
-        # it is a kind of sets)
-        self.kind_places = tuple((kind.name, kind.shape == "set") for kind in self.kinds.values())
         self._shortest = min((kind.minimum for kind in kinds), default=0)  # the fewest cards of a new meld
         # The set kinds of one set per rank and owner: the ranks their sets take on a table limit a search.
         self._ranked_kinds = frozenset(kind.name for kind in kinds if kind.shape == "set" and kind.one_per_owner)
@@ -161,13 +156,6 @@ class MeldRules:
             fit_rank.setdefault(deck.rank_of[card], set(self._wild_cards)).add(card)
             fit_suit.setdefault(deck.suit_of[card], set(self._wild_cards)).add(card)
         self._fit_rank = {rank: frozenset(cards) for rank, cards in fit_rank.items()}
-        # The natural cards of each rank and suit, in order (see `search_parts`).
-        naturals = sorted(card for card, wild in self.is_wild.items() if not wild)
-        self._naturals_of_rank: dict[int, tuple[int, ...]] = {}
-        self._naturals_of_suit: dict[int, tuple[int, ...]] = {}
-        for card in naturals:
-            self._naturals_of_rank[deck.rank_of[card]] = (*self._naturals_of_rank.get(deck.rank_of[card], ()), card)
-            self._naturals_of_suit[deck.suit_of[card]] = (*self._naturals_of_suit.get(deck.suit_of[card], ()), card)
         self._fit_suit = {suit: frozenset(cards) for suit, cards in fit_suit.items()}
         self._role_texts: dict[tuple[int, int], str] = {}  # (suit, position) -> the card a wild stands for there
         self._suit_roles: dict[int, dict[int, str]] = {}  # suit -> position -> the same (see `_roles_in`)
@@ -375,82 +363,58 @@ class MeldRules:
         """Every valid new meld the cards counted can make, as (meld, the cards it needs and how many, what each
         card stands for), in a fixed order: the kinds in their order, a set kind's ranks and a run kind's suits
         from the lowest. The melds are numbered 0 (a meld laid is given its number then). It reads nothing of the
-        table but the ranks taken there by kinds of one set per rank and owner."""
-        return list(itertools.chain.from_iterable(self.search_parts(counts, owner, self.taken_ranks(table))
-                                                  .values()))
+        table but the ranks taken there by kinds of one set per rank and owner.
 
-    def search_parts(self, counts: Mapping[int, int], owner: int, taken: frozenset[tuple[str, int]],
-                     only: tuple[set[int], set[int]] | None = None) -> dict[Part, tuple[Candidate, ...]]:
-        """The melds of `search`, by part: (the kind's place among the kinds, the rank of its sets or the suit of
-        its runs) -> the melds of that kind made of that rank's or suit's natural cards and of wild cards, in the
-        order of `search` (the parts in the order of their keys; a part with no meld is left out). With `only`
-        (ranks, suits), the parts of those ranks (of every set kind) and suits (of every run kind) alone: what a
-        hand that gained natural cards of those ranks and suits changes (see meldsearch.py; the counts must then
-        all be positive).
-
-        The melds of each (kind, owner, rank or suit, those cards, the wild cards) are worked out once and kept,
-        since from one decision to the next a hand changes in a suit or two."""
+        A set is made of one rank's natural cards and of wild cards, a run of one suit's: the melds of each
+        (kind, owner, rank or suit, those cards, the wild cards) are worked out once and kept, since from one
+        decision to the next a hand changes in a suit or two."""
         is_wild, suit_of, rank_of = self.is_wild, self.deck.suit_of, self.deck.rank_of
         wild_cards: list[tuple[int, int]] = []
         by_suit: dict[int, list[tuple[int, int]]] = {}  # (plain dicts: `setdefault` costs less than a defaultdict)
         by_rank: dict[int, list[tuple[int, int]]] = {}
-        copies = only is not None  # (whether a natural card is held more than once: else a rank holds as many as its
-        # cards; a search of a few parts counts each rank's copies)
-        if only is None:
-            # (each card with its count, made and sorted in C, so that each suit's and rank's cards come in order)
-            for held in sorted(counts.items()):
-                card, count = held
-                if count <= 0:
-                    continue
-                if is_wild[card]:
-                    wild_cards.append(held)
-                else:
-                    by_suit.setdefault(suit_of[card], []).append(held)
-                    by_rank.setdefault(rank_of[card], []).append(held)
-                    if count > 1:
-                        copies = True
-        else:  # (the cards of the ranks and suits asked, each picked out of the deck's in order, in C)
-            wild_cards = [(card, counts[card]) for card in sorted(filter(is_wild.__getitem__, counts))]
-            ranks, suits = only
-            for rank in ranks:
-                cards = list(filter(counts.__contains__, self._naturals_of_rank.get(rank, ())))
-                if cards:
-                    by_rank[rank] = list(zip(cards, map(counts.__getitem__, cards), strict=True))
-            for suit in suits:
-                cards = list(filter(counts.__contains__, self._naturals_of_suit.get(suit, ())))
-                if cards:
-                    by_suit[suit] = list(zip(cards, map(counts.__getitem__, cards), strict=True))
-        parts: dict[Part, tuple[Candidate, ...]] = {}
+        copies = False  # (whether a natural card is held more than once: else a rank holds as many as its cards)
+        # (each card with its count, made and sorted in C, so that each suit's and rank's cards come in order)
+        for held in sorted(counts.items()):
+            card, count = held
+            if count <= 0:
+                continue
+            if is_wild[card]:
+                wild_cards.append(held)
+            else:
+                by_suit.setdefault(suit_of[card], []).append(held)
+                by_rank.setdefault(rank_of[card], []).append(held)
+                if count > 1:
+                    copies = True
+        found: list[Candidate] = []
         groups = self._groups
         wilds: tuple[tuple[int, int], ...] = ()
         wild_copies = 0
-        for index, kind in enumerate(self.kinds.values()):
+        for kind in self.kinds.values():
             if wild_cards:  # (how many of one wild card a search can use: as wilds, and in its place as a natural)
                 most = kind.max_wilds + 2
                 wilds = tuple([(card, count if count <= most else most) for card, count in wild_cards])
                 wild_copies = sum([count for _, count in wilds])
             most_wilds = wild_copies if wild_copies < kind.max_wilds else kind.max_wilds
             if kind.shape == "set":
-                ranked = kind.one_per_owner and taken
+                taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner and table else ()
                 least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
                 for rank in sorted(by_rank):
                     of_rank = by_rank[rank]
                     # (too few cards of the rank for a set, even with every wild card held; as many cards as are
                     # needed hold as many copies)
-                    if (kind.ranks is not None and rank not in kind.ranks) or (ranked and (kind.name, rank) in taken) \
-                            or (len(of_rank) < least_naturals and
-                                (not copies or sum([count for _, count in of_rank]) < least_naturals)):
+                    if (kind.ranks is not None and rank not in kind.ranks) or rank in taken or (
+                            len(of_rank) < least_naturals and
+                            (not copies or sum([count for _, count in of_rank]) < least_naturals)):
                         continue
                     key = (kind.name, owner, rank, tuple(of_rank), wilds)
                     group = groups.get(key)
                     if group is None:
                         group = self._keep_group(key, self._sets(kind, owner, rank, key[3], wilds))
-                    if group:
-                        parts[index, rank] = group
+                    found.extend(group)
             else:
                 suits = set(by_suit)
                 for card, _ in wilds:
-                    if card in kind.in_place and (only is None or suit_of[card] in only[1]):
+                    if card in kind.in_place:
                         suits.add(suit_of[card])
                 for suit in sorted(suits):
                     of_suit = by_suit.get(suit, ())
@@ -460,11 +424,10 @@ class MeldRules:
                     group = groups.get(key)
                     if group is None:
                         group = self._keep_group(key, self._runs(kind, owner, suit, key[3], wilds))
-                    if group:
-                        parts[index, suit] = group
+                    found.extend(group)
         # (Each meld once: a group holds each of its melds once, and two groups never make the same meld: a meld
         # holds a natural card, of its group's rank or suit.)
-        return parts
+        return found
 
     def _keep_group(self, key: tuple[Any, ...], melds: list[Candidate]) -> tuple[Candidate, ...]:
         """The melds of one group (each once, with what it needs and stands for), kept for the next search."""

@@ -1,19 +1,13 @@
-"""The new melds a seat's hand can make, kept from one decision to the next.
+"""The new melds a seat's hand can make, kept between the decisions of one turn.
 
-MeldRules.search depends on the hand as a multiset of cards (not on their order), on the owner and on the ranks
-taken on the owner's table; it finds the melds of each part (a kind with a rank's or a suit's natural cards) on
-its own. The last search of each seat is kept, by part. From one of the seat's decisions to the next its hand
-lost and gained a few cards (a meld laid, a card added, a discard; a draw) and its table gained melds:
-
-- the melds kept that the hand still holds, and that no rank taken since rules out, are exactly the melds a new
-  search finds from the cards it lost, in the same order (a search never finds a meld the hand could not make,
-  and every meld it finds from fewer cards it also found from more);
-- a natural card gained changes only the parts of its rank and of its suit: those are searched again (mostly
-  answered from the melds MeldRules keeps for each part's cards); a wild card gained changes every part, and
-  the hand is searched again.
-
-The melds found are numbered 0; the one laid is given its own number when it is laid (a ruleset's expressions
-never read it).
+MeldRules.candidates depends on the hand as a multiset of cards (not on their order), on the owner and on the
+ranks taken on the owner's table. After a meld is laid or a card added to one, the hand has only lost cards and
+the table only gained melds. The melds of the last search that the hand still holds, and that no rank taken
+since rules out, are then exactly the melds a new search finds, in the same order (a search never finds a meld
+the hand could not make, and every meld it finds from fewer cards it also found from more). A hand that gained
+a card (a draw, a pile taken) is searched again, which MeldRules.search answers mostly from the melds it keeps
+for each suit's and rank's cards. The melds found are numbered 0; the one laid is given its own number when it
+is laid (a ruleset's expressions never read it).
 """
 
 from __future__ import annotations
@@ -24,101 +18,64 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from interpreter.actions import MELD_SIZES, Action
 from interpreter.engine.errors import RulesetRuntimeError
-from interpreter.engine.melds import Candidate, Meld, MeldRules, Part, counted
+from interpreter.engine.melds import Meld, MeldRules, counted
 
 if TYPE_CHECKING:
     from interpreter.engine.state import State
 
 
-Entry = tuple[Meld, dict[int, int], Action]  # a new meld, the cards it needs (card -> how many), its action
-
-
 class MeldSearch(NamedTuple):
-    """What a search found for one seat's hand: the melds, with the cards each needs and its action, by part of
-    the search (see MeldRules.search_parts), and all of them in order. (A tuple: one is made at every decision
-    that offers melds, and the copies of a state share it.)"""
+    """What a search found for one seat's hand: the melds, with the cards each needs and its action. (A tuple:
+    one is made at every decision that offers melds.)"""
 
+    seat: int
     owner: int
     counts: dict[int, int]  # the hand's cards and how many of each (never changed once made)
     taken: frozenset[tuple[str, int]]  # the ranks taken on the owner's table by kinds of one meld per rank
-    parts: dict[Part, tuple[Entry, ...]]  # (never changed once made)
-    found: tuple[Entry, ...]
+    found: tuple[tuple[Meld, dict[int, int], Action], ...]
 
 
 def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner: int,
-              table: list[Meld]) -> tuple[Entry, ...]:
+              table: list[Meld]) -> tuple[tuple[Meld, dict[int, int], Action], ...]:
     """Every valid new meld the seat's hand can make, with the cards it needs and its action (see the module
     docstring)."""
     counts = counted(hand)
     taken = rules.taken_ranks(table)
-    searches = state.meld_searches
-    kept = searches.get(seat)
-    parts = None if kept is None or kept.owner != owner or not kept.taken <= taken else \
-        _parts_again(rules, seat, kept, counts, taken)
-    if parts is None:
-        parts = {part: _entries(seat, group) for part, group in rules.search_parts(counts, owner, taken).items()}
-    elif kept is not None and parts is kept.parts:  # (the same hand and table: the same melds)
-        return kept.found
-    found = tuple(itertools.chain.from_iterable(parts.values()))
-    # (a new dict, not the old one changed: the copies of a state share it)
-    state.meld_searches = {**searches, seat: MeldSearch(owner, counts, taken, parts, found)}
+    kept = state.meld_search
+    lost = None if kept is None or kept.seat != seat or kept.owner != owner or not kept.taken <= taken \
+        else _lost(kept.counts, counts)
+    if lost is not None:
+        assert kept is not None
+        newly_taken = taken - kept.taken
+        still: list[tuple[Meld, dict[int, int], Action]] = []
+        for entry in kept.found:  # (loops, not generators: this runs at every decision of a turn)
+            needs = entry[1]
+            for card, left in lost:
+                if needs.get(card, 0) > left:
+                    break
+            else:
+                if not (newly_taken and entry[0].shape == "set" and (entry[0].kind, entry[0].rank) in taken):
+                    still.append(entry)
+        found = tuple(still)
+    else:
+        found = tuple([(meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
+                       for meld, needs, roles in rules.search(counts, owner, table)])
+    state.meld_search = MeldSearch(seat, owner, counts, taken, found)
     return found
 
 
-def _parts_again(rules: MeldRules, seat: int, kept: MeldSearch, counts: dict[int, int],
-                 taken: frozenset[tuple[str, int]]) -> dict[Part, tuple[Entry, ...]] | None:
-    """The parts of a search of the hand counted, from the search kept for the seat (the same owner, no rank
-    taken then that is not taken now); None when a wild card was gained (every part changes)."""
-    before = kept.counts
-    lost = []  # (card, how many are left) for each card held fewer times
-    for card, held in before.items() - counts.items():  # (the cards whose count changed: the items' difference in C)
-        left = counts.get(card, 0)
-        if left < held:
-            lost.append((card, left))
-    ranks: set[int] = set()  # the ranks and suits of the natural cards gained
-    suits: set[int] = set()
-    for card, held in counts.items() - before.items():
-        if held > before.get(card, 0):
-            if rules.is_wild[card]:
-                return None
-            ranks.add(rules.deck.rank_of[card])
-            suits.add(rules.deck.suit_of[card])
-    newly_taken = taken - kept.taken
-    parts = kept.parts
-    if not (lost or ranks or newly_taken):
-        return parts
-    places = rules.kind_places
-    still: dict[Part, tuple[Entry, ...]] = {}
-    for part, entries in parts.items():
-        kind, is_set, value = places[part[0]] + (part[1],)
-        if value in (ranks if is_set else suits) or (is_set and newly_taken and (kind, value) in newly_taken):
-            continue  # (searched again below; or a rank newly taken: none of its sets)
-        if lost:
-            # (the melds kept that the hand still holds are those a new search of fewer cards finds)
-            kept_entries = []
-            for entry in entries:  # (loops, not generators: this runs at every decision of a turn)
-                needs = entry[1]
-                for card, left in lost:
-                    if needs.get(card, 0) > left:
-                        break
-                else:
-                    kept_entries.append(entry)
-            if not kept_entries:
-                continue
-            if len(kept_entries) < len(entries):
-                entries = tuple(kept_entries)
-        still[part] = entries
-    if ranks:  # (natural cards gained: the parts of their ranks and suits are searched again)
-        again = rules.search_parts(counts, kept.owner, taken, (ranks, suits))
-        if again:
-            still.update((part, _entries(seat, group)) for part, group in again.items())
-            still = dict(sorted(still.items()))  # (in the order of the parts' keys: the order of a search)
-    return still
-
-
-def _entries(seat: int, group: tuple[Candidate, ...]) -> tuple[Entry, ...]:
-    return tuple([(meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
-                  for meld, needs, roles in group])
+def _lost(before: dict[int, int], now: dict[int, int]) -> list[tuple[int, int]] | None:
+    """The cards of which the hand now holds fewer, with how many are left; None when it gained any card. (Only
+    the cards whose count changed are looked at: the differences of the two hands' items are made in C.)"""
+    if now.keys() - before.keys():  # (a card the hand did not hold)
+        return None
+    lost = []
+    for card, held in before.items() - now.items():
+        left = now.get(card, 0)
+        if left > held:
+            return None
+        lost.append((card, left))
+    return lost
 
 
 MOST_GROUPS = 20_000  # the most groups of melds one decision may offer (see `groups`)

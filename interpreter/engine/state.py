@@ -88,7 +88,7 @@ class State:
         self.meld_plans: dict[Action, Any] = {}  # for each legal meld or addition, the meld it makes
         self.breaking: dict[Action, tuple[Any, ...]] = {}  # each legal action that breaks clauses: those clauses
         self.melds_laid = 0  # melds are numbered m0, m1, ... in the order they are laid in the hand
-        self.meld_searches: dict[int, MeldSearch] = {}  # each seat's last search for new melds (see meldsearch.py)
+        self.meld_search: MeldSearch | None = None  # the last search for new melds (see meldsearch.py)
         self.cards: Cards = game.cards  # the engine's parts that act on the state (shared)
         self.match: MatchLoop = game.match
 

@@ -92,7 +92,7 @@ def _hold(state: State, text: str) -> None:
         stock.remove(card)
     hands[state.current_player][:] = wanted
     state._legal = None
-    state.meld_searches = {}
+    state.meld_search = None
 
 
 def _melds(state: State) -> list[str]:

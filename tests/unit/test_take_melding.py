@@ -99,7 +99,7 @@ def _rummy(tmp_path: Path, hand: str, pile: str, table: str = "", packs: int = 1
         state.values["melds"][seat].append(meld)
         state.melds_laid += 1
     state._legal = None
-    state.meld_searches = {}
+    state.meld_search = None
     return state
 
 

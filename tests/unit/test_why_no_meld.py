@@ -26,7 +26,7 @@ def _hold(state: State, text: str) -> None:
     state.values["stock"].extend(hand)
     hand[:] = wanted
     state._legal = None
-    state.meld_searches = {}
+    state.meld_search = None
 
 
 def test_a_hand_with_no_meld_and_no_meld_on_the_table_says_so() -> None:
