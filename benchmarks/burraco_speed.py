@@ -1,6 +1,6 @@
 """Speed of the engine against the hand-written reference on Burraco, in the same run, with the same random policy.
 
-    python benchmarks/burraco_speed.py [--chunk 4] [--rounds 12] [--seed 1] [--probes 200] [--only engine]
+    python benchmarks/burraco_speed.py [--chunk 4] [--rounds 40] [--seed 1] [--probes 200] [--only engine]
 
 Both sides play random-policy hands of four-player Burraco: take the whole discard pile or draw from the stock
 on a coin flip (draw when the pile is empty); meld greedily, repeating until nothing applies: add natural
@@ -196,7 +196,7 @@ def _quantiles(times: list[float]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chunk", type=int, default=4, help="hands per chunk of each side (default 4)")
-    parser.add_argument("--rounds", type=int, default=12, help="chunks of each side, alternating (default 12)")
+    parser.add_argument("--rounds", type=int, default=40, help="chunks of each side, alternating (default 40)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--probes", type=int, default=200,
                         help="random 25-card hands for the legal_actions() timing (default 200; 0 skips it)")

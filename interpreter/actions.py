@@ -185,13 +185,13 @@ def frozen(value: Any) -> Any:
 
 def thawed(value: Any) -> Any:
     """An action's argument value as the ruleset's expressions see it: tuples as lists."""
-    return [thawed(item) for item in value] if isinstance(value, tuple) else value
+    return [thawed(item) for item in value] if value.__class__ is tuple else value  # (a meld is a named tuple)
 
 
 def argument_text(deck: Deck, kind: str | None, value: Any) -> str:
     """A choice's argument value in an action's text (`kind` as for `Action.text`; `list:card` for a list of
     cards)."""
-    if isinstance(value, (list, tuple)):  # a list: its items joined with `+`
+    if value.__class__ is list or value.__class__ is tuple:  # a list: its items joined with `+` (not a meld)
         element = kind.removeprefix("list:") if kind and kind.startswith("list:") else None
         return "+".join(argument_text(deck, element, item) for item in value) or NO_ITEMS
     return _named(deck, kind, value) if kind else _value_text(value)

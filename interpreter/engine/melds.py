@@ -12,14 +12,13 @@ end. A card that is wild but natural in its own place (`natural_in_place`) count
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter.cards import Deck
 from interpreter.engine.errors import RulesetRuntimeError
@@ -49,12 +48,7 @@ class MeldKind:
     fixed_wilds: bool = False  # a run's wild keeps the card it was laid as: never moved, never replaced
     max_added_per_end: int | None = None  # a run: the most cards added beyond each end of it as it was laid
 
-@dataclass(slots=True, unsafe_hash=True)
-class Meld:
-    """A meld on the table: its cards in table order and, for each, whether it acts as a wild. Never changed
-    once made (`replaced` makes another): it is hashed. (Not a frozen dataclass, which is several
-    times slower to make, and a search makes hundreds.)"""
-
+class _MeldFields(NamedTuple):
     id: int
     kind: str
     shape: str
@@ -69,29 +63,27 @@ class Meld:
     # first card added to it; a meld never added to has laid_high < laid_low).
     laid_low: int = 0
     laid_high: int = -1
+
+
+class Meld(_MeldFields):
+    """A meld on the table: its cards in table order and, for each, whether it acts as a wild. Never changed
+    once made (`replaced` makes another): it is hashed and compared as its fields. (A named tuple, made in C by
+    `_MELD(Meld, fields)` where a search makes hundreds; a class of its own over the fields, so that a meld may
+    keep what is known of its additions.)"""
+
     # What each card added to it makes, once worked out (see MeldRules.add): the rules that worked it out and
-    # card -> the meld with the card added, or None, and the cards that may go onto it at all. Kept with the meld,
-    # so that it goes when the meld does; not part of its value (neither compared nor hashed, nor copied by
-    # `replaced`).
-    additions_known: tuple[Any, dict[int, Meld | None], frozenset[int]] | None = dataclasses.field(
-        default=None, init=False, compare=False, hash=False, repr=False)
+    # card -> the meld with the card added, or None, and the cards that may go onto it at all. Kept with the meld
+    # (in its own attributes, made only for the melds asked about), so that it goes when the meld does; not part of
+    # its value (neither compared nor hashed, nor copied by `replaced`, `pickle` or `copy`).
+    additions_known: tuple[Any, dict[int, Meld | None], frozenset[int]] | None = None
 
-    def __getstate__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Any, ...]:
         """A copy made by `pickle` or `copy` starts with nothing known of its additions."""
-        return tuple(getattr(self, name) for name in _MELD_FIELDS)
-
-    def __setstate__(self, state: tuple[Any, ...]) -> None:
-        for name, value in zip(_MELD_FIELDS, state, strict=True):
-            object.__setattr__(self, name, value)
-        self.additions_known = None
+        return _meld_of, (tuple(self),)
 
     def replaced(self, **changes: Any) -> Meld:
-        """Another meld with `changes` to its fields, as `dataclasses.replace` makes it (a third of the time:
-        that one works out the fields' names and kinds at each call); nothing known of its additions."""
-        made = Meld(*_meld_values(self))
-        for name, value in changes.items():
-            setattr(made, name, value)
-        return made
+        """Another meld with `changes` to its fields; nothing known of its additions."""
+        return self._replace(**changes)
 
     @property
     def wilds(self) -> list[int]:
@@ -102,8 +94,13 @@ class Meld:
         return list(itertools.compress(self.cards, map(operator.not_, self.wild)))
 
 
-_MELD_FIELDS = tuple(field.name for field in dataclasses.fields(Meld) if field.init)  # (see Meld.__getstate__)
-_meld_values = operator.attrgetter(*_MELD_FIELDS)  # (a meld's fields in order, read in C: see Meld.replaced)
+_MELD = tuple.__new__  # a meld made from all its fields in order (`_MELD(Meld, (id, kind, ...))`), in C
+
+
+def _meld_of(fields: tuple[Any, ...]) -> Meld:
+    return _MELD(Meld, fields)
+
+
 _KIND_AND_RANK = operator.attrgetter("kind", "rank")  # (a meld's (kind, rank), read in C: see taken_ranks)
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
 _GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
@@ -597,7 +594,8 @@ class MeldRules:
                 parts = by_size[size] = [part for part in wild_parts
                                          if kind.minimum <= size + len(part[0]) <= kind.maximum]
             for combo, combo_needs, combo_flags, combo_roles in parts:
-                meld = Meld(0, kind_name, "set", owner, naturals + combo, flags + combo_flags, rank)
+                meld = _MELD(Meld, (0, kind_name, "set", owner, naturals + combo, flags + combo_flags, rank, -1, 0,
+                                    False, 0, -1))
                 found.append((meld, {**natural_needs, **combo_needs}, roles + combo_roles))
         return found
 
@@ -777,14 +775,15 @@ class MeldRules:
                                 needs = dict.fromkeys(cards, 1)
                                 if twice:
                                     needs[wild_card] = 2
-                                found[key] = (Meld(0, name, "run", owner, cards, key[1], -1, suit, run_low,
-                                                   free and not natural), needs, blank[size] if natural else roles)
+                                found[key] = (_MELD(Meld, (0, name, "run", owner, cards, key[1], -1, suit, run_low,
+                                                            free and not natural, 0, -1)),
+                                              needs, blank[size] if natural else roles)
                     elif needed == 0:  # the window's places all held: its natural run (as `_natural_run` makes it)
                         cards = naturals
                         flags = no_wild[size]
                         if (cards, flags) not in found:
-                            found[cards, flags] = (Meld(0, name, "run", owner, cards, flags, -1, suit, low),
-                                                   dict.fromkeys(cards, 1), blank[size])
+                            found[cards, flags] = (_MELD(Meld, (0, name, "run", owner, cards, flags, -1, suit, low,
+                                                                False, 0, -1)), dict.fromkeys(cards, 1), blank[size])
                     else:
                         self._general_runs(kind, owner, suit, dict(zip(places, naturals, strict=True)), choices,
                                            found)

@@ -3,7 +3,7 @@ adding a card does to a meld on the table, wild cards included."""
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import pickle
 import random
 from functools import cache
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.engine.melds import _MELD_FIELDS, Meld, MeldRules
+from interpreter.engine.melds import Meld, MeldRules, counted
 
 BURRACO = Path(__file__).resolve().parents[2] / "rulesets" / "burraco.yaml"
 RUMMY_500 = Path(__file__).resolve().parents[2] / "tests" / "games" / "rummy500.yaml"
@@ -393,20 +393,31 @@ def test_what_a_meld_makes_is_kept_with_it_for_the_rules_that_worked_it_out(tmp_
     assert meld.additions_known is not None and repr(meld) == repr(copy)  # (not part of the meld's value)
 
 
-def test_a_meld_replaced_is_the_meld_dataclasses_replace_makes_with_nothing_known_of_its_additions() -> None:
-    # (`Meld.replaced` is the engine's fast `dataclasses.replace`: a meld laid gets its number, a run grown gets
-    # its cards, its ends as laid; BU-30: the 9D takes the joker's place in 8D JK 10D)
+def test_a_meld_replaced_is_the_meld_made_with_the_fields_changed_with_nothing_known_of_its_additions() -> None:
+    # (`Meld.replaced`: a meld laid gets its number, a run grown gets its cards, its ends as laid; BU-30: the 9D
+    # takes the joker's place in 8D JK 10D)
     meld = laid("8D JK 10D")
     assert rules().add(meld, cards("9D")[0]) is not None and meld.additions_known is not None
     for changes in ({"id": 7}, {"owner": 1}, {"cards": (1, 2, 3), "wild": (False, True, False), "low": 4},
                     {"laid_low": 2, "laid_high": 9}, {}):
         made = meld.replaced(**changes)
-        expected = dataclasses.replace(meld, **changes)
+        expected = Meld(*[changes.get(name, getattr(meld, name)) for name in Meld._fields])
         assert made is not meld and made == expected and hash(made) == hash(expected)
-        assert [getattr(made, name) for name in _MELD_FIELDS] == [getattr(expected, name) for name in _MELD_FIELDS]
+        assert type(made) is Meld and [getattr(made, name) for name in Meld._fields] == list(expected)
         assert made.additions_known is None
-    with pytest.raises(AttributeError):
+    with pytest.raises(ValueError):
         meld.replaced(colour="red")
+
+
+def test_the_melds_a_search_makes_are_the_melds_their_fields_make() -> None:
+    # (a search makes its melds from all their fields at once, in C: each equals the meld made with its fields
+    # by name, and hashes alike; a copy made by `copy` starts with nothing known of its additions)
+    found = [meld for meld, _, _ in rules().search(counted(cards("6S 7S 8S 9S JK 2H 6H 6C")), 0, [])]
+    assert found and any(meld.shape == "set" for meld in found) and any(meld.shape == "run" for meld in found)
+    for meld in found:
+        again = Meld(**{name: getattr(meld, name) for name in Meld._fields})
+        assert type(meld) is Meld and meld == again and hash(meld) == hash(again) and meld.additions_known is None
+    assert copy.copy(found[0]) == found[0] and copy.deepcopy(found[0]) == found[0]
 
 
 def test_the_ranks_taken_on_a_table_are_those_of_its_sets_of_a_kind_of_one_set_per_rank() -> None:
