@@ -730,13 +730,7 @@ class _Emitter:
         if table is not None and function in _FIELD_FOLDS:  # (`sum(value(c) for c in s)`: summed in C)
             return _FIELD_FOLDS[function].format(fields=f"map({table}.__getitem__, {collection})")
         frame: tuple[str, dict[str, str]] | None = (node.variable, {}) if looped else None
-        self.loop_frames.append(frame)
-        try:
-            with self._bound(node.variable):
-                body = self.emit(node.body)
-                condition = f" if {self.emit(rest)}" if rest is not None else ""
-        finally:
-            self.loop_frames.pop()
+        body, condition = self._in_loop(node.variable, node.body, rest, frame)
         loop = f"for {variable} in {collection}{condition}"
         if frame is not None:
             return self._loop(function, variable, collection, body, condition, frame[1])
@@ -856,14 +850,19 @@ class _Emitter:
             if picked is not None:
                 return f"B_first({picked})"
         frame: tuple[str, dict[str, str]] = (node.variable, {})
-        self.loop_frames.append(frame)
+        result, condition = self._in_loop(node.variable, node.result, rest, frame)
+        return self._loop("first", f"v_{node.variable}", collection, result, condition, frame[1])
+
+    def _in_loop(self, variable: str, result: ast.Node, rest: ast.Node | None,
+                 frame: tuple[str, dict[str, str]] | None) -> tuple[str, str]:
+        """The code of a quantifier's or a comprehension's result and of its condition (` if ...`, or nothing),
+        with its variable bound; `frame`: the loop's, when it is written as a function of its own (`_loop`)."""
+        self.loop_frames.append(frame)  # (None in a comprehension: a local bound there would be a cell)
         try:
-            with self._bound(node.variable):
-                result = self.emit(node.result)
-                condition = f" if {self.emit(rest)}" if rest is not None else ""
+            with self._bound(variable):
+                return self.emit(result), f" if {self.emit(rest)}" if rest is not None else ""
         finally:
             self.loop_frames.pop()
-        return self._loop("first", f"v_{node.variable}", collection, result, condition, frame[1])
 
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
         return self._kept_whole(node, self._comprehension)
@@ -878,15 +877,8 @@ class _Emitter:
         table = self._card_field(node.result, node.variable) if rest is None else None
         if table is not None:  # (`[c.rank for c in cs]`: listed in C)
             return f"list(map({table}.__getitem__, {collection}))"
-        variable = f"v_{node.variable}"
-        self.loop_frames.append(None)  # (a local bound inside a comprehension is a cell of the function around it)
-        try:
-            with self._bound(node.variable):
-                result = self.emit(node.result)
-                condition = f" if {self.emit(rest)}" if rest is not None else ""
-        finally:
-            self.loop_frames.pop()
-        return f"[{result} for {variable} in {collection}{condition}]"
+        result, condition = self._in_loop(node.variable, node.result, rest, None)
+        return f"[{result} for v_{node.variable} in {collection}{condition}]"
 
     def _emit_listdisplay(self, node: ast.ListDisplay) -> str:
         return "[" + ", ".join(self.emit(item) for item in node.items) + "]"
