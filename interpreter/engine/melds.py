@@ -862,8 +862,7 @@ class MeldRules:
         written out for the legal sets that offer every addition."""
         found = []
         for meld in melds:
-            kept = meld.additions_known  # (`_additions_kept`, written out for the record already made)
-            _, known, fitting = kept if kept is not None and kept[0] is self else self._additions_kept(meld)
+            _, known, fitting = self._additions_kept(meld)
             for card in filter(fitting.__contains__, cards):
                 if card in known:
                     grown = known[card]
