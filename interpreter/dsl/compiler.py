@@ -283,7 +283,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
         CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of), BEATERS=beaters_for(deck),
-        any=any, all=all, sum=sum, Q_max=_q_max, Q_min=_q_min,
+        any=any, all=all, sum=sum, len=len, max=max, min=min, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, FRACTION=fraction,
         KEY=functools.partial(_key, deck),
     )
@@ -353,6 +353,23 @@ Comparison = tuple[str, str, str, list[tuple[str, str]]]
 _EMPTY = {"any": "False", "all": "True", "count": "0", "sum": "0"}
 # A quantifier over one field of each card (`sum(value(c) for c in s)`, `max(c.rank for c in cs)`): made in C.
 _FIELD_FOLDS = {"sum": "sum({fields})", "max": "Q_max(list({fields}))", "min": "Q_min(list({fields}))"}
+
+# A quantifier over `seats()` of one per-seat value (`_Emitter._over_seats`), by (quantifier, form of the test,
+# kind of the value: see `_element_kind`): the code over the variable's list, `{values}`, and the value compared
+# with, `{other}`. (A false bool, int or num equals False; `==` and `!=` compare as the loop would.)
+_OVER_SEATS = {
+    **{(function, "read", kind): code for kind in ("bool", "number") for function, code in (
+        ("any", "any({values})"), ("all", "all({values})"), ("count", "len({values}) - {values}.count(False)"))},
+    **{(function, "not", kind): code for kind in ("bool", "number") for function, code in (
+        ("any", "not all({values})"), ("all", "not any({values})"), ("count", "{values}.count(False)"))},
+    ("count", "read", "bool"): "{values}.count(True)",
+    **{(function, form, kind): code for kind in ("bool", "number", "other") for function, form, code in (
+        ("any", "==", "{other} in {values}"), ("all", "!=", "{other} not in {values}"),
+        ("count", "==", "{values}.count({other})"), ("count", "!=", "len({values}) - {values}.count({other})"))},
+    ("sum", "read", "number"): "sum({values})",
+    ("max", "read", "number"): "max({values})",
+    ("min", "read", "number"): "min({values})",
+}
 
 _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
@@ -720,6 +737,10 @@ class _Emitter:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
         variable = f"v_{node.variable}"
         function = node.function
+        if rest is None and _is_seats(node.collection, self.annotations):
+            over_seats = self._over_seats(function, node.variable, node.body)
+            if over_seats is not None:  # (`count(not folded[p] for p in seats())`: counted in C)
+                return over_seats
         looped = function in _LOOPS and self.helper is not None and self.folding is not None
         if looped and rest is None:
             compared = self._field_test(node.variable, node.body, collection, _FIELD_TESTS.get(function, {}),
@@ -743,6 +764,75 @@ class _Emitter:
         if function in ("max", "min"):
             return f"Q_{function}([{body} {loop}])"
         return f"Q_{function}({collection}, lambda {variable}: {body})"
+
+    def _over_seats(self, function: str, variable: str, body: ast.Node) -> str | None:
+        """A quantifier over `seats()` whose test reads one per-seat variable at the seat (`folded[p]`, `not
+        folded[p]`, `status[p] == 'play'`, `score[p]` for `sum`, `max`, `min`), itself or through a definition of
+        one parameter called with the seat (`live(p)`, `live(s): not folded[s]`): written over the variable's
+        list in C (`V['folded'].count(False)`, `'play' in V['status']`, `max(V['score'])`), its one value per
+        seat in seat order. A value compared with is worked out once, before the list is looked at (it reads
+        nothing of the seat). None for any other quantifier."""
+        emitter, parameter, inlined = self, variable, None
+        call = self.annotations.calls.get(id(body))
+        if call is not None:  # (a definition called with the seat: its own body, written by its own emitter)
+            instance = self.folding.instance(call) if self.folding is not None else None
+            argument = body.arguments[0] if isinstance(body, ast.Call) and len(body.arguments) == 1 else None
+            if instance is None or instance.annotations is None or instance.failed or argument is None or \
+                    len(instance.definition.parameters) != 1 or not isinstance(argument, ast.Name) or \
+                    argument.identifier != variable:
+                return None
+            emitter = _Emitter(instance.annotations, instance.definition.parameters, self.folding)
+            emitter.helper, emitter.inline_depth = self.helper, self.inline_depth + 1
+            parameter, body, inlined = instance.definition.parameters[0], instance.definition.body, call
+        shape = emitter._seat_read(body, parameter)
+        if shape is None:
+            return None
+        form, values_node, compared = shape
+        template = _OVER_SEATS.get((function, form, emitter._element_kind(values_node)))
+        if template is None:
+            return None
+        values = emitter.emit(values_node.subject)
+        other = ""
+        if compared is not None:
+            with emitter._bound(parameter):
+                other = emitter.emit(compared)
+        code = "(" + template.format(values=values, other=other) + ")"
+        if inlined is not None:  # (written in this expression's code: a failure in it names the definition)
+            self.hoisted = self.hoisted or emitter.hoisted
+            self.called = self.called or emitter.called
+            self.inlined += [*emitter.inlined, (code, inlined)]
+        return code
+
+    def _seat_read(self, node: ast.Node, seat: str) -> tuple[str, ast.Index, ast.Node | None] | None:
+        """For a test of `_over_seats`: its form (`read`, `not`, `==`, `!=`), the per-seat variable read at the
+        seat `seat`, and the value compared with (which reads nothing of the seat); else None."""
+        if isinstance(node, ast.Unary) and node.operator == "not":
+            found = self._seat_read(node.operand, seat)
+            return ("not", found[1], None) if found is not None and found[0] == "read" else None
+        if isinstance(node, ast.Binary) and node.operator in ("==", "!="):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                found = self._seat_read(side, seat)
+                if found is not None and found[0] == "read" and not _reads(other, seat):
+                    return node.operator, found[1], other
+            return None
+        if not (isinstance(node, ast.Index) and isinstance(node.index, ast.Name) and node.index.identifier == seat
+                and isinstance(node.subject, ast.Name)) or id(node) in self.annotations.keyed_index:
+            return None
+        subject, annotations = node.subject, self.annotations
+        if subject.identifier in self.locals or id(subject) in annotations.bound or id(subject) in \
+                annotations.calls or id(subject) in annotations.implicit_index:
+            return None
+        subject_type = annotations.types.get(id(subject))
+        if subject_type is None or subject_type.name != "per_seat":  # (one value per seat: as many as seats)
+            return None
+        return "read", node, None
+
+    def _element_kind(self, node: ast.Index) -> str:
+        """`truth` for a per-seat value of a type whose false values equal False (bool, int, num), `number` for
+        one of int or num too (`sum`, `max`), `bool`, or `other`."""
+        element = self.annotations.types.get(id(node))
+        name = element.name if element is not None else ""
+        return "bool" if name == "bool" else "number" if name in ("int", "num") else "other"
 
     def _field_test(self, variable: str, test: ast.Node, collection: str, written: Mapping[str, str],
                     empty: str) -> str | None:
@@ -1088,6 +1178,12 @@ def _context_read(node: ast.Node, annotations: Any, folding: Any) -> set[str] | 
 def _unset(kept: dict[str, str]) -> str:
     """The lines that start a function's locals keeping values worked out once (see `_Emitter._kept`)."""
     return "".join(f"    {local} = UNSET\n" for local in sorted(set(kept.values())))
+
+
+def _is_seats(node: ast.Node, annotations: Annotations) -> bool:
+    """Whether a node is the call `seats()` of the builtin (every seat, in order)."""
+    return isinstance(node, ast.Call) and node.function == "seats" and not node.arguments and \
+        id(node) not in annotations.calls
 
 
 def _first_conjunct(condition: ast.Node | None) -> tuple[ast.Node | None, ast.Node | None]:
