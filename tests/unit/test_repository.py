@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -75,3 +76,29 @@ def test_the_bytecode_count_names_where_a_game_spends_them(capsys: pytest.Captur
     assert again == counts  # deterministic: the same seed counts the same bytecodes
     assert module.main([str(ROOT / "tests" / "games" / "tiny.yaml"), "--decisions", "20", "--function", "apply"]) == 0
     assert "bytecodes per decision in apply" in capsys.readouterr().out
+
+
+def test_the_engine_compares_with_another_revision_in_one_process(capsys: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, check=False).returncode:
+        pytest.skip("not a git checkout")
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # (the benchmarks import their sibling modules)
+    monkeypatch.setenv("RULEDECK_NO_CACHE", "1")
+    spec = importlib.util.spec_from_file_location("compare_revisions", ROOT / "benchmarks" / "compare_revisions.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    try:
+        assert module.main(["HEAD", str(ROOT / "tests" / "games" / "tiny.yaml"), "--rounds", "2",
+                            "--decisions", "30"]) == 0
+        # the revision's engine is a package of its own: none of its modules is the working tree's
+        from interpreter.engine.state import State
+
+        assert sys.modules["interpreter_base.engine.state"].State is not State
+        assert not any(name.startswith("interpreter.") and "interpreter_base" in str(getattr(value, "__file__", ""))
+                       for name, value in sys.modules.items())
+    finally:
+        for name in [name for name in sys.modules if name.split(".")[0] == "interpreter_base"]:
+            del sys.modules[name]
+    out = capsys.readouterr().out
+    assert "ratio to HEAD" in out and "working" in out
