@@ -647,13 +647,13 @@ class _Emitter:
         return code
 
     def _inline_memoised(self, function_name: str) -> str | None:
-        """At the top of a filter's conditions, a small parameterless definition's body, written where its value
-        is worked out for the decision (`_kept`: it is kept as before, in a local and in `B`), so that working it
-        out calls no function; None elsewhere, and for a larger definition."""
-        if self.kept_locally is None or self.locals or self.shadowing or self.in_iterable or \
-                self.inline_depth >= 3 or self.folding is None:
+        """A small parameterless definition's body, written where its value is worked out for the decision
+        (`_kept`: it is kept as before, in `B`, and at the top of a filter's conditions also in a local), so that
+        working it out calls no function; None inside a quantifier, a comprehension or a definition with
+        parameters, and for a larger definition."""
+        if self.locals or self.shadowing or self.in_iterable or self.inline_depth >= 3 or self.folding is None:
             return None
-        place = ("memoised", function_name)
+        place = ("memoised", function_name, self.kept_locally is None)
         written = self.inlined_here.get(place)
         if written is not None:  # (written once: the same code at each place, its quantifiers' functions shared)
             self.inlined.append((written, function_name))
