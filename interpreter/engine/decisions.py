@@ -235,7 +235,7 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
     for meld, card, grown in additions:
         action = _ADD(Action, (seat, "add", card, "", (), (), (), meld.id))
         found[action] = option
-        plans[action] = grown
+        plans[action] = (grown, meld)  # (the meld it makes, and the meld it is added to)
 
 
 def _take_melding_actions(state: State, pending: Pending, option: Option, found: dict[Action, Option],
@@ -522,10 +522,8 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
     if option.kind == "meld":
         return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
     if option.kind == "add":
-        assert option.destination is not None
-        melds = state.cards.all_melds(state, option, pending.bindings)
-        target = next(meld for meld in melds if meld.id == action.target)
-        return {**pending.bindings, "cards": [action.card], "meld": target, "after": state.meld_plans[action]}
+        after, target = state.meld_plans[action]
+        return {**pending.bindings, "cards": [action.card], "meld": target, "after": after}
     assert option.source is not None
     _, cards = state.cards.zone(state, option.source, pending.bindings)
     if option.kind == "take" and action.target > 0:
