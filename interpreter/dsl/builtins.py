@@ -351,17 +351,19 @@ def _check_seat(env: Mapping[str, Any], seat: int) -> int:
 
 
 def _seats_from(env: Mapping[str, Any], first: int) -> list[int]:
-    count = _check_seat(env, first)
     clockwise = env.get("_clockwise")  # where the seats sit (a `seating` step moves them); absent: in number order
-    if clockwise is not None:
+    if clockwise is not None and 0 <= first < len(clockwise):  # (one entry per seat: the seat checked with it)
         return list(clockwise[first])
+    count = _check_seat(env, first)
     return [(first + offset) % count for offset in range(count)]
 
 
 def _next_seat(env: Mapping[str, Any], seat: int) -> int:
+    following = env.get("_next")  # (as `_seats_from`: on the path of every turn order, kept to one call)
+    if following is not None and 0 <= seat < len(following):
+        return following[seat]  # type: ignore[no-any-return]
     count = _check_seat(env, seat)
-    following = env.get("_next")
-    return following[seat] if following is not None else (seat + 1) % count
+    return (seat + 1) % count
 
 
 def _previous_seat(env: Mapping[str, Any], seat: int) -> int:
@@ -392,8 +394,10 @@ def _player_count(env: Mapping[str, Any]) -> int:
 
 
 def _team_of(env: Mapping[str, Any], seat: int) -> int:
-    _check_seat(env, seat)
-    team: int = env["team_of"][seat]
+    teams = env["team_of"]  # (one entry per seat)
+    if not 0 <= seat < len(teams):
+        _check_seat(env, seat)
+    team: int = teams[seat]
     return team
 
 
