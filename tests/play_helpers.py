@@ -26,3 +26,18 @@ def random_choices(seed: int) -> Callable[[State], Action]:
     """A chooser of uniformly random legal actions, seeded."""
     rng = random.Random(seed)
     return lambda state: rng.choice(state.legal_actions())
+
+
+def hold(state: State, text: str) -> None:
+    """The seat in turn holds these cards (`3S 3H 3D`), each taken from wherever it is (the other hands go to the
+    stock first: no other seat acts in the tests that use this); the legal set and meld search start again."""
+    hands, stock = state.values["hand"], state.values["stock"]
+    for other in hands:
+        stock.extend(other)
+        other.clear()
+    wanted = [state.game.deck.parse_card(word) for word in text.split()]
+    for card in wanted:
+        stock.remove(card)
+    hands[state.current_player][:] = wanted
+    state._legal = None
+    state.meld_search = None

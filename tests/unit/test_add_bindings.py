@@ -9,6 +9,7 @@ import pytest
 
 from interpreter import CHANCE, load_ruleset
 from interpreter.engine.state import State
+from tests.play_helpers import hold
 
 RUMMY = """
 format: 1
@@ -80,16 +81,7 @@ def _with_a_run_laid(tmp_path: Path) -> State:
     while state.current_player == CHANCE:
         state.apply_chance()
     state.apply(next(action for action in state.legal_actions() if action.kind == "draw"))
-    hands, stock = state.values["hand"], state.values["stock"]
-    for other in hands:
-        stock.extend(other)
-        other.clear()
-    wanted = [state.game.deck.parse_card(word) for word in ["5C", "6C", "7C", "8C", "4C", "9H"]]
-    for card in wanted:
-        stock.remove(card)
-    hands[state.current_player][:] = wanted
-    state._legal = None
-    state.meld_search = None
+    hold(state, "5C 6C 7C 8C 4C 9H")
     state.apply(state.parse_action(f"p{state.current_player} meld 5C 6C 7C"))
     return state
 

@@ -13,6 +13,7 @@ from interpreter.engine import meldsearch
 from interpreter.engine.decisions import why_none
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.state import State
+from tests.play_helpers import hold
 
 RUMMY = """
 format: 1
@@ -81,20 +82,6 @@ def _rummy(tmp_path: Path, packs: int = 1) -> State:
     return state
 
 
-def _hold(state: State, text: str) -> None:
-    """The seat in turn holds these cards; every other card goes to the stock (no other seat acts here)."""
-    hands, stock = state.values["hand"], state.values["stock"]
-    for other in hands:
-        stock.extend(other)
-        other.clear()
-    wanted = [state.game.deck.parse_card(word) for word in text.split()]
-    for card in wanted:
-        stock.remove(card)
-    hands[state.current_player][:] = wanted
-    state._legal = None
-    state.meld_search = None
-
-
 def _melds(state: State) -> list[str]:
     return [state.action_text(action) for action in state.legal_actions() if action.kind == "meld"]
 
@@ -102,7 +89,7 @@ def _melds(state: State) -> list[str]:
 def test_one_meld_or_two_together_are_offered_each_once(tmp_path: Path) -> None:
     state = _rummy(tmp_path)
     seat = state.current_player
-    _hold(state, "3S 3H 3D 5C 6C 7C 9H")
+    hold(state, "3S 3H 3D 5C 6C 7C 9H")
     assert _melds(state) == [f"p{seat} meld 3S 3H 3D", f"p{seat} meld 5C 6C 7C",
                              f"p{seat} meld 3S 3H 3D + 5C 6C 7C"]
 
@@ -110,14 +97,14 @@ def test_one_meld_or_two_together_are_offered_each_once(tmp_path: Path) -> None:
 def test_a_clause_reads_every_meld_laid_together(tmp_path: Path) -> None:
     state = _rummy(tmp_path)
     seat = state.current_player
-    _hold(state, "3S 3H 3D 3C 5C 6C 7C 9H")  # a set of four is refused, alone or with the run
+    hold(state, "3S 3H 3D 3C 5C 6C 7C 9H")  # a set of four is refused, alone or with the run
     assert not [text for text in _melds(state) if "3C" in text and "3S" in text and "3H" in text and "3D" in text]
     assert f"p{seat} meld 3S 3H 3C + 5C 6C 7C" in _melds(state)
 
 
 def test_the_action_text_of_a_group_parses_back(tmp_path: Path) -> None:
     state = _rummy(tmp_path)
-    _hold(state, "3S 3H 3D 5C 6C 7C 9H")
+    hold(state, "3S 3H 3D 5C 6C 7C 9H")
     for action in state.legal_actions():
         assert state.parse_action(state.action_text(action)) == action
     group = Action.parse("p1 meld 7H 7S 7D + KH KS 2C=K", state.game.deck)
@@ -129,7 +116,7 @@ def test_the_action_text_of_a_group_parses_back(tmp_path: Path) -> None:
 def test_a_group_laid_puts_each_meld_on_the_table_in_order(tmp_path: Path) -> None:
     state = _rummy(tmp_path)
     seat = state.current_player
-    _hold(state, "3S 3H 3D 5C 6C 7C 9H")
+    hold(state, "3S 3H 3D 5C 6C 7C 9H")
     state.apply(f"p{seat} meld 7C 5C 6C + 3D 3S 3H")  # typed in another order: the legal group it names
     table = state.values["melds"][seat]
     assert [(meld.id, meld.kind) for meld in table] == [(0, "set"), (1, "run")]
@@ -140,20 +127,20 @@ def test_a_group_laid_puts_each_meld_on_the_table_in_order(tmp_path: Path) -> No
 def test_the_same_run_twice_is_offered_when_the_cards_are_held_twice(tmp_path: Path) -> None:
     state = _rummy(tmp_path, packs=2)
     seat = state.current_player
-    _hold(state, "5C 6C 7C 5C 6C 7C 9H")
+    hold(state, "5C 6C 7C 5C 6C 7C 9H")
     assert f"p{seat} meld 5C 6C 7C + 5C 6C 7C" in _melds(state)
 
 
 def test_two_sets_of_one_rank_are_never_laid_together_when_an_owner_has_one_set_per_rank(tmp_path: Path) -> None:
     state = _rummy(tmp_path, packs=2)
-    _hold(state, "3S 3H 3D 3S 3H 3D 9H")
+    hold(state, "3S 3H 3D 3S 3H 3D 9H")
     assert all("+" not in text for text in _melds(state))
 
 
 def test_a_group_is_refused_with_the_meld_that_is_not_one_or_the_clause_that_fails(tmp_path: Path) -> None:
     state = _rummy(tmp_path)
     seat = state.current_player
-    _hold(state, "3S 3H 3D 3C 5C 6C 7C 9H 10H")
+    hold(state, "3S 3H 3D 3C 5C 6C 7C 9H 10H")
     with pytest.raises(IllegalActionError, match=r"meld 3S 3H 3D \+ 9H 10H 5C: p\d meld 9H 10H 5C is not a meld"):
         state.apply(f"p{seat} meld 3S 3H 3D + 9H 10H 5C")
     with pytest.raises(IllegalActionError, match="a set is laid with three cards"):
@@ -164,7 +151,7 @@ def test_a_group_is_refused_with_the_meld_that_is_not_one_or_the_clause_that_fai
 
 def test_more_groups_than_the_bound_is_an_error_at_the_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     state = _rummy(tmp_path)
-    _hold(state, "3S 3H 3D 5C 6C 7C 9H")
+    hold(state, "3S 3H 3D 5C 6C 7C 9H")
     monkeypatch.setattr(meldsearch, "MOST_GROUPS", 2)
     with pytest.raises(RulesetRuntimeError, match="more than 2 ways to lay up to 2 melds at once"):
         state.legal_actions()
@@ -172,7 +159,7 @@ def test_more_groups_than_the_bound_is_an_error_at_the_option(tmp_path: Path, mo
 
 def test_why_no_group_is_allowed_names_each_group_with_its_clause(tmp_path: Path) -> None:
     state = _rummy(tmp_path)
-    _hold(state, "3S 3H 3D 5C 6C 7C")
+    hold(state, "3S 3H 3D 5C 6C 7C")
     assert state.pending is not None
     reasons = why_none(state, state.pending)
     assert "meld 3S 3H 3D + 5C 6C 7C: keep a card to discard" in reasons
@@ -196,6 +183,6 @@ def test_a_meld_two_options_offer_is_the_first_options(tmp_path: Path) -> None:
         state.apply_chance()
     state.apply(next(action for action in state.legal_actions() if action.kind == "draw"))
     seat = state.current_player
-    _hold(state, "3S 3H 3D 5C 6C 7C 9H")
+    hold(state, "3S 3H 3D 5C 6C 7C 9H")
     state.apply(f"p{seat} meld 3S 3H 3D")  # (offered by both: the group option, listed first, takes it)
     assert state.values["laid_at_once"] == 1
