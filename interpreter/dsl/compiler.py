@@ -828,8 +828,8 @@ class _Emitter:
         return "read", node, None
 
     def _element_kind(self, node: ast.Index) -> str:
-        """`truth` for a per-seat value of a type whose false values equal False (bool, int, num), `number` for
-        one of int or num too (`sum`, `max`), `bool`, or `other`."""
+        """The kind of a per-seat value, as `_OVER_SEATS` tells them apart: `bool`; `number` (int or num: their
+        false value equals False, as a bool's does, and they sum and compare); or `other` (compared only)."""
         element = self.annotations.types.get(id(node))
         name = element.name if element is not None else ""
         return "bool" if name == "bool" else "number" if name in ("int", "num") else "other"
