@@ -773,17 +773,11 @@ class _Emitter:
         seat in seat order. A value compared with is worked out once, before the list is looked at (it reads
         nothing of the seat). None for any other quantifier."""
         emitter, parameter, inlined = self, variable, None
-        call = self.annotations.calls.get(id(body))
-        if call is not None:  # (a definition called with the seat: its own body, written by its own emitter)
-            instance = self.folding.instance(call) if self.folding is not None else None
-            argument = body.arguments[0] if isinstance(body, ast.Call) and len(body.arguments) == 1 else None
-            if instance is None or instance.annotations is None or instance.failed or argument is None or \
-                    len(instance.definition.parameters) != 1 or not isinstance(argument, ast.Name) or \
-                    argument.identifier != variable:
+        if id(body) in self.annotations.calls:  # (a definition called with the seat: written by its own emitter)
+            found = _called_with(self, body, variable)
+            if found is None:
                 return None
-            emitter = _Emitter(instance.annotations, instance.definition.parameters, self.folding)
-            emitter.helper, emitter.inline_depth = self.helper, self.inline_depth + 1
-            parameter, body, inlined = instance.definition.parameters[0], instance.definition.body, call
+            emitter, parameter, body, inlined = found
         shape = emitter._seat_read(body, parameter)
         if shape is None:
             return None
@@ -1125,9 +1119,34 @@ def _definition_comparison(emitter: _Emitter, test: ast.Call, variable: str, wri
     that code (for the caller to record where the code goes, so that a failure in it names them). `allowed`:
     whether the value may read the bound names it reads, itself or through the definitions it calls. None for
     any other call."""
+    found = _called_with(emitter, test, variable)
+    if found is None:
+        return None
+    inner, parameter, body, call = found
+    code = written.get(getattr(body, "operator", ""))
+    if code is None or not isinstance(body, ast.Binary):
+        return None
+    for side, other in ((body.left, body.right), (body.right, body.left)):
+        field = inner._card_field(side, parameter)
+        if field is None or _reads(other, parameter):
+            continue
+        read = _context_read(other, inner.annotations, inner.folding)
+        if read is None or not allowed(read):
+            continue
+        value = inner.emit(other)
+        emitter.hoisted = emitter.hoisted or inner.hoisted
+        emitter.called = emitter.called or inner.called
+        return code, field, value, [*inner.inlined, (value, call)]
+    return None
+
+
+def _called_with(emitter: _Emitter, test: ast.Node, variable: str) -> tuple[_Emitter, str, ast.Node, str] | None:
+    """For a call of a definition of one parameter with the name `variable` (`follows(c)`, `live(p)`): an emitter
+    that writes the definition's body in its own terms (its definitions kept in `B` as there), its parameter, its
+    body and its function's name; None for any other node."""
     call = emitter.annotations.calls.get(id(test))
     folding = emitter.folding
-    if call is None or folding is None or len(test.arguments) != 1:
+    if call is None or folding is None or not isinstance(test, ast.Call) or len(test.arguments) != 1:
         return None
     argument = test.arguments[0]
     if not (isinstance(argument, ast.Name) and argument.identifier == variable):
@@ -1136,25 +1155,10 @@ def _definition_comparison(emitter: _Emitter, test: ast.Call, variable: str, wri
     if instance is None or instance.annotations is None or instance.failed or \
             len(instance.definition.parameters) != 1:
         return None
-    body, parameter = instance.definition.body, instance.definition.parameters[0]
-    code = written.get(getattr(body, "operator", ""))
-    if code is None or not isinstance(body, ast.Binary):
-        return None
     inner = _Emitter(instance.annotations, instance.definition.parameters, folding)
     inner.helper = emitter.helper
     inner.inline_depth = emitter.inline_depth + 1
-    for side, other in ((body.left, body.right), (body.right, body.left)):
-        field = inner._card_field(side, parameter)
-        if field is None or _reads(other, parameter):
-            continue
-        read = _context_read(other, instance.annotations, folding)
-        if read is None or not allowed(read):
-            continue
-        value = inner.emit(other)
-        emitter.hoisted = emitter.hoisted or inner.hoisted
-        emitter.called = emitter.called or inner.called
-        return code, field, value, [*inner.inlined, (value, call)]
-    return None
+    return inner, instance.definition.parameters[0], instance.definition.body, call
 
 
 def _context_read(node: ast.Node, annotations: Any, folding: Any) -> set[str] | None:
