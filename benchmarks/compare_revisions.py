@@ -123,8 +123,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the working tree ({Path(interpreter.__file__).parent}) against {args.revision}; "
               f"{args.rounds} rounds; {args.policy} play")
         for ruleset in args.rulesets:
-            sides = {"working": side(interpreter, ruleset, args.policy, args.decisions),
-                     args.revision: side(base, ruleset, args.policy, args.decisions)}
+            try:
+                sides = {"working": side(interpreter, ruleset, args.policy, args.decisions),
+                         args.revision: side(base, ruleset, args.policy, args.decisions)}
+            except (interpreter.RuledeckError, base.RuledeckError) as error:  # (a ruleset either engine refuses)
+                raise SystemExit(str(error)) from None
             print(ruleset)
             print("\n".join(report(compare(sides, args.rounds), unit=unit, baseline=args.revision)))
     return 0

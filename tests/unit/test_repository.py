@@ -89,6 +89,10 @@ def test_the_engine_compares_with_another_revision_in_one_process(capsys: pytest
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     try:
+        with pytest.raises(SystemExit, match="no such file"):  # (a ruleset that cannot be loaded: said, no traceback)
+            module.main(["HEAD", str(ROOT / "no_such_ruleset.yaml"), "--rounds", "2"])
+        for name in [name for name in sys.modules if name.split(".")[0] == "interpreter_base"]:
+            del sys.modules[name]  # (its files are gone with its run: the next run takes the revision again)
         assert module.main(["HEAD", str(ROOT / "tests" / "games" / "tiny.yaml"), "--rounds", "2",
                             "--decisions", "30"]) == 0
         # the revision's engine is a package of its own: none of its modules is the working tree's
