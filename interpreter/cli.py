@@ -369,13 +369,14 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
     --backend.
     """
     from interpreter.cli_stats import bots_text, check_backend, check_plot, report_simulation, run_job
-    from interpreter.runners.simulate import Job
+    from interpreter.runners.simulate import Job, loaded
     check_backend(backend, address)
     check_plot(plot_path)
     ruleset = ruleset_file(ruleset)
     game = load_game_or_exit(ruleset, assignments)
     count, kinds = _table_and_bots(game, players, bots)
     job = Job(str(Path(ruleset).resolve()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
+    loaded(job, game)
     summary, interrupted = run_job(job, games=games, seed=seed, workers=workers, backend=backend, address=address,
                                    label=f"{game.name}, {count} players")
     played = len(summary.records)

@@ -131,7 +131,7 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
     --a-set and --b-set give the two configurations, e.g. `ruledeck compare GAME --b-set NAME=VALUE`.
     """
     from interpreter.cli import _table_and_bots
-    from interpreter.runners.simulate import Job
+    from interpreter.runners.simulate import Job, loaded
 
     check_backend(backend, address)
     check_plot(plot_path)
@@ -149,6 +149,8 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
         raise click.UsageError(f"B ({ruleset_b}): {error.message}") from None
     jobs = [Job(str(Path(path).resolve()), params, count, tuple(kinds))
              for path, params in ((path_a, params_a), (path_b, params_b))]
+    for job, game in zip(jobs, (game_a, game_b), strict=True):
+        loaded(job, game)
     runs, interrupted = _run_pairs(jobs, games=games, seed=seed, workers=workers, backend=backend,
                                    address=address, label=_bar_label(game_a.name, game_b.name, count))
     header = [_describe("A", ruleset_a, game_a, sides_given[0][1]),

@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from interpreter.engine.game import Game
@@ -48,9 +47,21 @@ def match_seed(seed: int, number: int) -> int:
     return (seed * 1_000_003 + number) % (2**62)
 
 
-@cache
+_games: dict[tuple[str, tuple[tuple[str, Any], ...]], Game] = {}  # the games of the jobs run in this process
+
+
 def _game(ruleset: str, params: tuple[tuple[str, Any], ...]) -> Game:
-    return load_ruleset(ruleset, dict(params), params_as_text=True)
+    game = _games.get((ruleset, params))
+    if game is None:
+        game = _games[ruleset, params] = load_ruleset(ruleset, dict(params), params_as_text=True)
+    return game
+
+
+def loaded(job: Job, game: Game) -> None:
+    """Give the runs of `job` the game its caller has loaded already (from the same ruleset and parameters),
+    so that it is not loaded and checked again (a tenth of a second or more before the first match; workers
+    started by fork find it too)."""
+    _games[job.ruleset, job.params] = game
 
 
 def play_one(job: Job, seed: int) -> MatchRecord:
@@ -171,7 +182,7 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
                 gc.unfreeze()
         return
     chunks = _chunks(seeds, workers)
-    _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see _game's cache)
+    _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see `_games`)
     # What this process holds is set aside from garbage collection while the workers are started: a worker's
     # collections then leave the memory it shares with this process alone, instead of copying it page by page
     # (measured: 5-10% of a worker's time on a run of a thousand short matches). Not when the caller has set

@@ -101,6 +101,29 @@ def test_what_a_match_leaves_in_the_caches_holds_no_cycles() -> None:
     assert gc.collect() == 0
 
 
+@pytest.mark.parametrize("command", [["simulate", BOURRE, "-n", "2"],
+                                     ["compare", BOURRE, "-n", "2", "--b-set", "hands=2"]])
+def test_a_run_plays_the_game_its_command_loaded(monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    # (the command has loaded and checked the ruleset to report on it: its runs, and the workers forked from it,
+    # play that game rather than loading it again)
+    import interpreter.loader
+    from interpreter.runners import simulate as simulate_module
+
+    loads: list[str] = []
+    load = interpreter.loader.load_ruleset
+
+    def counted(path: Any, *args: Any, **kwargs: Any) -> Any:
+        loads.append(str(path))
+        return load(path, *args, **kwargs)
+
+    monkeypatch.setattr(interpreter.loader, "load_ruleset", counted)
+    monkeypatch.setattr(simulate_module, "load_ruleset", counted)
+    monkeypatch.setattr(simulate_module, "_games", {})
+    result = CliRunner().invoke(cli, [*command, "--set", "hands=1", "--players", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    assert len(loads) == (1 if command[0] == "simulate" else 2), loads  # (once per side of a comparison)
+
+
 def test_each_match_has_its_own_seed() -> None:
     assert len({match_seed(3, number) for number in range(1000)}) == 1000
 
