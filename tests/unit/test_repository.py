@@ -106,3 +106,16 @@ def test_the_engine_compares_with_another_revision_in_one_process(capsys: pytest
             del sys.modules[name]
     out = capsys.readouterr().out
     assert "ratio to HEAD" in out and "working" in out
+
+
+def test_the_scaling_of_simulate_is_measured_by_whole_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("simulate_scaling", ROOT / "benchmarks" / "simulate_scaling.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main([str(ROOT / "tests" / "games" / "tiny.yaml"), "-n", "2", "--pairs", "1", "--loop", "1000"]) == 0
+    out = capsys.readouterr().out
+    assert "pair 1: one worker" in out and "simulate --workers 2 against --workers 1" in out
+    assert "two CPU loops at once" in out
+    with pytest.raises(SystemExit, match="no such file"):  # (a run that fails is said, with what it printed)
+        module.main([str(ROOT / "no_such_ruleset.yaml"), "-n", "2", "--pairs", "1", "--loop", "0"])
