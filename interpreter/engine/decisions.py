@@ -273,12 +273,14 @@ def top_melds(state: State, seat: int, option: Option,
             found.append((Action(seat, "take", card=top, name=option.name, target=meld.id), (grown, ())))
     counts = Counter(hand)
     counts[top] += 1  # (a copy of the top card in the hand is the same card: either may be laid)
-    entries = [(meld, needs, Action(seat, "meld", cards=meld.cards, roles=roles))
-               for meld, needs, roles in rules.search(counts, key[1], table)]
-    for laid, action in groups(rules, seat, entries, counts, option.at_once, option.where):
-        if any(top in meld.cards for meld in laid):
-            after = next(meld for meld in laid if top in meld.cards)
-            found.append((action._replace(kind="take", name=option.name), (after, laid)))
+    # (one meld at a time: only the melds that can hold the top card are searched; more, and the others may go
+    # with one that holds it)
+    entries = [(meld, needs, _ADD(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
+               for meld, needs, roles in rules.search(counts, key[1], table, top if option.at_once == 1 else None)]
+    for laid, action in groups(rules, seat, entries, counts, option.at_once, option.where, top):
+        after = next(meld for meld in laid if top in meld.cards)
+        found.append((_ADD(Action, (seat, "take", -1, option.name, action.arguments, action.cards, action.roles,
+                                    -1)), (after, laid)))
     return found
 
 

@@ -356,11 +356,14 @@ class MeldRules:
             found = self._searched[key] = tuple(entry[0] for entry in self.search(counts, owner, table))
         return list(found) if meld_id == 0 else [meld.replaced(id=meld_id) for meld in found]
 
-    def search(self, counts: Mapping[int, int], owner: int, table: list[Meld]) -> list[Candidate]:
+    def search(self, counts: Mapping[int, int], owner: int, table: list[Meld],
+               holding: int | None = None) -> list[Candidate]:
         """Every valid new meld the cards counted can make, as (meld, the cards it needs and how many, what each
         card stands for), in a fixed order: the kinds in their order, a set kind's ranks and a run kind's suits
         from the lowest. The melds are numbered 0 (a meld laid is given its number then). It reads nothing of the
-        table but the ranks taken there by kinds of one set per rank and owner.
+        table but the ranks taken there by kinds of one set per rank and owner. With `holding`, a natural card,
+        only the sets of its rank and the runs of its suit are searched: the melds it can be part of are among
+        them (and some that do not hold it: the caller looks); with a wild card, every meld.
 
         A set is made of one rank's natural cards and of wild cards, a run of one suit's: the melds of each
         (kind, owner, rank or suit, those cards, the wild cards) are worked out once and kept, since from one
@@ -382,6 +385,9 @@ class MeldRules:
                 by_rank.setdefault(rank_of[card], []).append(held)
                 if count > 1:
                     copies = True
+        only_rank = only_suit = None  # (the rank and suit of a natural card `holding`: the melds it can be in)
+        if holding is not None and not is_wild[holding]:
+            only_rank, only_suit = rank_of[holding], suit_of[holding]
         found: list[Candidate] = []
         groups = self._groups
         wilds: tuple[tuple[int, int], ...] = ()
@@ -395,7 +401,7 @@ class MeldRules:
             if kind.shape == "set":
                 taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner and table else ()
                 least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
-                for rank in sorted(by_rank):
+                for rank in sorted(by_rank) if only_rank is None else (only_rank,) if only_rank in by_rank else ():
                     of_rank = by_rank[rank]
                     # (too few cards of the rank for a set, even with every wild card held; as many cards as are
                     # needed hold as many copies)
@@ -413,7 +419,7 @@ class MeldRules:
                 for card, _ in wilds:
                     if card in kind.in_place:
                         suits.add(suit_of[card])
-                for suit in sorted(suits):
+                for suit in sorted(suits) if only_suit is None else (only_suit,) if only_suit in suits else ():
                     of_suit = by_suit.get(suit, ())
                     if len(of_suit) + wild_copies < kind.minimum:
                         continue  # (a run holds each card of its suit once: too few, even with every wild held)

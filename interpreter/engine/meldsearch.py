@@ -13,7 +13,7 @@ is laid (a ruleset's expressions never read it).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from interpreter.actions import MELD_SIZES, Action
@@ -87,14 +87,16 @@ def meld_groups(state: State, rules: MeldRules, seat: int, hand: list[int], owne
     return groups(rules, seat, new_melds(state, rules, seat, hand, owner, table), counted(hand), most, where)
 
 
-def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, int], Action]], counts: dict[int, int],
-           most: int, where: str) -> list[tuple[tuple[Meld, ...], Action]]:
+def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, int], Action]],
+           counts: Mapping[int, int], most: int, where: str,
+           holding: int | None = None) -> list[tuple[tuple[Meld, ...], Action]]:
     """The groups of one to `most` of the melds found (each with the cards it needs and its action) that the
     cards counted can make together: a meld may come twice when the cards are held twice, and a kind of one meld
     per rank and owner has at most one set of a rank in a group. Each group once, its melds in the order found;
-    the single melds first, then the pairs, and so on. More than MOST_GROUPS is an error at `where` (a legal set
-    is returned whole): a hand of 12 cards of a double pack with four wild cards makes about 2,000 groups of up
-    to three melds."""
+    the single melds first, then the pairs, and so on. With `holding`, only the groups with a meld that holds
+    that card, in the same order (the others are not made). More than MOST_GROUPS is an error at `where` (a
+    legal set is returned whole): a hand of 12 cards of a double pack with four wild cards makes about 2,000
+    groups of up to three melds."""
     left = dict(counts)
     chosen: list[tuple[Meld, dict[int, int], Action]] = []
     taken: set[tuple[str, int]] = set()  # the sets of the group, of kinds of one per rank and owner
@@ -104,10 +106,19 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
     # Each meld with the cards it needs as pairs, and the rank it takes (None when its kind allows more sets of it)
     entries = [(entry, tuple(entry[1].items()), (entry[0].kind, entry[0].rank)
                 if entry[0].shape == "set" and kinds[entry[0].kind].one_per_owner else None) for entry in found]
+    # With a card to hold: which melds hold it, and the last of them (a group without one that has gone past it
+    # never will hold it; nor will one that has room for one meld more and does not add such a meld)
+    holds = [holding is None or holding in entry[0].cards for entry in found]
+    last = max((index for index, held in enumerate(holds) if held), default=-1)
+    held = 0 if holding is not None else most  # (how many melds of the group hold it)
 
     def extend(start: int) -> None:
-        nonlocal made
+        nonlocal made, held
         for index in range(start, len(entries)):
+            if not held and (index > last or (not holds[index] and len(chosen) + 1 == most)):
+                if index > last:
+                    break
+                continue
             entry, needs, rank_taken = entries[index]
             fits = True
             for card, count in needs:  # (a loop, not `any(...)`: this runs for every meld at every depth)
@@ -121,13 +132,16 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
             chosen.append(entry)
             if rank_taken is not None:
                 taken.add(rank_taken)
-            made += 1
-            if made > MOST_GROUPS:
-                raise RulesetRuntimeError(f"more than {MOST_GROUPS:,} ways to lay up to {most} melds at once: the "
-                                          f"legal set would be too large; lower `at_once`", where)
-            by_size[len(chosen) - 1].append(_group(seat, chosen))
+            held += holds[index]
+            if held:
+                made += 1
+                if made > MOST_GROUPS:
+                    raise RulesetRuntimeError(f"more than {MOST_GROUPS:,} ways to lay up to {most} melds at once: "
+                                              f"the legal set would be too large; lower `at_once`", where)
+                by_size[len(chosen) - 1].append(_group(seat, chosen))
             if len(chosen) < most:
                 extend(index)  # (the same meld again, when the cards are there twice)
+            held -= holds[index]
             chosen.pop()
             if rank_taken is not None:
                 taken.discard(rank_taken)
