@@ -26,7 +26,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from references import load_reference  # sibling modules: the benchmarks run as scripts
+from floor import RulelessState  # sibling modules: the benchmarks run as scripts
+from references import load_reference
 from timing import interleave, report
 
 from interpreter import CHANCE, load_ruleset
@@ -84,33 +85,6 @@ def drive(state: Any, rng: random.Random) -> int:
             action = legal[rng.randrange(len(legal))] if len(legal) > 1 else first
         state.apply(action)
     return cards
-
-
-class RulelessState:
-    """The public API over no rules at all: each hand replays the decisions of a recorded engine hand (their
-    legal sets as the engine gave them) whatever is chosen. Driving it measures what the caller's loop and the
-    API's shape cost by themselves, the floor under any engine decided through legal_actions() and apply()."""
-
-    def __init__(self, script: list[list[Any]], decisions: int) -> None:
-        self.script = script
-        self.remaining = decisions
-        self.position = 0
-        self.legal: dict[Any, int] | None = None
-        self.current_player = 0  # (plain attributes, as the engine's)
-        self.is_terminal = decisions <= 0
-
-    def legal_actions(self) -> list[Any]:
-        if self.legal is None:
-            self.legal = dict.fromkeys(self.script[self.position], 0)
-        return list(self.legal)
-
-    def apply(self, action: Any) -> None:
-        if self.legal is None or action not in self.legal:
-            raise ValueError(f"{action} is not legal")
-        self.legal = None
-        self.position = (self.position + 1) % len(self.script)
-        self.remaining -= 1
-        self.is_terminal = self.remaining <= 0
 
 
 def floor_side(chunk: int, players: int, seed: int) -> Callable[[int], int]:

@@ -10,9 +10,10 @@ the engine runs benchmarks/burraco_benchmark.yaml, whose rules match the referen
 and decides through the public API (`legal_actions()` at every decision) as any caller would; once the timing
 is over, each of its matches' logs is checked (every hand ended by a closing or at the stock). The sides run in
 chunks of `--chunk` hands, alternating, each chunk timed in CPU and wall time (benchmarks/timing.py). Printed:
-the cost per turn of each side (medians and ranges), the engine's ratio to the reference, what the hands did
-on each side (turns, pile takes, melds, closings per hand), and the cost of one `legal_actions()` on a 25-card
-hand after the draw.
+the cost per turn of each side (medians and ranges), the engine's ratio to the reference, the same policy's
+loop over the API with no rules behind it (the legal sets the engine gave, replayed: what the caller's side and
+the API's shape cost alone, with legal sets this large), what the hands did on each side (turns, pile takes,
+melds, closings per hand), and the cost of one `legal_actions()` on a 25-card hand after the draw.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-from references import load_reference  # sibling modules: the benchmarks run as scripts
+from floor import RulelessState  # sibling modules: the benchmarks run as scripts
+from references import load_reference
 from timing import interleave, report
 
-from interpreter import CHANCE, Action, State, load_ruleset
+from interpreter import CHANCE, Action, Game, State, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = ROOT / "benchmarks" / "burraco_benchmark.yaml"
@@ -51,10 +54,10 @@ def reference_side(module: ModuleType, chunk: int, seed: int, done: Counter[str]
 
 
 class Policy:
-    """The reference's random policy, choosing among the legal actions the engine gives."""
+    """The reference's random policy, choosing among the legal actions the engine gives (reading the hand and
+    the team's melds from the state's values)."""
 
-    def __init__(self, state: State, seed: int) -> None:
-        game = state.game
+    def __init__(self, game: Game, state: State | RulelessState, seed: int) -> None:
         rules = game.meld_rules
         assert rules is not None
         self.state = state
@@ -121,23 +124,57 @@ def engine_side(chunk: int, seed: int, done: Counter[str], finished: list[State]
 
     def play(number: int) -> int:
         state = game.new_initial_state(seed=seed + number, players=4)
-        policy = Policy(state, seed + number)
-        here: Counter[str] = Counter()
-        while not state.is_terminal:
-            if state.current_player == CHANCE:
-                state.apply_chance()
-                continue
-            action = policy.choose(state.legal_actions())
-            kind = action.kind
-            here[kind] += 1
-            if kind == "meld":
-                here["cards_melded"] += len(action.cards)
-            elif kind == "add":
-                here["cards_melded"] += 1
-            state.apply(action)
+        here = drive(state, Policy(game, state, seed + number))
         done.update(here)
         finished.append(state)
         return here["discard"]
+    return play
+
+
+def drive(state: State | RulelessState, policy: Policy) -> Counter[str]:
+    """Play to the end with the benchmark's policy, through the public API; what was done (the actions of each
+    kind, the cards melded)."""
+    here: Counter[str] = Counter()
+    while not state.is_terminal:
+        if state.current_player == CHANCE:
+            state.apply_chance()  # type: ignore[union-attr]  # (the ruleless replay has no chance node)
+            continue
+        action = policy.choose(state.legal_actions())
+        kind = action.kind
+        here[kind] += 1
+        if kind == "meld":
+            here["cards_melded"] += len(action.cards)
+        elif kind == "add":
+            here["cards_melded"] += 1
+        state.apply(action)
+    return here
+
+
+def floor_side(chunk: int, seed: int) -> Callable[[int], int]:
+    """The same policy over the ruleless API, for as many decisions as the engine makes in `chunk` hands: the
+    legal sets, and the hand and melds the policy reads, recorded from the engine's first hands before any
+    timing. The turns: the discards chosen."""
+    recorded = 8
+    game = load_ruleset(VARIANT, {"hand_cap": recorded})
+    recorder = game.new_initial_state(seed=seed, players=4)
+    policy = Policy(game, recorder, seed)
+    script: list[list[Action]] = []
+    values: list[dict[str, Any]] = []
+    while not recorder.is_terminal:
+        if recorder.current_player == CHANCE:
+            recorder.apply_chance()
+            continue
+        script.append(recorder.legal_actions())
+        seen = recorder.values
+        values.append({"hand": {seat: list(hand) for seat, hand in enumerate(seen["hand"])},
+                       "melds": {team: list(melds) for team, melds in enumerate(seen["melds"])},
+                       "team_of": list(seen["team_of"])})
+        recorder.apply(policy.choose(script[-1]))
+    decisions = len(script) * chunk // recorded
+
+    def play(number: int) -> int:
+        state = RulelessState(script, decisions, values)
+        return drive(state, Policy(game, state, seed + number))["discard"]
     return play
 
 
@@ -210,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     finished: list[State] = []
     if args.only != "reference":
         sides["engine"] = engine_side(args.chunk, args.seed, engine_done, finished)
+    if args.only is None:
+        sides["API floor"] = floor_side(args.chunk, args.seed)
     results = interleave(sides, args.rounds, lambda number: print(f"round {number + 1}/{args.rounds}", end="\r",
                                                                     file=sys.stderr, flush=True))
     for state in finished:  # (the benchmark's own check of the engine's matches reads their logs: not timed)
@@ -217,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     print(" " * 20, end="\r", file=sys.stderr)
     print(f"Burraco, 4 players, {args.rounds} chunks of {args.chunk} hands per side, alternating; medians (ranges):")
     print("\n".join(report(results, unit="turn", baseline="reference" if "reference" in sides else "engine")))
+    if "API floor" in sides:
+        print("  (the API floor: the same policy over the public API with no rules behind it, the legal sets the "
+              "engine gave replayed: the least any engine driven through legal_actions() and apply() costs)")
     hands = args.chunk * args.rounds
     reference_costs = results.get("reference")
     engine_costs = results.get("engine")

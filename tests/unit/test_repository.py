@@ -119,3 +119,27 @@ def test_the_scaling_of_simulate_is_measured_by_whole_runs(capsys: pytest.Captur
     assert "two CPU loops at once" in out
     with pytest.raises(SystemExit, match="no such file"):  # (a run that fails is said, with what it printed)
         module.main([str(ROOT / "no_such_ruleset.yaml"), "-n", "2", "--pairs", "1", "--loop", "0"])
+
+
+def test_the_api_floor_replays_the_engines_legal_sets_to_a_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the caller's cost alone: the same policy over recorded legal sets, reading the values recorded with them)
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location("burraco_speed", ROOT / "benchmarks" / "burraco_speed.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    play = module.floor_side(2, 1)
+    turns = play(0)
+    assert turns > 20  # (two hands' worth of decisions: some forty turns each)
+    from floor import RulelessState
+
+    state = RulelessState([["a", "b"], ["c"]], 3, [{"step": 0}, {"step": 1}])
+    assert state.legal_actions() == ["a", "b"] and state.values == {"step": 0}
+    with pytest.raises(ValueError, match="not legal"):
+        state.apply("c")
+    state.apply("b")
+    assert state.legal_actions() == ["c"] and state.values == {"step": 1} and not state.is_terminal
+    state.apply("c")
+    assert state.legal_actions() == ["a", "b"]  # (round the script again)
+    state.apply("a")
+    assert state.is_terminal
