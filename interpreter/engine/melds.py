@@ -269,7 +269,8 @@ class MeldRules:
         wild = tuple(slots[p][1] for p in range(low, high + 1))
         if sum(wild) > kind.max_wilds:
             return None
-        return Meld(meld_id, kind.name, "run", owner, cards, wild, suit=suit, low=low, free=free and sum(wild) > 0)
+        return _MELD(Meld, (meld_id, kind.name, "run", owner, cards, wild, -1, suit, low, free and sum(wild) > 0, 0,
+                            -1))  # (the fields in order, made in C: see `_sets`)
 
     def _run_with_one_wild(self, kind: MeldKind, meld_id: int, owner: int, suit: int, naturals: dict[int, int],
                            wild_card: int, prefer_low: bool) -> Meld | None:
@@ -311,8 +312,8 @@ class MeldRules:
         index = place - low
         cards.insert(index, wild_card)
         wild = self._one_wild[size][index] if acts else self._no_wild[size]
-        return Meld(meld_id, kind.name, "run", owner, tuple(cards), wild, suit=suit, low=low,
-                    free=acts and (place < positions[0] or place > high))
+        return _MELD(Meld, (meld_id, kind.name, "run", owner, tuple(cards), wild, -1, suit, low,
+                            acts and (place < positions[0] or place > high), 0, -1))
 
     def _natural_run(self, kind: MeldKind, meld_id: int, owner: int, suit: int,
                      naturals: dict[int, int]) -> Meld | None:
@@ -327,8 +328,8 @@ class MeldRules:
             rank_of = self.deck.rank_of
             if rank_of[naturals[low_ace]] == self.ace and rank_of[naturals[high_ace]] == self.ace:
                 return None  # an ace at both ends (BU-26)
-        return Meld(meld_id, kind.name, "run", owner, tuple(naturals[p] for p in positions), (False,) * size,
-                    suit=suit, low=low)
+        return _MELD(Meld, (meld_id, kind.name, "run", owner, tuple([naturals[p] for p in positions]), (False,) * size,
+                            -1, suit, low, False, 0, -1))
 
     def _set(self, kind: MeldKind, meld_id: int, owner: int, rank: int, naturals: list[int],
              wilds: list[int]) -> Meld | None:
@@ -337,8 +338,8 @@ class MeldRules:
         if not kind.minimum <= len(naturals) + len(wilds) <= kind.maximum:
             return None
         cards = tuple(sorted(naturals)) + tuple(wilds)
-        return Meld(meld_id, kind.name, "set", owner, cards, (False,) * len(naturals) + (True,) * len(wilds),
-                    rank=rank)
+        return _MELD(Meld, (meld_id, kind.name, "set", owner, cards, (False,) * len(naturals) + (True,) * len(wilds),
+                            rank, -1, 0, False, 0, -1))  # (the fields in order, made in C: see `_sets`)
 
     # --- new melds from a hand ----------------------------------------------------------------------------------
 
