@@ -233,7 +233,7 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
     if per_meld:
         additions = _allowed(state, option, per_meld, shared, additions, _bind_addition)
     for meld, card, grown in additions:
-        action = _ADD(Action, (seat, "add", card, "", (), (), (), meld.id))
+        action = _ACTION(Action, (seat, "add", card, "", (), (), (), meld.id))
         found[action] = option
         plans[action] = (grown, meld)  # (the meld it makes, and the meld it is added to)
 
@@ -275,11 +275,11 @@ def top_melds(state: State, seat: int, option: Option,
     counts[top] += 1  # (a copy of the top card in the hand is the same card: either may be laid)
     # (one meld at a time: only the melds that can hold the top card are searched; more, and the others may go
     # with one that holds it)
-    entries = [(meld, needs, _ADD(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
+    entries = [(meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
                for meld, needs, roles in rules.search(counts, key[1], table, top if option.at_once == 1 else None)]
     for laid, action in groups(rules, seat, entries, counts, option.at_once, option.where, top):
         after = next(meld for meld in laid if top in meld.cards)
-        found.append((_ADD(Action, (seat, "take", -1, option.name, action.arguments, action.cards, action.roles,
+        found.append((_ACTION(Action, (seat, "take", -1, option.name, action.arguments, action.cards, action.roles,
                                     -1)), (after, laid)))
     return found
 
@@ -335,7 +335,7 @@ def _bind_addition(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
     bindings["after"] = candidate[2]
 
 
-_ADD = tuple.__new__  # an action made from its fields in order, the cheapest way (Action is a named tuple)
+_ACTION = tuple.__new__  # an action made from its fields in order, the cheapest way (Action is a named tuple)
 
 
 def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActionError:

@@ -106,19 +106,20 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
     # Each meld with the cards it needs as pairs, and the rank it takes (None when its kind allows more sets of it)
     entries = [(entry, tuple(entry[1].items()), (entry[0].kind, entry[0].rank)
                 if entry[0].shape == "set" and kinds[entry[0].kind].one_per_owner else None) for entry in found]
-    # With a card to hold: which melds hold it, and the last of them (a group without one that has gone past it
-    # never will hold it; nor will one that has room for one meld more and does not add such a meld)
+    # With a card to hold: which melds hold it, and the last of them. `held` counts the melds of the group that
+    # hold it (with no card to hold, every group counts as holding it: it starts above zero).
     holds = [holding is None or holding in entry[0].cards for entry in found]
     last = max((index for index, held in enumerate(holds) if held), default=-1)
-    held = 0 if holding is not None else most  # (how many melds of the group hold it)
+    held = 0 if holding is not None else 1
 
     def extend(start: int) -> None:
         nonlocal made, held
         for index in range(start, len(entries)):
-            if not held and (index > last or (not holds[index] and len(chosen) + 1 == most)):
+            if not held:  # (a group that does not hold the card yet)
                 if index > last:
-                    break
-                continue
+                    break  # no meld from here on holds it
+                if not holds[index] and len(chosen) + 1 == most:
+                    continue  # the group would be full without it
             entry, needs, rank_taken = entries[index]
             fits = True
             for card, count in needs:  # (a loop, not `any(...)`: this runs for every meld at every depth)
