@@ -13,6 +13,8 @@ class RulelessState:
     script."""
 
     def __init__(self, script: list[list[Any]], decisions: int, values: list[dict[str, Any]] | None = None) -> None:
+        if values is not None and len(values) != len(script):
+            raise ValueError(f"{len(values)} sets of values for {len(script)} decisions")
         self.script = script
         self.scripted_values = values
         self.remaining = decisions

@@ -2,6 +2,7 @@
 processes.
 
     python benchmarks/simulate_scaling.py [RULESET] [-n 2000] [--pairs 3] [--bots random] [--loop 30000000]
+                                          [--no-compile]
 
 Each pair runs the whole command twice, as a user would (a new process, the ruleset loaded, the matches played,
 the statistics printed), with one worker and with two, in turns (the order reversed every other pair), and
@@ -31,7 +32,8 @@ LOOP = "import sys\ntotal = 0\nfor number in range(int(sys.argv[1])):\n    total
 def timed(commands: list[list[str]]) -> float:
     """Wall seconds to run the commands at once, to the end of the last; a failing command stops the run."""
     begin = time.perf_counter()
-    processes = [subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for command in commands]
+    processes = [subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                 for command in commands]  # (from the checkout: its package is the one timed)
     for process, command in zip(processes, commands, strict=True):
         _, error = process.communicate()
         if process.returncode:
@@ -56,14 +58,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", default="random", help="the runs' bots (default random)")
     parser.add_argument("--loop", type=int, default=30_000_000,
                         help="steps of the plain CPU loop timed beside each pair (default 30,000,000; 0 skips it)")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="leave the package's bytecode as it is (by default it is compiled first)")
     args = parser.parse_args(argv)
-    compileall.compile_dir(str(ROOT / "interpreter"), quiet=1)
+    if not args.no_compile:
+        compileall.compile_dir(str(ROOT / "interpreter"), quiet=1)
+    # (a file named from here, since the runs start in the checkout; a bundled ruleset's name as it is)
+    ruleset = str(Path(args.ruleset).absolute()) if Path(args.ruleset).exists() else args.ruleset
     one_worker: list[float] = []
     two_workers: list[float] = []
     speed_ups: list[float] = []
     machine: list[float] = []
     for pair in range(args.pairs):
-        runs = {workers: [simulate_command(args.ruleset, args.games, args.bots, workers)] for workers in (1, 2)}
+        runs = {workers: [simulate_command(ruleset, args.games, args.bots, workers)] for workers in (1, 2)}
         order = (1, 2) if pair % 2 == 0 else (2, 1)
         seconds = {workers: timed(runs[workers]) for workers in order}
         one_worker.append(seconds[1])

@@ -375,7 +375,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
     ruleset = ruleset_file(ruleset)
     game = load_game_or_exit(ruleset, assignments)
     count, kinds = _table_and_bots(game, players, bots)
-    job = Job(str(Path(ruleset).resolve()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
+    job = Job(str(Path(ruleset).absolute()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
     loaded(job, game)
     summary, interrupted = run_job(job, games=games, seed=seed, workers=workers, backend=backend, address=address,
                                    label=f"{game.name}, {count} players")

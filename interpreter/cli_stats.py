@@ -147,7 +147,7 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
         _table_and_bots(game_b, count, bots)
     except click.UsageError as error:
         raise click.UsageError(f"B ({ruleset_b}): {error.message}") from None
-    jobs = [Job(str(Path(path).resolve()), params, count, tuple(kinds))
+    jobs = [Job(str(Path(path).absolute()), params, count, tuple(kinds))
              for path, params in ((path_a, params_a), (path_b, params_b))]
     for job, game in zip(jobs, (game_a, game_b), strict=True):
         loaded(job, game)

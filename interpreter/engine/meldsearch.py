@@ -94,9 +94,9 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
     cards counted can make together: a meld may come twice when the cards are held twice, and a kind of one meld
     per rank and owner has at most one set of a rank in a group. Each group once, its melds in the order found;
     the single melds first, then the pairs, and so on. With `holding`, only the groups with a meld that holds
-    that card, in the same order (the others are not made). More than MOST_GROUPS is an error at `where` (a
-    legal set is returned whole): a hand of 12 cards of a double pack with four wild cards makes about 2,000
-    groups of up to three melds."""
+    that card, in the same order (the others are not made, and those that cannot lead to one are not gone
+    through). More than MOST_GROUPS groups gone through is an error at `where` (a legal set is returned whole):
+    a hand of 12 cards of a double pack with four wild cards makes about 2,000 groups of up to three melds."""
     left = dict(counts)
     chosen: list[tuple[Meld, dict[int, int], Action]] = []
     taken: set[tuple[str, int]] = set()  # the sets of the group, of kinds of one per rank and owner
@@ -109,7 +109,7 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
     # With a card to hold: which melds hold it, and the last of them. `held` counts the melds of the group that
     # hold it (with no card to hold, every group counts as holding it: it starts above zero).
     holds = [holding is None or holding in entry[0].cards for entry in found]
-    last = max((index for index, held in enumerate(holds) if held), default=-1)
+    last = max((index for index, holds_it in enumerate(holds) if holds_it), default=-1)
     held = 0 if holding is not None else 1
 
     def extend(start: int) -> None:
@@ -133,12 +133,12 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
             chosen.append(entry)
             if rank_taken is not None:
                 taken.add(rank_taken)
+            made += 1  # (every group gone through counts, those that do not hold the card too: the work is bounded)
+            if made > MOST_GROUPS:
+                raise RulesetRuntimeError(f"more than {MOST_GROUPS:,} ways to lay up to {most} melds at once: the "
+                                          f"legal set would be too large; lower `at_once`", where)
             held += holds[index]
             if held:
-                made += 1
-                if made > MOST_GROUPS:
-                    raise RulesetRuntimeError(f"more than {MOST_GROUPS:,} ways to lay up to {most} melds at once: "
-                                              f"the legal set would be too large; lower `at_once`", where)
                 by_size[len(chosen) - 1].append(_group(seat, chosen))
             if len(chosen) < most:
                 extend(index)  # (the same meld again, when the cards are there twice)

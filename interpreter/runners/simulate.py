@@ -58,9 +58,11 @@ def _game(ruleset: str, params: tuple[tuple[str, Any], ...]) -> Game:
 
 
 def loaded(job: Job, game: Game) -> None:
-    """Give the runs of `job` the game its caller has loaded already (from the same ruleset and parameters),
-    so that it is not loaded and checked again (a tenth of a second or more before the first match; workers
-    started by fork find it too)."""
+    """Give the runs of `job` the game its caller has loaded already, from the same file (as `job.ruleset`
+    names it: a variant's `extends` is found from the path as written, symbolic links included) and parameters,
+    so that it is not loaded and checked again (a tenth of a second or more before the first match). Workers
+    started by fork (the default on Linux before Python 3.14) find it too; workers started otherwise, and Ray's,
+    load it themselves."""
     _games[job.ruleset, job.params] = game
 
 
@@ -182,7 +184,7 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
                 gc.unfreeze()
         return
     chunks = _chunks(seeds, workers)
-    _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see `_games`)
+    _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see `loaded`)
     # What this process holds is set aside from garbage collection while the workers are started: a worker's
     # collections then leave the memory it shares with this process alone, instead of copying it page by page
     # (measured: 5-10% of a worker's time on a run of a thousand short matches). Not when the caller has set

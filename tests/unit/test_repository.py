@@ -113,12 +113,13 @@ def test_the_scaling_of_simulate_is_measured_by_whole_runs(capsys: pytest.Captur
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.main([str(ROOT / "tests" / "games" / "tiny.yaml"), "-n", "2", "--pairs", "1", "--loop", "1000"]) == 0
+    assert module.main([str(ROOT / "tests" / "games" / "tiny.yaml"), "-n", "2", "--pairs", "1", "--loop", "1000",
+                        "--no-compile"]) == 0
     out = capsys.readouterr().out
     assert "pair 1: one worker" in out and "simulate --workers 2 against --workers 1" in out
     assert "two CPU loops at once" in out
     with pytest.raises(SystemExit, match="no such file"):  # (a run that fails is said, with what it printed)
-        module.main([str(ROOT / "no_such_ruleset.yaml"), "-n", "2", "--pairs", "1", "--loop", "0"])
+        module.main([str(ROOT / "no_such_ruleset.yaml"), "-n", "2", "--pairs", "1", "--loop", "0", "--no-compile"])
 
 
 def test_the_api_floor_replays_the_engines_legal_sets_to_a_policy(monkeypatch: pytest.MonkeyPatch) -> None:

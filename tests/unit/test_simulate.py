@@ -124,6 +124,34 @@ def test_a_run_plays_the_game_its_command_loaded(monkeypatch: pytest.MonkeyPatch
     assert len(loads) == (1 if command[0] == "simulate" else 2), loads  # (once per side of a comparison)
 
 
+def test_a_run_names_the_file_as_its_command_loaded_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a variant reached through a symbolic link extends the base beside the link, as the command loaded it:
+    # a worker that loads the game itself, as Ray's do, loads that one)
+    from interpreter.runners import simulate as simulate_module
+
+    tiny = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
+    for folder, name in (("a", "Tiny A"), ("b", "Tiny B")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "base.yaml").write_text(tiny.replace("name: Tiny tricks", f"name: {name}"),
+                                                      encoding="utf-8")
+    (tmp_path / "a" / "variant.yaml").write_text("format: 1\nextends: base.yaml\n", encoding="utf-8")
+    (tmp_path / "b" / "variant.yaml").symlink_to(tmp_path / "a" / "variant.yaml")
+    jobs: list[Job] = []
+    run = simulate_module.simulate
+
+    def recorded(job: Job, **kwargs: Any) -> Any:
+        jobs.append(job)
+        return run(job, **kwargs)
+
+    monkeypatch.setattr(simulate_module, "simulate", recorded)
+    monkeypatch.chdir(tmp_path / "b")
+    result = CliRunner().invoke(cli, ["simulate", "variant.yaml", "-n", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["ruleset"] == "Tiny B"
+    monkeypatch.setattr(simulate_module, "_games", {})  # (as a worker that loads the game itself)
+    assert simulate_module._game(jobs[0].ruleset, jobs[0].params).name == "Tiny B"
+
+
 def test_each_match_has_its_own_seed() -> None:
     assert len({match_seed(3, number) for number in range(1000)}) == 1000
 
