@@ -2,12 +2,16 @@
 
     python benchmarks/bytecodes.py RULESET [--decisions 2000] [--seed 1] [--players N] [--top 25]
                                            [--function NAME] [--set NAME=VALUE ...]
+                                           [--policy random|bourre|burraco] [--matches 3]
 
 Random play (a uniformly random legal action at every decision, the state's own shuffles) through the public
 API, as benchmarks/games_speed.py plays it, with every bytecode the interpreter runs counted by the function it
 runs in (`sys.settrace` with opcode events; the run is many times slower than without). Printed: the bytecodes
 per decision and the functions that run the most of them (a comprehension or generator is counted apart, under
-the function it is written in); with `--function`, that function's bytecodes line by line.
+the function it is written in); with `--function`, that function's bytecodes line by line. `--policy bourre`
+or `burraco` plays `--matches` matches of a speed benchmark's policy instead (benchmarks/bourre_speed.py, ten
+hands a match, counted per card played; benchmarks/burraco_speed.py, one hand, per turn): the work its bar is
+measured on, the policy's own bytecodes included.
 
 The engine's CPU time follows its bytecodes closely (about 15 ns a bytecode on the project's machines), so two
 versions of the engine are compared exactly by their counts on the same seed, where timings would need many
@@ -31,8 +35,12 @@ from interpreter.parameters import parse_assignments
 
 
 def count(ruleset: Path, decisions: int, seed: int, players: int | None, function: str | None,
-          overrides: dict[str, str]) -> tuple[Counter[str], int]:
-    """The bytecodes run by each function (or by each line of `function`) over `decisions` decisions."""
+          overrides: dict[str, str], policy: str = "random", matches: int = 3) -> tuple[Counter[str], int]:
+    """The bytecodes run by each function (or by each line of `function`) over `decisions` decisions of random
+    play; with a benchmark's `policy`, over `matches` matches of it (see `benchmark_play`), and the units of
+    work it counts (cards played, turns) in place of decisions."""
+    if policy != "random":
+        overrides = {**BENCHMARK_MATCHES[policy], **overrides}
     game = load_ruleset(ruleset, overrides, params_as_text=True)
     counts: Counter[str] = Counter()
 
@@ -60,6 +68,8 @@ def count(ruleset: Path, decisions: int, seed: int, players: int | None, functio
     gc.disable()  # (a collection would run whatever callbacks are registered for it, at no fixed place)
     sys.settrace(tracer)
     try:
+        if policy != "random":
+            return counts, benchmark_play(game, policy, matches, seed, players)
         while made < decisions:
             state = game.new_initial_state(seed=seed + match, players=players)
             match += 1
@@ -76,6 +86,28 @@ def count(ruleset: Path, decisions: int, seed: int, players: int | None, functio
     return counts, made
 
 
+# The matches a benchmark's policy plays, as its benchmark plays them: Bourré's ten hands, Burraco's one.
+BENCHMARK_MATCHES = {"bourre": {"hands": "10"}, "burraco": {"hand_cap": "1"}}
+
+
+def benchmark_play(game: Any, policy: str, matches: int, seed: int, players: int | None) -> int:
+    """`matches` matches played by a benchmark's policy (benchmarks/bourre_speed.py, burraco_speed.py); the
+    cards played, or the turns. (The policy's own bytecodes are counted with the engine's: the same in any
+    version of the engine.)"""
+    done = 0
+    for number in range(matches):
+        if policy == "bourre":
+            from bourre_speed import drive  # (a sibling module: the benchmarks run as scripts)
+
+            done += drive(game.new_initial_state(seed=seed + number, players=players or 5), random.Random(number))
+        else:
+            import burraco_speed
+
+            state = game.new_initial_state(seed=seed + number, players=players or 4)
+            done += burraco_speed.drive(state, burraco_speed.Policy(game, state, seed + number))["discard"]
+    return done
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("ruleset", type=Path)
@@ -85,14 +117,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=25, help="functions shown (default 25)")
     parser.add_argument("--function", help="count the lines of this function only")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a parameter")
+    parser.add_argument("--policy", choices=("random", "bourre", "burraco"), default="random",
+                        help="random play (the default), or a benchmark's policy: Bourre's, counted per card "
+                        "played, or Burraco's, per turn")
+    parser.add_argument("--matches", type=int, default=3,
+                        help="matches of a benchmark's policy (default 3: Bourre's of ten hands, Burraco's of one)")
     args = parser.parse_args(argv)
     try:
         overrides = parse_assignments(args.set)
-        counts, made = count(args.ruleset, args.decisions, args.seed, args.players, args.function, overrides)
+        counts, made = count(args.ruleset, args.decisions, args.seed, args.players, args.function, overrides,
+                             args.policy, args.matches)
     except (RuledeckError, OSError, ValueError) as error:  # (a bad ruleset, parameter, number of players)
         parser.exit(2, f"{parser.prog}: {error}\n")
     total = sum(counts.values())
-    print(f"{args.ruleset}: {made} decisions, {total / max(made, 1):.0f} bytecodes per decision"
+    unit = {"bourre": "card", "burraco": "turn"}.get(args.policy, "decision")
+    print(f"{args.ruleset}: {made} {unit}s, {total / max(made, 1):.0f} bytecodes per {unit}"
           + (f" in {args.function}" if args.function else ""))
     if args.function:
         for line in sorted(counts, key=lambda text: int(text.split()[1])):

@@ -9,7 +9,8 @@ archive`) into a temporary directory and loaded beside the working tree's as `in
 renamed), so each ruleset is loaded by both engines and played through the public API by the same policy from
 the same seeds. Printed for each ruleset: each side's cost per decision (median and range over the rounds) and
 the working tree's ratio to the revision (the median of the rounds' paired ratios: below 1, the working tree is
-faster). `--policy bourre` plays Bourré's benchmark policy (benchmarks/bourre_speed.py) and counts cards played.
+faster). `--policy bourre` plays Bourré's benchmark policy (benchmarks/bourre_speed.py) and counts cards played;
+`--policy burraco` Burraco's (benchmarks/burraco_speed.py: the benchmark ruleset, or one like it) and counts turns.
 Neither side keeps checked rulesets between runs (RULEDECK_NO_CACHE=1): both compile what they load.
 """
 
@@ -81,6 +82,15 @@ def side(package: ModuleType, ruleset: str, policy: str, decisions: int) -> Call
 
         game = package.load_ruleset(ruleset, {"hands": 10})
         return lambda number: drive(game.new_initial_state(seed=number, players=5), random.Random(number))
+    if policy == "burraco":
+        import burraco_speed
+
+        game = package.load_ruleset(ruleset, {"hand_cap": 1})
+
+        def turns(number: int) -> int:
+            state = game.new_initial_state(seed=number, players=4)
+            return burraco_speed.drive(state, burraco_speed.Policy(game, state, number))["discard"]
+        return turns
     game = package.load_ruleset(ruleset)
     return lambda number: random_play(game, package.CHANCE, decisions, number + 1)
 
@@ -108,8 +118,9 @@ def main(argv: list[str] | None = None) -> int:
                         "benchmark ruleset, Hearts, Texas hold'em)")
     parser.add_argument("--rounds", type=int, default=12, help="chunks of each side, taking turns (default 12)")
     parser.add_argument("--decisions", type=int, default=1500, help="decisions per chunk of random play")
-    parser.add_argument("--policy", choices=("random", "bourre"), default="random",
-                        help="random play, or Bourré's benchmark policy (10 hands a chunk)")
+    parser.add_argument("--policy", choices=("random", "bourre", "burraco"), default="random",
+                        help="random play, Bourré's benchmark policy (10 hands a chunk, per card played) or "
+                        "Burraco's (one hand a chunk, per turn)")
     args = parser.parse_args(argv)
     if args.rounds < 2:
         parser.error("--rounds must be at least 2")
@@ -117,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     import interpreter
 
-    unit = "card" if args.policy == "bourre" else "decision"
+    unit = {"bourre": "card", "burraco": "turn"}.get(args.policy, "decision")
     with tempfile.TemporaryDirectory(prefix="ruledeck-revision-") as directory:
         base = revision_package(args.revision, Path(directory))
         print(f"the working tree ({Path(interpreter.__file__).parent}) against {args.revision}; "

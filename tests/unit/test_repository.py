@@ -78,6 +78,28 @@ def test_the_bytecode_count_names_where_a_game_spends_them(capsys: pytest.Captur
     assert "bytecodes per decision in apply" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("policy, ruleset, unit", [("bourre", "bourre_benchmark.yaml", "card"),
+                                                   ("burraco", "burraco_benchmark.yaml", "turn")])
+def test_the_bytecode_count_plays_a_benchmarks_policy(policy: str, ruleset: str, unit: str,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # (the policies are the benchmarks' sibling modules)
+    spec = importlib.util.spec_from_file_location("bytecodes", ROOT / "benchmarks" / "bytecodes.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    path = ROOT / "benchmarks" / ruleset
+    overrides = {"hands": "2"} if policy == "bourre" else {}  # (Burraco's match: one hand, as its benchmark's)
+    module.count(path, 0, 1, None, None, overrides, policy, 1)  # (what a first run works out once, see above)
+    counts, done = module.count(path, 0, 1, None, None, overrides, policy, 1)
+    assert done > 0 and counts["apply"] > 0 and counts["drive"] > 0  # (the policy's loop is counted too)
+    again, _ = module.count(path, 0, 1, None, None, overrides, policy, 1)
+    assert again == counts
+    assert module.main([str(path), "--policy", policy, "--matches", "1", "--top", "3", *(
+        ["--set", "hands=2"] if policy == "bourre" else [])]) == 0
+    assert f"bytecodes per {unit}" in capsys.readouterr().out
+
+
 def test_the_engine_compares_with_another_revision_in_one_process(capsys: pytest.CaptureFixture[str],
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, check=False).returncode:
@@ -95,6 +117,11 @@ def test_the_engine_compares_with_another_revision_in_one_process(capsys: pytest
             del sys.modules[name]  # (its files are gone with its run: the next run takes the revision again)
         assert module.main(["HEAD", str(ROOT / "tests" / "games" / "tiny.yaml"), "--rounds", "2",
                             "--decisions", "30"]) == 0
+        # (Burraco's benchmark policy, per turn: a meld's or an addition's legal sets read the state as it plays)
+        for name in [name for name in sys.modules if name.split(".")[0] == "interpreter_base"]:
+            del sys.modules[name]
+        assert module.main(["HEAD", str(ROOT / "benchmarks" / "burraco_benchmark.yaml"), "--rounds", "2",
+                            "--policy", "burraco"]) == 0
         # the revision's engine is a package of its own: none of its modules is the working tree's
         from interpreter.engine.state import State
 
@@ -105,7 +132,7 @@ def test_the_engine_compares_with_another_revision_in_one_process(capsys: pytest
         for name in [name for name in sys.modules if name.split(".")[0] == "interpreter_base"]:
             del sys.modules[name]
     out = capsys.readouterr().out
-    assert "ratio to HEAD" in out and "working" in out
+    assert "ratio to HEAD" in out and "working" in out and "us/turn" in out
 
 
 def test_the_scaling_of_simulate_is_measured_by_whole_runs(capsys: pytest.CaptureFixture[str]) -> None:
