@@ -99,7 +99,8 @@ def benchmark_play(game: Any, policy: str, matches: int, seed: int, players: int
         if policy == "bourre":
             from bourre_speed import drive  # (a sibling module: the benchmarks run as scripts)
 
-            done += drive(game.new_initial_state(seed=seed + number, players=players or 5), random.Random(number))
+            done += drive(game.new_initial_state(seed=seed + number, players=players or 5),
+                          random.Random(seed + number))
         else:
             import burraco_speed
 
