@@ -123,12 +123,18 @@ def engine_side(chunk: int, seed: int, done: Counter[str], finished: list[State]
     game = load_ruleset(ruleset, {"hand_cap": chunk})
 
     def play(number: int) -> int:
-        state = game.new_initial_state(seed=seed + number, players=4)
-        here = drive(state, Policy(game, state, seed + number))
+        state, here = play_match(game, seed + number)
         done.update(here)
         finished.append(state)
         return here["discard"]
     return play
+
+
+def play_match(game: Game, seed: int, players: int = 4) -> tuple[State, Counter[str]]:
+    """A match from `seed` (four players: the benchmark's) played by the benchmark's policy: its end state, and
+    what was done (see `drive`; `here["discard"]` is the turns played)."""
+    state = game.new_initial_state(seed=seed, players=players)
+    return state, drive(state, Policy(game, state, seed))
 
 
 def drive(state: State | RulelessState, policy: Policy) -> Counter[str]:

@@ -102,10 +102,9 @@ def benchmark_play(game: Any, policy: str, matches: int, seed: int, players: int
             done += drive(game.new_initial_state(seed=seed + number, players=players or 5),
                           random.Random(seed + number))
         else:
-            import burraco_speed
+            from burraco_speed import play_match
 
-            state = game.new_initial_state(seed=seed + number, players=players or 4)
-            done += burraco_speed.drive(state, burraco_speed.Policy(game, state, seed + number))["discard"]
+            done += play_match(game, seed + number, players or 4)[1]["discard"]
     return done
 
 

@@ -86,11 +86,7 @@ def side(package: ModuleType, ruleset: str, policy: str, decisions: int) -> Call
         import burraco_speed
 
         game = package.load_ruleset(ruleset, {"hand_cap": 1})
-
-        def turns(number: int) -> int:
-            state = game.new_initial_state(seed=number, players=4)
-            return burraco_speed.drive(state, burraco_speed.Policy(game, state, number))["discard"]
-        return turns
+        return lambda number: burraco_speed.play_match(game, number)[1]["discard"]
     game = package.load_ruleset(ruleset)
     return lambda number: random_play(game, package.CHANCE, decisions, number + 1)
 

@@ -100,6 +100,12 @@ def test_the_bytecode_count_plays_a_benchmarks_policy(policy: str, ruleset: str,
     assert f"bytecodes per {unit}" in capsys.readouterr().out
 
 
+def _forget_revision() -> None:
+    """The modules of a revision's engine imported by a run of compare_revisions (see the test below)."""
+    for name in [name for name in sys.modules if name.split(".")[0] == "interpreter_base"]:
+        del sys.modules[name]
+
+
 def test_the_engine_compares_with_another_revision_in_one_process(capsys: pytest.CaptureFixture[str],
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, check=False).returncode:
@@ -113,13 +119,11 @@ def test_the_engine_compares_with_another_revision_in_one_process(capsys: pytest
     try:
         with pytest.raises(SystemExit, match="no such file"):  # (a ruleset that cannot be loaded: said, no traceback)
             module.main(["HEAD", str(ROOT / "no_such_ruleset.yaml"), "--rounds", "2"])
-        for name in [name for name in sys.modules if name.split(".")[0] == "interpreter_base"]:
-            del sys.modules[name]  # (its files are gone with its run: the next run takes the revision again)
+        _forget_revision()  # (its files are gone with its run: the next run takes the revision again)
         assert module.main(["HEAD", str(ROOT / "tests" / "games" / "tiny.yaml"), "--rounds", "2",
                             "--decisions", "30"]) == 0
         # (Burraco's benchmark policy, per turn: a meld's or an addition's legal sets read the state as it plays)
-        for name in [name for name in sys.modules if name.split(".")[0] == "interpreter_base"]:
-            del sys.modules[name]
+        _forget_revision()
         assert module.main(["HEAD", str(ROOT / "benchmarks" / "burraco_benchmark.yaml"), "--rounds", "2",
                             "--policy", "burraco"]) == 0
         # the revision's engine is a package of its own: none of its modules is the working tree's
@@ -129,8 +133,7 @@ def test_the_engine_compares_with_another_revision_in_one_process(capsys: pytest
         assert not any(name.startswith("interpreter.") and "interpreter_base" in str(getattr(value, "__file__", ""))
                        for name, value in sys.modules.items())
     finally:
-        for name in [name for name in sys.modules if name.split(".")[0] == "interpreter_base"]:
-            del sys.modules[name]
+        _forget_revision()
     out = capsys.readouterr().out
     assert "ratio to HEAD" in out and "working" in out and "us/turn" in out
 
