@@ -28,7 +28,7 @@ from typing import Any
 
 from floor import RulelessState  # sibling modules: the benchmarks run as scripts
 from references import load_reference
-from timing import interleave, report
+from timing import engine_build, interleave, report
 
 from interpreter import CHANCE, load_ruleset
 
@@ -138,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Bourré ({shown}), {args.players} players, {args.rounds} chunks of {args.chunk} hands per side, "
           "alternating; medians (ranges):")
     print("\n".join(report(results, unit="card", baseline="reference")))
+    print(f"  (engine: {engine_build()})")
     print("  (the API floor: the same policy over the public API with no rules behind it, the least any engine "
           "driven through legal_actions() and apply() costs)")
     if not args.no_cold_start:

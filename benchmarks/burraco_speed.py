@@ -31,7 +31,7 @@ from typing import Any
 
 from floor import RulelessState  # sibling modules: the benchmarks run as scripts
 from references import load_reference
-from timing import interleave, report
+from timing import engine_build, interleave, report
 
 from interpreter import CHANCE, Action, Game, State, load_ruleset
 
@@ -119,7 +119,7 @@ class Policy:
 def engine_side(chunk: int, seed: int, done: Counter[str], finished: list[State],
                 ruleset: Path = VARIANT) -> Callable[[int], int]:
     """The engine playing a match of `chunk` hands a round (adding what they did to `done`, and the match's end
-    state to `finished`, for `check_hands` once the timing is over); the turns played."""
+    state to `finished`, for `check_hands` after the round, untimed); the turns played."""
     game = load_ruleset(ruleset, {"hand_cap": chunk})
 
     def play(number: int) -> int:
@@ -255,13 +255,21 @@ def main(argv: list[str] | None = None) -> int:
         sides["engine"] = engine_side(args.chunk, args.seed, engine_done, finished)
     if args.only is None:
         sides["API floor"] = floor_side(args.chunk, args.seed)
-    results = interleave(sides, args.rounds, lambda number: print(f"round {number + 1}/{args.rounds}", end="\r",
-                                                                    file=sys.stderr, flush=True))
-    for state in finished:  # (the benchmark's own check of the engine's matches reads their logs: not timed)
-        engine_done.update(check_hands(state, args.chunk))
+
+    def between_rounds(number: int) -> None:
+        """Untimed, after each round: the benchmark's own check of the engine's match (it reads the match's log),
+        which is then let go, so that the timed chunks do not run with every match played so far in memory (the
+        garbage collector's full collections go over all of it)."""
+        for state in finished:
+            engine_done.update(check_hands(state, args.chunk))
+        finished.clear()
+        print(f"round {number + 1}/{args.rounds}", end="\r", file=sys.stderr, flush=True)
+
+    results = interleave(sides, args.rounds, between_rounds)
     print(" " * 20, end="\r", file=sys.stderr)
     print(f"Burraco, 4 players, {args.rounds} chunks of {args.chunk} hands per side, alternating; medians (ranges):")
     print("\n".join(report(results, unit="turn", baseline="reference" if "reference" in sides else "engine")))
+    print(f"  (engine: {engine_build()})")
     if "API floor" in sides:
         print("  (the API floor: the same policy over the public API with no rules behind it, the legal sets the "
               "engine gave replayed: the least any engine driven through legal_actions() and apply() costs)")

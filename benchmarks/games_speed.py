@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+from timing import engine_build  # sibling module: the benchmarks run as scripts
+
 from interpreter import CHANCE, Game, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     baseline = statistics.median(costs[BASELINE]) if BASELINE in costs else None
     baseline_size = statistics.mean(sizes[BASELINE]) if BASELINE in sizes else None
     print(f"Random play, CPU time per decision ({args.rounds} chunks of {args.decisions} decisions each; "
-          "medians, ranges):")
+          f"medians, ranges; {engine_build()}):")
     print(f"  {'':<26} {'us per decision':>26}  {'legal set':>17}  {'against ' + BASELINE:>16}  {'allowed':>12}")
     print(f"  {'':<26} {'':>26}  {'median':>8} {'mean':>8}")
     over = []

@@ -58,3 +58,12 @@ def report(results: dict[str, list[Chunk]], *, unit: str, baseline: str) -> list
             f"   {spread(ratios(results, name, baseline, 'cpu'))}x; {spread(ratios(results, name, baseline, 'wall'))}x"
         lines.append(f"  {name:<12} {cpu:>26} {wall:>26}{ratio}")
     return lines
+
+
+def engine_build() -> str:
+    """Which engine the figures are of: its compiled build (interpreter/native.py) or its Python source."""
+    from interpreter import native
+
+    found = native.status()
+    return f"the engine's compiled build ({found.folder})" if found.active else \
+        f"the engine's Python source ({found.reason})"

@@ -14,6 +14,7 @@ import click
 
 from interpreter import cache, cli_logs
 from interpreter.bundled import bundled_rulesets
+from interpreter.cli_native import native_command
 from interpreter.cli_serve import serve_command
 from interpreter.cli_stats import DEFAULT_BOTS, compare_command
 from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
@@ -36,6 +37,7 @@ def cli() -> None:
 
 cli.add_command(compare_command)
 cli.add_command(serve_command)
+cli.add_command(native_command)
 
 
 @cli.command()

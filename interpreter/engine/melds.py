@@ -12,13 +12,12 @@ end. A card that is wild but natural in its own place (`natural_in_place`) count
 
 from __future__ import annotations
 
-import functools
 import itertools
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from interpreter.cards import Deck
 from interpreter.engine.errors import RulesetRuntimeError
@@ -29,6 +28,13 @@ except ImportError:  # pragma: no cover - CPython has it
     def _count_into(counts: dict[int, int], cards: Iterable[int]) -> None:
         for card in cards:
             counts[card] = counts.get(card, 0) + 1
+
+_Class = TypeVar("_Class")
+try:  # (what a class is to the compiled build, see interpreter/native.py: mypy brings it)
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - without mypy: a decorator that does nothing
+    def mypyc_attr(*_names: str, **_flags: Any) -> Callable[[_Class], _Class]:  # type: ignore[misc]
+        return lambda kind: kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,8 @@ class _MeldFields(NamedTuple):
     laid_high: int = -1
 
 
+# (a named tuple's subclass: compiled, it stays a Python class)
+@mypyc_attr(native_class=False)
 class Meld(_MeldFields):
     """A meld on the table: its cards in table order and, for each, whether it acts as a wild. Never changed
     once made (`replaced` makes another): it is hashed and compared as its fields. (A named tuple, made in C by
@@ -512,8 +520,14 @@ class MeldRules:
         def cost(left: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
             return sum(value_of[card] for card in left), len(left), left
 
-        @functools.cache
+        known: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[int, int, tuple[int, ...]]] = {}
+
         def best(remaining: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[int, int, tuple[int, ...]]:
+            # (kept in a dict rather than by functools.cache: a compiled build's nested function cannot call
+            # itself once decorated)
+            result = known.get((remaining, melds))
+            if result is not None:
+                return result
             result = cost(self._kept_unmelded(remaining))
             for index, card in enumerate(remaining):
                 if index and remaining[index - 1] == card:
@@ -523,6 +537,7 @@ class MeldRules:
                     grown = self.add(meld, card)
                     if grown is not None:
                         result = min(result, best(rest, (*melds[:place], grown, *melds[place + 1:])))
+            known[remaining, melds] = result
             return result
 
         return best(hand, onto)[2]
@@ -533,10 +548,12 @@ class MeldRules:
         for meld in self.candidates(hand, 0, [], 0):
             by_lowest.setdefault(min(meld.cards), []).append(Counter(meld.cards))
 
-        @functools.cache
+        known: dict[tuple[int, ...], tuple[int, int, tuple[int, ...]]] = {(): (0, 0, ())}
+
         def best(remaining: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
-            if not remaining:
-                return 0, 0, ()
+            kept = known.get(remaining)  # (a dict, as in `_laid_off`)
+            if kept is not None:
+                return kept
             first, rest = remaining[0], remaining[1:]  # the lowest card: left out, or in a meld it is lowest in
             points, count, left = best(rest)
             found = (points + value_of[first], count + 1, (first, *left))
@@ -546,6 +563,7 @@ class MeldRules:
                     after = tuple(sorted((held - meld).elements()))
                     points, count, left = best(after)
                     found = min(found, (points, count, left))
+            known[remaining] = found
             return found
 
         return best(hand)[2]
