@@ -150,7 +150,7 @@ def build(report: Callable[[str], None] = lambda line: None) -> Path:
         if finished.returncode != 0:
             tail = "\n".join(log.read_text(encoding="utf-8", errors="replace").splitlines()[-20:])
             raise BuildError(f"mypyc failed (exit status {finished.returncode}); the end of its output:\n{tail}")
-        libraries = [path for path in workspace.glob(f"*__mypyc{_SUFFIX}")]
+        libraries = list(workspace.glob(f"*__mypyc{_SUFFIX}"))
         modules = [workspace / "interpreter" / name.replace(".py", _SUFFIX) for name in COMPILED]
         if len(libraries) != 1 or not all(path.is_file() for path in modules):
             raise BuildError(f"mypyc did not leave the libraries expected in {workspace}")

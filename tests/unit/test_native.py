@@ -41,31 +41,31 @@ def test_builds_are_kept_where_RULEDECK_NATIVE_DIR_says(tmp_path: Path, monkeypa
     assert native.folder() == tmp_path / native.fingerprint()
 
 
-def test_no_build_leaves_the_python_source_in_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RULEDECK_NATIVE_DIR", str(tmp_path))
-    monkeypatch.delenv("RULEDECK_PURE", raising=False)
-    path: list[str] = ["engine"]
+def _activated() -> tuple[list[str], str]:
+    """`native.activate` on a package path of its own: the path as it leaves it, and why no build is in use (the
+    process's own record of its activation is put back)."""
+    path = ["engine"]
     state = dict(native._state)
     try:
         native.activate(path)
-        assert path == ["engine"]
-        assert "no build" in native._state["reason"]
+        return path, native._state["reason"]
     finally:
         native._state.update(state)
+
+
+def test_no_build_leaves_the_python_source_in_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULEDECK_NATIVE_DIR", str(tmp_path))
+    monkeypatch.delenv("RULEDECK_PURE", raising=False)
+    path, reason = _activated()
+    assert path == ["engine"] and "no build" in reason
 
 
 def test_RULEDECK_PURE_leaves_a_build_unused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RULEDECK_NATIVE_DIR", str(tmp_path))
     monkeypatch.setenv("RULEDECK_PURE", "1")
     _broken_build(tmp_path)
-    path: list[str] = ["engine"]
-    state = dict(native._state)
-    try:
-        native.activate(path)
-        assert path == ["engine"]
-        assert "RULEDECK_PURE" in native._state["reason"]
-    finally:
-        native._state.update(state)
+    path, reason = _activated()
+    assert path == ["engine"] and "RULEDECK_PURE" in reason
 
 
 def _broken_build(root: Path) -> Path:
@@ -82,15 +82,9 @@ def test_a_build_that_cannot_be_loaded_leaves_the_python_source_in_use(tmp_path:
     monkeypatch.setenv("RULEDECK_NATIVE_DIR", str(tmp_path))
     monkeypatch.delenv("RULEDECK_PURE", raising=False)
     build = _broken_build(tmp_path)
-    path: list[str] = ["engine"]
-    state = dict(native._state)
-    try:
-        native.activate(path)
-        assert path == ["engine"]
-        assert "could not be loaded" in native._state["reason"] and str(build) in native._state["reason"]
-        assert "broken__mypyc" not in sys.modules
-    finally:
-        native._state.update(state)
+    path, reason = _activated()
+    assert path == ["engine"] and "could not be loaded" in reason and str(build) in reason
+    assert "broken__mypyc" not in sys.modules
 
 
 def test_a_build_needs_mypyc_and_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
