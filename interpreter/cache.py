@@ -33,8 +33,14 @@ def folder() -> Path | None:
     chosen = os.environ.get("RULEDECK_CACHE_DIR")
     if chosen:
         return Path(chosen)
+    return user_folder() / "checked"
+
+
+def user_folder() -> Path:
+    """The user's own folder of what ruledeck keeps between runs: `$XDG_CACHE_HOME/ruledeck`, else
+    `~/.cache/ruledeck`."""
     base = os.environ.get("XDG_CACHE_HOME")
-    return (Path(base) if base else Path.home() / ".cache") / "ruledeck" / "checked"
+    return (Path(base) if base else Path.home() / ".cache") / "ruledeck"
 
 
 @cache

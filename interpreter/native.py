@@ -50,11 +50,10 @@ class Status(NamedTuple):
 
 def root() -> Path:
     """Where builds are kept."""
+    from interpreter.cache import user_folder
+
     chosen = os.environ.get("RULEDECK_NATIVE_DIR")
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME")
-    return (Path(base) if base else Path.home() / ".cache") / "ruledeck" / "native"
+    return Path(chosen) if chosen else user_folder() / "native"
 
 
 def fingerprint(package: Path = PACKAGE) -> str:
@@ -154,7 +153,8 @@ def build(report: Callable[[str], None] = lambda line: None) -> Path:
         modules = [workspace / "interpreter" / name.replace(".py", _SUFFIX) for name in COMPILED]
         if len(libraries) != 1 or not all(path.is_file() for path in modules):
             raise BuildError(f"mypyc did not leave the libraries expected in {workspace}")
-        staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}-", dir=_made(destination.parent)))
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}-", dir=destination.parent))
         try:
             shutil.copy2(libraries[0], staging / libraries[0].name)
             for path in modules:
@@ -184,8 +184,3 @@ def remove() -> list[Path]:
                 shutil.rmtree(path, ignore_errors=True)
                 removed.append(path)
     return removed
-
-
-def _made(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    return path
