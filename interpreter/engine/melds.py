@@ -109,7 +109,6 @@ def _meld_of(fields: tuple[Any, ...]) -> Meld:
     return _MELD(Meld, fields)
 
 
-_KIND_AND_RANK = operator.attrgetter("kind", "rank")  # (a meld's (kind, rank), read in C: see taken_ranks)
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
 _GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
 _SEARCHES_KEPT = 4096  # searches kept (see MeldRules.candidates)
@@ -130,8 +129,6 @@ class MeldRules:
         self._shortest = min((kind.minimum for kind in kinds), default=0)  # the fewest cards of a new meld
         # The set kinds of one set per rank and owner: the ranks their sets take on a table limit a search.
         self._ranked_kinds = frozenset(kind.name for kind in kinds if kind.shape == "set" and kind.one_per_owner)
-        # (every (kind, rank) such a set may have: the sets on a table of those kinds are picked out in C)
-        self._ranked_pairs = frozenset((name, rank) for name in self._ranked_kinds for rank in {-1, *deck.rank_of})
         self.top = len(deck.ranks) - 1
         self.is_wild = {card: bool(is_wild(card)) for card in deck.distinct_cards()}
         self._unmelded: dict[tuple[int, ...], tuple[int, ...]] = {}  # hand (sorted) -> its least-points leftovers
@@ -382,11 +379,11 @@ class MeldRules:
         by_suit: dict[int, list[tuple[int, int]]] = {}  # (plain dicts: `setdefault` costs less than a defaultdict)
         by_rank: dict[int, list[tuple[int, int]]] = {}
         copies = False  # (whether a natural card is held more than once: else a rank holds as many as its cards)
-        # (each card with its count, made and sorted in C, so that each suit's and rank's cards come in order)
-        for held in sorted(counts.items()):
-            card, count = held
+        for card in sorted(counts):  # (the cards in order, so that each suit's and rank's cards come in order)
+            count = counts[card]
             if count <= 0:
                 continue
+            held = (card, count)
             if is_wild[card]:
                 wild_cards.append(held)
             else:
@@ -475,7 +472,8 @@ class MeldRules:
         """The (kind, rank) of the sets on an owner's table of kinds that allow one set per rank and owner."""
         if not self._ranked_kinds:
             return _NONE_TAKEN
-        return frozenset(filter(self._ranked_pairs.__contains__, map(_KIND_AND_RANK, table)))
+        ranked = self._ranked_kinds  # (a meld of such a kind is a set)
+        return frozenset([(meld.kind, meld.rank) for meld in table if meld.kind in ranked])
 
     def unmelded(self, hand: Sequence[int], onto: Sequence[Meld] = ()) -> list[int]:
         """The cards left out by the arrangement of the hand into disjoint new melds (of the kinds, each as
@@ -634,12 +632,27 @@ class MeldRules:
         if found is None:
             found = []
             cards = [card for card, _ in holding]
-            for amounts in itertools.product(*(range(count + 1) for _, count in holding)):
-                size = sum(amounts)
+            most = [count for _, count in holding]
+            amounts = [0] * len(holding)  # how many of each card, counted as `itertools.product` goes (the last
+            while True:                   # fastest; plain loops, which the compiled build runs in C)
+                size = 0
+                for amount in amounts:
+                    size += amount
                 if size >= least:
-                    naturals = tuple([card for card, n in zip(cards, amounts, strict=True) for _ in range(n)])
-                    needs = {card: n for card, n in zip(cards, amounts, strict=True) if n}
-                    found.append((size, naturals, needs, (False,) * size, ("",) * size))
+                    naturals: list[int] = []
+                    needs: dict[int, int] = {}
+                    for index, amount in enumerate(amounts):
+                        if amount:
+                            needs[cards[index]] = amount
+                            naturals.extend([cards[index]] * amount)
+                    found.append((size, tuple(naturals), needs, (False,) * size, ("",) * size))
+                index = len(amounts) - 1
+                while index >= 0 and amounts[index] == most[index]:
+                    amounts[index] = 0
+                    index -= 1
+                if index < 0:
+                    break
+                amounts[index] += 1
             if len(self._natural_choices) >= _UNMELDED_KEPT:
                 self._natural_choices.clear()
             self._natural_choices[key] = found
@@ -668,37 +681,42 @@ class MeldRules:
         its natural cards held (card, how many) with the wild cards held (those natural in their own place in
         this suit count there too)."""
         lowest, highest = self._bounds(kind)
-        suit_of, positions = self.deck.suit_of, self.positions
+        suit_of = self.deck.suit_of
         # Each place's card, the first of those that sit there naturally (most places have one: the copies of a
         # card are one value; the general choice of a window with both places of the ace sees them all).
         card_at: dict[int, int] = {}
         in_place = [card for card, _ in wild_cards if card in kind.in_place and suit_of[card] == suit] \
             if wild_cards else []
         for card in sorted(card for card, _ in holding) + in_place:
-            for position in positions(kind, card):
+            for position in self.positions(kind, card):
                 card_at.setdefault(position, card)
         # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds) if wild_cards else 0
         if not card_at or len(card_at) + most_wilds < kind.minimum:
             return []
-        # The places the hand fills, as bits (bit i: the place lowest + i), count a window's naturals in a few
-        # operations: most windows are ruled out without looking at them.
+        # The places the hand fills, as bits (bit i: the place lowest + i), and how many it fills below each place
+        # (`below[i]`, the same past the highest): a window's naturals are counted in one subtraction, and most
+        # windows are ruled out without looking at them. (Plain loops over the places, with no methods of `int`:
+        # the compiled build runs them in C.)
+        span = highest - lowest + 1
+        least_naturals, shortest, longest = kind.min_naturals, kind.minimum, kind.maximum
+        if shortest < 0:
+            shortest = 0
         mask = 0
         for position in card_at:
             mask |= 1 << (position - lowest)
+        below = [0] * (span + shortest + 1)
+        for index in range(span + shortest):
+            below[index + 1] = below[index] + ((mask >> index) & 1 if index < span else 0)
         # A window starts at most `most_wilds` places below a natural card (its first places can't all be gaps).
         starts = mask
-        for below in range(1, most_wilds + 1):
-            starts |= mask >> below
-        least_naturals, shortest, longest = kind.min_naturals, kind.minimum, kind.maximum
-        shortest_bits = (1 << shortest) - 1 if shortest > 0 else 0  # (the places of the shortest window)
+        for gap in range(1, most_wilds + 1):
+            starts |= mask >> gap
         # A window with more gaps than wild cards from every start (the shortest has the fewest): no run at all,
         # the common answer, found before the set-up below.
-        enough, scan = shortest - most_wilds, starts
-        while scan:
-            bit = scan & -scan
-            scan ^= bit
-            if ((mask >> (bit.bit_length() - 1)) & shortest_bits).bit_count() >= enough:
+        enough = shortest - most_wilds
+        for offset in range(span):
+            if (starts >> offset) & 1 and below[offset + shortest] - below[offset] >= enough:
                 break
         else:
             return []
@@ -712,22 +730,21 @@ class MeldRules:
             by_size.setdefault(len(combo), []).append(combo)
         # The places where a wild card held sits as a natural (a two in its place): only a window with one of them
         # among its naturals must leave that card out of the wild cards it may use.
-        in_place_places = {position for card in in_place for position in positions(kind, card)}
+        in_place_places = {position for card in in_place for position in self.positions(kind, card)}
         two_aces = self.ace_low != self.ace_high  # (the ace has two places: a window may hold both)
         either_end = kind.either_end
         # For the runs of one wild card, made here rather than by `_run_with_one_wild` (the same runs): the places
         # where each wild card held is natural (its own place in this suit; elsewhere it acts as a wild), and what
         # a wild stands for at each place.
-        natural_places = {card: positions(kind, card) if card in kind.in_place and suit_of[card] == suit else ()
+        natural_places = {card: self.positions(kind, card) if card in kind.in_place and suit_of[card] == suit else ()
                           for card, _ in wild_cards} if wild_cards else {}
         role_at = self._roles_in(suit) if wild_cards else {}
         blank, one_wild, no_wild, name = self._blank, self._one_wild, self._no_wild, kind.name
         found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate] = {}  # (cards, flags) -> the first found
-        while starts:  # (the starts from the lowest)
-            bit = starts & -starts
-            starts ^= bit
-            offset = bit.bit_length() - 1
-            filled = ((mask >> offset) & shortest_bits).bit_count()
+        for offset in range(span):  # (the starts from the lowest)
+            if not (starts >> offset) & 1:
+                continue
+            filled = below[offset + shortest] - below[offset]
             if shortest - filled > most_wilds:
                 continue  # (too many gaps in the shortest window from here: in every window from here)
             low = lowest + offset
@@ -760,7 +777,10 @@ class MeldRules:
                         # is the run that the window one place lower made of the same naturals: found there already.
                         start, end = places[0], places[-1]
                         if end - start + 1 == size:
-                            where: tuple[int, ...] = ((start + end) * size // 2 - sum(places),)
+                            total = 0
+                            for place in places:
+                                total += place
+                            where: tuple[int, ...] = ((start + end) * size // 2 - total,)
                         else:
                             under: int | None = start - 1 if start > lowest else None  # (the places next to it)
                             over: int | None = end + 1 if end < highest else None
@@ -772,8 +792,8 @@ class MeldRules:
                                     where += (upper_first,)
                             if not where:
                                 continue
-                    naturals = tuple(map(card_at.__getitem__, places))
-                    if not in_place or in_place_places.isdisjoint(places):
+                    naturals = tuple([card_at[place] for place in places])
+                    if not in_place or not _meets(in_place_places, places):
                         choices = by_size.get(needed, ())
                     else:
                         choices = self._wild_choices(counts, combinations, naturals, needed)
@@ -797,7 +817,7 @@ class MeldRules:
                                 key = (cards, no_wild[size] if natural else acting)
                                 if key in found:
                                     continue
-                                needs = dict.fromkeys(cards, 1)
+                                needs = {card: 1 for card in cards}
                                 if twice:
                                     needs[wild_card] = 2
                                 found[key] = (_MELD(Meld, (0, name, "run", owner, cards, key[1], -1, suit, run_low,
@@ -807,8 +827,9 @@ class MeldRules:
                         cards = naturals
                         flags = no_wild[size]
                         if (cards, flags) not in found:
+                            needs = {card: 1 for card in cards}
                             found[cards, flags] = (_MELD(Meld, (0, name, "run", owner, cards, flags, -1, suit, low,
-                                                                False, 0, -1)), dict.fromkeys(cards, 1), blank[size])
+                                                                False, 0, -1)), needs, blank[size])
                     else:
                         self._general_runs(kind, owner, suit, dict(zip(places, naturals, strict=True)), choices,
                                            found)
@@ -888,7 +909,9 @@ class MeldRules:
         found = []
         for meld in melds:
             _, known, fitting = self._additions_kept(meld)
-            for card in filter(fitting.__contains__, cards):
+            for card in cards:
+                if card not in fitting:
+                    continue
                 if card in known:
                     grown = known[card]
                 else:
@@ -951,10 +974,11 @@ class MeldRules:
         wilds: dict[int, int] = {}
         if True in meld.wild:
             naturals: dict[int, int] = {}
-            for position, held, acts in zip(range(low, high + 1), cards, meld.wild, strict=True):
-                (wilds if acts else naturals)[position] = held
-        else:  # (a run with no wild card: every place holds a natural, read in C)
-            naturals = dict(zip(range(low, high + 1), cards, strict=True))
+            acting = meld.wild
+            for index, held in enumerate(cards):
+                (wilds if acting[index] else naturals)[low + index] = held
+        else:  # (a run with no wild card: every place holds a natural)
+            naturals = {low + index: held for index, held in enumerate(cards)}
         # (a natural card of the run's suit sits naturally at each of its places: `_is_natural_here` holds)
         natural_options = self.positions(kind, card) if not self.is_wild[card] else \
             [p for p in self.positions(kind, card) if self._is_natural_here(card, meld.suit, p, kind)]
@@ -1158,6 +1182,12 @@ def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -
 
 def _whole_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _meets(places: set[int], chosen: list[int]) -> bool:
+    """Whether one of the places chosen is among the places: `not places.isdisjoint(chosen)`, written as a loop
+    that the compiled build runs in C (a method of `set` is a call through Python there)."""
+    return any(place in places for place in chosen)
 
 
 def counted(cards: Iterable[int]) -> dict[int, int]:

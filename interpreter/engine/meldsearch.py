@@ -60,21 +60,22 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
     else:
         found = tuple([(meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
                        for meld, needs, roles in rules.search(counts, owner, table)])
-    state.meld_search = MeldSearch(seat, owner, counts, taken, found)
+    state.meld_search = _ACTION(MeldSearch, (seat, owner, counts, taken, found))  # (made in C, as an action)
     return found
 
 
 def _lost(before: dict[int, int], now: dict[int, int]) -> list[tuple[int, int]] | None:
-    """The cards of which the hand now holds fewer, with how many are left; None when it gained any card. (Only
-    the cards whose count changed are looked at: the differences of the two hands' items are made in C.)"""
-    if now.keys() - before.keys():  # (a card the hand did not hold)
-        return None
-    lost = []
-    for card, held in before.items() - now.items():
-        left = now.get(card, 0)
-        if left > held:
+    """The cards of which the hand now holds fewer, with how many are left; None when it gained any card."""
+    for card in now:
+        if card not in before:  # (a card the hand did not hold)
             return None
-        lost.append((card, left))
+    lost = []
+    for card, held in before.items():
+        left = now.get(card, 0)
+        if left != held:
+            if left > held:
+                return None
+            lost.append((card, left))
     return lost
 
 
