@@ -290,6 +290,8 @@ def _allowed(state: State, option: Option, clauses: tuple[Clause, ...], shared: 
     steps.py); the clauses one by one name a failure, or serve a ruleset whose filter could not be made. Either
     way each candidate is bound in a copy of the decision's scratch bindings, so that the options after this one
     see the decision's own `cards` (and `after`, ...), whichever way the candidates were tested."""
+    if not candidates:  # (nothing to test, nothing bound: the common case of a hand with no meld to make)
+        return candidates
     scratch = dict(shared)
     if option.meld_filter is not None:
         try:

@@ -216,7 +216,8 @@ class SiteWriter(SegmentWriter):
             elif kind in ("play", "discard"):
                 assert option.source is not None
                 cards, _ = self.owned_zone(option.source, "_owner", lines, "        ", False)
-                lines.append(f"        _cards = {cards if self.unique_cards else f'list(dict.fromkeys({cards}))'}")
+                # (a card held twice is tested twice: its actions are made once, as `dict.fromkeys` keeps them)
+                lines.append(f"        _cards = {cards}")
                 if option.clauses:
                     lines.append(f"        _cards = {self.name_of(option.card_filter, 'F')}(V, B, _cards)")
                     lines += _restored("card", "        ")
