@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 PACKAGE = Path(__file__).resolve().parent  # the `interpreter` package
-# The modules compiled, as paths in the package: the meld machinery (a rummy's legal sets are mostly its search)
-# and the shuffle (a loop over the deck's cards at every hand).
+# The modules compiled, as paths in the package: the meld machinery (a rummy's legal sets are mostly its search),
+# the decisions' general code (which assembles those legal sets) and the shuffle (a loop over the deck's cards at
+# every hand).
 COMPILED = ("engine/melds.py", "engine/meldsearch.py", "engine/shuffling.py", "engine/decisions.py")
 _FORMAT = 1  # of a build's folder; a change of what it holds changes it
 _SUFFIX = EXTENSION_SUFFIXES[0]  # (of this Python's compiled modules: `.cpython-311-x86_64-linux-gnu.so`)

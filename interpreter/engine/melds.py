@@ -641,8 +641,10 @@ class MeldRules:
             found = []
             cards = [card for card, _ in holding]
             most = [count for _, count in holding]
-            amounts = [0] * len(holding)  # how many of each card, counted as `itertools.product` goes (the last
-            while True:                   # fastest; plain loops, which the compiled build runs in C)
+            # How many of each card, counted as `itertools.product` goes, the last card fastest (plain loops,
+            # which the compiled build runs in C)
+            amounts = [0] * len(holding)
+            while True:
                 size = 0
                 for amount in amounts:
                     size += amount

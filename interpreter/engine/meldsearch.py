@@ -60,7 +60,8 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
     else:
         found = tuple([(meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
                        for meld, needs, roles in rules.search(counts, owner, table)])
-    state.meld_search = _ACTION(MeldSearch, (seat, owner, counts, taken, found))  # (made in C, as an action)
+    # (made in C, as actions are: a named tuple's own constructor is Python code)
+    state.meld_search = _ACTION(MeldSearch, (seat, owner, counts, taken, found))
     return found
 
 
