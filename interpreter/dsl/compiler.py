@@ -371,6 +371,8 @@ _OVER_SEATS = {
     ("min", "read", "number"): "min({values})",
 }
 
+_LOCAL = re.compile(r"v_[a-z0-9_]+")  # a quantifier's variable or a parameter, in the generated code
+_ITEMS = re.compile(r"\bitems\b")  # the collection in `_FIELD_TESTS`' code
 _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
 
@@ -846,6 +848,11 @@ class _Emitter:
         if found is None:
             return None
         code, field, value, inlined = found
+        if _LOCAL.fullmatch(collection):
+            # (over a local, `same(h, c)` for each card of a five-card hand: written in place, with no call, the
+            # local read twice; the value is still worked out only when there are cards)
+            self.inlined += inlined  # (a failure in it names the definitions written there)
+            return f"({_ITEMS.sub(collection, code).format(value=value, field=field)} if {collection} else {empty})"
         name = f"q_{len(self.folding.helpers)}"
         self.folding.helpers.append(name)
         parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))

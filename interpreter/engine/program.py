@@ -3,6 +3,7 @@ expressions. Built once per Game from the checked tree; the state machine walks 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,9 @@ class Expr:
     function: Compiled
     where: str
     keeps: bool = True  # it may keep definitions' values in the bindings it is given: give it a copy
+    # A choice's argument whose values are of a type that is not a list (numbers, cards): the list of them is
+    # frozen, as an action holds it, by `tuple` alone (see actions.frozen)
+    flat_values: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +192,14 @@ class _Builder:
         assert found is not None
         return found
 
+    def argument(self, node: Node | None, path: Path) -> Expr:
+        """A choice's argument: the list of its values, and whether they are of a type that is not a list (the
+        checker's type of one value of the argument)."""
+        found = self.required(node, path)
+        if getattr(self.shown_types.get(yaml_path(path)), "name", "") not in _FLAT_TYPES:
+            return found
+        return dataclasses.replace(found, flat_values=True)
+
     def ref(self, node: Node | None, path: Path) -> Ref | None:
         if not isinstance(node, ScalarNode):
             return None
@@ -301,7 +313,7 @@ class _Builder:
         if kind == "choose" and isinstance(e.get("args"), MappingNode):
             args_node = e["args"]
             assert isinstance(args_node, MappingNode)
-            arguments = tuple((name, self.required(value, (*path, "args", name)))
+            arguments = tuple((name, self.argument(value, (*path, "args", name)))
                               for name, value in args_node.entries.items())
         name = str(_scalar(e["choose"])) if kind == "choose" else (source.name if source else "")
         for argument, _ in arguments:  # a card, rank or suit argument is shown by name in the action's text
@@ -395,6 +407,9 @@ class _Builder:
 def _face(node: Node | None) -> str | None:
     value = _scalar(node)
     return value if value in ("up", "down") else None
+
+
+_FLAT_TYPES = frozenset({"int", "num", "bool", "str", "card", "rank", "suit", "seat", "team"})  # (no list in them)
 
 
 def _shown_kind(value_type: Any) -> str:

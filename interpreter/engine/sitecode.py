@@ -196,6 +196,8 @@ class SiteWriter(SegmentWriter):
         listed = getattr(expression.function, "constant_list", None)
         if listed is not None:
             return self.name_of(frozen(listed[0]), "K")
+        if expression.flat_values:  # (numbers, cards: as `frozen` makes them, with no call)
+            return f"tuple({self.scratch_expr(expression)})"
         return f"FROZEN({self.scratch_expr(expression)})"
 
     def options_finder(self, options: tuple[Option, ...]) -> str:
