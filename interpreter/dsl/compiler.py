@@ -280,6 +280,7 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         namespace[f"B_{name}"] = function
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
+        SEAT_RANGES=SEAT_RANGES,
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
         CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of), BEATERS=beaters_for(deck),
@@ -325,7 +326,10 @@ def _free_locals(code: str) -> set[str]:
 _WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_joker", 1): "(SUIT[{0}] == -1)"}
 # Builtins written in place that are worth keeping as calls are (over a list): kept alike (see `_emit_call`).
 _FOLDED_IN_PLACE = {("points", 1): "sum(map(VALUE.__getitem__, {0}))"}
-_ITERATED = {"seats": "range(V['player_count'])", "deck_cards": "DECK_CARDS"}
+_ITERATED = {"seats": "SEAT_RANGES[V['player_count']]", "deck_cards": "DECK_CARDS"}
+# The seats of a table of each size, as a quantifier goes over them (made once: a `range` made at each loop over
+# the seats costs more than the loop over four seats): more than any ruleset seats (the format allows 16).
+SEAT_RANGES = tuple(range(count) for count in range(257))
 
 # How a quantifier is written as a loop (`_Emitter._loop`): before the loop, for each item, after it.
 _LOOPS = {
@@ -336,6 +340,16 @@ _LOOPS = {
     # (`first([... for x in xs if ...])`: the first item that meets the condition, the others never looked at;
     # none is the error `first` of an empty list is)
     "first": ("", "        return {body}\n", "    return B_first(())\n"),
+}
+
+# A quantifier or comprehension written as a loop of its own only when its loop keeps a value for its items
+# (see `_Emitter._kept_loop`): `max` and `min` as the builtins find them (the first greatest), a list in order.
+_KEPT_LOOPS = {
+    "max": ("    found = UNSET\n", "        value = {body}\n        if found is UNSET or value > found:\n"
+            "            found = value\n", "    return Q_max(()) if found is UNSET else found\n"),
+    "min": ("    found = UNSET\n", "        value = {body}\n        if found is UNSET or value < found:\n"
+            "            found = value\n", "    return Q_min(()) if found is UNSET else found\n"),
+    "list": ("    found = []\n", "        found.append({body})\n", "    return found\n"),
 }
 
 # The quantifiers over cards that `_Emitter._field_test` writes as one comparison made in C, and what each gives
@@ -431,6 +445,9 @@ class _Emitter:
         # For each quantifier being written as a loop, innermost last: its variable and the calls kept in locals of
         # its function (code -> local); None inside a comprehension or the list one goes over (see `_loop_kept`).
         self.loop_frames: list[tuple[str, dict[str, str]] | None] = []
+        # In a definition written in place of its call: the loop whose function the code goes into, as the
+        # caller saw it (its innermost frame, None inside a comprehension), for `_field_test` alone
+        self.enclosing_frame: tuple[str, dict[str, str]] | None = None
 
     def emit(self, node: ast.Node) -> str:
         value = self.constant(node)
@@ -622,8 +639,9 @@ class _Emitter:
         captured = {f"v_{n.variable}" for n in nodes if isinstance(n, (ast.Quantifier, ast.Comprehension))}
         if len(nodes) > _INLINE_SIZE or captured & set(arguments):
             return None
+        frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
         place = (function_name, tuple(arguments), bool(self.shadowing), bool(self.in_iterable),
-                 self.kept_locally is None, self.looping)
+                 self.kept_locally is None, self.looping, id(frame))  # (its code may read the frame's locals)
         written = self.inlined_here.get(place)
         if written is not None:  # the same call again: the same code (a quantifier in it keeps its one function)
             self.inlined.append((written, function_name))
@@ -638,6 +656,7 @@ class _Emitter:
         expression's too, and the code is kept for the same call at the same kind of place."""
         inner.helper = self.helper
         inner.inline_depth = self.inline_depth + 1
+        inner.enclosing_frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
         code = f"({inner.emit(body)})"
         for call, (_, places) in inner.repeated_calls.items():  # (never kept: see `_record_call`)
             for _ in range(places):
@@ -752,10 +771,11 @@ class _Emitter:
         table = self._card_field(node.body, node.variable) if rest is None else None
         if table is not None and function in _FIELD_FOLDS:  # (`sum(value(c) for c in s)`: summed in C)
             return _FIELD_FOLDS[function].format(fields=f"map({table}.__getitem__, {collection})")
-        frame: tuple[str, dict[str, str]] | None = (node.variable, {}) if looped else None
+        kept_loop = function in _KEPT_LOOPS and self.helper is not None and self.folding is not None
+        frame: tuple[str, dict[str, str]] | None = (node.variable, {}) if looped or kept_loop else None
         body, condition = self._in_loop(node.variable, node.body, rest, frame)
         loop = f"for {variable} in {collection}{condition}"
-        if frame is not None:
+        if frame is not None and (looped or frame[1]):  # (`max`, `min`: a loop when it keeps a value)
             return self._loop(function, variable, collection, body, condition, frame[1])
         if function in ("any", "all"):
             return f"{function}({body} {loop})"
@@ -852,7 +872,15 @@ class _Emitter:
             # (over a local, `same(h, c)` for each card of a five-card hand: written in place, with no call, the
             # local read twice; the value is still worked out only when there are cards)
             self.inlined += inlined  # (a failure in it names the definitions written there)
-            return f"({_ITEMS.sub(collection, code).format(value=value, field=field)} if {collection} else {empty})"
+            written = _ITEMS.sub(collection, code).format(value=value, field=field)
+            frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
+            if frame is not None and not self.in_iterable and collection != f"v_{frame[0]}":
+                # (in a loop over other cards, `same(h, c)` for each card c of h: the cards' fields listed once,
+                # at the first card that reaches the test, and kept in a local of the loop's function)
+                listed = f"map({field}.__getitem__, {collection})"
+                local = frame[1].setdefault(f"list({listed})", f"j_{len(frame[1])}")
+                written = written.replace(listed, f"({local} if {local} is not UNSET else ({local} := list({listed})))")
+            return f"({written} if {collection} else {empty})"
         name = f"q_{len(self.folding.helpers)}"
         self.folding.helpers.append(name)
         parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))
@@ -923,7 +951,7 @@ class _Emitter:
         free = sorted((_free_locals(body) | _free_locals(condition[4:])) - {variable})
         parameters = "".join(f", {local}" for local in free)
         test = f"        if not ({condition[4:]}):\n            continue\n" if condition else ""
-        start, step, end = _LOOPS[function]
+        start, step, end = _LOOPS[function] if function in _LOOPS else _KEPT_LOOPS[function]
         start = "".join(f"    {local} = UNSET\n" for local in kept.values()) + start
         source = (f"def {name}(V, B, items{parameters}):\n{start}    for {variable} in items:\n{test}"
                   f"{step.format(body=body)}{end}")
@@ -968,7 +996,12 @@ class _Emitter:
         table = self._card_field(node.result, node.variable) if rest is None else None
         if table is not None:  # (`[c.rank for c in cs]`: listed in C)
             return f"list(map({table}.__getitem__, {collection}))"
-        result, condition = self._in_loop(node.variable, node.result, rest, None)
+        # (a loop of its own when it keeps a value for its items: `[same(h, c) * 16 + order(c.rank) for c in h]`)
+        frame: tuple[str, dict[str, str]] | None = (node.variable, {}) \
+            if self.helper is not None and self.folding is not None else None
+        result, condition = self._in_loop(node.variable, node.result, rest, frame)
+        if frame is not None and frame[1]:
+            return self._loop("list", f"v_{node.variable}", collection, result, condition, frame[1])
         return f"[{result} for v_{node.variable} in {collection}{condition}]"
 
     def _emit_listdisplay(self, node: ast.ListDisplay) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from interpreter.actions import Action, frozen
+from interpreter.dsl.compiler import SEAT_RANGES
 from interpreter.engine.decisions import Pending, legal_actions, melds_into
 from interpreter.engine.flowcode import constant_of
 from interpreter.engine.program import Option, Phase, Program, Step
@@ -83,7 +84,7 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
                             CHOICE=choice_action, CHOICES=choice_actions,
                             GENERIC_LEGAL=legal_actions, MELDS_INTO=melds_into, ACTION=Action, FROZEN=frozen,
                             PRODUCT=itertools.product,
-                            MISSING_KEY=missing_key)
+                            MISSING_KEY=missing_key, SEAT_RANGES=SEAT_RANGES)
     return writer.program(program)
 
 
@@ -333,7 +334,7 @@ class _HandWriter(SiteWriter):
         until = self.value(step["until"], scope, 2)
         self.code(f"if {until}:")
         self.code(f"return {after}", 1)
-        self.code("for _k in range(S.player_count):")
+        self.code("for _k in SEAT_RANGES[S.player_count]:")  # (made once per size of table)
         self.code(f"if L[{started}]:", 1)
         if self.reseats:
             self.code(f"L[{seat}] = V['_next'][L[{seat}] % S.player_count]", 2)
