@@ -323,7 +323,8 @@ def _free_locals(code: str) -> set[str]:
 # over the same items without making a list (`seats()`, `deck_cards()`).
 # Builtins written as a look-up in the deck's tables instead of a call (their arguments are each read once; -1 is
 # NO_SUIT, the suit of a joker).
-_WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_joker", 1): "(SUIT[{0}] == -1)"}
+_WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_joker", 1): "(SUIT[{0}] == -1)",
+                     ("seats", 0): "list(SEAT_RANGES[V['player_count']])", ("player_count", 0): "V['player_count']"}
 # Builtins written in place that are worth keeping as calls are (over a list): kept alike (see `_emit_call`).
 _FOLDED_IN_PLACE = {("points", 1): "sum(map(VALUE.__getitem__, {0}))"}
 _ITERATED = {"seats": "SEAT_RANGES[V['player_count']]", "deck_cards": "DECK_CARDS"}
@@ -872,15 +873,16 @@ class _Emitter:
             # (over a local, `same(h, c)` for each card of a five-card hand: written in place, with no call, the
             # local read twice; the value is still worked out only when there are cards)
             self.inlined += inlined  # (a failure in it names the definitions written there)
-            written = _ITEMS.sub(collection, code).format(value=value, field=field)
+            in_place = _ITEMS.sub(collection, code).format(value=value, field=field)
             frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
             if frame is not None and not self.in_iterable and collection != f"v_{frame[0]}":
                 # (in a loop over other cards, `same(h, c)` for each card c of h: the cards' fields listed once,
                 # at the first card that reaches the test, and kept in a local of the loop's function)
                 listed = f"map({field}.__getitem__, {collection})"
                 local = frame[1].setdefault(f"list({listed})", f"j_{len(frame[1])}")
-                written = written.replace(listed, f"({local} if {local} is not UNSET else ({local} := list({listed})))")
-            return f"({written} if {collection} else {empty})"
+                kept = f"({local} if {local} is not UNSET else ({local} := list({listed})))"
+                in_place = in_place.replace(listed, kept)
+            return f"({in_place} if {collection} else {empty})"
         name = f"q_{len(self.folding.helpers)}"
         self.folding.helpers.append(name)
         parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))

@@ -100,11 +100,17 @@ class Game:
     def choice_action(self, seat: int, name: str, arguments: tuple[tuple[str, Any], ...]) -> Action:
         """The one Action value for a named choice with its arguments (made once, then shared; a choice among
         lists, such as subsets of a hand, is made each time: there may be no end to them)."""
-        for _, value in arguments:
-            if value.__class__ is tuple:  # (a list of values, such as a group of cards: made each time)
+        if len(arguments) == 1:  # (the common case, one argument: its type found without a loop)
+            kind = arguments[0][1].__class__
+            if kind is tuple:  # (a list of values, such as a group of cards: made each time)
                 return _NEW(Action, (seat, "choose", -1, name, arguments, (), (), -1))
-        # (the values' types are part of the key: `true` and 1 are equal, but are not the same argument)
-        key = (seat, name, arguments, tuple([value.__class__ for _, value in arguments]))
+            key: tuple[int, str, tuple[tuple[str, Any], ...], tuple[type, ...]] = (seat, name, arguments, (kind,))
+        else:
+            for _, value in arguments:
+                if value.__class__ is tuple:
+                    return _NEW(Action, (seat, "choose", -1, name, arguments, (), (), -1))
+            # (the values' types are part of the key: `true` and 1 are equal, but are not the same argument)
+            key = (seat, name, arguments, tuple([value.__class__ for _, value in arguments]))
         action = self._choice_actions.get(key)
         if action is None:
             action = self._choice_actions[key] = Action(seat, "choose", name=name, arguments=arguments)
