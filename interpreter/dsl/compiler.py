@@ -869,20 +869,24 @@ class _Emitter:
         if found is None:
             return None
         code, field, value, inlined = found
+        frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
+        listed = "map({field}.__getitem__, items)"
+        if frame is not None and not self.in_iterable and listed in code and \
+                not re.search(rf"\bv_{re.escape(frame[0])}\b", collection):
+            # (in a loop over other items, a list read from nothing of them: `same(h, c)` for each card c of h,
+            # `any(points(s) == value(c) for c in hand)` for each subset s of the table: the cards' fields listed
+            # once, at the first item that reaches the test, kept in a local of the loop's function, and the test
+            # written in place; the value is still worked out only when there are cards)
+            fields = f"list(map({field}.__getitem__, {collection}))"
+            local = frame[1].setdefault(fields, f"j_{len(frame[1])}")
+            self.inlined += inlined  # (a failure in it names the definitions written there)
+            tested = code.replace(listed, local).format(value=value, field=field)
+            return f"({tested} if ({local} if {local} is not UNSET else ({local} := {fields})) else {empty})"
         if _LOCAL.fullmatch(collection):
             # (over a local, `same(h, c)` for each card of a five-card hand: written in place, with no call, the
             # local read twice; the value is still worked out only when there are cards)
             self.inlined += inlined  # (a failure in it names the definitions written there)
-            in_place = _ITEMS.sub(collection, code).format(value=value, field=field)
-            frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
-            if frame is not None and not self.in_iterable and collection != f"v_{frame[0]}":
-                # (in a loop over other cards, `same(h, c)` for each card c of h: the cards' fields listed once,
-                # at the first card that reaches the test, and kept in a local of the loop's function)
-                listed = f"map({field}.__getitem__, {collection})"
-                local = frame[1].setdefault(f"list({listed})", f"j_{len(frame[1])}")
-                kept = f"({local} if {local} is not UNSET else ({local} := list({listed})))"
-                in_place = in_place.replace(listed, kept)
-            return f"({in_place} if {collection} else {empty})"
+            return f"({_ITEMS.sub(collection, code).format(value=value, field=field)} if {collection} else {empty})"
         name = f"q_{len(self.folding.helpers)}"
         self.folding.helpers.append(name)
         parameters = "".join(f", {local}" for local in sorted(_free_locals(value)))
