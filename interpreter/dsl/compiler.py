@@ -694,7 +694,8 @@ class _Emitter:
         a cell that the comprehension's function closes over, which costs more than it saves."""
         in_bindings = f"(B[{key!r}] if {key!r} in B else B.setdefault({key!r}, {code}))"
         if self.kept_locally is None or self.locals:
-            return in_bindings
+            # (in a quantifier written as a loop, also in a local of its function: it reads nothing of the items)
+            return self._in_loop_local(in_bindings) if self.loop_frames and not self.in_iterable else in_bindings
         local = self.kept_locally.setdefault(key, f"k_{key}")
         return f"({local} if {local} is not UNSET else ({local} := {in_bindings}))"
 
