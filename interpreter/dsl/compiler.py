@@ -344,7 +344,8 @@ _LOOPS = {
 }
 
 # A quantifier or comprehension written as a loop of its own only when its loop keeps a value for its items
-# (see `_Emitter._kept_loop`): `max` and `min` as the builtins find them (the first greatest), a list in order.
+# (`_Emitter._quantifier`, `_Emitter._comprehension`): `max` and `min` as the builtins find them (the first
+# greatest), a list in order.
 _KEPT_LOOPS = {
     "max": ("    found = UNSET\n", "        value = {body}\n        if found is UNSET or value > found:\n"
             "            found = value\n", "    return Q_max(()) if found is UNSET else found\n"),
