@@ -100,17 +100,13 @@ class Game:
     def choice_action(self, seat: int, name: str, arguments: tuple[tuple[str, Any], ...]) -> Action:
         """The one Action value for a named choice with its arguments (made once, then shared; a choice among
         lists, such as subsets of a hand, is made each time: there may be no end to them)."""
-        if len(arguments) == 1:  # (the common case, one argument: its type found without a loop)
-            kind = arguments[0][1].__class__
-            if kind is tuple:  # (a list of values, such as a group of cards: made each time)
-                return _NEW(Action, (seat, "choose", -1, name, arguments, (), (), -1))
-            key: tuple[int, str, tuple[tuple[str, Any], ...], tuple[type, ...]] = (seat, name, arguments, (kind,))
-        else:
-            for _, value in arguments:
-                if value.__class__ is tuple:
-                    return _NEW(Action, (seat, "choose", -1, name, arguments, (), (), -1))
-            # (the values' types are part of the key: `true` and 1 are equal, but are not the same argument)
-            key = (seat, name, arguments, tuple([value.__class__ for _, value in arguments]))
+        # (the values' types are part of the key: `true` and 1 are equal, but are not the same argument; one
+        # argument, the common case, needs no loop)
+        kinds = (arguments[0][1].__class__,) if len(arguments) == 1 else \
+            tuple([value.__class__ for _, value in arguments])
+        if tuple in kinds:  # (a list of values, such as a group of cards: made each time)
+            return _NEW(Action, (seat, "choose", -1, name, arguments, (), (), -1))
+        key = (seat, name, arguments, kinds)
         action = self._choice_actions.get(key)
         if action is None:
             action = self._choice_actions[key] = Action(seat, "choose", name=name, arguments=arguments)

@@ -156,17 +156,7 @@ class MatchLoop:
         if per == "table":
             return state.evaluate(expression, {})
         if per == "seat":
-            if not expression.keeps:  # (one dict for every seat, as State.returns: the expression keeps nothing in it)
-                function, values, bound = expression.function, state.values, {"player": 0}
-                try:
-                    found = []
-                    for seat in range(state.player_count):
-                        bound["player"] = seat
-                        found.append(function(values, bound))
-                    return found
-                except Exception:  # a failure is located and named by the general path
-                    pass
-            return [state.evaluate(expression, {"player": seat}) for seat in range(state.player_count)]
+            return state.per_seat(expression)
         return [state.evaluate(expression, {}) for _ in range(self._owners(state, per))]
 
     def form_team(self, state: State, seats: list[int]) -> None:

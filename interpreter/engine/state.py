@@ -305,18 +305,21 @@ class State:
     def returns(self) -> list[Any]:
         """Each seat's match result, as the ruleset's `match.result` scores it: a whole number (int), or a
         Fraction where the ruleset's results are fractions (`num`)."""
-        result = self.game.program.result
-        if result.keeps:
-            return [whole(self.evaluate(result, {"player": seat})) for seat in range(self.player_count)]
-        function, values, bound = result.function, self.values, {"player": 0}
-        try:  # (one dict for every seat: the expression keeps nothing in it)
-            found = []
-            for seat in range(self.player_count):
-                bound["player"] = seat
-                found.append(whole(function(values, bound)))
-            return found
-        except Exception:  # a failure is located and named by the general path
-            return [whole(self.evaluate(result, {"player": seat})) for seat in range(self.player_count)]
+        return [whole(value) for value in self.per_seat(self.game.program.result)]
+
+    def per_seat(self, expression: Expr) -> list[Any]:
+        """An expression's value with each seat bound as `player`, in seat order."""
+        if not expression.keeps:  # (one dict for every seat: the expression keeps nothing in it)
+            function, values, bound = expression.function, self.values, {"player": 0}
+            try:
+                found = []
+                for seat in range(self.player_count):
+                    bound["player"] = seat
+                    found.append(function(values, bound))
+                return found
+            except Exception:  # a failure is located and named by the general path
+                pass
+        return [self.evaluate(expression, {"player": seat}) for seat in range(self.player_count)]
 
     def observation(self, seat: int, *, legal: bool = True) -> dict[str, Any]:
         """What one seat may see, as JSON-serialisable data. When the seat is to act, with its legal actions
