@@ -148,10 +148,17 @@ class Program:
         written = [(emitter, node) for emitter, node in emitters
                    if emitter.constant(node) is UNKNOWN or not emitter.constant(node)]
         read = set().union(*(annotations.used_context for _, annotations in parts))
+        # A name the conditions read only in place (`_read_in_place`) is a local of the function, not bound in `B`
+        in_place = {name: "item" if binding is None else f"i_{name}" for name in sorted(item_names)
+                    if self._read_in_place(name, parts)}
+        for emitter, _ in emitters:
+            emitter.item_locals = in_place
         if binding is not None:  # (a name no condition reads is not bound: `cards` is a new list each time)
-            binding = "; ".join(self._counted_only(part, parts) for part in binding.split("; ")
-                                if _BOUND_NAME.findall(part)[0] in read) or "pass"
-        bound = binding or f"B[{variable!r}] = item"
+            bindings = [self._counted_only(part, parts) for part in binding.split("; ")
+                        if _BOUND_NAME.findall(part)[0] in read]
+            binding = "; ".join(_BOUND_NAME.sub(lambda m: in_place.get(m.group(1), m.group(0)), part, count=1)
+                                for part in bindings) or "pass"
+        bound = binding or ("pass" if variable in in_place else f"B[{variable!r}] = item")
         body = _filter_lines(written, variable if binding is None else None, bound)
         self._expressions.append(name)
         self._append(f"def {name}(V, B, items):\n{_unset(kept)}    if not items:\n        return []\n{body}",
@@ -161,8 +168,9 @@ class Program:
 
     def _counted_only(self, part: str, parts: list[tuple[ast.Node, Annotations]]) -> str:
         """A filter's binding of a name to a new list (`B['cards'] = list(item[0].cards)`), or the sequence itself
-        when the conditions only count its items: every read of the name is `size(name)`, and no definition they
-        call reads it (`size(hand) - size(cards) >= 2` for each meld; a list is made for nothing else)."""
+        when the conditions only count or add up its items: every read of the name is `size(name)` or
+        `points(name)`, and no definition they call reads it (`size(hand) - size(cards) >= 2` for each meld; a list
+        is made for nothing else)."""
         copied = _LIST_COPY.fullmatch(part)
         if copied is None or self._folding is None:
             return part
@@ -177,12 +185,36 @@ class Program:
                         return part
                 for child in ast.children(parent):
                     if isinstance(child, ast.Name) and child.identifier == name and id(child) in found.bound \
-                            and not (isinstance(parent, ast.Call) and parent.function == "size" and call is None
-                                     and len(parent.arguments) == 1):
+                            and not (isinstance(parent, ast.Call) and parent.function in _SEQUENCE_READERS
+                                     and call is None and len(parent.arguments) == 1):
                         return part
             if isinstance(node, ast.Name) and node.identifier == name:  # (the condition is the name itself)
                 return part
         return f"B[{name!r}] = {copied.group(2)}"
+
+    def _read_in_place(self, name: str, parts: list[tuple[ast.Node, Annotations]]) -> bool:
+        """Whether the conditions of a filter read a name bound for each item only where they are written: not
+        inside a quantifier or a comprehension (a function or a list of its own), not as (or in) an argument of a
+        definition, and through no definition they call. The filter then keeps it in a local, not in `B`."""
+        if self._folding is None:
+            return False
+        for node, found in parts:
+            waiting: list[tuple[ast.Node, bool]] = [(node, False)]
+            while waiting:
+                current, hidden = waiting.pop()
+                call = found.calls.get(id(current))
+                if call is not None:
+                    instance = self._folding.instance(call)
+                    if instance is None or instance.annotations is None or name in instance.annotations.used_context:
+                        return False
+                if isinstance(current, ast.Name) and current.identifier == name and id(current) in found.bound \
+                        and (hidden or id(current) in found.implicit_index):
+                    return False
+                if name == "player" and id(current) in found.implicit_index:  # (`tricks` read at `player`)
+                    return False
+                hidden = hidden or call is not None or isinstance(current, (ast.Quantifier, ast.Comprehension))
+                waiting.extend((child, hidden) for child in ast.children(current))
+        return True
 
     def _emitter(self, annotations: Annotations, parameters: Iterable[str] = ()) -> _Emitter:
         emitter = _Emitter(annotations, parameters, self._folding)
@@ -259,6 +291,7 @@ class Program:
 
 
 _BOUND_NAME = re.compile(r"B\['(\w+)'\]")  # a name a filter's binding code binds for each item
+_SEQUENCE_READERS = ("size", "points")  # builtins that read a tuple as they read a list (`_counted_only`)
 _LIST_COPY = re.compile(r"B\['(\w+)'\] = list\((.+)\)")  # a binding to a new list (see Program._counted_only)
 
 
@@ -280,6 +313,8 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         namespace[f"B_{name}"] = function
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
+        # (each card's field by a call made once, where `RANK.__getitem__` would make one at each use)
+        RANK_OF=deck.rank_of.__getitem__, SUIT_OF=deck.suit_of.__getitem__, VALUE_OF=deck.value_of.__getitem__,
         SEAT_RANGES=SEAT_RANGES,
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
@@ -326,7 +361,7 @@ def _free_locals(code: str) -> set[str]:
 _WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_joker", 1): "(SUIT[{0}] == -1)",
                      ("seats", 0): "list(SEAT_RANGES[V['player_count']])", ("player_count", 0): "V['player_count']"}
 # Builtins written in place that are worth keeping as calls are (over a list): kept alike (see `_emit_call`).
-_FOLDED_IN_PLACE = {("points", 1): "sum(map(VALUE.__getitem__, {0}))"}
+_FOLDED_IN_PLACE = {("points", 1): "sum(map(VALUE_OF, {0}))"}
 _ITERATED = {"seats": "SEAT_RANGES[V['player_count']]", "deck_cards": "DECK_CARDS"}
 # The seats of a table of each size, as a quantifier goes over them (made once: a `range` made at each loop over
 # the seats costs more than the loop over four seats): more than any ruleset seats (the format allows 16).
@@ -356,11 +391,11 @@ _KEPT_LOOPS = {
 
 # The quantifiers over cards that `_Emitter._field_test` writes as one comparison made in C, and what each gives
 # over no cards.
-_FIELD_TESTS = {"any": {"==": "{value} in map({field}.__getitem__, items)",
-                        "!=": "not {{{value}}}.issuperset(map({field}.__getitem__, items))"},
-                "all": {"!=": "{value} not in map({field}.__getitem__, items)",
-                        "==": "{{{value}}}.issuperset(map({field}.__getitem__, items))"},
-                "count": {"==": "COUNT_OF(map({field}.__getitem__, items), {value})"}}
+_FIELD_TESTS = {"any": {"==": "{value} in map({field}_OF, items)",
+                        "!=": "not {{{value}}}.issuperset(map({field}_OF, items))"},
+                "all": {"!=": "{value} not in map({field}_OF, items)",
+                        "==": "{{{value}}}.issuperset(map({field}_OF, items))"},
+                "count": {"==": "COUNT_OF(map({field}_OF, items), {value})"}}
 _FIELD_FILTERS = {"==": "list(filter(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
                   "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))"}
 # A card field compared with a value, as `_Emitter._comparison` finds it: the code written for its operator, the
@@ -417,6 +452,19 @@ def _unwrapped(code: str) -> str:
     return code
 
 
+def _worked_out_first(node: ast.Node) -> Iterator[ast.Node]:
+    """The nodes an expression always works out: not those behind `and`, `or` or a conditional's branches, nor
+    inside a quantifier or a comprehension (whose items may be none)."""
+    yield node
+    if isinstance(node, ast.Binary) and node.operator in ("and", "or"):
+        yield from _worked_out_first(node.left)
+    elif isinstance(node, ast.Conditional):
+        yield from _worked_out_first(node.condition)
+    elif not isinstance(node, (ast.Quantifier, ast.Comprehension)):
+        for child in ast.children(node):
+            yield from _worked_out_first(child)
+
+
 def _nodes(node: ast.Node) -> Iterator[ast.Node]:
     yield node
     for child in ast.children(node):
@@ -434,6 +482,11 @@ class _Emitter:
         self.looping = False  # the expression runs once per item of a filter
         self.kept_locally: dict[str, str] | None = None  # in a filter: key -> the local keeping its value
         self.item_names: set[str] = set()  # in a filter: the names bound for each item
+        self.item_locals: dict[str, str] = {}  # in a filter: the names read in place, by the local holding each
+        # In a filter's pass over its items: the nodes every item's test works out (see `_worked_out_first`), and
+        # the values among them kept for the items, worked out before the loop instead: (local, code)
+        self.eager: set[int] = set()
+        self.eager_lines: list[tuple[str, str]] = []
         self.arguments: dict[str, str] = {}  # in a definition written in place of its call: parameter -> code
         self.shadowing: list[str] = []  # the quantifier variables in scope, innermost last
         self.inline_depth = 0
@@ -483,10 +536,14 @@ class _Emitter:
                 # A parameterless definition that depends on nothing but the decision: computed once per
                 # environment and kept in it under the function's name.
                 key = self.folding.memo_key(call) if self.folding is not None else call
-                return self._kept(key, self._inline_memoised(call) or f"{call}(V, B)")
+                return self._kept(key, self._inline_memoised(call) or f"{call}(V, B)", node)
             return f"{call}(V, B)"
         if node.identifier in self.locals:
             return self._argument(node.identifier) or f"v_{node.identifier}"
+        local = self.item_locals.get(node.identifier)
+        if local is not None and id(node) in annotations.bound and not self.shadowing and not self.in_iterable \
+                and not self.loop_frames and not self.inline_depth:  # (see `Program._read_in_place`)
+            return local
         code = f"{'B' if id(node) in annotations.bound else 'V'}[{node.identifier!r}]"
         if id(node) in annotations.implicit_index:
             player = self._argument("player") or ("v_player" if "player" in self.locals else "B['player']")
@@ -540,7 +597,7 @@ class _Emitter:
             if arguments:  # (see `common_calls`)
                 self._record_call(code)
                 if self._same_for_every_item(node):  # (`complete(my_team)` in a meld's clause)
-                    return self._kept_for_items(code)
+                    return self._kept_for_items(code, node)
             return self._loop_kept(node, code)
         written = _WRITTEN_IN_PLACE.get((node.function, len(arguments)))
         if written is not None:  # (a look-up: no call, and nothing worth keeping)
@@ -552,7 +609,7 @@ class _Emitter:
             beaters = f"BEATERS({arguments[1]}, {arguments[2] if len(arguments) > 2 else 'None'})"
             key = self.folding.hoisted.setdefault(beaters, f"h_{len(self.folding.hoisted)}")
             self.hoisted = True
-            return f"({arguments[0]} in {self._in_loop_local(self._kept(key, beaters))})"
+            return f"({arguments[0]} in {self._in_loop_local(self._kept(key, beaters, node))})"
         folded = _FOLDED_IN_PLACE.get((node.function, len(arguments)))
         if folded is not None:  # (`points(cs)`: summed in C, with no call, and kept as a call would be)
             code = folded.format(*arguments)
@@ -567,18 +624,27 @@ class _Emitter:
             # places, `first(trick)` in three definitions, is worked out once)
             key = self.folding.hoisted.setdefault(code, f"h_{len(self.folding.hoisted)}")
             self.hoisted = True
-            return self._kept(key, code)
+            return self._kept(key, code, node)
         if node.arguments and self._same_for_every_item(node):  # (`size(hand)` in a meld's clause)
-            return self._kept_for_items(code)
+            return self._kept_for_items(code, node)
         return self._loop_kept(node, code)
 
-    def _kept_for_items(self, code: str) -> str:
+    def _kept_for_items(self, code: str, node: ast.Node) -> str:
         """In a filter, a value that reads nothing of the item: worked out at the first item that reaches it and
-        kept in a local of the filter's function for the others (see `_same_for_every_item`)."""
+        kept in a local of the filter's function for the others (see `_same_for_every_item`); before the loop when
+        every item's test works it out (`_eagerly`)."""
         assert self.kept_locally is not None
         local = self.kept_locally.get(code)
         if local is None:  # (`kc_` locals: those of `_kept` are `k_` followed by a definition's or hoisted key)
             local = self.kept_locally[code] = f"kc_{sum(name.startswith('kc_') for name in self.kept_locally.values())}"
+        return self._eagerly(local, code, node)
+
+    def _eagerly(self, local: str, code: str, node: ast.Node | None) -> str:
+        """A value kept in a local of a filter's function: worked out at the first item that reaches it, or, when
+        every item's test works it out (`eager`), before the loop, which then reads the local alone."""
+        if node is not None and id(node) in self.eager:
+            self.eager_lines.append((local, code))
+            return local
         return f"({local} if {local} is not UNSET else ({local} := {code}))"
 
     def _same_for_every_item(self, node: ast.Node) -> bool:
@@ -689,7 +755,7 @@ class _Emitter:
         inner.kept_locally = self.kept_locally  # (what it works out is the decision's too: kept in the same locals)
         return self._written_in_place(inner, instance.definition.body, function_name, place)
 
-    def _kept(self, key: str, code: str) -> str:
+    def _kept(self, key: str, code: str, node: ast.Node | None = None) -> str:
         """A value worked out once and kept: in `B` under `key`, and at the top of a card filter also in a local
         of the filter's function. Not inside a quantifier or a comprehension: a local bound there by `:=` becomes
         a cell that the comprehension's function closes over, which costs more than it saves."""
@@ -698,7 +764,7 @@ class _Emitter:
             # (in a quantifier written as a loop, also in a local of its function: it reads nothing of the items)
             return self._in_loop_local(in_bindings) if self.loop_frames and not self.in_iterable else in_bindings
         local = self.kept_locally.setdefault(key, f"k_{key}")
-        return f"({local} if {local} is not UNSET else ({local} := {in_bindings}))"
+        return self._eagerly(local, in_bindings, node)
 
     def _invariant(self, node: ast.Node) -> bool:
         """Whether a node reads the game's values and constants only: no bound name, no variable of a loop or
@@ -755,7 +821,7 @@ class _Emitter:
             code = write(node)
         finally:
             self.kept_locally = kept
-        return self._kept_for_items(code)
+        return self._kept_for_items(code, node)
 
     def _quantifier(self, node: ast.Quantifier) -> str:
         collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
@@ -773,7 +839,7 @@ class _Emitter:
                 return compared
         table = self._card_field(node.body, node.variable) if rest is None else None
         if table is not None and function in _FIELD_FOLDS:  # (`sum(value(c) for c in s)`: summed in C)
-            return _FIELD_FOLDS[function].format(fields=f"map({table}.__getitem__, {collection})")
+            return _FIELD_FOLDS[function].format(fields=f"map({table}_OF, {collection})")
         kept_loop = function in _KEPT_LOOPS and self.helper is not None and self.folding is not None
         frame: tuple[str, dict[str, str]] | None = (node.variable, {}) if looped or kept_loop else None
         body, condition = self._in_loop(node.variable, node.body, rest, frame)
@@ -859,7 +925,7 @@ class _Emitter:
         value read from nothing of the card (`any(c.suit == led for c in hand)`, `all(c.rank != r ...)`,
         `count(c.suit == s ...)`, `any(points(s) == value(c) for c in hand)`, `[c for c in hand if c.suit ==
         trump]`): written as a function of its own that works the value out once and compares or picks the cards
-        in C (`led in map(SUIT.__getitem__, hand)`), and works it out only when there are cards, as the loop would.
+        in C (`led in map(SUIT_OF, hand)`), and works it out only when there are cards, as the loop would.
         `written`: the code for each operator (`==`, `!=`) it is written for; `empty`: the value over no cards.
         None for any other test."""
         assert self.helper is not None and self.folding is not None
@@ -872,14 +938,14 @@ class _Emitter:
             return None
         code, field, value, inlined = found
         frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
-        listed = "map({field}.__getitem__, items)"
+        listed = "map({field}_OF, items)"
         if frame is not None and not self.in_iterable and listed in code and \
                 not re.search(rf"\bv_{re.escape(frame[0])}\b", collection):
             # (in a loop over other items, a list read from nothing of them: `same(h, c)` for each card c of h,
             # `any(points(s) == value(c) for c in hand)` for each subset s of the table: the cards' fields listed
             # once, at the first item that reaches the test, kept in a local of the loop's function, and the test
             # written in place; the value is still worked out only when there are cards)
-            fields = f"list(map({field}.__getitem__, {collection}))"
+            fields = f"list(map({field}_OF, {collection}))"
             local = frame[1].setdefault(fields, f"j_{len(frame[1])}")
             self.inlined += inlined  # (a failure in it names the definitions written there)
             tested = code.replace(listed, local).format(value=value, field=field)
@@ -1003,7 +1069,7 @@ class _Emitter:
                 return kept
         table = self._card_field(node.result, node.variable) if rest is None else None
         if table is not None:  # (`[c.rank for c in cs]`: listed in C)
-            return f"list(map({table}.__getitem__, {collection}))"
+            return f"list(map({table}_OF, {collection}))"
         # (a loop of its own when it keeps a value for its items: `[same(h, c) * 16 + order(c.rank) for c in h]`)
         frame: tuple[str, dict[str, str]] | None = (node.variable, {}) \
             if self.helper is not None and self.folding is not None else None
@@ -1065,8 +1131,17 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
         if made_in_c is not None:
             lines.extend([f"{indent}items = {made_in_c}", f"{indent}if not items:", f"{indent}    return items"])
             return
-        condition = " and ".join(f"({' or '.join(emitter.emit(term) for term in terms)})"
-                                 for emitter, terms in tests)
+        # (what every item's test works out, the first test's first term, is kept before the loop: `_eagerly`)
+        first = tests[0][0]
+        first.eager = {id(node) for node in _worked_out_first(terms[0])}
+        try:
+            condition = " and ".join(f"({' or '.join(emitter.emit(term) for term in terms)})"
+                                     for emitter, terms in tests)
+        finally:
+            first.eager = set()
+        for local, code in first.eager_lines:
+            lines.extend([f"{indent}if {local} is UNSET:", f"{indent}    {local} = {code}"])
+        first.eager_lines.clear()
         lines.extend([f"{indent}found = []", f"{indent}for item in items:", f"{indent}    {bound}",
                       f"{indent}    if {condition}:", f"{indent}        found.append(item)",
                       f"{indent}if not found:", f"{indent}    return found", f"{indent}items = found"])

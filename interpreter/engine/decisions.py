@@ -222,9 +222,12 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
         melds: Sequence[tuple[Meld, dict[int, int], Action]] = new_melds(state, rules, seat, hand, key[1], table)
         if per_meld:
             melds = _allowed(state, option, per_meld, shared, melds, _bind_meld)
-        for meld, _, action in melds:
-            if found.setdefault(action, option) is option:
-                plans[action] = meld
+        if melds:
+            for _, _, action in melds:
+                found.setdefault(action, option)
+            # (each meld's plan, the meld itself, is looked up in what the option offers when its action is taken:
+            # `new_meld_plan`; one entry here rather than one per meld, most of which are never taken)
+            plans.setdefault(NEW_MELDS, []).append(melds)
         return
     tables = state.cards.tables(state, option.destination) if option.every_table else [table]
     distinct = list(dict.fromkeys(hand))
@@ -236,6 +239,25 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
         action = _ACTION(Action, (seat, "add", card, "", (), (), (), meld.id))
         found[action] = option
         plans[action] = (grown, meld)  # (the meld it makes, and the meld it is added to)
+
+
+NEW_MELDS = "new melds"  # the key in `State.meld_plans` of what each option of new melds offers, in order
+"""(No action is a string: every other key of `State.meld_plans` is a legal action.)"""
+
+
+def new_meld_plan(state: State, action: Action) -> Meld:
+    """The meld a new meld's action makes: the first option's that offers the action (`melds_into` keeps what
+    each option offers, in the order of the options, as the legal set gives an action to the first of them)."""
+    offered: list[Sequence[tuple[Meld, dict[int, int], Action]]] = state.meld_plans[NEW_MELDS]
+    for melds in offered:  # (the action the legal set handed out, the common case: found by identity)
+        for meld, _, candidate in melds:
+            if candidate is action:
+                return meld
+    for melds in offered:  # (an equal action made elsewhere, e.g. parsed from its text)
+        for meld, _, candidate in melds:
+            if candidate == action:
+                return meld
+    raise KeyError(action)
 
 
 def _take_melding_actions(state: State, pending: Pending, option: Option, found: dict[Action, Option],
@@ -524,7 +546,7 @@ def bindings_for(state: State, pending: Pending, option: Option, action: Action)
         _, cards = state.cards.zone(state, option.source, pending.bindings)
         return {**pending.bindings, "cards": list(cards), "after": after, "laid": list(laid)}
     if option.kind == "meld":
-        return {**pending.bindings, "cards": list(action.cards), "after": state.meld_plans[action]}
+        return {**pending.bindings, "cards": list(action.cards), "after": new_meld_plan(state, action)}
     if option.kind == "add":
         after, target = state.meld_plans[action]
         return {**pending.bindings, "cards": [action.card], "meld": target, "after": after}

@@ -85,8 +85,9 @@ class State:
         self._event_dicts = Log()
         self.hand_results: list[dict[str, Any]] = []
         self._legal: decisions.LegalSet | None = None  # the legal set, computed once per decision
-        # For each legal meld, the meld it makes; for each addition, that and the meld it is added to
-        self.meld_plans: dict[Action, Any] = {}
+        # For each legal group of melds, the melds it lays; for each addition, the meld it makes and the meld it is
+        # added to; under `decisions.NEW_MELDS`, what each option of new melds offers (see `new_meld_plan`)
+        self.meld_plans: dict[Action | str, Any] = {}
         self.breaking: dict[Action, tuple[Any, ...]] = {}  # each legal action that breaks clauses: those clauses
         self.melds_laid = 0  # melds are numbered m0, m1, ... in the order they are laid in the hand
         self.meld_search: MeldSearch | None = None  # the last search for new melds (see meldsearch.py)

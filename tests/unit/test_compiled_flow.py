@@ -334,6 +334,12 @@ SHARED = "size([c for c in hand if share(order(c.rank)) > 0]) > 0"  # (a compreh
     (f"order(card.rank) < 0 and {SHARES}", False),
     (f"order(card.rank) >= 0 and {SHARED}", True),
     (f"order(card.rank) < 0 and {SHARED}", False),
+    # (worked out by every card's test: before the loop over the cards, failing as the first card would)
+    ("share(size(hand)) >= 0 and order(card.rank) >= 0", True),
+    ("share(size(hand)) > order(card.rank) - 100", True),
+    # (in a conditional's branch, or behind `and`, `or`: worked out only where a card reaches it)
+    ("if order(card.rank) < 0 then share(size(hand)) > 0 else false", False),
+    ("order(card.rank) < 0 and (order(card.rank) > 100 or share(size(hand)) > 0)", False),
 ])
 def test_a_call_that_reads_nothing_of_the_card_is_worked_out_where_a_card_first_reaches_it(
         tmp_path: Path, rule: str, fails: bool) -> None:
