@@ -147,19 +147,28 @@ class Program:
         # A condition that always holds is left out (a definition `strict: "false"` can make one always hold).
         written = [(emitter, node) for emitter, node in emitters
                    if emitter.constant(node) is UNKNOWN or not emitter.constant(node)]
-        read = set().union(*(annotations.used_context for _, annotations in parts))
-        # A name the conditions read only in place (`_read_in_place`) is a local of the function, not bound in `B`
-        in_place = {name: "item" if binding is None else f"i_{name}" for name in sorted(item_names)
-                    if self._read_in_place(name, parts)}
-        for emitter, _ in emitters:
-            emitter.item_locals = in_place
-        if binding is not None:  # (a name no condition reads is not bound: `cards` is a new list each time)
-            bindings = [self._counted_only(part, parts) for part in binding.split("; ")
+
+        def bind(tests: list[tuple[_Emitter, list[ast.Node]]]) -> str:
+            """The code binding an item for one pass over the items, which tests `tests`: a name its tests never
+            read is not bound (`cards` is a new list each time), one they read only in place is a local of the
+            function, not an entry of `B` (`_read_in_place`), a list only counted is not copied (`_counted_only`)."""
+            tested = [(term, emitter.annotations) for emitter, terms in tests for term in terms]
+            read: set[str] = set()
+            for term, found in tested:
+                names = _context_read(term, found, self._folding)
+                read |= item_names if names is None else names & item_names
+            in_place = {name: "item" if binding is None else f"i_{name}" for name in sorted(read)
+                        if self._read_in_place(name, tested)}
+            for emitter, _ in tests:
+                emitter.item_locals = in_place
+            if binding is None:
+                return "pass" if variable in in_place else f"B[{variable!r}] = item"
+            bindings = [self._counted_only(part, tested) for part in binding.split("; ")
                         if _BOUND_NAME.findall(part)[0] in read]
-            binding = "; ".join(_BOUND_NAME.sub(lambda m: in_place.get(m.group(1), m.group(0)), part, count=1)
-                                for part in bindings) or "pass"
-        bound = binding or ("pass" if variable in in_place else f"B[{variable!r}] = item")
-        body = _filter_lines(written, variable if binding is None else None, bound)
+            return "; ".join(_BOUND_NAME.sub(lambda m: in_place.get(m.group(1), m.group(0)), part, count=1)
+                             for part in bindings) or "pass"
+
+        body = _filter_lines(written, variable if binding is None else None, bind)
         self._expressions.append(name)
         self._append(f"def {name}(V, B, items):\n{_unset(kept)}    if not items:\n        return []\n{body}",
                      [emitter for emitter, _ in emitters])
@@ -1108,7 +1117,8 @@ class _Emitter:
         return f"({self.emit(node.then)} if {self.emit(node.condition)} else {self.emit(node.otherwise)})"
 
 
-def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None, bound: str) -> str:
+def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None,
+                  bind: Callable[[list[tuple[_Emitter, list[ast.Node]]]], str]) -> str:
     """The body of a filter's function once it has items: each condition in turn narrows `items`.
 
     The tests of a condition joined by `or` that read nothing of an item are worked out once: when one holds,
@@ -1118,7 +1128,8 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
     null or size(group) == top_count`, then `top_rank == null or first(group).rank > top_rank`: one pass, when
     `top_rank` is set); one that compares a card's suit, rank or value with a value that reads nothing of the
     card is made in C (the cards of that suit: `_FIELD_FILTERS`). `variable`: the name each card is bound to (None
-    when `bound` binds several names); `bound`: the code binding an item."""
+    when several names are bound); `bind`: the code binding an item for a pass over the items testing the tests
+    given (each pass binds what its own tests read)."""
     lines: list[str] = []
     waiting: list[tuple[_Emitter, list[ast.Node]]] = []  # conditions reading the item, for the next pass
     waiting_once = ""  # the code of the tests reading nothing of an item that the waiting conditions share
@@ -1131,6 +1142,7 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
         if made_in_c is not None:
             lines.extend([f"{indent}items = {made_in_c}", f"{indent}if not items:", f"{indent}    return items"])
             return
+        bound = bind(tests)
         # (what every item's test works out, the first test's first term, is kept before the loop: `_eagerly`)
         first = tests[0][0]
         first.eager = {id(node) for node in _worked_out_first(terms[0])}
