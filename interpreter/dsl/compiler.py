@@ -327,7 +327,8 @@ def _namespace(deck: Deck) -> dict[str, Any]:
         SEAT_RANGES=SEAT_RANGES,
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
-        CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of), BEATERS=beaters_for(deck),
+        CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of),
+        CARDS_WHERE=_cards_where(deck), BEATERS=beaters_for(deck),
         any=any, all=all, sum=sum, len=len, max=max, min=min, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, FRACTION=fraction,
         KEY=functools.partial(_key, deck),
@@ -400,13 +401,23 @@ _KEPT_LOOPS = {
 
 # The quantifiers over cards that `_Emitter._field_test` writes as one comparison made in C, and what each gives
 # over no cards.
+# (An order, `value(c) <= top` or `c.rank > r`: the set of the deck's cards for which it holds, made once for each
+# field, operator and value, `CARDS_WHERE`.)
+_ORDERS = ("<", "<=", ">", ">=")
+_WHERE = "CARDS_WHERE('{field}', '%s', {value})"
 _FIELD_TESTS = {"any": {"==": "{value} in map({field}_OF, items)",
-                        "!=": "not {{{value}}}.issuperset(map({field}_OF, items))"},
+                        "!=": "not {{{value}}}.issuperset(map({field}_OF, items))",
+                        **{order: f"not {_WHERE % order}.isdisjoint(items)" for order in _ORDERS}},
                 "all": {"!=": "{value} not in map({field}_OF, items)",
-                        "==": "{{{value}}}.issuperset(map({field}_OF, items))"},
-                "count": {"==": "COUNT_OF(map({field}_OF, items), {value})"}}
+                        "==": "{{{value}}}.issuperset(map({field}_OF, items))",
+                        **{order: f"{_WHERE % order}.issuperset(items)" for order in _ORDERS}},
+                "count": {"==": "COUNT_OF(map({field}_OF, items), {value})",
+                          **{order: f"sum(map({_WHERE % order}.__contains__, items))" for order in _ORDERS}}}
 _FIELD_FILTERS = {"==": "list(filter(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
-                  "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))"}
+                  "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
+                  **{order: f"list(filter({_WHERE % order}.__contains__, items))" for order in _ORDERS}}
+# An operator with its sides swapped (`top >= value(c)` is `value(c) <= top`)
+_SWAPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 # A card field compared with a value, as `_Emitter._comparison` finds it: the code written for its operator, the
 # deck's table of the field, the value's code, and the definitions written in that code (code, definition).
 Comparison = tuple[str, str, str, list[tuple[str, str]]]
@@ -976,12 +987,13 @@ class _Emitter:
         """For a test comparing the card `variable`'s suit, rank or value with a value that reads nothing of it:
         the code written for its operator, the deck's table of the field, the value's code, and no definition
         written in it (see `_definition_comparison`); else None."""
-        code = written.get(getattr(test, "operator", ""))
-        if code is None or not isinstance(test, ast.Binary):
+        if not isinstance(test, ast.Binary):
             return None
-        for side, other in ((test.left, test.right), (test.right, test.left)):
+        for side, other, compared in ((test.left, test.right, test.operator),
+                                      (test.right, test.left, _SWAPPED.get(test.operator, ""))):
             field = self._card_field(side, variable)
-            if field is not None and not _reads(other, variable):
+            code = written.get(compared)
+            if field is not None and code is not None and not _reads(other, variable):
                 break
         else:
             return None
@@ -1011,7 +1023,9 @@ class _Emitter:
                    condition: ast.Node | None) -> tuple[str, ast.Node | None]:
         """The code of the list a quantifier or comprehension goes over, and what is left of its condition. Over
         `deck_cards()` with a condition that starts `c.suit == s` (s not read from c), only the cards of that suit
-        are gone over (`[c for c in deck_cards() if c.suit == trump and ...]`: a quarter of the deck)."""
+        are gone over (`[c for c in deck_cards() if c.suit == trump and ...]`: a quarter of the deck). (Over a
+        list of a hand's size, picking the cards of a suit in C first costs more than the loop's own test does:
+        a C call per card against a few specialised bytecodes.)"""
         deck = isinstance(collection, ast.Call) and collection.function == "deck_cards" and \
             not collection.arguments and id(collection) not in self.annotations.calls
         first, rest = _first_conjunct(condition)
@@ -1221,12 +1235,14 @@ def _field_filter(emitter: _Emitter, test: ast.Node, variable: str | None) -> st
         return None
     if isinstance(test, ast.Call):
         return _definition_field_filter(emitter, test, variable)
-    code = _FIELD_FILTERS.get(getattr(test, "operator", ""))
-    if code is None or not isinstance(test, ast.Binary):
+    if not isinstance(test, ast.Binary):
         return None
-    for side, other in ((test.left, test.right), (test.right, test.left)):
+    for side, other, compared in ((test.left, test.right, test.operator),
+                                  (test.right, test.left, _SWAPPED.get(test.operator, ""))):
         field = emitter._card_field(side, variable)
-        if field is not None and not emitter._same_for_every_item(side) and emitter._same_for_every_item(other):
+        code = _FIELD_FILTERS.get(compared)
+        if field is not None and code is not None and not emitter._same_for_every_item(side) and \
+                emitter._same_for_every_item(other):
             return code.format(value=emitter.emit(other), field=field)
     return None
 
@@ -1258,12 +1274,13 @@ def _definition_comparison(emitter: _Emitter, test: ast.Call, variable: str, wri
     if found is None:
         return None
     inner, parameter, body, call = found
-    code = written.get(getattr(body, "operator", ""))
-    if code is None or not isinstance(body, ast.Binary):
+    if not isinstance(body, ast.Binary):
         return None
-    for side, other in ((body.left, body.right), (body.right, body.left)):
+    for side, other, compared in ((body.left, body.right, body.operator),
+                                  (body.right, body.left, _SWAPPED.get(body.operator, ""))):
         field = inner._card_field(side, parameter)
-        if field is None or _reads(other, parameter):
+        code = written.get(compared)
+        if field is None or code is None or _reads(other, parameter):
             continue
         read = _context_read(other, inner.annotations, inner.folding)
         if read is None or not allowed(read):
@@ -1349,6 +1366,22 @@ def _cards_of(field: Any) -> dict[int, frozenset[int]]:
     for card in range(len(field)):
         cards.setdefault(field[card], set()).add(card)
     return {value: frozenset(found) for value, found in cards.items()}
+
+
+def _cards_where(deck: Deck) -> Callable[[str, str, Any], frozenset[int]]:
+    """The deck's cards whose suit, rank or value (`field`: "SUIT", "RANK", "VALUE") stands in an order (`<`, `<=`,
+    `>`, `>=`) to a value, as `field[card] < value` decides it (it fails as that would: `None` is in no order):
+    a set made once for each field, operator and value (the last thousand kept: a value compared with may be any
+    number), for `_Emitter._field_test`'s filters and quantifiers."""
+    fields = {"SUIT": deck.suit_of, "RANK": deck.rank_of, "VALUE": deck.value_of}
+    orders = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+    @functools.lru_cache(maxsize=1024)
+    def where(field: str, order: str, value: Any) -> frozenset[int]:
+        table, holds = fields[field], orders[order]
+        return frozenset(card for card in range(len(table)) if holds(table[card], value))
+
+    return where
 
 
 def _cards_by_suit(deck: Deck) -> dict[int, tuple[int, ...]]:

@@ -61,7 +61,13 @@ CASES = [
     ("any(of_suit(c) for c in cs)", lambda cs, s, r: any(suit == s for _, suit in cs), True),
     ("all(off_rank(c) for c in cs)", lambda cs, s, r: all(rank != r for rank, _ in cs), True),
     ("count(of_suit(c) for c in cs)", lambda cs, s, r: sum(suit == s for _, suit in cs), True),
-    ("any(above(c) for c in cs)", lambda cs, s, r: any(rank > r for rank, _ in cs), False),
+    ("any(above(c) for c in cs)", lambda cs, s, r: any(rank > r for rank, _ in cs), True),
+    # (an order: the cards for which it holds, a set made once for the field, operator and value)
+    ("any(c.rank > r for c in cs)", lambda cs, s, r: any(rank > r for rank, _ in cs), True),
+    ("all(r <= c.rank for c in cs)", lambda cs, s, r: all(r <= rank for rank, _ in cs), True),
+    ("count(value(c) < 10 for c in cs)", lambda cs, s, r: sum(v(rank) < 10 for rank, _ in cs), True),
+    ("[c for c in cs if c.rank >= r]", lambda cs, s, r: [(rank, suit) for rank, suit in cs if rank >= r], True),
+    ("[c for c in cs if 5 > value(c)]", lambda cs, s, r: [(rank, suit) for rank, suit in cs if v(rank) < 5], True),
     ("[c for c in cs if of_suit(c)]", lambda cs, s, r: [(rank, suit) for rank, suit in cs if suit == s], True),
     ("any(c.suit == s for c in cs if c.rank > r)", lambda cs, s, r: any(suit == s for rank, suit in cs if rank > r),
      False),
@@ -79,7 +85,8 @@ CASES = [
 @pytest.mark.parametrize(("expression", "expected", "in_c"), CASES, ids=[case[0] for case in CASES])
 def test_a_card_field_compared_over_random_hands(expression: str, expected: Any, in_c: bool) -> None:
     function, source = compiled(expression)
-    assert (bool(re.search(r"map\((RANK|SUIT|VALUE)_OF, items\)", source)) or "__contains__, items)" in source) is in_c
+    assert (bool(re.search(r"map\((RANK|SUIT|VALUE)_OF, items\)", source)) or "__contains__, items)" in source
+            or "CARDS_WHERE(" in source) is in_c
     chooser = random.Random(expression)
     cards = list(DECK.distinct_cards())
     for _ in range(300):
@@ -123,3 +130,4 @@ def test_a_failure_next_to_a_definition_made_in_c_names_no_definition() -> None:
     with pytest.raises(EvaluationError) as failure:
         evaluate(function, {}, {"cs": [], "s": 0, "r": 0})
     assert str(failure.value) == "first() of an empty list"
+
