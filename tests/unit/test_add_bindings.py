@@ -99,3 +99,37 @@ def test_the_steps_of_an_addition_see_the_meld_added_to_and_the_meld_it_makes(tm
     assert state.values["kind_added_to"] == "run"
     assert state.values["card_added"] == [state.game.deck.parse_card("8C")]
     assert [state.card_text(card) for card in state.values["melds"][seat][0].cards] == ["5C", "6C", "7C", "8C"]
+
+
+MELD_STEPS = """                - meld: hand
+                  to: melds
+                  do:
+                    - set: grown
+                      to: size(after.cards)
+                    - set: kind_added_to
+                      to: after.kind
+"""
+
+
+@pytest.mark.parametrize("parsed", [False, True], ids=["the legal set's action", "parsed from its text"])
+def test_the_steps_of_a_new_meld_see_the_meld_it_makes(tmp_path: Path, parsed: bool) -> None:
+    # (the meld an action makes is looked up when it is taken, in what the option offered: by the action itself,
+    # or by an equal one parsed from its text)
+    path = tmp_path / "rummy.yaml"
+    path.write_text(RUMMY.replace("                - meld: hand\n                  to: melds\n", MELD_STEPS),
+                    encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    state.apply(next(action for action in state.legal_actions() if action.kind == "draw"))
+    hold(state, "5C 6C 7C 8C 9H 9S 9D")
+    seat = state.current_player
+    for cards, kind in (("5C 6C 7C 8C", "run"), ("9H 9S 9D", "set")):
+        copy = state.clone()
+        melds = {frozenset(copy.action_text(action).split()[2:]): action for action in copy.legal_actions()
+                 if action.kind == "meld"}
+        action = melds[frozenset(cards.split())]
+        copy.apply(copy.parse_action(copy.action_text(action)) if parsed else action)
+        assert copy.values["grown"] == len(cards.split()) and copy.values["kind_added_to"] == kind
+        laid = copy.values["melds"][seat][0]
+        assert (laid.kind, sorted(copy.card_text(card) for card in laid.cards)) == (kind, sorted(cards.split()))
