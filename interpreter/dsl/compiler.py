@@ -416,7 +416,7 @@ _FIELD_TESTS = {"any": {"==": "{value} in map({field}_OF, items)",
 _FIELD_FILTERS = {"==": "list(filter(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
                   "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
                   **{order: f"list(filter({_WHERE % order}.__contains__, items))" for order in _ORDERS}}
-# An operator with its sides swapped (`top >= value(c)` is `value(c) <= top`)
+# An operator with its sides swapped (`top >= value(c)` is `value(c) <= top`): see `_sides`
 _SWAPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 # A card field compared with a value, as `_Emitter._comparison` finds it: the code written for its operator, the
 # deck's table of the field, the value's code, and the definitions written in that code (code, definition).
@@ -470,6 +470,12 @@ def _unwrapped(code: str) -> str:
                 return code  # (`(a) + (b)`: the first does not close at the end)
         code = code[1:-1]
     return code
+
+
+def _sides(test: ast.Binary) -> tuple[tuple[ast.Node, ast.Node, str], tuple[ast.Node, ast.Node, str]]:
+    """A comparison read from either side: (this side, the other, the operator as seen from this side), the left
+    side first (`top >= value(c)` from its right is `value(c) <= top`; an operator with no swapped form, "")."""
+    return (test.left, test.right, test.operator), (test.right, test.left, _SWAPPED.get(test.operator, ""))
 
 
 def _worked_out_first(node: ast.Node) -> Iterator[ast.Node]:
@@ -989,8 +995,7 @@ class _Emitter:
         written in it (see `_definition_comparison`); else None."""
         if not isinstance(test, ast.Binary):
             return None
-        for side, other, compared in ((test.left, test.right, test.operator),
-                                      (test.right, test.left, _SWAPPED.get(test.operator, ""))):
+        for side, other, compared in _sides(test):
             field = self._card_field(side, variable)
             code = written.get(compared)
             if field is not None and code is not None and not _reads(other, variable):
@@ -1237,8 +1242,7 @@ def _field_filter(emitter: _Emitter, test: ast.Node, variable: str | None) -> st
         return _definition_field_filter(emitter, test, variable)
     if not isinstance(test, ast.Binary):
         return None
-    for side, other, compared in ((test.left, test.right, test.operator),
-                                  (test.right, test.left, _SWAPPED.get(test.operator, ""))):
+    for side, other, compared in _sides(test):
         field = emitter._card_field(side, variable)
         code = _FIELD_FILTERS.get(compared)
         if field is not None and code is not None and not emitter._same_for_every_item(side) and \
@@ -1276,8 +1280,7 @@ def _definition_comparison(emitter: _Emitter, test: ast.Call, variable: str, wri
     inner, parameter, body, call = found
     if not isinstance(body, ast.Binary):
         return None
-    for side, other, compared in ((body.left, body.right, body.operator),
-                                  (body.right, body.left, _SWAPPED.get(body.operator, ""))):
+    for side, other, compared in _sides(body):
         field = inner._card_field(side, parameter)
         code = written.get(compared)
         if field is None or code is None or _reads(other, parameter):
