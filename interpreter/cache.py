@@ -95,32 +95,69 @@ def made_from(tree: Any) -> frozenset[str]:
 
 
 def get(key: str) -> dict[str, Any] | None:
-    place = folder()
-    if place is None:
+    data = get_bytes(key, ".json")
+    if data is None:
         return None
     try:
-        found = json.loads((place / key[:2] / f"{key}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        found = json.loads(data.decode("utf-8"))
+    except ValueError:
         return None
     return found if isinstance(found, dict) else None
 
 
 def put(key: str, value: dict[str, Any]) -> None:
     """Keep an entry (written whole or not at all)."""
+    put_bytes(key, ".json", json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def get_bytes(key: str, suffix: str) -> bytes | None:
+    """The entry `key` of this kind (`suffix`: `.json`, ...); None when there is none or it cannot be read."""
+    place = folder()
+    if place is None:
+        return None
+    try:
+        return (place / key[:2] / f"{key}{suffix}").read_bytes()
+    except OSError:
+        return None
+
+
+def put_bytes(key: str, suffix: str, data: bytes) -> None:
+    """Keep an entry of this kind (written whole or not at all: a reader never sees half of one)."""
     place = folder()
     if place is None:
         return
     try:
         target = place / key[:2]
         target.mkdir(parents=True, exist_ok=True)
-        file = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target, delete=False, suffix=".tmp")  # noqa: SIM115 - closed below
+        file = tempfile.NamedTemporaryFile("wb", dir=target, delete=False, suffix=".tmp")  # noqa: SIM115 - closed below
         try:
             with file:
-                json.dump(value, file, ensure_ascii=False)
-            os.replace(file.name, target / f"{key}.json")
+                file.write(data)
+            os.replace(file.name, target / f"{key}{suffix}")
         except BaseException:  # a full disk, or Ctrl-C: no half-written file is left behind
             with contextlib.suppress(OSError):
                 os.unlink(file.name)
             raise
+    except OSError:
+        return
+
+
+def prune(suffix: str, most: int) -> None:
+    """Keep at most `most` entries of this kind, the most recently written."""
+    place = folder()
+    if place is None:
+        return
+    try:
+        entries = list(place.glob(f"??/*{suffix}"))
+        if len(entries) <= most:
+            return
+        dated = []
+        for entry in entries:
+            with contextlib.suppress(OSError):  # (another process may have removed it)
+                dated.append((entry.stat().st_mtime_ns, entry))
+        dated.sort()
+        for _, entry in dated[:len(dated) - most]:
+            with contextlib.suppress(OSError):
+                entry.unlink()
     except OSError:
         return

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from interpreter import cache
+from interpreter import cache, ruleset_cache
 from interpreter.bundled import resolve_ruleset
 from interpreter.changes import against_changes
 from interpreter.dsl.ast import free_names
@@ -67,6 +67,20 @@ def compile_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *
 
 
 def _compile(path: str | Path, params: Mapping[str, Any] | None, *, params_as_text: bool) -> Ruleset:
+    """The ruleset kept from an earlier load of the same files and parameters (ruleset_cache.py), else loaded,
+    checked and compiled here (and kept, when it has no error)."""
+    key = ruleset_cache.key_for(path, params, params_as_text)
+    if key is not None:
+        kept = ruleset_cache.load(key[0])
+        if kept is not None:
+            return kept
+    ruleset = _compile_afresh(path, params, params_as_text=params_as_text)
+    if key is not None:
+        ruleset_cache.keep(key[0], key[1], ruleset)
+    return ruleset
+
+
+def _compile_afresh(path: str | Path, params: Mapping[str, Any] | None, *, params_as_text: bool) -> Ruleset:
     root, applied = load_with_changes(path)
     try:
         return _compile_tree(path, root, params, params_as_text=params_as_text)
@@ -175,7 +189,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
         name=str(scalar(root.entries["name"])), path=path, players=players, deck=deck,
         deck_zone=deck_zone or "", zones=zones, variables=variables, parameters=specs, parameter_values=values,
         teams=teams, tree=root, expressions=expressions, warnings=tuple(checker.diagnostics),
-        shown_types=dict(site.types), show=show,
+        shown_types=dict(site.types), show=show, generated=program.module,
     )
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.cards import Deck
-from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.compiler import Compiled, GeneratedModule
 from interpreter.errors import Diagnostic
 from interpreter.parameters import ParamSpec, ParamValue
 from interpreter.source import MappingNode
@@ -105,3 +105,6 @@ class Ruleset:
     procedure_paths: Mapping[int, tuple[str | int, ...]] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
     show: ShowSpec = field(default_factory=ShowSpec)
+    # The module of generated code the expressions' functions come from (what a kept ruleset makes them again
+    # from, see interpreter/ruleset_cache.py); None for a ruleset built by hand.
+    generated: GeneratedModule | None = None

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
+from types import CodeType
 from typing import Any
 
 from interpreter.cards import Deck, missing_key
@@ -103,7 +104,8 @@ class Program:
         self._constants: dict[str, Any] = {}  # expressions whose value is a constant (bool, int, str or null)
         self._constant_lists: dict[str, list[Any]] = {}  # expressions whose value is always the same list
         self._pure: dict[str, str] = {}  # the code of expressions that call no definition and keep nothing
-        self.namespace: dict[str, Any] = _namespace(environment.deck)
+        self.namespace: dict[str, Any] = namespace_for(environment.deck)
+        self.module: GeneratedModule | None = None  # (once built)
         self._folding = Folding(environment)
 
     def add(self, node: ast.Node, annotations: Annotations) -> str:
@@ -276,27 +278,46 @@ class Program:
         return spans
 
     def build(self) -> dict[str, Compiled]:
-        """Compile every queued function at once; returns them by name."""
+        """Compile every queued function at once; returns them by name (and keeps them as `self.module`)."""
         self._emit_instances()
         source = "\n".join(self._sources)
-        code = compile(source, FILENAME, "exec")
-        exec(code, self.namespace)  # generated from the checked AST, see the module docstring
-        self.namespace["INLINED"] = self._inlined_spans()
+        attributes: dict[str, dict[str, Any]] = {}
         for name in self._expressions:
             # Whether a caller must give this function a `B` of its own (it may keep definitions' values there).
-            self.namespace[name].keeps = name in self._keeping
-            self.namespace[name].uses = self._uses.get(name, frozenset())
+            kept = attributes[name] = {"keeps": name in self._keeping, "uses": self._uses.get(name, frozenset())}
             if name in self._constants:
-                self.namespace[name].constant = (self._constants[name],)
+                kept["constant"] = (self._constants[name],)
             if name in self._constant_lists:
-                self.namespace[name].constant_list = (self._constant_lists[name],)
+                kept["constant_list"] = (self._constant_lists[name],)
             if name in self._pure:  # (with `V` and `B` for the values and the bound names, in this namespace)
-                self.namespace[name].code = self._pure[name]
-        return {name: self.namespace[name] for name in self._expressions}
+                kept["code"] = self._pure[name]
+        self.module = GeneratedModule(compile(source, FILENAME, "exec"), self._inlined_spans(), attributes)
+        return self.module.install(self.namespace)
 
     @property
     def source(self) -> str:
         return "\n".join(self._sources)
+
+
+@dataclasses.dataclass(frozen=True)
+class GeneratedModule:
+    """A ruleset's generated functions as `Program.build` compiles them: what makes them again in a namespace of
+    their own (a second load of the same ruleset does so from what it kept, see interpreter/ruleset_cache.py)."""
+
+    code: CodeType  # the whole generated source, compiled
+    inlined: dict[int, list[tuple[int, int, str]]]  # the definitions written in place (`Program._inlined_spans`)
+    attributes: dict[str, dict[str, Any]]  # each expression's function -> what its callers read of it
+
+    def install(self, namespace: dict[str, Any]) -> dict[str, Compiled]:
+        """Run the code in `namespace` (made by `namespace_for` the ruleset's deck); the expressions' functions by
+        name."""
+        exec(self.code, namespace)  # generated from the checked AST, see the module docstring
+        namespace["INLINED"] = self.inlined
+        for name, attributes in self.attributes.items():
+            function = namespace[name]
+            for attribute, value in attributes.items():
+                setattr(function, attribute, value)
+        return {name: namespace[name] for name in self.attributes}
 
 
 _BOUND_NAME = re.compile(r"B\['(\w+)'\]")  # a name a filter's binding code binds for each item
@@ -311,7 +332,8 @@ def _occurrences(text: str, code: str) -> Iterator[int]:
         start = text.find(code, start + len(code))
 
 
-def _namespace(deck: Deck) -> dict[str, Any]:
+def namespace_for(deck: Deck) -> dict[str, Any]:
+    """What the generated functions of a ruleset with this deck see, before their own definitions."""
     namespace: dict[str, Any] = {"__builtins__": {}}
     for name, builtin in BUILTINS.items():
         function = builtin.implementation
