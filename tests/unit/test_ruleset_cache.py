@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import interpreter.loader
+import interpreter.checking
 import interpreter.ruleset_cache
 from interpreter import load_ruleset, validate_file
 from interpreter.engine.errors import RulesetRuntimeError
@@ -29,7 +29,7 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _refuse_fresh_loads(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_arguments: object, **_options: object) -> None:
         raise AssertionError("the ruleset was read and checked again")
-    monkeypatch.setattr(interpreter.loader, "load_with_changes", refuse)
+    monkeypatch.setattr(interpreter.checking, "compile_afresh", refuse)
 
 
 def _entries(folder: Path) -> list[Path]:
