@@ -124,7 +124,8 @@ _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
 # A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
 Candidate = tuple["Meld", dict[int, int], tuple[str, ...]]
-# The wild cards of a set: the cards, the cards they need, their flags, what they stand for (see `_set_wilds`).
+# The wild cards of a set: the cards, the cards they need, their flags, what they stand for; or the same with the
+# flags and what the cards stand for of a whole set of so many naturals with them (see `_set_wilds`).
 _WildPart = tuple[tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]
 
 
@@ -619,22 +620,26 @@ class MeldRules:
         wild_parts, by_size = self._set_wilds(wild_cards, kind, rank)
         found: list[Candidate] = []
         kind_name = kind.name
-        for size, naturals, natural_needs, flags, roles in self._set_naturals(holding, least_naturals):
+        for size, naturals, natural_needs in self._set_naturals(holding, least_naturals):
             parts = by_size.get(size)
             if parts is None:  # (the choices of wild cards that make a set of a size the kind allows, as `_set`)
-                parts = by_size[size] = [part for part in wild_parts
-                                         if kind.minimum <= size + len(part[0]) <= kind.maximum]
-            for combo, combo_needs, combo_flags, combo_roles in parts:
-                meld = _MELD(Meld, (0, kind_name, "set", owner, naturals + combo, flags + combo_flags, rank, -1, 0,
-                                    False, 0, -1))
-                found.append((meld, {**natural_needs, **combo_needs}, roles + combo_roles))
+                flags, roles = (False,) * size, ("",) * size
+                parts = by_size[size] = [(combo, needs, flags + combo_flags, roles + combo_roles)
+                                         for combo, needs, combo_flags, combo_roles in wild_parts
+                                         if kind.minimum <= size + len(combo) <= kind.maximum]
+            # (each set's flags and roles are those its part keeps, shared by every set of so many naturals with
+            # those wild cards: a set's own tuples would be a few more objects for the collector per set; so are
+            # the needs of a set with no wild card, which are its naturals'; needs are never changed once made)
+            for combo, combo_needs, flags, roles in parts:
+                meld = _MELD(Meld, (0, kind_name, "set", owner, naturals + combo, flags, rank, -1, 0, False, 0, -1))
+                found.append((meld, {**natural_needs, **combo_needs} if combo else natural_needs, roles))
         return found
 
     def _set_naturals(self, holding: tuple[tuple[int, int], ...], least: int) -> list[
-            tuple[int, tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]]:
+            tuple[int, tuple[int, ...], dict[int, int]]]:
         """Each choice of at least `least` of the natural cards held (card, how many, in card order), in the order
-        of `itertools.product` over how many of each: how many, the cards, the cards it needs, their flags and what
-        they stand for (themselves). Worked out once for each holding (a rank's cards recur from hand to hand)."""
+        of `itertools.product` over how many of each: how many, the cards and the cards it needs. Worked out once
+        for each holding (a rank's cards recur from hand to hand)."""
         key = (holding, least)
         found = self._natural_choices.get(key)
         if found is None:
@@ -655,7 +660,7 @@ class MeldRules:
                         if amount:
                             needs[cards[index]] = amount
                             naturals.extend([cards[index]] * amount)
-                    found.append((size, tuple(naturals), needs, (False,) * size, ("",) * size))
+                    found.append((size, tuple(naturals), needs))
                 index = len(amounts) - 1
                 while index >= 0 and amounts[index] == most[index]:
                     amounts[index] = 0
@@ -672,8 +677,9 @@ class MeldRules:
             list[_WildPart], dict[int, list[_WildPart]]]:
         """Each choice of at most `max_wilds` of the wild cards held (`_wild_combinations`) with its part of a set
         of the rank (after the naturals): its cards, the cards it needs, its flags and what its cards stand for
-        (the rank); and, by how many naturals a set holds, the choices that make a set of a size the kind allows
-        (filled as sizes come). Worked out once for each holding, kind and rank."""
+        (the rank); and, by how many naturals a set holds, the choices that make a set of a size the kind allows,
+        each with the flags of the whole set and what its cards stand for (filled by `_sets` as sizes come).
+        Worked out once for each holding, kind and rank."""
         key = (wild_cards, kind.name, rank)
         found = self._set_parts.get(key)
         if found is None:
