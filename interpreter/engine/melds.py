@@ -124,6 +124,12 @@ _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
 # A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
 Candidate = tuple["Meld", dict[int, int], tuple[str, ...]]
+# The new melds of one group of a search (see `search_groups`): the melds, the cards each needs, what each one's cards
+# stand for, in three tuples of the same length (the candidates' fields, without a tuple per candidate).
+Group = tuple[tuple["Meld", ...], tuple[dict[int, int], ...], tuple[tuple[str, ...], ...]]
+_NO_GROUP: Group = ((), (), ())
+# The runs of a group as they are found: (cards, flags) -> the run first found so (each run once).
+_RunsFound = dict[tuple[tuple[int, ...], tuple[bool, ...]], "Meld"]
 # The wild cards of a set: the cards, the cards they need, their flags, what they stand for; or the same with the
 # flags and what the cards stand for of a whole set of so many naturals with them (see `_set_wilds`).
 _WildPart = tuple[tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]
@@ -149,7 +155,7 @@ class MeldRules:
         # (cards sorted, the melds' ids), or the cards sorted when there is no meld -> (the melds, can_meld): keyed
         # by identity, as `_laid`
         self._can_meld: dict[Any, tuple[tuple[Meld, ...], bool]] = {}
-        self._groups: dict[tuple[Any, ...], tuple[Candidate, ...]] = {}  # see `search`
+        self._groups: dict[tuple[Any, ...], Group] = {}  # see `search`
         self._searched: dict[tuple[Any, ...], tuple[Meld, ...]] = {}  # see `candidates`
         self._combinations: dict[tuple[Any, ...], list[tuple[tuple[int, ...], tuple[int, ...]]]] = {}
         self._set_parts: dict[tuple[Any, ...], tuple[list[_WildPart], dict[int, list[_WildPart]]]] = {}
@@ -368,7 +374,8 @@ class MeldRules:
         if found is None:
             if len(self._searched) >= _SEARCHES_KEPT:
                 self._searched.clear()
-            found = self._searched[key] = tuple(entry[0] for entry in self.search(counts, owner, table))
+            found = self._searched[key] = tuple([meld for group in self.search_groups(counts, owner, table)
+                                                 for meld in group[0]])
         return list(found) if meld_id == 0 else [meld.replaced(id=meld_id) for meld in found]
 
     def search(self, counts: Mapping[int, int], owner: int, table: list[Meld],
@@ -382,7 +389,20 @@ class MeldRules:
 
         A set is made of one rank's natural cards and of wild cards, a run of one suit's: the melds of each
         (kind, owner, rank or suit, those cards, the wild cards) are worked out once and kept, since from one
-        decision to the next a hand changes in a suit or two."""
+        decision to the next a hand changes in a suit or two (`search_groups`, which gives them as they are
+        kept)."""
+        found: list[Candidate] = []
+        for melds, needs, roles in self.search_groups(counts, owner, table, holding):
+            for index, meld in enumerate(melds):
+                found.append((meld, needs[index], roles[index]))
+        return found
+
+    def search_groups(self, counts: Mapping[int, int], owner: int, table: list[Meld],
+                      holding: int | None = None) -> list[Group]:
+        """`search`'s melds as it keeps them: the groups that hold any, in order, each one's melds with what each
+        needs and stands for in three tuples (a caller that makes an object per meld anyway, such as its action,
+        makes no tuple for each: a search of a 25-card hand finds over a hundred melds, and each object kept
+        alive is one more for the garbage collector to go over)."""
         is_wild, suit_of, rank_of = self.is_wild, self.deck.suit_of, self.deck.rank_of
         wild_cards: list[tuple[int, int]] = []
         by_suit: dict[int, list[tuple[int, int]]] = {}  # (plain dicts: `setdefault` costs less than a defaultdict)
@@ -403,7 +423,7 @@ class MeldRules:
         only_rank = only_suit = None  # (the rank and suit of a natural card `holding`: the melds it can be in)
         if holding is not None and not is_wild[holding]:
             only_rank, only_suit = rank_of[holding], suit_of[holding]
-        found: list[Candidate] = []
+        found: list[Group] = []
         groups = self._groups
         wilds: tuple[tuple[int, int], ...] = ()
         wild_copies = 0
@@ -427,8 +447,9 @@ class MeldRules:
                     key = (kind.name, owner, rank, tuple(of_rank), wilds)
                     group = groups.get(key)
                     if group is None:
-                        group = self._keep_group(key, self._sets(kind, owner, rank, key[3], wilds))
-                    found.extend(group)
+                        group = self._keep_group(key, *self._sets(kind, owner, rank, key[3], wilds))
+                    if group[0]:
+                        found.append(group)
             else:
                 suits = set(by_suit)
                 for card, _ in wilds:
@@ -441,17 +462,19 @@ class MeldRules:
                     key = (kind.name, owner, suit, tuple(of_suit), wilds)
                     group = groups.get(key)
                     if group is None:
-                        group = self._keep_group(key, self._runs(kind, owner, suit, key[3], wilds))
-                    found.extend(group)
+                        group = self._keep_group(key, *self._runs(kind, owner, suit, key[3], wilds))
+                    if group[0]:
+                        found.append(group)
         # (Each meld once: a group holds each of its melds once, and two groups never make the same meld: a meld
         # holds a natural card, of its group's rank or suit.)
         return found
 
-    def _keep_group(self, key: tuple[Any, ...], melds: list[Candidate]) -> tuple[Candidate, ...]:
-        """The melds of one group (each once, with what it needs and stands for), kept for the next search."""
+    def _keep_group(self, key: tuple[Any, ...], melds: Iterable[Meld], needs: list[dict[int, int]],
+                    roles: list[tuple[str, ...]]) -> Group:
+        """The melds of one group (each once), with what each needs and stands for, kept for the next search."""
         if len(self._groups) >= _GROUPS_KEPT:
             self._groups.clear()
-        group = self._groups[key] = tuple(melds)
+        group = self._groups[key] = (tuple(melds), tuple(needs), tuple(roles)) if needs else _NO_GROUP
         return group
 
     def can_meld(self, cards: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -608,17 +631,20 @@ class MeldRules:
                 (not used or all(counts[card] >= combo.count(card) + used.get(card, 0) for card in distinct))]
 
     def _sets(self, kind: MeldKind, owner: int, rank: int, holding: tuple[tuple[int, int], ...],
-              wild_cards: tuple[tuple[int, int], ...]) -> list[Candidate]:
-        """The sets of one rank, with what each needs and stands for: its natural cards held (card, how many, in
-        card order) with the wild cards held. Each set comes once: the rank's cards are never wild, so every choice
-        of naturals and of wilds (`_wild_combinations`, all of which go with any naturals of the rank) makes a
-        different set."""
+              wild_cards: tuple[tuple[int, int], ...]) -> tuple[list[Meld], list[dict[int, int]],
+                                                                 list[tuple[str, ...]]]:
+        """The sets of one rank, with what each needs and what each one's cards stand for (three lists in the same
+        order): its natural cards held (card, how many, in card order) with the wild cards held. Each set comes
+        once: the rank's cards are never wild, so every choice of naturals and of wilds (`_wild_combinations`, all
+        of which go with any naturals of the rank) makes a different set."""
+        found: list[Meld] = []
+        found_needs: list[dict[int, int]] = []
+        found_roles: list[tuple[str, ...]] = []
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
         least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
         if sum(count for _, count in holding) < least_naturals:
-            return []  # (too few cards of the rank for a set, even with every wild card the hand holds)
+            return found, found_needs, found_roles  # (too few cards of the rank for a set, even with every wild)
         wild_parts, by_size = self._set_wilds(wild_cards, kind, rank)
-        found: list[Candidate] = []
         kind_name = kind.name
         for size, naturals, natural_needs in self._set_naturals(holding, least_naturals):
             parts = by_size.get(size)
@@ -631,9 +657,11 @@ class MeldRules:
             # those wild cards: a set's own tuples would be a few more objects for the collector per set; so are
             # the needs of a set with no wild card, which are its naturals'; needs are never changed once made)
             for combo, combo_needs, flags, roles in parts:
-                meld = _MELD(Meld, (0, kind_name, "set", owner, naturals + combo, flags, rank, -1, 0, False, 0, -1))
-                found.append((meld, {**natural_needs, **combo_needs} if combo else natural_needs, roles))
-        return found
+                found.append(_MELD(Meld, (0, kind_name, "set", owner, naturals + combo, flags, rank, -1, 0, False, 0,
+                                          -1)))
+                found_needs.append({**natural_needs, **combo_needs} if combo else natural_needs)
+                found_roles.append(roles)
+        return found, found_needs, found_roles
 
     def _set_naturals(self, holding: tuple[tuple[int, int], ...], least: int) -> list[
             tuple[int, tuple[int, ...], dict[int, int]]]:
@@ -692,10 +720,14 @@ class MeldRules:
         return found
 
     def _runs(self, kind: MeldKind, owner: int, suit: int, holding: tuple[tuple[int, int], ...],
-              wild_cards: tuple[tuple[int, int], ...]) -> list[Candidate]:
-        """The runs of one suit, each once (the first arrangement found), with what each needs and stands for:
-        its natural cards held (card, how many) with the wild cards held (those natural in their own place in
-        this suit count there too)."""
+              wild_cards: tuple[tuple[int, int], ...]) -> tuple[Iterable[Meld], list[dict[int, int]],
+                                                                 list[tuple[str, ...]]]:
+        """The runs of one suit, each once (the first arrangement found), with what each needs and what each one's
+        cards stand for (in the same order): its natural cards held (card, how many) with the wild cards held
+        (those natural in their own place in this suit count there too)."""
+        found: _RunsFound = {}  # (cards, flags) -> the run first found so
+        found_needs: list[dict[int, int]] = []
+        found_roles: list[tuple[str, ...]] = []
         lowest, highest = self._bounds(kind)
         suit_of = self.deck.suit_of
         # Each place's card, the first of those that sit there naturally (most places have one: the copies of a
@@ -709,7 +741,7 @@ class MeldRules:
         # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds) if wild_cards else 0
         if not card_at or len(card_at) + most_wilds < kind.minimum:
-            return []
+            return (), found_needs, found_roles
         # The places the hand fills, as bits (bit i: the place lowest + i), and how many it fills below each place
         # (`below[i]`, the same past the highest): a window's naturals are counted in one subtraction, and most
         # windows are ruled out without looking at them. (Plain loops over the places, with no methods of `int`:
@@ -735,7 +767,7 @@ class MeldRules:
             if (starts >> offset) & 1 and below[offset + shortest] - below[offset] >= enough:
                 break
         else:
-            return []
+            return (), found_needs, found_roles
         counts = dict(wild_cards)
         counts.update(holding)
         # The wild cards that can go with a window's naturals, by how many (see `_wild_choices`): worked out once
@@ -756,7 +788,6 @@ class MeldRules:
                           for card, _ in wild_cards} if wild_cards else {}
         role_at = self._roles_in(suit) if wild_cards else {}
         blank, one_wild, no_wild, name = self._blank, self._one_wild, self._no_wild, kind.name
-        found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate] = {}  # (cards, flags) -> the first found
         for offset in range(span):  # (the starts from the lowest)
             if not (starts >> offset) & 1:
                 continue
@@ -778,7 +809,7 @@ class MeldRules:
                 if two_aces and low <= self.ace_low and self.ace_high <= high:
                     # (a window with both places of the ace may hold one ace twice: see `_choose_naturals`)
                     self._general_window(kind, owner, suit, range(low, high + 1), holding, in_place, counts,
-                                         most_wilds - gaps, combinations, found)
+                                         most_wilds - gaps, combinations, found, found_needs, found_roles)
                     continue
                 # (each place has one card that sits there, the copies of a card being one value)
                 ways = self._place_naturals(held, most_wilds - gaps) if gaps < most_wilds and len(held) > 1 \
@@ -836,28 +867,31 @@ class MeldRules:
                                 needs = {card: 1 for card in cards}
                                 if twice:
                                     needs[wild_card] = 2
-                                found[key] = (_MELD(Meld, (0, name, "run", owner, cards, key[1], -1, suit, run_low,
-                                                            free and not natural, 0, -1)),
-                                              needs, blank[size] if natural else roles)
+                                found[key] = _MELD(Meld, (0, name, "run", owner, cards, key[1], -1, suit, run_low,
+                                                          free and not natural, 0, -1))
+                                found_needs.append(needs)
+                                found_roles.append(blank[size] if natural else roles)
                     elif needed == 0:  # the window's places all held: its natural run (as `_natural_run` makes it)
                         cards = naturals
                         flags = no_wild[size]
                         if (cards, flags) not in found:
-                            needs = {card: 1 for card in cards}
-                            found[cards, flags] = (_MELD(Meld, (0, name, "run", owner, cards, flags, -1, suit, low,
-                                                                False, 0, -1)), needs, blank[size])
+                            found[cards, flags] = _MELD(Meld, (0, name, "run", owner, cards, flags, -1, suit, low,
+                                                               False, 0, -1))
+                            found_needs.append({card: 1 for card in cards})
+                            found_roles.append(blank[size])
                     else:
                         self._general_runs(kind, owner, suit, dict(zip(places, naturals, strict=True)), choices,
-                                           found)
-        return list(found.values())
+                                           found, found_needs, found_roles)
+        return found.values(), found_needs, found_roles
 
     def _general_window(self, kind: MeldKind, owner: int, suit: int, window: range,
                         holding: tuple[tuple[int, int], ...], in_place: list[int], counts: Mapping[int, int],
                         spare_wilds: int, combinations: list[tuple[tuple[int, ...], tuple[int, ...]]],
-                        found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate]) -> None:
+                        found: _RunsFound, found_needs: list[dict[int, int]],
+                        found_roles: list[tuple[str, ...]]) -> None:
         """The runs of a window that the general choice of naturals fills (`_choose_naturals`) from the suit's
         cards held and its wild cards natural in their place, added to `found` (by cards and flags) unless found
-        already."""
+        already, with what each needs and stands for (see `_general_runs`)."""
         natural_at: dict[int, list[int]] = {}  # position -> the cards that sit there naturally
         for card in sorted(card for card, _ in holding) + in_place:
             for position in self.positions(kind, card):
@@ -867,18 +901,22 @@ class MeldRules:
                 continue
             needed = len(window) - len(naturals)
             self._general_runs(kind, owner, suit, naturals,
-                               self._wild_choices(counts, combinations, naturals.values(), needed), found)
+                               self._wild_choices(counts, combinations, naturals.values(), needed), found,
+                               found_needs, found_roles)
 
     def _general_runs(self, kind: MeldKind, owner: int, suit: int, naturals: dict[int, int],
-                      choices: Iterable[tuple[int, ...]],
-                      found: dict[tuple[tuple[int, ...], tuple[bool, ...]], Candidate]) -> None:
+                      choices: Iterable[tuple[int, ...]], found: _RunsFound, found_needs: list[dict[int, int]],
+                      found_roles: list[tuple[str, ...]]) -> None:
         """The runs of these naturals (position -> card) with each choice of wild cards, as `_run` makes them,
-        added to `found` (by cards and flags) unless found already."""
+        added to `found` (by cards and flags) unless found already, with what each needs and stands for (appended
+        to `found_needs` and `found_roles`, in the order of `found`)."""
         for wilds in choices:
             for prefer_low in (True, False) if kind.either_end else (True,):
                 meld = self._run(kind, 0, owner, suit, naturals, list(wilds), prefer_low)
                 if meld is not None and (meld.cards, meld.wild) not in found:
-                    found[meld.cards, meld.wild] = (meld, _needs(meld.cards), self.roles(meld))
+                    found[meld.cards, meld.wild] = meld
+                    found_needs.append(_needs(meld.cards))
+                    found_roles.append(self.roles(meld))
 
     @staticmethod
     def _place_naturals(held: list[int], spare_wilds: int) -> list[list[int]]:

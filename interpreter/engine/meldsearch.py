@@ -58,8 +58,12 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
                     still.append(entry)
         found = tuple(still)
     else:
-        found = tuple([(meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
-                       for meld, needs, roles in rules.search(counts, owner, table)])
+        made: list[tuple[Meld, dict[int, int], Action]] = []
+        for melds, cards_needed, roles in rules.search_groups(counts, owner, table):  # (as the rules keep them)
+            for index, meld in enumerate(melds):
+                made.append((meld, cards_needed[index],
+                             _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles[index], -1))))
+        found = tuple(made)
     # (made in C, as actions are: a named tuple's own constructor is Python code)
     state.meld_search = _ACTION(MeldSearch, (seat, owner, counts, taken, found))
     return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pytest
 
 from interpreter import load_ruleset
 from interpreter.cards import standard_deck
-from interpreter.engine.melds import Candidate, MeldKind, MeldRules, _needs
+from interpreter.engine.melds import Candidate, Meld, MeldKind, MeldRules, _needs
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ["rulesets/burraco.yaml", "tests/games/canasta.yaml", "tests/games/gin_rummy.yaml",
@@ -203,6 +204,13 @@ def _random_hand(rules: MeldRules, rng: random.Random) -> dict[int, int]:
     return counts
 
 
+def _candidates(found: tuple[Iterable[Meld], list[dict[int, int]], list[tuple[str, ...]]]) -> list[Candidate]:
+    """A group's melds as `_runs` and `_sets` give them (the melds, what each needs, what each one's cards stand
+    for), one candidate each (the three of the same length)."""
+    melds, needs, roles = found
+    return list(zip(melds, needs, roles, strict=True))
+
+
 def _in_order(found: list[Candidate]) -> list[tuple[object, ...]]:
     """The melds found with the cards each needs in their order (a dict's `==` would not see it)."""
     return [(meld, list(needs.items()), roles) for meld, needs, roles in found]
@@ -219,13 +227,13 @@ def test_the_melds_of_a_group_are_those_the_general_search_finds(name: str) -> N
             by_suit, by_rank, wilds = _groups_of(rules, kind, counts)
             if kind.shape == "run":
                 for suit, holding in by_suit.items():
-                    fast = rules._runs(kind, 1, suit, holding, wilds)
+                    fast = _candidates(rules._runs(kind, 1, suit, holding, wilds))
                     general = _general_runs(rules, kind, suit, holding, wilds)
                     assert _in_order(fast) == _in_order(general), (kind.name, holding, wilds)
                     found += len(fast)
             else:
                 for rank, holding in by_rank.items():
-                    fast = rules._sets(kind, 1, rank, holding, wilds)
+                    fast = _candidates(rules._sets(kind, 1, rank, holding, wilds))
                     general = _general_sets(rules, kind, rank, holding, wilds)
                     assert _in_order(fast) == _in_order(general), (kind.name, holding, wilds)
                     found += len(fast)
