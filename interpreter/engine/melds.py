@@ -861,16 +861,17 @@ class MeldRules:
                             for place, before, after, acting, roles, run_low, free in before_after:
                                 cards = (*before, wild_card, *after)
                                 natural = place in sits_at  # (the wild card in its own place: a natural there)
-                                key = (cards, no_wild[size] if natural else acting)
-                                if key in found:
-                                    continue
-                                needs = {card: 1 for card in cards}
-                                if twice:
-                                    needs[wild_card] = 2
-                                found[key] = _MELD(Meld, (0, name, "run", owner, cards, key[1], -1, suit, run_low,
-                                                          free and not natural, 0, -1))
-                                found_needs.append(needs)
-                                found_roles.append(blank[size] if natural else roles)
+                                flags = no_wild[size] if natural else acting
+                                # (made before it is looked up: a run found twice is rare, and the look-up that
+                                # keeps the first found is then one hash of its cards and flags, not two)
+                                meld = _MELD(Meld, (0, name, "run", owner, cards, flags, -1, suit, run_low,
+                                                    free and not natural, 0, -1))
+                                if found.setdefault((cards, flags), meld) is meld:
+                                    needs = {card: 1 for card in cards}
+                                    if twice:
+                                        needs[wild_card] = 2
+                                    found_needs.append(needs)
+                                    found_roles.append(blank[size] if natural else roles)
                     elif needed == 0:  # the window's places all held: its natural run (as `_natural_run` makes it)
                         cards = naturals
                         flags = no_wild[size]
