@@ -172,7 +172,6 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     the start, to --log or a new file, and the person is told where. A match stopped at the terminal (q,
     Ctrl-C or the end of input) is kept in it; `ruledeck play --resume FILE.jsonl` goes on with it.
     """
-    from interpreter.runners.human import Quit, human_chooser
     from interpreter.runners.logfile import MatchLog
     from interpreter.runners.metrics import HandMeasures, declared_metrics
     from interpreter.runners.play import agents_for, play_match
@@ -221,8 +220,12 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         raise
     agents = agents_for(kinds, count, seed + (len(state.history) if state is not None else 0))
     choosers: list[Callable[[State], Action]] = [agent.choose for agent in agents]
-    if human is not None:
+    stops: tuple[type[BaseException], ...] = (KeyboardInterrupt,)  # (what stops a match, to be kept on record)
+    if human is not None:  # (only a person's seat needs the terminal's table, and its console library)
+        from interpreter.runners.human import Quit, human_chooser
+
         choosers[human] = human_chooser(human)
+        stops = (Quit, KeyboardInterrupt)
     on_line = None if as_json else click.echo
     if not as_json:
         if state is not None:  # (a person is not shown the seed: from it and the ruleset, every hand follows)
@@ -243,7 +246,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         result = play_match(game, players=count, seed=seed, choosers=choosers, on_line=on_line,
                             log=match_log or log_file, header=header, viewer=human, state=state, shown=logged,
                             seat_logs=writers)
-    except (Quit, KeyboardInterrupt):
+    except stops:
         click.echo(_stopped(log_path, header, state), err=True)
         sys.exit(130)
     finally:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from interpreter.cards import JOKER, Deck, DeckChange, SetAsideError
 from interpreter.dsl import ast
@@ -35,7 +34,16 @@ from interpreter.dsl.types import (
 from interpreter.errors import Diagnostic, ExpressionError, Location
 from interpreter.model import Players, VariableSpec, ZoneSpec
 from interpreter.parameters import Bound, ParamSpec, ParamValue, exact_number
-from interpreter.source import YAML_WORDS, MappingNode, Node, ScalarNode, SequenceNode, written_word, yaml_path
+from interpreter.source import (
+    YAML_WORDS,
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    scalar,
+    written_word,
+    yaml_path,
+)
 
 Path = tuple[str | int, ...]
 Scope = dict[str, Type]
@@ -54,10 +62,6 @@ ENGINE_NAMES = {"dealer": SEAT, "hand_number": INT}
 KEYWORDS = {"params", "end", "all", "while", "remove"}  # words with a meaning of their own in a ruleset
 RESERVED = {*CONTEXTUAL, *ENGINE_NAMES, *KEYWORDS}
 _DEFINITION_KEY = re.compile(r"^([a-z][a-z0-9_]*)(?:\((.*)\))?$")
-
-
-def scalar(node: Node | None) -> Any:
-    return node.value if isinstance(node, ScalarNode) else None
 
 
 def expression_text(node: ScalarNode) -> str:

@@ -69,6 +69,11 @@ class MappingNode(Node):
     key_locations: dict[str, Location]
 
 
+def scalar(node: Node | None) -> Any:
+    """A scalar node's value; None for any other node, or none."""
+    return node.value if isinstance(node, ScalarNode) else None
+
+
 def _align(value: str, text: str, start: int, end: int) -> list[int]:
     offsets: list[int] = []
     position = start

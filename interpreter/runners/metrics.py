@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from interpreter.engine.game import Game
 from interpreter.engine.program import Expr
 from interpreter.engine.state import State
-from interpreter.semantics import scalar
-from interpreter.source import MappingNode, ScalarNode, yaml_path
+from interpreter.source import MappingNode, ScalarNode, scalar, yaml_path
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,9 @@ plays, warns and fails exactly as a game loaded afresh."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -129,3 +132,18 @@ def test_nothing_is_kept_when_the_cache_is_off(tmp_path: Path, own_cache: Path,
     path.write_text(TINY, encoding="utf-8")
     load_ruleset(path)
     assert not own_cache.exists()
+
+
+def test_a_second_play_with_bots_loads_neither_the_checker_nor_the_console(own_cache: Path) -> None:
+    # (a kept ruleset needs no parser of expressions, and a match of bots no terminal table: both are most of a
+    # start's imports)
+    code = ("import sys\nfrom interpreter.cli import cli\n"
+            "try:\n    cli(['play', 'rulesets/bourre.yaml', '--set', 'hands=1', '--bots', 'random', '--seed', '1'])\n"
+            "except SystemExit as stop:\n    assert not stop.code, stop.code\n"
+            "print('loaded:', sorted(name for name in ('lark', 'rich', 'jsonschema', 'interpreter.checking') "
+            "if name in sys.modules))\n")
+    environment = {**os.environ, "RULEDECK_CACHE_DIR": str(own_cache)}
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                           env=environment).stdout.splitlines()[-1] for _ in range(2)]
+    assert runs[0] == "loaded: ['interpreter.checking', 'jsonschema', 'lark']"  # (the first load checks it)
+    assert runs[1] == "loaded: []"
