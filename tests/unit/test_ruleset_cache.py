@@ -21,12 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TINY = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
 
 
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("RULEDECK_CACHE_DIR", str(folder))
-    monkeypatch.delenv("RULEDECK_NO_CACHE", raising=False)
-    return folder
+pytestmark = pytest.mark.usefixtures("own_cache")  # (tests/conftest.py: a cache folder of each test's own)
 
 
 def _refuse_fresh_loads(monkeypatch: pytest.MonkeyPatch) -> None:
