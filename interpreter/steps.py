@@ -461,9 +461,9 @@ class StepChecker:
         elif candidate == "add":  # (the meld, the card, the meld after, ...) for each addition
             self.site.filter(paths, yaml_path(path) + "#filter", "after",
                              "B['meld'] = item[0]; B['cards'] = [item[1]]; B['after'] = item[2]")
-        elif candidate == "meld":  # (the meld, ...) for each new meld
+        elif candidate == "meld":  # each new meld
             self.site.filter(paths, yaml_path(path) + "#filter", "after",
-                             "B['after'] = item[0]; B['cards'] = list(item[0].cards)")
+                             "B['after'] = item; B['cards'] = list(item.cards)")
         elif candidate == "melds":  # (the new melds, ...) for each group of melds laid at once
             self.site.filter(paths, yaml_path(path) + "#filter", "laid",
                              "B['laid'] = list(item[0]); B['cards'] = [c for m in item[0] for c in m.cards]")

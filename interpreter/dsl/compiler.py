@@ -178,7 +178,7 @@ class Program:
         return name
 
     def _counted_only(self, part: str, parts: list[tuple[ast.Node, Annotations]]) -> str:
-        """A filter's binding of a name to a new list (`B['cards'] = list(item[0].cards)`), or the sequence itself
+        """A filter's binding of a name to a new list (`B['cards'] = list(item.cards)`), or the sequence itself
         when the conditions only count or add up its items: every read of the name is `size(name)` or
         `points(name)`, and no definition they call reads it (`size(hand) - size(cards) >= 2` for each meld; a list
         is made for nothing else)."""

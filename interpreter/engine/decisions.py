@@ -219,15 +219,26 @@ def melds_into(state: State, pending: Pending, option: Option, found: dict[Actio
                 plans[action] = group
         return
     if option.kind == "meld":
-        melds: Sequence[tuple[Meld, dict[int, int], Action]] = new_melds(state, rules, seat, hand, key[1], table)
-        if per_meld:
-            melds = _allowed(state, option, per_meld, shared, melds, _bind_meld)
+        melds: Sequence[Meld]
+        actions: Sequence[Action]
+        melds, actions = new_melds(state, rules, seat, hand, key[1], table)
+        if per_meld and melds:
+            allowed = _allowed(state, option, per_meld, shared, melds, _bind_meld)
+            if len(allowed) < len(melds):  # (the melds kept, in order: their actions are those at their places)
+                kept = iter(allowed)
+                wanted = next(kept, None)
+                kept_actions = []
+                for index, meld in enumerate(melds):
+                    if meld is wanted:
+                        kept_actions.append(actions[index])
+                        wanted = next(kept, None)
+                melds, actions = allowed, kept_actions
         if melds:
-            for _, _, action in melds:
+            for action in actions:
                 found.setdefault(action, option)
             # (each meld's plan, the meld itself, is looked up in what the option offers when its action is taken:
             # `new_meld_plan`; one entry here rather than one per meld, most of which are never taken)
-            plans.setdefault(NEW_MELDS, []).append(melds)
+            plans.setdefault(NEW_MELDS, []).append((melds, actions))
         return
     tables = state.cards.tables(state, option.destination) if option.every_table else [table]
     distinct = list(dict.fromkeys(hand))
@@ -248,15 +259,15 @@ NEW_MELDS = "new melds"  # the key in `State.meld_plans` of what each option of 
 def new_meld_plan(state: State, action: Action) -> Meld:
     """The meld a new meld's action makes: the first option's that offers the action (`melds_into` keeps what
     each option offers, in the order of the options, as the legal set gives an action to the first of them)."""
-    offered: list[Sequence[tuple[Meld, dict[int, int], Action]]] = state.meld_plans[NEW_MELDS]
-    for melds in offered:  # (the action the legal set handed out, the common case: found by identity)
-        for meld, _, candidate in melds:
+    offered: list[tuple[Sequence[Meld], Sequence[Action]]] = state.meld_plans[NEW_MELDS]
+    for melds, actions in offered:  # (the action the legal set handed out, the common case: found by identity)
+        for index, candidate in enumerate(actions):
             if candidate is action:
-                return meld
-    for melds in offered:  # (an equal action made elsewhere, e.g. parsed from its text)
-        for meld, _, candidate in melds:
+                return melds[index]
+    for melds, actions in offered:  # (an equal action made elsewhere, e.g. parsed from its text)
+        for index, candidate in enumerate(actions):
             if candidate == action:
-                return meld
+                return melds[index]
     raise KeyError(action)
 
 
@@ -297,9 +308,10 @@ def top_melds(state: State, seat: int, option: Option,
     counts[top] += 1  # (a copy of the top card in the hand is the same card: either may be laid)
     # (one meld at a time: only the melds that can hold the top card are searched; more, and the others may go
     # with one that holds it)
-    entries = [(meld, needs, _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)))
-               for meld, needs, roles in rules.search(counts, key[1], table, top if option.at_once == 1 else None)]
-    for laid, action in groups(rules, seat, entries, counts, option.at_once, option.where, top):
+    searched = rules.search(counts, key[1], table, top if option.at_once == 1 else None)
+    melds = [meld for meld, _, _ in searched]
+    actions = [_ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)) for meld, _, roles in searched]
+    for laid, action in groups(rules, seat, melds, actions, counts, option.at_once, option.where, top):
         after = next(meld for meld in laid if top in meld.cards)
         found.append((_ACTION(Action, (seat, "take", -1, option.name, action.arguments, action.cards, action.roles,
                                     -1)), (after, laid)))
@@ -343,9 +355,9 @@ def restore(shared: Bindings, decided: Bindings, names: tuple[str, ...]) -> None
 MELD_NAMES = ("after", "cards", "meld", "laid")  # the names bound for each candidate meld, group or addition
 
 
-def _bind_meld(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
-    bindings["cards"] = list(candidate[0].cards)
-    bindings["after"] = candidate[0]
+def _bind_meld(bindings: Bindings, candidate: Meld) -> None:
+    bindings["cards"] = list(candidate.cards)
+    bindings["after"] = candidate
 
 
 def _bind_group(bindings: Bindings, candidate: tuple[Any, ...]) -> None:
@@ -726,9 +738,10 @@ def _why_no_meld(state: State, pending: Pending, option: Option) -> list[str]:
     key, table = state.cards.table(state, option.destination, pending.bindings)
     tried: list[tuple[str, Bindings]] = []
     if option.kind == "meld" and option.at_once > 1:
-        found = [(meld, needs, Action(pending.seat, "meld", cards=meld.cards, roles=roles))
-                 for meld, needs, roles in rules.search(Counter(hand), key[1], table)]
-        for laid, action in groups(rules, pending.seat, found, Counter(hand), option.at_once, option.where):
+        searched = rules.search(Counter(hand), key[1], table)
+        for laid, action in groups(rules, pending.seat, [meld for meld, _, _ in searched],
+                                   [Action(pending.seat, "meld", cards=meld.cards, roles=roles)
+                                    for meld, _, roles in searched], Counter(hand), option.at_once, option.where):
             tried.append((state.action_text(action).split(" ", 2)[2],
                           {**pending.bindings, "cards": list(action.cards), "laid": list(laid)}))
         if not tried:

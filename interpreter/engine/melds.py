@@ -124,15 +124,15 @@ _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
 # A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
 Candidate = tuple["Meld", dict[int, int], tuple[str, ...]]
-# The new melds of one group of a search (see `search_groups`): the melds, the cards each needs, what each one's cards
-# stand for, in three tuples of the same length (the candidates' fields, without a tuple per candidate).
-Group = tuple[tuple["Meld", ...], tuple[dict[int, int], ...], tuple[tuple[str, ...], ...]]
-_NO_GROUP: Group = ((), (), ())
+# The new melds of one group of a search (see `search_groups`): the melds and what each one's cards stand for, in two
+# tuples of the same length (without a tuple per meld). The cards a meld needs are its cards counted (`_needs`).
+Group = tuple[tuple["Meld", ...], tuple[tuple[str, ...], ...]]
+_NO_GROUP: Group = ((), ())
 # The runs of a group as they are found: (cards, flags) -> the run first found so (each run once).
 _RunsFound = dict[tuple[tuple[int, ...], tuple[bool, ...]], "Meld"]
-# The wild cards of a set: the cards, the cards they need, their flags, what they stand for; or the same with the
-# flags and what the cards stand for of a whole set of so many naturals with them (see `_set_wilds`).
-_WildPart = tuple[tuple[int, ...], dict[int, int], tuple[bool, ...], tuple[str, ...]]
+# The wild cards of a set: the cards, their flags, what they stand for; or the same with the flags and what the
+# cards stand for of a whole set of so many naturals with them (see `_set_wilds`).
+_WildPart = tuple[tuple[int, ...], tuple[bool, ...], tuple[str, ...]]
 
 
 class MeldRules:
@@ -392,17 +392,18 @@ class MeldRules:
         decision to the next a hand changes in a suit or two (`search_groups`, which gives them as they are
         kept)."""
         found: list[Candidate] = []
-        for melds, needs, roles in self.search_groups(counts, owner, table, holding):
+        for melds, roles in self.search_groups(counts, owner, table, holding):
             for index, meld in enumerate(melds):
-                found.append((meld, needs[index], roles[index]))
+                found.append((meld, _needs(meld.cards), roles[index]))
         return found
 
     def search_groups(self, counts: Mapping[int, int], owner: int, table: list[Meld],
                       holding: int | None = None) -> list[Group]:
         """`search`'s melds as it keeps them: the groups that hold any, in order, each one's melds with what each
-        needs and stands for in three tuples (a caller that makes an object per meld anyway, such as its action,
-        makes no tuple for each: a search of a 25-card hand finds over a hundred melds, and each object kept
-        alive is one more for the garbage collector to go over)."""
+        one's cards stand for in two tuples (a caller that makes an object per meld anyway, such as its action,
+        makes no tuple for each, and the cards a meld needs are counted only where they are asked: a search of a
+        25-card hand finds over a hundred melds, and each object kept alive is one more for the garbage collector
+        to go over)."""
         is_wild, suit_of, rank_of = self.is_wild, self.deck.suit_of, self.deck.rank_of
         wild_cards: list[tuple[int, int]] = []
         by_suit: dict[int, list[tuple[int, int]]] = {}  # (plain dicts: `setdefault` costs less than a defaultdict)
@@ -469,12 +470,11 @@ class MeldRules:
         # holds a natural card, of its group's rank or suit.)
         return found
 
-    def _keep_group(self, key: tuple[Any, ...], melds: Iterable[Meld], needs: list[dict[int, int]],
-                    roles: list[tuple[str, ...]]) -> Group:
-        """The melds of one group (each once), with what each needs and stands for, kept for the next search."""
+    def _keep_group(self, key: tuple[Any, ...], melds: Iterable[Meld], roles: list[tuple[str, ...]]) -> Group:
+        """The melds of one group (each once), with what each one's cards stand for, kept for the next search."""
         if len(self._groups) >= _GROUPS_KEPT:
             self._groups.clear()
-        group = self._groups[key] = (tuple(melds), tuple(needs), tuple(roles)) if needs else _NO_GROUP
+        group = self._groups[key] = (tuple(melds), tuple(roles)) if roles else _NO_GROUP
         return group
 
     def can_meld(self, cards: Sequence[int], melds: Sequence[Meld]) -> bool:
@@ -631,43 +631,38 @@ class MeldRules:
                 (not used or all(counts[card] >= combo.count(card) + used.get(card, 0) for card in distinct))]
 
     def _sets(self, kind: MeldKind, owner: int, rank: int, holding: tuple[tuple[int, int], ...],
-              wild_cards: tuple[tuple[int, int], ...]) -> tuple[list[Meld], list[dict[int, int]],
-                                                                 list[tuple[str, ...]]]:
-        """The sets of one rank, with what each needs and what each one's cards stand for (three lists in the same
-        order): its natural cards held (card, how many, in card order) with the wild cards held. Each set comes
-        once: the rank's cards are never wild, so every choice of naturals and of wilds (`_wild_combinations`, all
-        of which go with any naturals of the rank) makes a different set."""
+              wild_cards: tuple[tuple[int, int], ...]) -> tuple[list[Meld], list[tuple[str, ...]]]:
+        """The sets of one rank, with what each one's cards stand for (two lists in the same order): its natural
+        cards held (card, how many, in card order) with the wild cards held. Each set comes once: the rank's cards
+        are never wild, so every choice of naturals and of wilds (`_wild_combinations`, all of which go with any
+        naturals of the rank) makes a different set."""
         found: list[Meld] = []
-        found_needs: list[dict[int, int]] = []
         found_roles: list[tuple[str, ...]] = []
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
         least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
         if sum(count for _, count in holding) < least_naturals:
-            return found, found_needs, found_roles  # (too few cards of the rank for a set, even with every wild)
+            return found, found_roles  # (too few cards of the rank for a set, even with every wild)
         wild_parts, by_size = self._set_wilds(wild_cards, kind, rank)
         kind_name = kind.name
-        for size, naturals, natural_needs in self._set_naturals(holding, least_naturals):
+        for size, naturals in self._set_naturals(holding, least_naturals):
             parts = by_size.get(size)
             if parts is None:  # (the choices of wild cards that make a set of a size the kind allows, as `_set`)
                 flags, roles = (False,) * size, ("",) * size
-                parts = by_size[size] = [(combo, needs, flags + combo_flags, roles + combo_roles)
-                                         for combo, needs, combo_flags, combo_roles in wild_parts
+                parts = by_size[size] = [(combo, flags + combo_flags, roles + combo_roles)
+                                         for combo, combo_flags, combo_roles in wild_parts
                                          if kind.minimum <= size + len(combo) <= kind.maximum]
             # (each set's flags and roles are those its part keeps, shared by every set of so many naturals with
-            # those wild cards: a set's own tuples would be a few more objects for the collector per set; so are
-            # the needs of a set with no wild card, which are its naturals'; needs are never changed once made)
-            for combo, combo_needs, flags, roles in parts:
+            # those wild cards: a set's own tuples would be a few more objects for the collector per set)
+            for combo, flags, roles in parts:
                 found.append(_MELD(Meld, (0, kind_name, "set", owner, naturals + combo, flags, rank, -1, 0, False, 0,
                                           -1)))
-                found_needs.append({**natural_needs, **combo_needs} if combo else natural_needs)
                 found_roles.append(roles)
-        return found, found_needs, found_roles
+        return found, found_roles
 
-    def _set_naturals(self, holding: tuple[tuple[int, int], ...], least: int) -> list[
-            tuple[int, tuple[int, ...], dict[int, int]]]:
+    def _set_naturals(self, holding: tuple[tuple[int, int], ...], least: int) -> list[tuple[int, tuple[int, ...]]]:
         """Each choice of at least `least` of the natural cards held (card, how many, in card order), in the order
-        of `itertools.product` over how many of each: how many, the cards and the cards it needs. Worked out once
-        for each holding (a rank's cards recur from hand to hand)."""
+        of `itertools.product` over how many of each: how many, and the cards. Worked out once for each holding (a
+        rank's cards recur from hand to hand)."""
         key = (holding, least)
         found = self._natural_choices.get(key)
         if found is None:
@@ -683,12 +678,10 @@ class MeldRules:
                     size += amount
                 if size >= least:
                     naturals: list[int] = []
-                    needs: dict[int, int] = {}
                     for index, amount in enumerate(amounts):
                         if amount:
-                            needs[cards[index]] = amount
                             naturals.extend([cards[index]] * amount)
-                    found.append((size, tuple(naturals), needs))
+                    found.append((size, tuple(naturals)))
                 index = len(amounts) - 1
                 while index >= 0 and amounts[index] == most[index]:
                     amounts[index] = 0
@@ -704,7 +697,7 @@ class MeldRules:
     def _set_wilds(self, wild_cards: tuple[tuple[int, int], ...], kind: MeldKind, rank: int) -> tuple[
             list[_WildPart], dict[int, list[_WildPart]]]:
         """Each choice of at most `max_wilds` of the wild cards held (`_wild_combinations`) with its part of a set
-        of the rank (after the naturals): its cards, the cards it needs, its flags and what its cards stand for
+        of the rank (after the naturals): its cards, its flags and what its cards stand for
         (the rank); and, by how many naturals a set holds, the choices that make a set of a size the kind allows,
         each with the flags of the whole set and what its cards stand for (filled by `_sets` as sizes come).
         Worked out once for each holding, kind and rank."""
@@ -712,7 +705,7 @@ class MeldRules:
         found = self._set_parts.get(key)
         if found is None:
             name = self.deck.rank_name(rank)
-            found = ([(combo, _needs(combo), (True,) * len(combo), (name,) * len(combo))
+            found = ([(combo, (True,) * len(combo), (name,) * len(combo))
                       for combo, _ in self._wild_combinations(wild_cards, kind.max_wilds)], {})
             if len(self._set_parts) >= _UNMELDED_KEPT:
                 self._set_parts.clear()
@@ -720,13 +713,11 @@ class MeldRules:
         return found
 
     def _runs(self, kind: MeldKind, owner: int, suit: int, holding: tuple[tuple[int, int], ...],
-              wild_cards: tuple[tuple[int, int], ...]) -> tuple[Iterable[Meld], list[dict[int, int]],
-                                                                 list[tuple[str, ...]]]:
-        """The runs of one suit, each once (the first arrangement found), with what each needs and what each one's
-        cards stand for (in the same order): its natural cards held (card, how many) with the wild cards held
-        (those natural in their own place in this suit count there too)."""
+              wild_cards: tuple[tuple[int, int], ...]) -> tuple[Iterable[Meld], list[tuple[str, ...]]]:
+        """The runs of one suit, each once (the first arrangement found), with what each one's cards stand for (in
+        the same order): its natural cards held (card, how many) with the wild cards held (those natural in their
+        own place in this suit count there too)."""
         found: _RunsFound = {}  # (cards, flags) -> the run first found so
-        found_needs: list[dict[int, int]] = []
         found_roles: list[tuple[str, ...]] = []
         lowest, highest = self._bounds(kind)
         suit_of = self.deck.suit_of
@@ -741,7 +732,7 @@ class MeldRules:
         # The wild cards a window can use: a window with more gaps, or fewer naturals, is never filled.
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds) if wild_cards else 0
         if not card_at or len(card_at) + most_wilds < kind.minimum:
-            return (), found_needs, found_roles
+            return (), found_roles
         # The places the hand fills, as bits (bit i: the place lowest + i), and how many it fills below each place
         # (`below[i]`, the same past the highest): a window's naturals are counted in one subtraction, and most
         # windows are ruled out without looking at them. (Plain loops over the places, with no methods of `int`:
@@ -767,7 +758,7 @@ class MeldRules:
             if (starts >> offset) & 1 and below[offset + shortest] - below[offset] >= enough:
                 break
         else:
-            return (), found_needs, found_roles
+            return (), found_roles
         counts = dict(wild_cards)
         counts.update(holding)
         # The wild cards that can go with a window's naturals, by how many (see `_wild_choices`): worked out once
@@ -809,7 +800,7 @@ class MeldRules:
                 if two_aces and low <= self.ace_low and self.ace_high <= high:
                     # (a window with both places of the ace may hold one ace twice: see `_choose_naturals`)
                     self._general_window(kind, owner, suit, range(low, high + 1), holding, in_place, counts,
-                                         most_wilds - gaps, combinations, found, found_needs, found_roles)
+                                         most_wilds - gaps, combinations, found, found_roles)
                     continue
                 # (each place has one card that sits there, the copies of a card being one value)
                 ways = self._place_naturals(held, most_wilds - gaps) if gaps < most_wilds and len(held) > 1 \
@@ -857,7 +848,6 @@ class MeldRules:
                                                  place if place < start else start, place < start or place > end))
                         for (wild_card,) in choices:
                             sits_at = natural_places[wild_card]
-                            twice = wild_card in naturals  # (also one of the naturals: a two in its place)
                             for place, before, after, acting, roles, run_low, free in before_after:
                                 cards = (*before, wild_card, *after)
                                 natural = place in sits_at  # (the wild card in its own place: a natural there)
@@ -867,10 +857,6 @@ class MeldRules:
                                 meld = _MELD(Meld, (0, name, "run", owner, cards, flags, -1, suit, run_low,
                                                     free and not natural, 0, -1))
                                 if found.setdefault((cards, flags), meld) is meld:
-                                    needs = {card: 1 for card in cards}
-                                    if twice:
-                                        needs[wild_card] = 2
-                                    found_needs.append(needs)
                                     found_roles.append(blank[size] if natural else roles)
                     elif needed == 0:  # the window's places all held: its natural run (as `_natural_run` makes it)
                         cards = naturals
@@ -878,21 +864,19 @@ class MeldRules:
                         if (cards, flags) not in found:
                             found[cards, flags] = _MELD(Meld, (0, name, "run", owner, cards, flags, -1, suit, low,
                                                                False, 0, -1))
-                            found_needs.append({card: 1 for card in cards})
                             found_roles.append(blank[size])
                     else:
                         self._general_runs(kind, owner, suit, dict(zip(places, naturals, strict=True)), choices,
-                                           found, found_needs, found_roles)
-        return found.values(), found_needs, found_roles
+                                           found, found_roles)
+        return found.values(), found_roles
 
     def _general_window(self, kind: MeldKind, owner: int, suit: int, window: range,
                         holding: tuple[tuple[int, int], ...], in_place: list[int], counts: Mapping[int, int],
                         spare_wilds: int, combinations: list[tuple[tuple[int, ...], tuple[int, ...]]],
-                        found: _RunsFound, found_needs: list[dict[int, int]],
-                        found_roles: list[tuple[str, ...]]) -> None:
+                        found: _RunsFound, found_roles: list[tuple[str, ...]]) -> None:
         """The runs of a window that the general choice of naturals fills (`_choose_naturals`) from the suit's
         cards held and its wild cards natural in their place, added to `found` (by cards and flags) unless found
-        already, with what each needs and stands for (see `_general_runs`)."""
+        already, with what each stands for (see `_general_runs`)."""
         natural_at: dict[int, list[int]] = {}  # position -> the cards that sit there naturally
         for card in sorted(card for card, _ in holding) + in_place:
             for position in self.positions(kind, card):
@@ -903,20 +887,19 @@ class MeldRules:
             needed = len(window) - len(naturals)
             self._general_runs(kind, owner, suit, naturals,
                                self._wild_choices(counts, combinations, naturals.values(), needed), found,
-                               found_needs, found_roles)
+                               found_roles)
 
     def _general_runs(self, kind: MeldKind, owner: int, suit: int, naturals: dict[int, int],
-                      choices: Iterable[tuple[int, ...]], found: _RunsFound, found_needs: list[dict[int, int]],
+                      choices: Iterable[tuple[int, ...]], found: _RunsFound,
                       found_roles: list[tuple[str, ...]]) -> None:
         """The runs of these naturals (position -> card) with each choice of wild cards, as `_run` makes them,
-        added to `found` (by cards and flags) unless found already, with what each needs and stands for (appended
-        to `found_needs` and `found_roles`, in the order of `found`)."""
+        added to `found` (by cards and flags) unless found already, with what each stands for (appended to
+        `found_roles`, in the order of `found`)."""
         for wilds in choices:
             for prefer_low in (True, False) if kind.either_end else (True,):
                 meld = self._run(kind, 0, owner, suit, naturals, list(wilds), prefer_low)
                 if meld is not None and (meld.cards, meld.wild) not in found:
                     found[meld.cards, meld.wild] = meld
-                    found_needs.append(_needs(meld.cards))
                     found_roles.append(self.roles(meld))
 
     @staticmethod

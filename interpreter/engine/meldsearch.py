@@ -8,6 +8,10 @@ the hand could not make, and every meld it finds from fewer cards it also found 
 a card (a draw, a pile taken) is searched again, which MeldRules.search answers mostly from the melds it keeps
 for each suit's and rank's cards. The melds found are numbered 0; the one laid is given its own number when it
 is laid (a ruleset's expressions never read it).
+
+A search gives the melds and their actions as two tuples of the same length, not a tuple per meld: a 25-card
+hand makes over a hundred melds, and each object left alive is one more for the garbage collector to go over.
+The cards a meld needs are its cards counted, worked out only where they are asked (`groups`).
 """
 
 from __future__ import annotations
@@ -25,47 +29,49 @@ if TYPE_CHECKING:
 
 
 class MeldSearch(NamedTuple):
-    """What a search found for one seat's hand: the melds, with the cards each needs and its action. (A tuple:
-    one is made at every decision that offers melds.)"""
+    """What a search found for one seat's hand: the melds and their actions, in the same order. (A tuple: one is
+    made at every decision that offers melds.)"""
 
     seat: int
     owner: int
     counts: dict[int, int]  # the hand's cards and how many of each (never changed once made)
     taken: frozenset[tuple[str, int]]  # the ranks taken on the owner's table by kinds of one meld per rank
-    found: tuple[tuple[Meld, dict[int, int], Action], ...]
+    melds: tuple[Meld, ...]
+    actions: tuple[Action, ...]
 
 
 def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner: int,
-              table: list[Meld]) -> tuple[tuple[Meld, dict[int, int], Action], ...]:
-    """Every valid new meld the seat's hand can make, with the cards it needs and its action (see the module
+              table: list[Meld]) -> tuple[tuple[Meld, ...], tuple[Action, ...]]:
+    """Every valid new meld the seat's hand can make, and the action of each, in the same order (see the module
     docstring)."""
     counts = counted(hand)
     taken = rules.taken_ranks(table)
     kept = state.meld_search
     lost = None if kept is None or kept.seat != seat or kept.owner != owner or not kept.taken <= taken \
         else _lost(kept.counts, counts)
+    melds: list[Meld] = []
+    actions: list[Action] = []
     if lost is not None:
         assert kept is not None
         newly_taken = taken - kept.taken
-        still: list[tuple[Meld, dict[int, int], Action]] = []
-        for entry in kept.found:  # (loops, not generators: this runs at every decision of a turn)
-            needs = entry[1]
+        kept_actions = kept.actions
+        for index, meld in enumerate(kept.melds):  # (loops, not generators: this runs at every decision of a turn)
+            cards = meld.cards
             for card, left in lost:
-                if needs.get(card, 0) > left:
+                if left < len(cards) and cards.count(card) > left:  # (a meld needs its cards, as many as it holds)
                     break
             else:
-                if not (newly_taken and entry[0].shape == "set" and (entry[0].kind, entry[0].rank) in taken):
-                    still.append(entry)
-        found = tuple(still)
+                if not (newly_taken and meld.shape == "set" and (meld.kind, meld.rank) in taken):
+                    melds.append(meld)
+                    actions.append(kept_actions[index])
     else:
-        made: list[tuple[Meld, dict[int, int], Action]] = []
-        for melds, cards_needed, roles in rules.search_groups(counts, owner, table):  # (as the rules keep them)
-            for index, meld in enumerate(melds):
-                made.append((meld, cards_needed[index],
-                             _ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles[index], -1))))
-        found = tuple(made)
+        for group, roles in rules.search_groups(counts, owner, table):  # (as the rules keep them)
+            melds.extend(group)
+            for index, meld in enumerate(group):
+                actions.append(_ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles[index], -1)))
+    found = (tuple(melds), tuple(actions))
     # (made in C, as actions are: a named tuple's own constructor is Python code)
-    state.meld_search = _ACTION(MeldSearch, (seat, owner, counts, taken, found))
+    state.meld_search = _ACTION(MeldSearch, (seat, owner, counts, taken, *found))
     return found
 
 
@@ -90,13 +96,13 @@ MOST_GROUPS = 20_000  # the most groups of melds one decision may offer (see `gr
 def meld_groups(state: State, rules: MeldRules, seat: int, hand: list[int], owner: int, table: list[Meld],
                 most: int, where: str) -> list[tuple[tuple[Meld, ...], Action]]:
     """Every way to lay one to `most` new melds at once from the seat's hand, with its action."""
-    return groups(rules, seat, new_melds(state, rules, seat, hand, owner, table), counted(hand), most, where)
+    return groups(rules, seat, *new_melds(state, rules, seat, hand, owner, table), counted(hand), most, where)
 
 
-def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, int], Action]],
+def groups(rules: MeldRules, seat: int, melds: Sequence[Meld], actions: Sequence[Action],
            counts: Mapping[int, int], most: int, where: str,
            holding: int | None = None) -> list[tuple[tuple[Meld, ...], Action]]:
-    """The groups of one to `most` of the melds found (each with the cards it needs and its action) that the
+    """The groups of one to `most` of the melds found (with their actions, in the same order) that the
     cards counted can make together: a meld may come twice when the cards are held twice, and a kind of one meld
     per rank and owner has at most one set of a rank in a group. Each group once, its melds in the order found;
     the single melds first, then the pairs, and so on. With `holding`, only the groups with a meld that holds
@@ -104,17 +110,19 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
     through). More than MOST_GROUPS groups gone through is an error at `where` (a legal set is returned whole):
     a hand of 12 cards of a double pack with four wild cards makes about 2,000 groups of up to three melds."""
     left = dict(counts)
-    chosen: list[tuple[Meld, dict[int, int], Action]] = []
+    chosen: list[tuple[Meld, Action]] = []
     taken: set[tuple[str, int]] = set()  # the sets of the group, of kinds of one per rank and owner
     kinds = rules.kinds
     by_size: list[list[tuple[tuple[Meld, ...], Action]]] = [[] for _ in range(most)]
     made = 0
-    # Each meld with the cards it needs as pairs, and the rank it takes (None when its kind allows more sets of it)
-    entries = [(entry, tuple(entry[1].items()), (entry[0].kind, entry[0].rank)
-                if entry[0].shape == "set" and kinds[entry[0].kind].one_per_owner else None) for entry in found]
+    # Each meld with its action, the cards it needs as pairs, and the rank it takes (None when its kind allows more
+    # sets of it)
+    entries = [((meld, action), tuple(counted(meld.cards).items()), (meld.kind, meld.rank)
+                if meld.shape == "set" and kinds[meld.kind].one_per_owner else None)
+               for meld, action in zip(melds, actions, strict=True)]
     # With a card to hold: which melds hold it, and the last of them. `held` counts the melds of the group that
     # hold it (with no card to hold, every group counts as holding it: it starts above zero).
-    holds = [holding is None or holding in entry[0].cards for entry in found]
+    holds = [holding is None or holding in meld.cards for meld in melds]
     last = max((index for index, holds_it in enumerate(holds) if holds_it), default=-1)
     held = 0 if holding is not None else 1
 
@@ -159,11 +167,11 @@ def groups(rules: MeldRules, seat: int, found: Sequence[tuple[Meld, dict[int, in
     return [group for size in by_size for group in size]
 
 
-def _group(seat: int, chosen: list[tuple[Meld, dict[int, int], Action]]) -> tuple[tuple[Meld, ...], Action]:
+def _group(seat: int, chosen: list[tuple[Meld, Action]]) -> tuple[tuple[Meld, ...], Action]:
     """A group of melds with its action: one meld's own, or the cards and roles of all, with their sizes."""
     if len(chosen) == 1:
-        return (chosen[0][0],), chosen[0][2]
-    actions = [entry[2] for entry in chosen]
+        return (chosen[0][0],), chosen[0][1]
+    actions = [entry[1] for entry in chosen]
     cards = tuple(itertools.chain.from_iterable([action.cards for action in actions]))
     roles = tuple(itertools.chain.from_iterable([action.roles for action in actions]))
     sizes = tuple([len(action.cards) for action in actions])

@@ -1,10 +1,10 @@
 """The meld search's fast paths give the answers of the general code they stand for (engine/melds.py): a run
 with one wild card (`_run_with_one_wild`) is the run the general builder (`_run_with_wilds`) makes with that one
 wild, and the naturals of a window where each place has one card (`_place_naturals`) are the ways the general
-choice (`_choose_naturals`) finds. The runs and sets of a group (`_runs`, `_sets`), which build their melds,
-what each needs and what each card stands for without those builders, and leave out the runs another window
-found, are those of the general search written out here: every window, the general choice of naturals and of
-wild cards, the general builders, each meld once (the first found), `_needs` and `roles`. Checked on many random
+choice (`_choose_naturals`) finds. The runs and sets of a group (`_runs`, `_sets`), which build their melds and
+what each card stands for without those builders, and leave out the runs another window found, are those of the
+general search written out here: every window, the general choice of naturals and of wild cards, the general
+builders, each meld once (the first found), and `roles`. Checked on many random
 cases of every ruleset with melds and of kinds with other settings (two, three or no wild cards, either end,
 aces high only), so that a change to one side that the other does not follow fails here (BU-25 to BU-32 are the
 rules these builders serve)."""
@@ -21,7 +21,7 @@ import pytest
 
 from interpreter import load_ruleset
 from interpreter.cards import standard_deck
-from interpreter.engine.melds import Candidate, Meld, MeldKind, MeldRules, _needs
+from interpreter.engine.melds import Meld, MeldKind, MeldRules
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ["rulesets/burraco.yaml", "tests/games/canasta.yaml", "tests/games/gin_rummy.yaml",
@@ -135,17 +135,20 @@ def _groups_of(rules: MeldRules, kind: MeldKind, counts: dict[int, int]) -> tupl
             {rank: tuple(cards) for rank, cards in by_rank.items()}, tuple(wilds))
 
 
-def _each_once(rules: MeldRules, melds: list) -> list[Candidate]:  # type: ignore[type-arg]
-    """The melds found (None for none), each once (the first), with what each needs and stands for."""
-    distinct: dict[tuple[object, ...], Candidate] = {}
+Found = list[tuple[Meld, tuple[str, ...]]]  # melds, each with what its cards stand for
+
+
+def _each_once(rules: MeldRules, melds: list) -> Found:  # type: ignore[type-arg]
+    """The melds found (None for none), each once (the first), with what each one's cards stand for."""
+    distinct: dict[tuple[object, ...], tuple[Meld, tuple[str, ...]]] = {}
     for meld in melds:
         if meld is not None and (meld.cards, meld.wild) not in distinct:
-            distinct[meld.cards, meld.wild] = (meld, _needs(meld.cards), rules.roles(meld))
+            distinct[meld.cards, meld.wild] = (meld, rules.roles(meld))
     return list(distinct.values())
 
 
 def _general_runs(rules: MeldRules, kind: MeldKind, suit: int, holding: tuple[tuple[int, int], ...],
-                  wild_cards: tuple[tuple[int, int], ...]) -> list[Candidate]:
+                  wild_cards: tuple[tuple[int, int], ...]) -> Found:
     """The runs of a suit by the general code: every window from the lowest, every way to fill it
     (`_choose_naturals`), every choice of wild cards (`_wild_choices`), the general builder, each run once."""
     counts = dict(wild_cards)
@@ -173,7 +176,7 @@ def _general_runs(rules: MeldRules, kind: MeldKind, suit: int, holding: tuple[tu
 
 
 def _general_sets(rules: MeldRules, kind: MeldKind, rank: int, holding: tuple[tuple[int, int], ...],
-                  wild_cards: tuple[tuple[int, int], ...]) -> list[Candidate]:
+                  wild_cards: tuple[tuple[int, int], ...]) -> Found:
     """The sets of a rank by the general code: every choice of its naturals and of wild cards, `_set`."""
     counts = dict(wild_cards)
     counts.update(holding)
@@ -204,16 +207,16 @@ def _random_hand(rules: MeldRules, rng: random.Random) -> dict[int, int]:
     return counts
 
 
-def _candidates(found: tuple[Iterable[Meld], list[dict[int, int]], list[tuple[str, ...]]]) -> list[Candidate]:
-    """A group's melds as `_runs` and `_sets` give them (the melds, what each needs, what each one's cards stand
-    for), one candidate each (the three of the same length)."""
-    melds, needs, roles = found
-    return list(zip(melds, needs, roles, strict=True))
+def _candidates(found: tuple[Iterable[Meld], list[tuple[str, ...]]]) -> Found:
+    """A group's melds as `_runs` and `_sets` give them (the melds, what each one's cards stand for), one pair
+    each (the two of the same length)."""
+    melds, roles = found
+    return list(zip(melds, roles, strict=True))
 
 
-def _in_order(found: list[Candidate]) -> list[tuple[object, ...]]:
-    """The melds found with the cards each needs in their order (a dict's `==` would not see it)."""
-    return [(meld, list(needs.items()), roles) for meld, needs, roles in found]
+def _in_order(found: Found) -> list[tuple[object, ...]]:
+    """The melds found with their fields and what their cards stand for, in order."""
+    return [(tuple(meld), roles) for meld, roles in found]
 
 
 @pytest.mark.parametrize("name", [*NAMES, "sets"])

@@ -41,9 +41,11 @@ def _tables(rules: MeldRules, counts: Counter[int]) -> list[list[Meld]]:
 
 
 def _entries(rules: MeldRules, counts: Counter[int], table: list[Meld],
-             holding: int | None = None) -> list[tuple[Meld, dict[int, int], Action]]:
-    return [(meld, needs, Action(0, "meld", cards=meld.cards, roles=roles))
-            for meld, needs, roles in rules.search(counts, 0, table, holding)]
+             holding: int | None = None) -> tuple[list[Meld], list[Action]]:
+    """The melds a search finds, and their actions (as `groups` takes them)."""
+    searched = rules.search(counts, 0, table, holding)
+    return [meld for meld, _, _ in searched], [Action(0, "meld", cards=meld.cards, roles=roles)
+                                               for meld, _, roles in searched]
 
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
@@ -76,12 +78,13 @@ def test_the_groups_that_hold_a_card_are_those_of_all_the_groups(path: Path, mos
     found_some = False
     for counts in _hands(rules, 20, 12):
         for table in _tables(rules, counts):
-            every_group = groups(rules, 0, _entries(rules, counts, table), counts, most, "test")
+            every_group = groups(rules, 0, *_entries(rules, counts, table), counts, most, "test")
             for card in counts:
                 wanted = [group for group in every_group if any(card in meld.cards for meld in group[0])]
-                assert groups(rules, 0, _entries(rules, counts, table), counts, most, "test", card) == wanted
+                assert groups(rules, 0, *_entries(rules, counts, table), counts, most, "test", card) == wanted
                 if most == 1:  # (one meld at a time: the melds that can hold it are enough, as top_melds asks)
-                    assert groups(rules, 0, _entries(rules, counts, table, card), counts, most, "test", card) == wanted
+                    assert groups(rules, 0, *_entries(rules, counts, table, card), counts, most, "test",
+                                  card) == wanted
                 found_some = found_some or bool(wanted)
     assert found_some
 
@@ -91,16 +94,16 @@ def test_the_bound_on_groups_counts_every_group_gone_through(monkeypatch: pytest
     # them, so that a hand with very many groups is refused whichever card is to be held)
     rules = _rules(RULESETS[1])
     for counts in _hands(rules, 40, 14):
-        entries = _entries(rules, counts, [])
+        melds, actions = _entries(rules, counts, [])
         for card in counts:
-            held = groups(rules, 0, entries, counts, 3, "test", card)
+            held = groups(rules, 0, melds, actions, counts, 3, "test", card)
             # (the first meld found does not hold the card: the group of it alone is gone through, not offered)
-            if held and entries and card not in entries[0][0].cards:
-                assert len(held) < len(groups(rules, 0, entries, counts, 3, "test"))
+            if held and melds and card not in melds[0].cards:
+                assert len(held) < len(groups(rules, 0, melds, actions, counts, 3, "test"))
                 monkeypatch.setattr(meldsearch, "MOST_GROUPS", len(held))
                 with pytest.raises(RulesetRuntimeError, match=f"more than {len(held)} ways to lay"):
-                    groups(rules, 0, entries, counts, 3, "test", card)
+                    groups(rules, 0, melds, actions, counts, 3, "test", card)
                 monkeypatch.setattr(meldsearch, "MOST_GROUPS", 10 * len(held) + 100)
-                assert groups(rules, 0, entries, counts, 3, "test", card) == held
+                assert groups(rules, 0, melds, actions, counts, 3, "test", card) == held
                 return
     pytest.fail("no hand whose first meld does not hold one of its cards")  # pragma: no cover
