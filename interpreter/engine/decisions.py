@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.actions import Action, argument_text, frozen, meld_sizes, thawed
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
-from interpreter.engine.melds import Meld
+from interpreter.engine.melds import Meld, counted
 from interpreter.engine.meldsearch import groups, meld_groups, new_melds
 from interpreter.engine.program import Clause, Option
 
@@ -304,13 +304,13 @@ def top_melds(state: State, seat: int, option: Option,
         grown = rules.add(meld, top)
         if grown is not None:
             found.append((Action(seat, "take", card=top, name=option.name, target=meld.id), (grown, ())))
-    counts = Counter(hand)
-    counts[top] += 1  # (a copy of the top card in the hand is the same card: either may be laid)
+    counts = counted(hand)
+    counts[top] = counts.get(top, 0) + 1  # (a copy of the top card in the hand is the same card: either may be laid)
     # (one meld at a time: only the melds that can hold the top card are searched; more, and the others may go
     # with one that holds it)
     searched = rules.search(counts, key[1], table, top if option.at_once == 1 else None)
-    melds = [meld for meld, _, _ in searched]
-    actions = [_ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)) for meld, _, roles in searched]
+    melds = [meld for meld, _ in searched]
+    actions = [_ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles, -1)) for meld, roles in searched]
     for laid, action in groups(rules, seat, melds, actions, counts, option.at_once, option.where, top):
         after = next(meld for meld in laid if top in meld.cards)
         found.append((_ACTION(Action, (seat, "take", -1, option.name, action.arguments, action.cards, action.roles,
@@ -739,9 +739,9 @@ def _why_no_meld(state: State, pending: Pending, option: Option) -> list[str]:
     tried: list[tuple[str, Bindings]] = []
     if option.kind == "meld" and option.at_once > 1:
         searched = rules.search(Counter(hand), key[1], table)
-        for laid, action in groups(rules, pending.seat, [meld for meld, _, _ in searched],
+        for laid, action in groups(rules, pending.seat, [meld for meld, _ in searched],
                                    [Action(pending.seat, "meld", cards=meld.cards, roles=roles)
-                                    for meld, _, roles in searched], Counter(hand), option.at_once, option.where):
+                                    for meld, roles in searched], Counter(hand), option.at_once, option.where):
             tried.append((state.action_text(action).split(" ", 2)[2],
                           {**pending.bindings, "cards": list(action.cards), "laid": list(laid)}))
         if not tried:

@@ -122,10 +122,10 @@ _GROUPS_KEPT = 16384  # groups of new melds kept (see MeldRules.search)
 _SEARCHES_KEPT = 4096  # searches kept (see MeldRules.candidates)
 _NONE_TAKEN: frozenset[tuple[str, int]] = frozenset()
 
-# A new meld found by a search: the meld, the cards it needs (card -> how many), what each card stands for.
-Candidate = tuple["Meld", dict[int, int], tuple[str, ...]]
+# A new meld found by a search: the meld and what each of its cards stands for.
+Candidate = tuple["Meld", tuple[str, ...]]
 # The new melds of one group of a search (see `search_groups`): the melds and what each one's cards stand for, in two
-# tuples of the same length (without a tuple per meld). The cards a meld needs are its cards counted (`_needs`).
+# tuples of the same length (without a tuple per meld). A meld needs its cards, as many of each as it holds.
 Group = tuple[tuple["Meld", ...], tuple[tuple[str, ...], ...]]
 _NO_GROUP: Group = ((), ())
 # The runs of a group as they are found: (cards, flags) -> the run first found so (each run once).
@@ -142,6 +142,8 @@ class MeldRules:
         self.deck = deck
         self.kinds = {kind.name: kind for kind in kinds}
         self._shortest = min((kind.minimum for kind in kinds), default=0)  # the fewest cards of a new meld
+        # Whether any kind is a run, and whether any is a set (a search groups the cards held for those only).
+        self._shapes = (any(kind.shape == "run" for kind in kinds), any(kind.shape == "set" for kind in kinds))
         # The set kinds of one set per rank and owner: the ranks their sets take on a table limit a search.
         self._ranked_kinds = frozenset(kind.name for kind in kinds if kind.shape == "set" and kind.one_per_owner)
         self.top = len(deck.ranks) - 1
@@ -380,8 +382,8 @@ class MeldRules:
 
     def search(self, counts: Mapping[int, int], owner: int, table: list[Meld],
                holding: int | None = None) -> list[Candidate]:
-        """Every valid new meld the cards counted can make, as (meld, the cards it needs and how many, what each
-        card stands for), in a fixed order: the kinds in their order, a set kind's ranks and a run kind's suits
+        """Every valid new meld the cards counted can make, as (meld, what each card stands for), in a fixed
+        order: the kinds in their order, a set kind's ranks and a run kind's suits
         from the lowest. The melds are numbered 0 (a meld laid is given its number then). It reads nothing of the
         table but the ranks taken there by kinds of one set per rank and owner. With `holding`, a natural card,
         only the sets of its rank and the runs of its suit are searched: the melds it can be part of are among
@@ -394,7 +396,7 @@ class MeldRules:
         found: list[Candidate] = []
         for melds, roles in self.search_groups(counts, owner, table, holding):
             for index, meld in enumerate(melds):
-                found.append((meld, _needs(meld.cards), roles[index]))
+                found.append((meld, roles[index]))
         return found
 
     def search_groups(self, counts: Mapping[int, int], owner: int, table: list[Meld],
@@ -406,8 +408,11 @@ class MeldRules:
         to go over)."""
         is_wild, suit_of, rank_of = self.is_wild, self.deck.suit_of, self.deck.rank_of
         wild_cards: list[tuple[int, int]] = []
-        by_suit: dict[int, list[tuple[int, int]]] = {}  # (plain dicts: `setdefault` costs less than a defaultdict)
+        # The natural cards held by suit (for the run kinds) and by rank (for the set kinds). (Plain dicts, a list
+        # made only for a suit or rank not seen yet: `setdefault(key, [])` would make one for every card.)
+        by_suit: dict[int, list[tuple[int, int]]] = {}
         by_rank: dict[int, list[tuple[int, int]]] = {}
+        runs, sets = self._shapes
         copies = False  # (whether a natural card is held more than once: else a rank holds as many as its cards)
         for card in sorted(counts):  # (the cards in order, so that each suit's and rank's cards come in order)
             count = counts[card]
@@ -417,8 +422,18 @@ class MeldRules:
             if is_wild[card]:
                 wild_cards.append(held)
             else:
-                by_suit.setdefault(suit_of[card], []).append(held)
-                by_rank.setdefault(rank_of[card], []).append(held)
+                if runs:
+                    suit_held = by_suit.get(suit_of[card])
+                    if suit_held is None:
+                        by_suit[suit_of[card]] = [held]
+                    else:
+                        suit_held.append(held)
+                if sets:
+                    rank_held = by_rank.get(rank_of[card])
+                    if rank_held is None:
+                        by_rank[rank_of[card]] = [held]
+                    else:
+                        rank_held.append(held)
                 if count > 1:
                     copies = True
         only_rank = only_suit = None  # (the rank and suit of a natural card `holding`: the melds it can be in)
@@ -448,7 +463,8 @@ class MeldRules:
                     key = (kind.name, owner, rank, tuple(of_rank), wilds)
                     group = groups.get(key)
                     if group is None:
-                        group = self._keep_group(key, *self._sets(kind, owner, rank, key[3], wilds))
+                        made_sets, set_roles = self._sets(kind, owner, rank, key[3], wilds)
+                        group = self._keep_group(key, made_sets, set_roles)
                     if group[0]:
                         found.append(group)
             else:
@@ -463,7 +479,8 @@ class MeldRules:
                     key = (kind.name, owner, suit, tuple(of_suit), wilds)
                     group = groups.get(key)
                     if group is None:
-                        group = self._keep_group(key, *self._runs(kind, owner, suit, key[3], wilds))
+                        made_runs, run_roles = self._runs(kind, owner, suit, key[3], wilds)
+                        group = self._keep_group(key, made_runs, run_roles)
                     if group[0]:
                         found.append(group)
         # (Each meld once: a group holds each of its melds once, and two groups never make the same meld: a meld
@@ -1234,13 +1251,3 @@ def counted(cards: Iterable[int]) -> dict[int, int]:
     counts: dict[int, int] = {}
     _count_into(counts, cards)
     return counts
-
-
-def _needs(cards: tuple[int, ...]) -> dict[int, int]:
-    """The cards of a meld and how many of each."""
-    if len(set(cards)) == len(cards):  # (the common case: one of each)
-        return dict.fromkeys(cards, 1)
-    needs: dict[int, int] = {}
-    for card in cards:
-        needs[card] = needs.get(card, 0) + 1
-    return needs

@@ -55,10 +55,16 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
         assert kept is not None
         newly_taken = taken - kept.taken
         kept_actions = kept.actions
-        for index, meld in enumerate(kept.melds):  # (loops, not generators: this runs at every decision of a turn)
+        # (plain loops, not generators or methods: this runs at every decision of a turn, and the compiled build
+        # runs plain loops in C)
+        for index, meld in enumerate(kept.melds):
             cards = meld.cards
             for card, left in lost:
-                if left < len(cards) and cards.count(card) > left:  # (a meld needs its cards, as many as it holds)
+                needed = 0  # (a meld needs its cards, as many of each as it holds)
+                for held in cards:
+                    if held == card:
+                        needed += 1
+                if needed > left:
                     break
             else:
                 if not (newly_taken and meld.shape == "set" and (meld.kind, meld.rank) in taken):
@@ -71,7 +77,7 @@ def new_melds(state: State, rules: MeldRules, seat: int, hand: list[int], owner:
                 actions.append(_ACTION(Action, (seat, "meld", -1, "", (), meld.cards, roles[index], -1)))
     found = (tuple(melds), tuple(actions))
     # (made in C, as actions are: a named tuple's own constructor is Python code)
-    state.meld_search = _ACTION(MeldSearch, (seat, owner, counts, taken, *found))
+    state.meld_search = _ACTION(MeldSearch, (seat, owner, counts, taken, found[0], found[1]))
     return found
 
 
@@ -115,9 +121,8 @@ def groups(rules: MeldRules, seat: int, melds: Sequence[Meld], actions: Sequence
     kinds = rules.kinds
     by_size: list[list[tuple[tuple[Meld, ...], Action]]] = [[] for _ in range(most)]
     made = 0
-    # Each meld with its action, the cards it needs as pairs, and the rank it takes (None when its kind allows more
-    # sets of it)
-    entries = [((meld, action), tuple(counted(meld.cards).items()), (meld.kind, meld.rank)
+    # Each meld with its action, its cards, and the rank it takes (None when its kind allows more sets of it)
+    entries = [((meld, action), meld.cards, (meld.kind, meld.rank)
                 if meld.shape == "set" and kinds[meld.kind].one_per_owner else None)
                for meld, action in zip(melds, actions, strict=True)]
     # With a card to hold: which melds hold it, and the last of them. `held` counts the melds of the group that
@@ -134,16 +139,21 @@ def groups(rules: MeldRules, seat: int, melds: Sequence[Meld], actions: Sequence
                     break  # no meld from here on holds it
                 if not holds[index] and len(chosen) + 1 == most:
                     continue  # the group would be full without it
-            entry, needs, rank_taken = entries[index]
-            fits = True
-            for card, count in needs:  # (a loop, not `any(...)`: this runs for every meld at every depth)
-                if left.get(card, 0) < count:
-                    fits = False
-                    break
-            if not fits or rank_taken in taken:
+            entry, cards, rank_taken = entries[index]
+            if rank_taken in taken:
                 continue
-            for card, count in needs:
-                left[card] -= count
+            # The meld's cards taken from those left, one at a time (a card it holds twice, twice), and given back
+            # when one is missing (loops, not `any(...)`: this runs for every meld at every depth)
+            given = 0
+            for card in cards:
+                if left.get(card, 0) <= 0:
+                    break
+                left[card] -= 1
+                given += 1
+            if given < len(cards):
+                for card in cards[:given]:
+                    left[card] += 1
+                continue
             chosen.append(entry)
             if rank_taken is not None:
                 taken.add(rank_taken)
@@ -160,8 +170,8 @@ def groups(rules: MeldRules, seat: int, melds: Sequence[Meld], actions: Sequence
             chosen.pop()
             if rank_taken is not None:
                 taken.discard(rank_taken)
-            for card, count in needs:
-                left[card] += count
+            for card in cards:
+                left[card] += 1
 
     extend(0)
     return [group for size in by_size for group in size]

@@ -23,7 +23,7 @@ def laid(meld_rules: MeldRules, *texts: str) -> Meld:
     deck = meld_rules.deck
     cards = Counter(deck.parse_card(text) for text in texts)
     wanted = sorted(cards.elements())
-    return next(meld for meld, _, _ in meld_rules.search(cards, 0, []) if sorted(meld.cards) == wanted)
+    return next(meld for meld, _ in meld_rules.search(cards, 0, []) if sorted(meld.cards) == wanted)
 
 
 def grown(meld_rules: MeldRules, meld: Meld | None, *texts: str) -> Meld | None:

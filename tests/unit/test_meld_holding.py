@@ -36,7 +36,7 @@ def _hands(rules: MeldRules, count: int, size: int) -> list[Counter[int]]:
 
 def _tables(rules: MeldRules, counts: Counter[int]) -> list[list[Meld]]:
     """No meld on the table, and one set already laid (a rank taken, for the kinds of one set per rank)."""
-    sets = [meld for meld, _, _ in rules.search(counts, 0, []) if meld.shape == "set"]
+    sets = [meld for meld, _ in rules.search(counts, 0, []) if meld.shape == "set"]
     return [[], sets[:1]]
 
 
@@ -44,8 +44,8 @@ def _entries(rules: MeldRules, counts: Counter[int], table: list[Meld],
              holding: int | None = None) -> tuple[list[Meld], list[Action]]:
     """The melds a search finds, and their actions (as `groups` takes them)."""
     searched = rules.search(counts, 0, table, holding)
-    return [meld for meld, _, _ in searched], [Action(0, "meld", cards=meld.cards, roles=roles)
-                                               for meld, _, roles in searched]
+    return [meld for meld, _ in searched], [Action(0, "meld", cards=meld.cards, roles=roles)
+                                            for meld, roles in searched]
 
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
@@ -66,7 +66,7 @@ def test_the_melds_that_can_hold_a_card_are_those_of_the_full_search(path: Path)
                 else:  # only its rank's sets and its suit's runs are searched
                     rank, suit = rules.deck.rank_of[card], rules.deck.suit_of[card]
                     assert all(meld.rank == rank if meld.shape == "set" else meld.suit == suit
-                               for meld, _, _ in holding)
+                               for meld, _ in holding)
                     natural_seen += 1
     assert wild_seen and natural_seen and taken_seen
 

@@ -412,7 +412,7 @@ def test_a_meld_replaced_is_the_meld_made_with_the_fields_changed_with_nothing_k
 def test_the_melds_a_search_makes_are_the_melds_their_fields_make() -> None:
     # (a search makes its melds from all their fields at once, in C: each equals the meld made with its fields
     # by name, and hashes alike; a copy made by `copy` starts with nothing known of its additions)
-    found = [meld for meld, _, _ in rules().search(counted(cards("6S 7S 8S 9S JK 2H 6H 6C")), 0, [])]
+    found = [meld for meld, _ in rules().search(counted(cards("6S 7S 8S 9S JK 2H 6H 6C")), 0, [])]
     assert found and any(meld.shape == "set" for meld in found) and any(meld.shape == "run" for meld in found)
     for meld in found:
         again = Meld(**{name: getattr(meld, name) for name in Meld._fields})
