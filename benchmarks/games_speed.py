@@ -1,6 +1,6 @@
 """The engine's cost per decision in random play, for every shipped ruleset and every test game.
 
-    python benchmarks/games_speed.py [--rounds 5] [--decisions 3000] [--seed 1]
+    python benchmarks/games_speed.py [--rounds 5] [--decisions 3000] [--seed 1] [--only NAME ...]
 
 Each ruleset plays random matches (a uniformly random legal action at every decision, the state's own shuffles)
 through the public API, in chunks of about `--decisions` decisions, the rulesets taking turns so that a noisy
@@ -10,7 +10,8 @@ of each round's ratio to Hearts' chunk of the same round, with their range). The
 bar is a cost per decision at most 3x Hearts', except where the legal sets are that much larger: the last column
 is the ratio allowed, 3x scaled by the game's mean legal set against Hearts' (never below 3x), and whether the game
 is within it. (The mean, not the median: a rummy's rare decisions with thousands of groups of melds cost what
-their size says, and the median does not see them.)
+their size says, and the median does not see them.) `--only` plays the rulesets named (by file name, without
+`.yaml`) and Hearts, which the ratios need.
 """
 
 from __future__ import annotations
@@ -64,8 +65,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="chunks of each ruleset, in turn (default 5)")
     parser.add_argument("--decisions", type=int, default=3000, help="decisions per chunk (default 3000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", nargs="+", metavar="NAME",
+                        help=f"only these rulesets (file names without .yaml), with {BASELINE} to compare against")
     args = parser.parse_args(argv)
     paths = {path.stem: path for path in rulesets()}
+    if args.only:
+        unknown = sorted(set(args.only) - set(paths))
+        if unknown:
+            parser.error(f"no ruleset named {', '.join(unknown)} (known: {', '.join(sorted(paths))})")
+        paths = {name: path for name, path in paths.items() if name in {*args.only, BASELINE}}
     games = {name: load_ruleset(path) for name, path in paths.items()}
     test_games = {name for name, path in paths.items() if path.parent.name == "games"}
     costs: dict[str, list[float]] = {name: [] for name in games}

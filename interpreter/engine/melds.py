@@ -128,6 +128,8 @@ Candidate = tuple["Meld", tuple[str, ...]]
 # tuples of the same length (without a tuple per meld). A meld needs its cards, as many of each as it holds.
 Group = tuple[tuple["Meld", ...], tuple[tuple[str, ...], ...]]
 _NO_GROUP: Group = ((), ())
+# The cards left out of melds, the least (see `unmelded`): their points, how many, the cards.
+_Leftover = tuple[int, int, tuple[int, ...]]
 # The runs of a group as they are found: (cards, flags) -> the run first found so (each run once).
 _RunsFound = dict[tuple[tuple[int, ...], tuple[bool, ...]], "Meld"]
 # The wild cards of a set: the cards, their flags, what they stand for; or the same with the flags and what the
@@ -562,58 +564,56 @@ class MeldRules:
         """`_least_unmelded` when cards may also be laid off onto the melds `onto`: each card that fits one of
         them is laid off there (the meld grown, so that the next card may fit) or kept, the cards kept arranged
         into new melds."""
-        value_of = self.deck.value_of
+        return self._best_laid_off(hand, onto, {})[2]
 
-        def cost(left: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
-            return sum(value_of[card] for card in left), len(left), left
-
-        known: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[int, int, tuple[int, ...]]] = {}
-
-        def best(remaining: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[int, int, tuple[int, ...]]:
-            # (kept in a dict rather than by functools.cache: a compiled build's nested function cannot call
-            # itself once decorated)
-            result = known.get((remaining, melds))
-            if result is not None:
-                return result
-            result = cost(self._kept_unmelded(remaining))
-            for index, card in enumerate(remaining):
-                if index and remaining[index - 1] == card:
-                    continue  # (a second copy is laid off the same ways)
-                rest = remaining[:index] + remaining[index + 1:]
-                for place, meld in enumerate(melds):
-                    grown = self.add(meld, card)
-                    if grown is not None:
-                        result = min(result, best(rest, (*melds[:place], grown, *melds[place + 1:])))
-            known[remaining, melds] = result
+    def _best_laid_off(self, remaining: tuple[int, ...], melds: tuple[Meld, ...],
+                       known: dict[tuple[tuple[int, ...], tuple[Meld, ...]], _Leftover]) -> _Leftover:
+        """`_laid_off` of these cards onto these melds: (the points left, how many cards, the cards), the least;
+        each answer kept in `known`. (A method that calls itself, not a function nested in `_laid_off`: that
+        would refer to itself through its closure, a cycle left for the garbage collector.)"""
+        result = known.get((remaining, melds))
+        if result is not None:
             return result
-
-        return best(hand, onto)[2]
+        value_of = self.deck.value_of
+        left = self._kept_unmelded(remaining)
+        result = (sum([value_of[card] for card in left]), len(left), left)
+        for index, card in enumerate(remaining):
+            if index and remaining[index - 1] == card:
+                continue  # (a second copy is laid off the same ways)
+            rest = remaining[:index] + remaining[index + 1:]
+            for place, meld in enumerate(melds):
+                grown = self.add(meld, card)
+                if grown is not None:
+                    result = min(result, self._best_laid_off(rest, (*melds[:place], grown, *melds[place + 1:]),
+                                                             known))
+        known[remaining, melds] = result
+        return result
 
     def _least_unmelded(self, hand: tuple[int, ...]) -> tuple[int, ...]:
-        value_of = self.deck.value_of
         by_lowest: dict[int, list[Counter[int]]] = {}  # the melds by their lowest card
         for meld in self.candidates(hand, 0, [], 0):
             by_lowest.setdefault(min(meld.cards), []).append(Counter(meld.cards))
+        return self._best_unmelded(hand, by_lowest, {(): (0, 0, ())})[2]
 
-        known: dict[tuple[int, ...], tuple[int, int, tuple[int, ...]]] = {(): (0, 0, ())}
-
-        def best(remaining: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
-            kept = known.get(remaining)  # (a dict, as in `_laid_off`)
-            if kept is not None:
-                return kept
-            first, rest = remaining[0], remaining[1:]  # the lowest card: left out, or in a meld it is lowest in
-            points, count, left = best(rest)
-            found = (points + value_of[first], count + 1, (first, *left))
-            held = Counter(remaining)
-            for meld in by_lowest.get(first, ()):
-                if all(held[card] >= n for card, n in meld.items()):
-                    after = tuple(sorted((held - meld).elements()))
-                    points, count, left = best(after)
-                    found = min(found, (points, count, left))
-            known[remaining] = found
-            return found
-
-        return best(hand)[2]
+    def _best_unmelded(self, remaining: tuple[int, ...], by_lowest: dict[int, list[Counter[int]]],
+                       known: dict[tuple[int, ...], _Leftover]) -> _Leftover:
+        """`_least_unmelded` of these cards (sorted), given the melds by their lowest card: (the points left, how
+        many cards, the cards), the least; each answer kept in `known` (a method that calls itself, as
+        `_best_laid_off`)."""
+        kept = known.get(remaining)
+        if kept is not None:
+            return kept
+        first, rest = remaining[0], remaining[1:]  # the lowest card: left out, or in a meld it is lowest in
+        points, count, left = self._best_unmelded(rest, by_lowest, known)
+        found = (points + self.deck.value_of[first], count + 1, (first, *left))
+        held = Counter(remaining)
+        for meld in by_lowest.get(first, ()):
+            if all(held[card] >= n for card, n in meld.items()):
+                after = tuple(sorted((held - meld).elements()))
+                points, count, left = self._best_unmelded(after, by_lowest, known)
+                found = min(found, (points, count, left))
+        known[remaining] = found
+        return found
 
     def _wild_combinations(self, wild_cards: tuple[tuple[int, int], ...],
                            most: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:

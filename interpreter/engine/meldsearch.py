@@ -115,27 +115,48 @@ def groups(rules: MeldRules, seat: int, melds: Sequence[Meld], actions: Sequence
     that card, in the same order (the others are not made, and those that cannot lead to one are not gone
     through). More than MOST_GROUPS groups gone through is an error at `where` (a legal set is returned whole):
     a hand of 12 cards of a double pack with four wild cards makes about 2,000 groups of up to three melds."""
-    left = dict(counts)
-    chosen: list[tuple[Meld, Action]] = []
-    taken: set[tuple[str, int]] = set()  # the sets of the group, of kinds of one per rank and owner
     kinds = rules.kinds
-    by_size: list[list[tuple[tuple[Meld, ...], Action]]] = [[] for _ in range(most)]
-    made = 0
     # Each meld with its action, its cards, and the rank it takes (None when its kind allows more sets of it)
     entries = [((meld, action), meld.cards, (meld.kind, meld.rank)
                 if meld.shape == "set" and kinds[meld.kind].one_per_owner else None)
                for meld, action in zip(melds, actions, strict=True)]
-    # With a card to hold: which melds hold it, and the last of them. `held` counts the melds of the group that
-    # hold it (with no card to hold, every group counts as holding it: it starts above zero).
+    # With a card to hold: which melds hold it. A group that does not hold it yet counts as holding none (with no
+    # card to hold, every group counts as holding it).
     holds = [holding is None or holding in meld.cards for meld in melds]
-    last = max((index for index, holds_it in enumerate(holds) if holds_it), default=-1)
-    held = 0 if holding is not None else 1
+    grouping = _Grouping(seat, entries, holds, dict(counts), most, where)
+    grouping.held = 0 if holding is not None else 1
+    grouping.extend(0)
+    return [group for size in grouping.by_size for group in size]
 
-    def extend(start: int) -> None:
-        nonlocal made, held
+
+class _Grouping:
+    """One enumeration of groups of melds (see `groups`): what is chosen so far and what is left. (A class, not a
+    function nested in `groups` that calls itself: such a function refers to itself through its closure, and each
+    enumeration's lists would be left for the garbage collector to find.)"""
+
+    def __init__(self, seat: int, entries: list[tuple[tuple[Meld, Action], tuple[int, ...], tuple[str, int] | None]],
+                 holds: list[bool], left: dict[int, int], most: int, where: str) -> None:
+        self.seat = seat
+        self.entries = entries
+        self.holds = holds
+        self.last = max((index for index, holds_it in enumerate(holds) if holds_it), default=-1)  # the last holding it
+        self.left = left  # the cards not in the group, by how many
+        self.most = most
+        self.where = where
+        self.chosen: list[tuple[Meld, Action]] = []
+        self.taken: set[tuple[str, int]] = set()  # the sets of the group, of kinds of one per rank and owner
+        self.held = 0  # how many melds of the group hold the card to hold
+        self.made = 0  # the groups gone through
+        self.by_size: list[list[tuple[tuple[Meld, ...], Action]]] = [[] for _ in range(most)]
+
+    def extend(self, start: int) -> None:
+        """The groups made of those chosen and one more meld, from the `start`-th on, each followed by those it
+        leads to."""
+        entries, holds, left, chosen, taken, most = \
+            self.entries, self.holds, self.left, self.chosen, self.taken, self.most
         for index in range(start, len(entries)):
-            if not held:  # (a group that does not hold the card yet)
-                if index > last:
+            if not self.held:  # (a group that does not hold the card yet)
+                if index > self.last:
                     break  # no meld from here on holds it
                 if not holds[index] and len(chosen) + 1 == most:
                     continue  # the group would be full without it
@@ -157,24 +178,22 @@ def groups(rules: MeldRules, seat: int, melds: Sequence[Meld], actions: Sequence
             chosen.append(entry)
             if rank_taken is not None:
                 taken.add(rank_taken)
-            made += 1  # (every group gone through counts, those that do not hold the card too: the work is bounded)
-            if made > MOST_GROUPS:
+            # (every group gone through counts, those that do not hold the card too: the work is bounded)
+            self.made += 1
+            if self.made > MOST_GROUPS:
                 raise RulesetRuntimeError(f"more than {MOST_GROUPS:,} ways to lay up to {most} melds at once: the "
-                                          f"legal set would be too large; lower `at_once`", where)
-            held += holds[index]
-            if held:
-                by_size[len(chosen) - 1].append(_group(seat, chosen))
+                                          f"legal set would be too large; lower `at_once`", self.where)
+            self.held += holds[index]
+            if self.held:
+                self.by_size[len(chosen) - 1].append(_group(self.seat, chosen))
             if len(chosen) < most:
-                extend(index)  # (the same meld again, when the cards are there twice)
-            held -= holds[index]
+                self.extend(index)  # (the same meld again, when the cards are there twice)
+            self.held -= holds[index]
             chosen.pop()
             if rank_taken is not None:
                 taken.discard(rank_taken)
             for card in cards:
                 left[card] += 1
-
-    extend(0)
-    return [group for size in by_size for group in size]
 
 
 def _group(seat: int, chosen: list[tuple[Meld, Action]]) -> tuple[tuple[Meld, ...], Action]:
