@@ -452,8 +452,12 @@ class MeldRules:
                 wild_copies = sum([count for _, count in wilds])
             most_wilds = wild_copies if wild_copies < kind.max_wilds else kind.max_wilds
             if kind.shape == "set":
-                taken = {m.rank for m in table if m.kind == kind.name} if kind.one_per_owner and table else ()
-                least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
+                taken: set[int] = set()  # (the ranks of its sets on the table, when the kind allows one per rank)
+                if kind.one_per_owner:
+                    for laid in table:
+                        if laid.kind == kind.name:
+                            taken.add(laid.rank)
+                least_naturals = _least_naturals(kind, most_wilds)
                 for rank in sorted(by_rank) if only_rank is None else (only_rank,) if only_rank in by_rank else ():
                     of_rank = by_rank[rank]
                     # (too few cards of the rank for a set, even with every wild card held; as many cards as are
@@ -656,7 +660,7 @@ class MeldRules:
         found: list[Meld] = []
         found_roles: list[tuple[str, ...]] = []
         most_wilds = min(sum(count for _, count in wild_cards), kind.max_wilds)
-        least_naturals = max(kind.min_naturals, 1, kind.minimum - most_wilds)
+        least_naturals = _least_naturals(kind, most_wilds)
         if sum(count for _, count in holding) < least_naturals:
             return found, found_roles  # (too few cards of the rank for a set, even with every wild)
         wild_parts, by_size = self._set_wilds(wild_cards, kind, rank)
@@ -1237,6 +1241,16 @@ def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -
 
 def _whole_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _least_naturals(kind: MeldKind, most_wilds: int) -> int:
+    """The fewest natural cards of a set of the kind with at most `most_wilds` wild cards: the kind's least, one,
+    and what the wild cards leave to fill. (Comparisons, not `max(...)`: a call through Python in the compiled
+    build, and a search works this out for every kind.)"""
+    least = kind.minimum - most_wilds
+    if least < kind.min_naturals:
+        least = kind.min_naturals
+    return least if least > 1 else 1
 
 
 def _meets(places: set[int], chosen: list[int]) -> bool:
