@@ -12,12 +12,13 @@ end. A card that is wild but natural in its own place (`natural_in_place`) count
 
 from __future__ import annotations
 
+import collections
 import itertools
 import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from interpreter.cards import Deck
 from interpreter.engine.errors import RulesetRuntimeError
@@ -54,30 +55,36 @@ class MeldKind:
     fixed_wilds: bool = False  # a run's wild keeps the card it was laid as: never moved, never replaced
     max_added_per_end: int | None = None  # a run: the most cards added beyond each end of it as it was laid
 
-class _MeldFields(NamedTuple):
+# A meld's fields, in order, and the defaults of the last six (see `Meld.of`).
+MELD_FIELDS = ("id", "kind", "shape", "owner", "cards", "wild", "rank", "suit", "low", "free", "laid_low", "laid_high")
+
+
+# (a tuple's subclass: compiled, it stays a Python class)
+@mypyc_attr(native_class=False)
+class Meld(tuple[Any, ...]):
+    """A meld on the table: its cards in table order and, for each, whether it acts as a wild. Never changed
+    once made (`replaced` makes another): it is hashed and compared as its fields, a tuple of them read by name
+    as a named tuple's are. Made from all its fields in order, `Meld((id, kind, ...))`, in C and without a call
+    through Python (a search makes hundreds: a named tuple is made through its `__new__`, and even
+    `tuple.__new__(cls, fields)` goes through a wrapper that costs twice what making the tuple does), or by name
+    with `Meld.of(...)`. A class of its own over the fields, so that a meld may keep what is known of its
+    additions."""
+
     id: int
     kind: str
-    shape: str
+    shape: str  # set | run
     owner: int
     cards: tuple[int, ...]
     wild: tuple[bool, ...]
-    rank: int = -1  # a set's rank
-    suit: int = -1  # a run's suit
-    low: int = 0  # a run's position of cards[0]
-    free: bool = False  # a run's wild sits at an end and may move
+    rank: int  # a set's rank (-1 for a run)
+    suit: int  # a run's suit (-1 for a set)
+    low: int  # a run's position of cards[0]
+    free: bool  # a run's wild sits at an end and may move
     # A run whose kind limits what is added at its ends: the positions of its ends as it was laid (set by the
     # first card added to it; a meld never added to has laid_high < laid_low).
-    laid_low: int = 0
-    laid_high: int = -1
-
-
-# (a named tuple's subclass: compiled, it stays a Python class)
-@mypyc_attr(native_class=False)
-class Meld(_MeldFields):
-    """A meld on the table: its cards in table order and, for each, whether it acts as a wild. Never changed
-    once made (`replaced` makes another): it is hashed and compared as its fields. (A named tuple, made in C by
-    `_MELD(Meld, fields)` where a search makes hundreds; a class of its own over the fields, so that a meld may
-    keep what is known of its additions.)"""
+    laid_low: int
+    laid_high: int
+    _fields = MELD_FIELDS
 
     # What each card added to it makes, once worked out (see MeldRules.add): the rules that worked it out and
     # card -> the meld with the card added, or None, and the cards that may go onto it at all. Kept with the meld
@@ -85,20 +92,30 @@ class Meld(_MeldFields):
     # its value (neither compared nor hashed, nor copied by `replaced`, `pickle` or `copy`).
     additions_known: tuple[Any, dict[int, Meld | None], frozenset[int]] | None = None
 
+    @classmethod
+    def of(cls, id: int, kind: str, shape: str, owner: int, cards: tuple[int, ...],
+           wild: tuple[bool, ...], rank: int = -1, suit: int = -1, low: int = 0, free: bool = False,
+           laid_low: int = 0, laid_high: int = -1) -> Meld:
+        """A meld made from its fields by name."""
+        return cls((id, kind, shape, owner, cards, wild, rank, suit, low, free, laid_low, laid_high))
+
+    def __repr__(self) -> str:
+        return "Meld(" + ", ".join([f"{name}={value!r}" for name, value in zip(MELD_FIELDS, self, strict=True)]) + ")"
+
     def __reduce__(self) -> tuple[Any, ...]:
         """A copy made by `pickle` or `copy` starts with nothing known of its additions."""
-        return _meld_of, (tuple(self),)
+        return Meld, (tuple(self),)
 
     def replaced(self, **changes: Any) -> Meld:
-        """Another meld with `changes` to its fields; nothing known of its additions. (Made in C from the fields:
-        a named tuple's `_replace` is Python code, and a meld is numbered anew each time one is laid.)"""
+        """Another meld with `changes` to its fields; nothing known of its additions. (Made in C from the fields,
+        a meld being numbered anew each time one is laid.)"""
         fields = list(self)
         for name, value in changes.items():
             index = _FIELD_INDEX.get(name)
             if index is None:
                 raise ValueError(f"a meld has no field {name!r}")
             fields[index] = value
-        return _MELD(Meld, tuple(fields))
+        return Meld(fields)
 
     @property
     def wilds(self) -> list[int]:
@@ -109,12 +126,13 @@ class Meld(_MeldFields):
         return list(itertools.compress(self.cards, map(operator.not_, self.wild)))
 
 
-_MELD = tuple.__new__  # a meld made from all its fields in order (`_MELD(Meld, (id, kind, ...))`), in C
-_FIELD_INDEX = {name: index for index, name in enumerate(_MeldFields._fields)}  # a field's place among them
-
-
-def _meld_of(fields: tuple[Any, ...]) -> Meld:
-    return _MELD(Meld, fields)
+_FIELD_INDEX = {name: index for index, name in enumerate(MELD_FIELDS)}  # a field's place among them
+# Each field read by name as a named tuple's is, in C (`collections._tuplegetter`, what `namedtuple` uses; an item
+# getter as a property where there is none)
+_field = getattr(collections, "_tuplegetter", None) or \
+    (lambda index, doc: property(operator.itemgetter(index), doc=doc))  # pragma: no cover - CPython has it
+for _index, _name in enumerate(MELD_FIELDS):
+    setattr(Meld, _name, _field(_index, f"the meld's {_name}"))
 
 
 _UNMELDED_KEPT = 4096  # hands whose `unmelded` is kept (the same hands recur within a turn)
@@ -293,7 +311,7 @@ class MeldRules:
         wild = tuple(slots[p][1] for p in range(low, high + 1))
         if sum(wild) > kind.max_wilds:
             return None
-        return _MELD(Meld, (meld_id, kind.name, "run", owner, cards, wild, -1, suit, low, free and sum(wild) > 0, 0,
+        return Meld((meld_id, kind.name, "run", owner, cards, wild, -1, suit, low, free and sum(wild) > 0, 0,
                             -1))  # (the fields in order, made in C: see `_sets`)
 
     def _run_with_one_wild(self, kind: MeldKind, meld_id: int, owner: int, suit: int, naturals: dict[int, int],
@@ -336,7 +354,7 @@ class MeldRules:
         index = place - low
         cards.insert(index, wild_card)
         wild = self._one_wild[size][index] if acts else self._no_wild[size]
-        return _MELD(Meld, (meld_id, kind.name, "run", owner, tuple(cards), wild, -1, suit, low,
+        return Meld((meld_id, kind.name, "run", owner, tuple(cards), wild, -1, suit, low,
                             acts and (place < positions[0] or place > high), 0, -1))
 
     def _natural_run(self, kind: MeldKind, meld_id: int, owner: int, suit: int,
@@ -352,7 +370,7 @@ class MeldRules:
             rank_of = self.deck.rank_of
             if rank_of[naturals[low_ace]] == self.ace and rank_of[naturals[high_ace]] == self.ace:
                 return None  # an ace at both ends (BU-26)
-        return _MELD(Meld, (meld_id, kind.name, "run", owner, tuple([naturals[p] for p in positions]), (False,) * size,
+        return Meld((meld_id, kind.name, "run", owner, tuple([naturals[p] for p in positions]), (False,) * size,
                             -1, suit, low, False, 0, -1))
 
     def _set(self, kind: MeldKind, meld_id: int, owner: int, rank: int, naturals: list[int],
@@ -362,7 +380,7 @@ class MeldRules:
         if not kind.minimum <= len(naturals) + len(wilds) <= kind.maximum:
             return None
         cards = tuple(sorted(naturals)) + tuple(wilds)
-        return _MELD(Meld, (meld_id, kind.name, "set", owner, cards, (False,) * len(naturals) + (True,) * len(wilds),
+        return Meld((meld_id, kind.name, "set", owner, cards, (False,) * len(naturals) + (True,) * len(wilds),
                             rank, -1, 0, False, 0, -1))  # (the fields in order, made in C: see `_sets`)
 
     # --- new melds from a hand ----------------------------------------------------------------------------------
@@ -675,7 +693,7 @@ class MeldRules:
             # (each set's flags and roles are those its part keeps, shared by every set of so many naturals with
             # those wild cards: a set's own tuples would be a few more objects for the collector per set)
             for combo, flags, roles in parts:
-                found.append(_MELD(Meld, (0, kind_name, "set", owner, naturals + combo, flags, rank, -1, 0, False, 0,
+                found.append(Meld((0, kind_name, "set", owner, naturals + combo, flags, rank, -1, 0, False, 0,
                                           -1)))
                 found_roles.append(roles)
         return found, found_roles
@@ -875,7 +893,7 @@ class MeldRules:
                                 flags = no_wild[size] if natural else acting
                                 # (made before it is looked up: a run found twice is rare, and the look-up that
                                 # keeps the first found is then one hash of its cards and flags, not two)
-                                meld = _MELD(Meld, (0, name, "run", owner, cards, flags, -1, suit, run_low,
+                                meld = Meld((0, name, "run", owner, cards, flags, -1, suit, run_low,
                                                     free and not natural, 0, -1))
                                 if found.setdefault((cards, flags), meld) is meld:
                                     found_roles.append(blank[size] if natural else roles)
@@ -883,7 +901,7 @@ class MeldRules:
                         cards = naturals
                         flags = no_wild[size]
                         if (cards, flags) not in found:
-                            found[cards, flags] = _MELD(Meld, (0, name, "run", owner, cards, flags, -1, suit, low,
+                            found[cards, flags] = Meld((0, name, "run", owner, cards, flags, -1, suit, low,
                                                                False, 0, -1))
                             found_roles.append(blank[size])
                     else:

@@ -210,7 +210,7 @@ def test_a_melds_cards_counted_are_its_own_not_a_list_made_of_them() -> None:
     # (`size(after.cards) >= 7`, a burraco: the meld's tuple counted in place)
     function, source = filter_binding(["size(m.cards) >= n or size(group) == 0"], GROUP_BINDING)
     assert "B_size(B['m'].cards)" in source and "list(B['m'].cards)" not in source
-    meld = Meld(0, "set", "set", 0, tuple(CARDS[3:5]), (False, False), rank=5)
+    meld = Meld.of(0, "set", "set", 0, tuple(CARDS[3:5]), (False, False), rank=5)
     items = [((),), ((CARDS[0],),)]
     assert function({}, {"player": 0, "m": meld, "n": 2}, items) == items
     assert function({}, {"player": 0, "m": meld, "n": 3}, items) == items[:1]

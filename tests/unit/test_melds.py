@@ -401,7 +401,7 @@ def test_a_meld_replaced_is_the_meld_made_with_the_fields_changed_with_nothing_k
     for changes in ({"id": 7}, {"owner": 1}, {"cards": (1, 2, 3), "wild": (False, True, False), "low": 4},
                     {"laid_low": 2, "laid_high": 9}, {}):
         made = meld.replaced(**changes)
-        expected = Meld(*[changes.get(name, getattr(meld, name)) for name in Meld._fields])
+        expected = Meld.of(*[changes.get(name, getattr(meld, name)) for name in Meld._fields])
         assert made is not meld and made == expected and hash(made) == hash(expected)
         assert type(made) is Meld and [getattr(made, name) for name in Meld._fields] == list(expected)
         assert made.additions_known is None
@@ -415,7 +415,7 @@ def test_the_melds_a_search_makes_are_the_melds_their_fields_make() -> None:
     found = [meld for meld, _ in rules().search(counted(cards("6S 7S 8S 9S JK 2H 6H 6C")), 0, [])]
     assert found and any(meld.shape == "set" for meld in found) and any(meld.shape == "run" for meld in found)
     for meld in found:
-        again = Meld(**{name: getattr(meld, name) for name in Meld._fields})
+        again = Meld.of(**{name: getattr(meld, name) for name in Meld._fields})
         assert type(meld) is Meld and meld == again and hash(meld) == hash(again) and meld.additions_known is None
     assert copy.copy(found[0]) == found[0] and copy.deepcopy(found[0]) == found[0]
 
