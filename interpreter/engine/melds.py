@@ -428,8 +428,7 @@ class MeldRules:
         to go over)."""
         is_wild, suit_of, rank_of = self.is_wild, self.deck.suit_of, self.deck.rank_of
         wild_cards: list[tuple[int, int]] = []
-        # The natural cards held by suit (for the run kinds) and by rank (for the set kinds). (Plain dicts, a list
-        # made only for a suit or rank not seen yet: `setdefault(key, [])` would make one for every card.)
+        # The natural cards held by suit (for the run kinds) and by rank (for the set kinds).
         by_suit: dict[int, list[tuple[int, int]]] = {}
         by_rank: dict[int, list[tuple[int, int]]] = {}
         runs, sets = self._shapes
@@ -443,17 +442,9 @@ class MeldRules:
                 wild_cards.append(held)
             else:
                 if runs:
-                    suit_held = by_suit.get(suit_of[card])
-                    if suit_held is None:
-                        by_suit[suit_of[card]] = [held]
-                    else:
-                        suit_held.append(held)
+                    _held_into(by_suit, suit_of[card], held)
                 if sets:
-                    rank_held = by_rank.get(rank_of[card])
-                    if rank_held is None:
-                        by_rank[rank_of[card]] = [held]
-                    else:
-                        rank_held.append(held)
+                    _held_into(by_rank, rank_of[card], held)
                 if count > 1:
                     copies = True
         only_rank = only_suit = None  # (the rank and suit of a natural card `holding`: the melds it can be in)
@@ -1259,6 +1250,16 @@ def build_meld_rules(deck: Deck, section: Any, expressions: Mapping[str, Any]) -
 
 def _whole_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _held_into(held_by: dict[int, list[tuple[int, int]]], key: int, held: tuple[int, int]) -> None:
+    """`held_by.setdefault(key, []).append(held)`, making a list only for a key not seen yet (`setdefault` would
+    make one for every card)."""
+    found = held_by.get(key)
+    if found is None:
+        held_by[key] = [held]
+    else:
+        found.append(held)
 
 
 def _least_naturals(kind: MeldKind, most_wilds: int) -> int:

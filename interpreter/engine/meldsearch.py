@@ -11,7 +11,8 @@ is laid (a ruleset's expressions never read it).
 
 A search gives the melds and their actions as two tuples of the same length, not a tuple per meld: a 25-card
 hand makes over a hundred melds, and each object left alive is one more for the garbage collector to go over.
-The cards a meld needs are its cards counted, worked out only where they are asked (`groups`).
+A meld needs its own cards, as many of each as it holds: no count of them is kept, they are tested where that is
+asked (the turn's kept search below, `groups`).
 """
 
 from __future__ import annotations
@@ -123,8 +124,7 @@ def groups(rules: MeldRules, seat: int, melds: Sequence[Meld], actions: Sequence
     # With a card to hold: which melds hold it. A group that does not hold it yet counts as holding none (with no
     # card to hold, every group counts as holding it).
     holds = [holding is None or holding in meld.cards for meld in melds]
-    grouping = _Grouping(seat, entries, holds, dict(counts), most, where)
-    grouping.held = 0 if holding is not None else 1
+    grouping = _Grouping(seat, entries, holds, dict(counts), most, where, holding is None)
     grouping.extend(0)
     return [group for size in grouping.by_size for group in size]
 
@@ -135,7 +135,7 @@ class _Grouping:
     enumeration's lists would be left for the garbage collector to find.)"""
 
     def __init__(self, seat: int, entries: list[tuple[tuple[Meld, Action], tuple[int, ...], tuple[str, int] | None]],
-                 holds: list[bool], left: dict[int, int], most: int, where: str) -> None:
+                 holds: list[bool], left: dict[int, int], most: int, where: str, held_anyway: bool) -> None:
         self.seat = seat
         self.entries = entries
         self.holds = holds
@@ -145,7 +145,7 @@ class _Grouping:
         self.where = where
         self.chosen: list[tuple[Meld, Action]] = []
         self.taken: set[tuple[str, int]] = set()  # the sets of the group, of kinds of one per rank and owner
-        self.held = 0  # how many melds of the group hold the card to hold
+        self.held = 1 if held_anyway else 0  # how many melds of the group hold the card (with none to hold: one)
         self.made = 0  # the groups gone through
         self.by_size: list[list[tuple[tuple[Meld, ...], Action]]] = [[] for _ in range(most)]
 

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from interpreter import CHANCE, load_ruleset
-from interpreter.engine import meldsearch
+from interpreter.engine import decisions, meldsearch
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = [ROOT / "rulesets" / "burraco.yaml", ROOT / "rulesets" / "variants" / "burraco_internazionale.yaml",
@@ -51,6 +51,31 @@ def test_the_melds_kept_between_decisions_are_those_a_new_search_finds(path: Pat
                 if isinstance(state.values.get("melds"), list) else []
             assert sorted(laid) == list(range(len(laid))), laid
     assert searched_again > 0
+
+
+@pytest.mark.parametrize("path", [path for path in RULESETS if path.stem != "gin_rummy"],  # (its melds are laid
+                         ids=lambda path: path.stem)                                      # at once, by a knock)
+def test_each_new_melds_action_makes_the_meld_of_its_cards(path: Path) -> None:
+    # (a search hands over its melds and their actions as two sequences, and an option's filter keeps some of
+    # the melds: the meld an action makes, looked up when it is taken, is the one at its place, with its cards)
+    game = load_ruleset(path)
+    checked = 0
+    for seed in range(3):
+        state = game.new_initial_state(seed=seed, players=min(4, max(game.ruleset.players.counts())))
+        rng = random.Random(seed)
+        for _ in range(800):
+            if state.is_terminal:
+                break
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            legal = state.legal_actions()
+            for action in legal:  # (the melds an option lays one at a time: those laid at once have plans of
+                if action.kind == "meld" and action not in state.meld_plans:  # their own)
+                    assert decisions.new_meld_plan(state, action).cards == action.cards
+                    checked += 1
+            state.apply(_meld_first(legal, rng))  # type: ignore[arg-type]
+    assert checked > 100
 
 
 @given(before=st.dictionaries(st.integers(0, 30), st.integers(1, 3), max_size=14),
