@@ -6,14 +6,16 @@ order they are laid."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE, Game, load_ruleset
 from interpreter.engine import decisions, meldsearch
+from interpreter.engine.state import State
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = [ROOT / "rulesets" / "burraco.yaml", ROOT / "rulesets" / "variants" / "burraco_internazionale.yaml",
@@ -27,29 +29,33 @@ def _meld_first(legal: list, rng: random.Random) -> object:  # type: ignore[type
     return rng.choice(melding) if melding and rng.random() < 0.8 else rng.choice(legal)
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
-def test_the_melds_kept_between_decisions_are_those_a_new_search_finds(path: Path) -> None:
-    game = load_ruleset(path)
-    searched_again = 0
+def _decisions(game: Game, most: int) -> Iterator[State]:
+    """Each decision of three random matches (each cut at `most` steps) that lay melds and add cards often: the
+    state, to look at; the action (`_meld_first`) is applied once the caller is done with it."""
     for seed in range(3):
         state = game.new_initial_state(seed=seed, players=min(4, max(game.ruleset.players.counts())))
         rng = random.Random(seed)
-        for _ in range(1500):
+        for _ in range(most):
             if state.is_terminal:
                 break
             if state.current_player == CHANCE:
                 state.apply_chance()
                 continue
-            fresh = state.clone()
-            fresh.meld_search = None
-            legal = state.legal_actions()
-            assert legal == fresh.legal_actions()
-            searched_again += state.meld_search is not None
-            action = _meld_first(legal, rng)
-            state.apply(action)  # type: ignore[arg-type]
-            laid = [meld.id for table in state.values["melds"] for meld in table] \
-                if isinstance(state.values.get("melds"), list) else []
-            assert sorted(laid) == list(range(len(laid))), laid
+            yield state
+            state.apply(_meld_first(state.legal_actions(), rng))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
+def test_the_melds_kept_between_decisions_are_those_a_new_search_finds(path: Path) -> None:
+    searched_again = 0
+    for state in _decisions(load_ruleset(path), 1500):
+        laid = [meld.id for table in state.values["melds"] for meld in table] \
+            if isinstance(state.values.get("melds"), list) else []
+        assert sorted(laid) == list(range(len(laid))), laid  # (numbered in the order laid)
+        fresh = state.clone()
+        fresh.meld_search = None
+        assert state.legal_actions() == fresh.legal_actions()
+        searched_again += state.meld_search is not None
     assert searched_again > 0
 
 
@@ -58,23 +64,12 @@ def test_the_melds_kept_between_decisions_are_those_a_new_search_finds(path: Pat
 def test_each_new_melds_action_makes_the_meld_of_its_cards(path: Path) -> None:
     # (a search hands over its melds and their actions as two sequences, and an option's filter keeps some of
     # the melds: the meld an action makes, looked up when it is taken, is the one at its place, with its cards)
-    game = load_ruleset(path)
     checked = 0
-    for seed in range(3):
-        state = game.new_initial_state(seed=seed, players=min(4, max(game.ruleset.players.counts())))
-        rng = random.Random(seed)
-        for _ in range(800):
-            if state.is_terminal:
-                break
-            if state.current_player == CHANCE:
-                state.apply_chance()
-                continue
-            legal = state.legal_actions()
-            for action in legal:  # (the melds an option lays one at a time: those laid at once have plans of
-                if action.kind == "meld" and action not in state.meld_plans:  # their own)
-                    assert decisions.new_meld_plan(state, action).cards == action.cards
-                    checked += 1
-            state.apply(_meld_first(legal, rng))  # type: ignore[arg-type]
+    for state in _decisions(load_ruleset(path), 800):
+        for action in state.legal_actions():  # (the melds an option lays one at a time: those laid at once
+            if action.kind == "meld" and action not in state.meld_plans:  # have plans of their own)
+                assert decisions.new_meld_plan(state, action).cards == action.cards
+                checked += 1
     assert checked > 100
 
 
