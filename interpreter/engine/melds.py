@@ -55,7 +55,7 @@ class MeldKind:
     fixed_wilds: bool = False  # a run's wild keeps the card it was laid as: never moved, never replaced
     max_added_per_end: int | None = None  # a run: the most cards added beyond each end of it as it was laid
 
-# A meld's fields, in order, and the defaults of the last six (see `Meld.of`).
+# A meld's fields, in order (`Meld.of` gives the last six their defaults).
 MELD_FIELDS = ("id", "kind", "shape", "owner", "cards", "wild", "rank", "suit", "low", "free", "laid_low", "laid_high")
 
 
@@ -66,8 +66,8 @@ class Meld(tuple[Any, ...]):
     once made (`replaced` makes another): it is hashed and compared as its fields, a tuple of them read by name
     as a named tuple's are. Made from all its fields in order, `Meld((id, kind, ...))`, in C and without a call
     through Python (a search makes hundreds: a named tuple is made through its `__new__`, and even
-    `tuple.__new__(cls, fields)` goes through a wrapper that costs twice what making the tuple does), or by name
-    with `Meld.of(...)`. A class of its own over the fields, so that a meld may keep what is known of its
+    `tuple.__new__(cls, fields)` goes through a wrapper that costs about as much again as making the tuple), or
+    by name with `Meld.of(...)`. A class of its own over the fields, so that a meld may keep what is known of its
     additions."""
 
     id: int
