@@ -278,35 +278,70 @@ class StepWriter:
             self.line(f"{pad}_x{number} = 0")
             self.line(f"{pad}if len(_from{number}) < _n{number} * len({seats}):")
             self.line(f"{pad}    raise RUNTIME({source_key}[0] + ' ran out while dealing', {where})")
-        self.line(f"{pad}_up{number} = bool(S.face_up.of({source_key}))")  # a dealt card is face down unless
+        # (a dealt card is face down unless `face_up` says otherwise)
+        self.line(f"{pad}_up{number} = bool(S.face_up.of({source_key}))")
         self.line(f"{pad}_to{number} = V[{zone}]")
         inner = f"B{number}"
         face_up = step["face_up"]
+        dealt, per_seat = f"_d{number}", f"_k{number}"
+        # The cards dealt, the first dealt first, moved as slices (a card at a time is a loop of list operations for
+        # every card of every hand): one at a time, seat j's cards are every k-th from the j-th (k seats), the
+        # extra ones included; in packets, seat j's are a run of their own.
+        self.line(f"{pad}if not _up{number}:")
+        self.line(f"{pad}    {per_seat} = len({seats})")
+        self.line(f"{pad}    _t{number} = _n{number} * {per_seat} + _x{number}")
+        self.line(f"{pad}    {dealt} = _from{number}[len(_from{number}) - _t{number}:]")
+        self.line(f"{pad}    del _from{number}[len(_from{number}) - _t{number}:]")
+        self.line(f"{pad}    {dealt}.reverse()")
+        if step["one_at_a_time"]:
+            self.line(f"{pad}    for _j{number} in range({per_seat}):")
+            self.line(f"{pad}        _to{number}[{seats}[_j{number}]].extend({dealt}[_j{number}::{per_seat}])")
+        else:
+            self.line(f"{pad}    _at{number} = 0")
+            self.line(f"{pad}    for _j{number} in range({per_seat}):")
+            self.line(f"{pad}        _e{number} = _at{number} + _n{number} + (_j{number} < _x{number})")
+            self.line(f"{pad}        _to{number}[{seats}[_j{number}]].extend({dealt}[_at{number}:_e{number}])")
+            self.line(f"{pad}        _at{number} = _e{number}")
         if face_up is not None:
             self.bound_locals[inner] = {**self.bound_locals.get(bindings, {}), "receiver": f"_p{number}",
                                         "round": f"_r{number}"}
             made = len(self.lines)
             self.line(f"{pad}{inner} = {self.copy_of(bindings)}")
+        # Each card again, for its face: dealt one at a time from a source with face-up cards (each leaves its face
+        # there), and, with a `face_up` test, each card dealt found again (`_t` counts them) for the test
+        inner_pad = pad
+        if face_up is None:
+            self.line(f"{pad}else:")
+            inner_pad = pad + "    "
+        else:
+            self.line(f"{pad}_t{number} = 0")
         if step["one_at_a_time"]:
-            self.line(f"{pad}for _r{number} in range(1, _n{number} + 1 + (_x{number} > 0)):")
-            self.line(f"{pad}    for _p{number} in ({seats} if _r{number} <= _n{number} else "
+            self.line(f"{inner_pad}for _r{number} in range(1, _n{number} + 1 + (_x{number} > 0)):")
+            self.line(f"{inner_pad}    for _p{number} in ({seats} if _r{number} <= _n{number} else "
                       f"{seats}[:_x{number}]):")
         else:
-            self.line(f"{pad}for _i{number} in range(len({seats})):")
-            self.line(f"{pad}    _p{number} = {seats}[_i{number}]")
-            self.line(f"{pad}    for _r{number} in range(1, _n{number} + 1 + (_i{number} < _x{number})):")
-        body = pad + "        "
-        self.line(f"{body}_c{number} = _from{number}.pop()")
-        self.line(f"{body}if _up{number}:")  # `face_up` says otherwise
-        self.line(f"{body}    S.face_up.take({source_key}, _c{number})")
-        self.line(f"{body}_to{number}[_p{number}].append(_c{number})")
-        if face_up is not None:
-            stored = len(self.lines)
-            self.line(f"{body}{inner}['receiver'] = _p{number}")
-            self.line(f"{body}{inner}['round'] = _r{number}")
-            self.line(f"{body}if {self.expr(face_up, inner)}:", face_up.where)
-            self.line(f"{body}    S.face_up.add(({zone}, _p{number}), _c{number})")
-            self.unless_read(inner, made, [made, stored, stored + 1])
+            self.line(f"{inner_pad}for _i{number} in range(len({seats})):")
+            self.line(f"{inner_pad}    _p{number} = {seats}[_i{number}]")
+            self.line(f"{inner_pad}    for _r{number} in range(1, _n{number} + 1 + (_i{number} < _x{number})):")
+        body = inner_pad + "        "
+        one_by_one = [f"_c{number} = _from{number}.pop()", f"S.face_up.take({source_key}, _c{number})",
+                      f"_to{number}[_p{number}].append(_c{number})"]
+        if face_up is None:
+            for text in one_by_one:
+                self.line(f"{body}{text}")
+            return
+        self.line(f"{body}if _up{number}:")
+        for text in one_by_one:
+            self.line(f"{body}    {text}")
+        self.line(f"{body}else:")
+        self.line(f"{body}    _c{number} = {dealt}[_t{number}]")
+        self.line(f"{body}    _t{number} += 1")
+        stored = len(self.lines)
+        self.line(f"{body}{inner}['receiver'] = _p{number}")
+        self.line(f"{body}{inner}['round'] = _r{number}")
+        self.line(f"{body}if {self.expr(face_up, inner)}:", face_up.where)
+        self.line(f"{body}    S.face_up.add(({zone}, _p{number}), _c{number})")
+        self.unless_read(inner, made, [made, stored, stored + 1])
 
     def _log(self, step: Step, bindings: str, indent: int) -> None:
         parts: list[str] = []

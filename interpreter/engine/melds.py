@@ -432,6 +432,9 @@ class MeldRules:
         by_suit: dict[int, list[tuple[int, int]]] = {}
         by_rank: dict[int, list[tuple[int, int]]] = {}
         runs, sets = self._shapes
+        only_rank = only_suit = None  # (the rank and suit of a natural card `holding`: the melds it can be in)
+        if holding is not None and not is_wild[holding]:
+            only_rank, only_suit = rank_of[holding], suit_of[holding]
         copies = False  # (whether a natural card is held more than once: else a rank holds as many as its cards)
         for card in sorted(counts):  # (the cards in order, so that each suit's and rank's cards come in order)
             count = counts[card]
@@ -440,16 +443,13 @@ class MeldRules:
             held = (card, count)
             if is_wild[card]:
                 wild_cards.append(held)
-            else:
-                if runs:
+            else:  # (with a card to hold, only its suit's and rank's natural cards are grouped: no other is searched)
+                if runs and (only_suit is None or suit_of[card] == only_suit):
                     _held_into(by_suit, suit_of[card], held)
-                if sets:
+                if sets and (only_rank is None or rank_of[card] == only_rank):
                     _held_into(by_rank, rank_of[card], held)
                 if count > 1:
                     copies = True
-        only_rank = only_suit = None  # (the rank and suit of a natural card `holding`: the melds it can be in)
-        if holding is not None and not is_wild[holding]:
-            only_rank, only_suit = rank_of[holding], suit_of[holding]
         found: list[Group] = []
         groups = self._groups
         wilds: tuple[tuple[int, int], ...] = ()

@@ -103,7 +103,9 @@ MOST_GROUPS = 20_000  # the most groups of melds one decision may offer (see `gr
 def meld_groups(state: State, rules: MeldRules, seat: int, hand: list[int], owner: int, table: list[Meld],
                 most: int, where: str) -> list[tuple[tuple[Meld, ...], Action]]:
     """Every way to lay one to `most` new melds at once from the seat's hand, with its action."""
-    return groups(rules, seat, *new_melds(state, rules, seat, hand, owner, table), counted(hand), most, where)
+    melds, actions = new_melds(state, rules, seat, hand, owner, table)
+    assert state.meld_search is not None  # (the search just made: its count of the hand, which `groups` copies)
+    return groups(rules, seat, melds, actions, state.meld_search.counts, most, where)
 
 
 def groups(rules: MeldRules, seat: int, melds: Sequence[Meld], actions: Sequence[Action],

@@ -1,0 +1,108 @@
+"""The `deal` step (docs/ruleset-format.md, deal): which cards each receiver gets and in what order, one at a time
+or in packets, a fixed number or all of them (the first receivers getting the extra ones), with cards dealt face
+up by a `face_up` test, and from a source whose cards are face up. The deck is stacked, so that every card's
+place is known: the first card of the stacked order is dealt first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import CHANCE, load_ruleset
+from interpreter.engine.state import State
+
+RULESET = """
+format: 1
+name: Dealing
+players: {min: 3, max: 3}
+deck: {ranks: [1, 2, 3, 4, 5, 6, 7], suits: [S, H]}
+zones:
+  - {name: stock}
+  - {name: hand, owner: seat, visibility: owner}
+hand:
+  start: deal
+  phases:
+    - name: deal
+      steps:
+        - shuffle: stock
+        - TURN
+        - DEAL
+      next: play
+    - name: play
+      steps:
+        - decide: dealer
+          options:
+            - choose: done
+      next: end
+match:
+  hands: 1
+  result: "0"
+"""
+
+
+def _dealt(tmp_path: Path, deal: str, turn: str = "log: dealing") -> tuple[State, list[int]]:
+    """The state after the deal, and the stacked order (card ids, the first dealt first)."""
+    path = tmp_path / "deal.yaml"
+    path.write_text(RULESET.replace("DEAL", deal).replace("TURN", turn), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1)
+    assert state.current_player == CHANCE
+    event = state.chance_event()
+    assert event is not None
+    order = sorted(event["contents"], key=lambda text: (text[-1], text[:-1]))  # 1S..7S, then 1H..7H
+    state.apply_chance(order)
+    stock = state.values["stock"]
+    dealt_order = [state.game.deck.parse_card(text) for text in order]
+    assert state.current_player != CHANCE
+    assert stock == list(reversed(dealt_order[len(dealt_order) - len(stock):]))  # what is left, its top last
+    return state, dealt_order
+
+
+# The dealer is seat 0: the deal starts on its left, seat 1, then seat 2, then the dealer.
+@pytest.mark.parametrize(("deal", "expected"), [
+    # one at a time, round after round
+    ("{deal: 2, from: stock, to: hand}", {1: [0, 3], 2: [1, 4], 0: [2, 5]}),
+    # in packets: each receiver's cards at once
+    ("{deal: 2, from: stock, to: hand, one_at_a_time: false}", {1: [0, 1], 2: [2, 3], 0: [4, 5]}),
+    # all of the 14 cards: 4 each, the first two receivers one more
+    ("{deal: all, from: stock, to: hand}",
+     {1: [0, 3, 6, 9, 12], 2: [1, 4, 7, 10, 13], 0: [2, 5, 8, 11]}),
+    ("{deal: all, from: stock, to: hand, one_at_a_time: false}",
+     {1: [0, 1, 2, 3, 4], 2: [5, 6, 7, 8, 9], 0: [10, 11, 12, 13]}),
+    # the receivers named: the dealer first, then seat 2 (seat 1 gets nothing)
+    ("{deal: 3, from: stock, to: hand, seats: '[dealer, 2]'}", {0: [0, 2, 4], 2: [1, 3, 5], 1: []}),
+])
+def test_each_receiver_gets_its_cards_in_the_order_dealt(tmp_path: Path, deal: str,
+                                                          expected: dict[int, list[int]]) -> None:
+    state, order = _dealt(tmp_path, deal)
+    for seat, places in expected.items():
+        assert state.values["hand"][seat] == [order[place] for place in places], seat
+    assert not state.face_up.cards  # every card dealt face down
+
+
+@pytest.mark.parametrize("packets", [False, True])
+def test_face_up_turns_the_cards_it_names_face_up(tmp_path: Path, packets: bool) -> None:
+    deal = ("{deal: 3, from: stock, to: hand, face_up: 'round == 2 or receiver == dealer'"
+            + (", one_at_a_time: false}" if packets else "}"))
+    state, order = _dealt(tmp_path, deal)
+    # (one at a time: round r's card for the j-th receiver is the (3(r-1)+j)-th dealt; in packets the j-th
+    # receiver's cards are the 3j-th to the (3j+2)-th, its round-r card the (3j+r-1)-th)
+    place = (lambda j, r: 3 * j + r - 1) if packets else (lambda j, r: 3 * (r - 1) + j)
+    for j, seat in enumerate([1, 2, 0]):
+        hand = state.values["hand"][seat]
+        assert hand == [order[place(j, r)] for r in (1, 2, 3)]
+        shown = [order[place(j, r)] for r in (1, 2, 3) if r == 2 or seat == 0]
+        assert state.face_up.of(("hand", seat)) == shown
+
+
+@pytest.mark.parametrize("packets", [False, True])
+def test_cards_dealt_from_a_face_up_source_are_dealt_face_down(tmp_path: Path, packets: bool) -> None:
+    deal = "{deal: 2, from: stock, to: hand" + (", one_at_a_time: false}" if packets else "}")
+    state, order = _dealt(tmp_path, deal, turn="{turn: stock, face: up}")
+    for seat in range(3):
+        assert len(state.values["hand"][seat]) == 2
+        assert state.face_up.of(("hand", seat)) == []
+    # The cards left in the stock are still face up; those dealt left it.
+    assert sorted(state.face_up.of(("stock", -1))) == sorted(state.values["stock"])
+    assert len(state.values["stock"]) == 8
+    assert state.values["hand"][1] == ([order[0], order[1]] if packets else [order[0], order[3]])
