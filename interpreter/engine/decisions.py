@@ -738,10 +738,11 @@ def _why_no_meld(state: State, pending: Pending, option: Option) -> list[str]:
     key, table = state.cards.table(state, option.destination, pending.bindings)
     tried: list[tuple[str, Bindings]] = []
     if option.kind == "meld" and option.at_once > 1:
-        searched = rules.search(Counter(hand), key[1], table)
+        held = counted(hand)
+        searched = rules.search(held, key[1], table)
         for laid, action in groups(rules, pending.seat, [meld for meld, _ in searched],
                                    [Action(pending.seat, "meld", cards=meld.cards, roles=roles)
-                                    for meld, roles in searched], Counter(hand), option.at_once, option.where):
+                                    for meld, roles in searched], held, option.at_once, option.where):
             tried.append((state.action_text(action).split(" ", 2)[2],
                           {**pending.bindings, "cards": list(action.cards), "laid": list(laid)}))
         if not tried:
