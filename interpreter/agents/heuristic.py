@@ -113,14 +113,21 @@ class HeuristicAgent(Agent):
     def _would_win(self, state: State, trick: Step, bindings: dict[str, Any], action: Action) -> bool:
         _, cards = state.cards.zone(state, trick["zone"], bindings)
         trial = [*cards, action.card]
-        values = {**state.values, trick["zone"].name: trial}
-        if trick["beats"] is None:
-            winning = state.evaluate(trick["winning_card"], dict(bindings), values)
-        else:  # (each card against the one winning so far, in the order played)
-            winning = trial[0]
-            for card in trial[1:]:
-                if state.evaluate(trick["beats"], {**bindings, "card": card, "winning": winning}, values):
-                    winning = card
+        # The trick as it would be, put in the state's values for the rule's evaluation and taken out again (a
+        # copy of all the values for each card tried cost more than the rule itself)
+        values, name = state.values, trick["zone"].name
+        kept = values[name]
+        values[name] = trial
+        try:
+            if trick["beats"] is None:
+                winning = state.evaluate(trick["winning_card"], dict(bindings))
+            else:  # (each card against the one winning so far, in the order played)
+                winning = trial[0]
+                for card in trial[1:]:
+                    if state.evaluate(trick["beats"], {**bindings, "card": card, "winning": winning}):
+                        winning = card
+        finally:
+            values[name] = kept
         return bool(winning == action.card)
 
     def _by_playouts(self, state: State, legal: list[Action]) -> Action:

@@ -271,6 +271,11 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
         for cards, owner in instances:
             if not cards or sees_zone(state, zone, owner, seat):
                 continue
+            if not trial.face_up.cards.get((name, owner)) and not known.get((name, owner)):
+                # (no card of it face up, none known to be in it, as with most zones: every place is dealt again)
+                pool.extend(cards)
+                places.append((cards, list(range(len(cards))), []))
+                continue
             up = Counter(trial.face_up.of((name, owner)))
             free: list[int] = []
             for index, card in enumerate(cards):
