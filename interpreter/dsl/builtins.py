@@ -11,7 +11,7 @@ import functools
 import itertools
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -170,6 +170,15 @@ _FEW_ITEMS = MAX_SUBSETS.bit_length() - 1  # (2 ** 16 subsets at the most, no mo
 
 
 def _subsets(items: Sequence[Any], smallest: int | None = None, largest: int | None = None) -> list[list[Any]]:
+    return list(map(list, subset_choices(items, smallest, largest)))
+
+
+def subset_choices(items: Sequence[Any], smallest: int | None = None,
+                   largest: int | None = None) -> Iterable[tuple[Any, ...]]:
+    """`subsets`, each choice a tuple, made as they are gone over when no two items are equal (with equal items,
+    each choice once: all are made first, to leave out repeats). The compiled code goes over these where a
+    quantifier or comprehension only goes over, counts, indexes or looks in each choice (see the compiler's
+    `_reads_as_items`). Too many subsets fail here, before any is made."""
     size_of = len(items)
     low = 0 if smallest is None else max(smallest, 0)
     high = size_of if largest is None else min(largest, size_of)
@@ -184,14 +193,13 @@ def _subsets(items: Sequence[Any], smallest: int | None = None, largest: int | N
         distinct = False
     if distinct:  # (the common case: no two equal items, so no choice can repeat another; made in C)
         if low == high:  # (`subsets(cards, 3, 3)`: one size)
-            return list(map(list, itertools.combinations(items, low)))
-        return list(map(list, itertools.chain.from_iterable(
-            [itertools.combinations(items, size) for size in range(low, high + 1)])))
-    found: dict[tuple[Any, ...], list[Any]] = {}  # each choice once: equal items (two packs) give no repeats
+            return itertools.combinations(items, low)
+        return itertools.chain.from_iterable([itertools.combinations(items, size) for size in range(low, high + 1)])
+    found: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each choice once: equal items (two packs) give no repeats
     for size in range(low, high + 1):
         for chosen in itertools.combinations(items, size):
-            found.setdefault(tuple(sorted(chosen, key=repr)), list(chosen))
-    return list(found.values())
+            found.setdefault(tuple(sorted(chosen, key=repr)), chosen)
+    return found.values()
 
 
 def _round_up(number: int, multiple: int) -> int:
@@ -476,7 +484,10 @@ BUILTINS: dict[str, Builtin] = {
                  "lists", "Every choice of some of the items, each keeping their order: the smaller first, from "
                  "`smallest` items (default 0) to `largest` (default all); each choice once, even when items repeat "
                  "(two packs). n items have 2^n subsets: more than 100,000 is an error. As a choice's argument "
-                 "values, it lets a player choose several cards in one action.",
+                 "values, it lets a player choose several cards in one action. Gone over by a quantifier or "
+                 "comprehension that only counts, sums, indexes or looks in each choice (`count(points(s) == 15 for "
+                 "s in subsets(cs, 2))`), the choices are made one at a time as the loop reaches them, which costs "
+                 "less than the whole list.",
                  "subsets([1, 2, 3], 2) == [[1, 2], [1, 3], [2, 3], [1, 2, 3]] and size(subsets([1, 2])) == 4",
                  _subsets),
         # numbers

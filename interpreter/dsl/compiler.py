@@ -24,7 +24,7 @@ from typing import Any
 
 from interpreter.cards import Deck, missing_key
 from interpreter.dsl import ast
-from interpreter.dsl.builtins import BUILTINS, beaters_for
+from interpreter.dsl.builtins import BUILTINS, beaters_for, subset_choices
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
@@ -350,7 +350,7 @@ def namespace_for(deck: Deck) -> dict[str, Any]:
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
         CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of),
-        CARDS_WHERE=_cards_where(deck), BEATERS=beaters_for(deck),
+        CARDS_WHERE=_cards_where(deck), BEATERS=beaters_for(deck), SUBSET_CHOICES=subset_choices,
         any=any, all=all, sum=sum, len=len, max=max, min=min, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, FRACTION=fraction,
         KEY=functools.partial(_key, deck),
@@ -845,11 +845,17 @@ class _Emitter:
         if isinstance(node, ast.Call) and not node.arguments and node.function in _ITERATED \
                 and id(node) not in self.annotations.calls:
             return _ITERATED[node.function]  # (gone over, never kept: no list need be made)
+        with self._in_iterable():
+            return self.emit(node)
+
+    @contextmanager
+    def _in_iterable(self) -> Iterator[None]:
+        """Writing the list a quantifier or comprehension goes over (see `_iterable`)."""
         kept, self.kept_locally = self.kept_locally, None
         self.in_iterable += 1
         self.loop_frames.append(None)
         try:
-            return self.emit(node)
+            yield
         finally:
             self.kept_locally = kept
             self.in_iterable -= 1
@@ -872,7 +878,9 @@ class _Emitter:
         return self._kept_for_items(code, node)
 
     def _quantifier(self, node: ast.Quantifier) -> str:
-        collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
+        # (`highest(s in subsets(cs) by ...)` gives a choice itself: a list, never a tuple)
+        collection, rest, tuples = self._collection(node.variable, node.collection, node.condition, node.body,
+                                                    node.function in _GIVES_ITEM)
         variable = f"v_{node.variable}"
         function = node.function
         if rest is None and _is_seats(node.collection, self.annotations):
@@ -890,7 +898,7 @@ class _Emitter:
             return _FIELD_FOLDS[function].format(fields=f"map({table}_OF, {collection})")
         kept_loop = function in _KEPT_LOOPS and self.helper is not None and self.folding is not None
         frame: tuple[str, dict[str, str]] | None = (node.variable, {}) if looped or kept_loop else None
-        body, condition = self._in_loop(node.variable, node.body, rest, frame)
+        body, condition = self._in_loop(node.variable, node.body, rest, frame, tuples)
         loop = f"for {variable} in {collection}{condition}"
         if frame is not None and (looped or frame[1]):  # (`max`, `min`: a loop when it keeps a value)
             return self._loop(function, variable, collection, body, condition, frame[1])
@@ -1086,32 +1094,56 @@ class _Emitter:
         """`first([... for x in xs if ...])`: a function of its own with a loop that stops at the first item that
         meets the condition (as `_loop`), rather than the list of them all; or the first of the cards picked in C
         (`first([c for c in hand if c.suit == trump])`, see `_field_test`)."""
-        collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
+        collection, rest, tuples = self._collection(node.variable, node.collection, node.condition, node.result)
         if rest is not None and rest is node.condition and isinstance(node.result, ast.Name) and \
                 node.result.identifier == node.variable:
             picked = self._field_test(node.variable, rest, collection, _FIELD_FILTERS, "[]")
             if picked is not None:
                 return f"B_first({picked})"
         frame: tuple[str, dict[str, str]] = (node.variable, {})
-        result, condition = self._in_loop(node.variable, node.result, rest, frame)
+        result, condition = self._in_loop(node.variable, node.result, rest, frame, tuples)
         return self._loop("first", f"v_{node.variable}", collection, result, condition, frame[1])
 
     def _in_loop(self, variable: str, result: ast.Node, rest: ast.Node | None,
-                 frame: tuple[str, dict[str, str]] | None) -> tuple[str, str]:
+                 frame: tuple[str, dict[str, str]] | None, tuples: bool = False) -> tuple[str, str]:
         """The code of a quantifier's or a comprehension's result and of its condition (` if ...`, or nothing),
-        with its variable bound; `frame`: the loop's, when it is written as a function of its own (`_loop`)."""
+        with its variable bound; `frame`: the loop's, when it is written as a function of its own (`_loop`). The
+        variable itself as the result of a loop over tuples (`tuples`: see `_collection`) is made a list."""
         self.loop_frames.append(frame)  # (None in a comprehension: a local bound there would be a cell)
         try:
             with self._bound(variable):
-                return self.emit(result), f" if {self.emit(rest)}" if rest is not None else ""
+                code = self.emit(result)
+                if tuples and isinstance(result, ast.Name) and result.identifier == variable:
+                    code = f"list({code})"
+                return code, f" if {self.emit(rest)}" if rest is not None else ""
         finally:
             self.loop_frames.pop()
+
+    def _collection(self, variable: str, collection: ast.Node, condition: ast.Node | None,
+                    result: ast.Node, gives_item: bool = False) -> tuple[str, ast.Node | None, bool]:
+        """The code of what a quantifier or comprehension goes over, what is left of its condition (see
+        `_deck_suit`). The choices of `subsets(...)` are made one at a time as tuples, not as a list of lists, when
+        the loop only goes over, counts, indexes or looks in each (`count(sum(value(c) for c in s) == 15 for s in
+        subsets(cs, 2))`); a comprehension that keeps the choice itself makes a list of each one it keeps (a
+        quantifier that gives an item itself, `gives_item`, goes over lists). Subsets of the game's values alone,
+        in a loop or a definition with parameters, are still made once as a list and kept for the evaluation
+        (`_emit_call`). And whether the items are such tuples."""
+        if not gives_item and isinstance(collection, ast.Call) and collection.function == "subsets" and \
+                id(collection) not in self.annotations.calls and self.folding is not None and \
+                not ((self.locals or self.looping) and self._invariant(collection)):
+            kept_whole = isinstance(result, ast.Name) and result.identifier == variable
+            reads = [part for part in (condition, None if kept_whole else result) if part is not None]
+            if _reads_as_items(variable, reads, self.annotations, self.folding):
+                with self._in_iterable():
+                    arguments = ", ".join(self.emit(argument) for argument in collection.arguments)
+                return f"SUBSET_CHOICES({arguments})", condition, True
+        return (*self._deck_suit(variable, collection, condition), False)
 
     def _emit_comprehension(self, node: ast.Comprehension) -> str:
         return self._kept_whole(node, self._comprehension)
 
     def _comprehension(self, node: ast.Comprehension) -> str:
-        collection, rest = self._deck_suit(node.variable, node.collection, node.condition)
+        collection, rest, tuples = self._collection(node.variable, node.collection, node.condition, node.result)
         if rest is not None and rest is node.condition and isinstance(node.result, ast.Name) and \
                 node.result.identifier == node.variable and self.helper is not None and self.folding is not None:
             kept = self._field_test(node.variable, rest, collection, _FIELD_FILTERS, "[]")
@@ -1123,7 +1155,7 @@ class _Emitter:
         # (a loop of its own when it keeps a value for its items: `[same(h, c) * 16 + order(c.rank) for c in h]`)
         frame: tuple[str, dict[str, str]] | None = (node.variable, {}) \
             if self.helper is not None and self.folding is not None else None
-        result, condition = self._in_loop(node.variable, node.result, rest, frame)
+        result, condition = self._in_loop(node.variable, node.result, rest, frame, tuples)
         if frame is not None and frame[1]:
             return self._loop("list", f"v_{node.variable}", collection, result, condition, frame[1])
         return f"[{result} for v_{node.variable} in {collection}{condition}]"
@@ -1375,6 +1407,58 @@ def _first_conjunct(condition: ast.Node | None) -> tuple[ast.Node | None, ast.No
             return first, condition.right
         return first, dataclasses.replace(condition, left=rest)
     return condition, None
+
+
+# Quantifiers whose value is one of the items they go over (`highest(x in items by key)`)
+_GIVES_ITEM = frozenset({"highest", "lowest"})
+# Builtins that read a tuple of items as they read a list, and make no list that holds it (`_reads_as_items`)
+_ITEM_READERS = frozenset({"size", "points", "first", "last", "sort", "distinct"})
+
+
+def _reads_as_items(variable: str, nodes: Iterable[ast.Node], annotations: Annotations, folding: Folding,
+                    depth: int = 0) -> bool:
+    """Whether the nodes read a quantifier's or comprehension's variable, a list, only for its items: gone over
+    by a quantifier or comprehension, indexed, looked in (`x in s`), or given to a builtin of _ITEM_READERS or to
+    a definition whose body reads its parameter so. A tuple of the same items then gives the same values
+    (`_Emitter._collection`); a list compared (`s == [...]`), joined (`s + t`), put in a list or returned is not
+    read so."""
+    waiting = list(nodes)
+    while waiting:
+        node = waiting.pop()
+        if isinstance(node, ast.Name):
+            if node.identifier == variable:  # (a read that none of the cases below took for items)
+                return False
+        elif isinstance(node, (ast.Quantifier, ast.Comprehension)):
+            if not _is_name(node.collection, variable):
+                waiting.append(node.collection)
+            if node.variable != variable:  # (an inner loop's variable of the same name hides it)
+                waiting.extend(part for part in ast.children(node)[1:])
+        elif isinstance(node, ast.Index) and _is_name(node.subject, variable):
+            waiting.append(node.index)
+        elif isinstance(node, ast.Binary) and node.operator in ("in", "not in") and _is_name(node.right, variable):
+            waiting.append(node.left)
+        elif isinstance(node, ast.Call):
+            call = annotations.calls.get(id(node))
+            for position, argument in enumerate(node.arguments):
+                if not _is_name(argument, variable):
+                    waiting.append(argument)
+                elif call is None:
+                    if node.function not in _ITEM_READERS:
+                        return False
+                else:
+                    instance = folding.instance(call)
+                    if instance is None or instance.annotations is None or instance.failed or depth > 8 or \
+                            position >= len(instance.definition.parameters) or not _reads_as_items(
+                                instance.definition.parameters[position], [instance.definition.body],
+                                instance.annotations, folding, depth + 1):
+                        return False
+        else:
+            waiting.extend(ast.children(node))
+    return True
+
+
+def _is_name(node: ast.Node, identifier: str) -> bool:
+    return isinstance(node, ast.Name) and node.identifier == identifier
 
 
 def _reads(node: ast.Node, variable: str) -> bool:

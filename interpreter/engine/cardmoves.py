@@ -160,11 +160,23 @@ class Cards:
                   face: str | None, at_bottom: bool, amount: int | list[int], where: str) -> None:
         """The named cards (a list), or a number of cards from the top, which must all be there."""
         if isinstance(amount, list):
-            for card in amount:
-                if card not in source:
-                    raise RulesetRuntimeError(f"{state.card_text(card)} is not in {source_key[0]}", where)
-                _, card_was_up = self._take(state, source_key, source, len(source) - 1 - source[::-1].index(card))
-                self._put(state, target_key, target, card, face == "up" or (card_was_up and face != "down"), at_bottom)
+            face_up = state.face_up
+            for card in amount:  # (as `_take` and `_put` would, written out: a capture moves several at once)
+                if source and source[-1] == card:
+                    source.pop()
+                else:
+                    try:
+                        del source[len(source) - 1 - source[::-1].index(card)]
+                    except ValueError:
+                        raise RulesetRuntimeError(f"{state.card_text(card)} is not in {source_key[0]}",
+                                                  where) from None
+                was_up = face_up.take(source_key, card) if face_up.cards else False
+                if at_bottom:
+                    target.insert(0, card)
+                else:
+                    target.append(card)
+                if face == "up" or (was_up and face != "down"):
+                    face_up.add(target_key, card)
             return
         moved = self._move_top(state, source_key, source, target_key, target, face, at_bottom, int(amount))
         if moved < amount:

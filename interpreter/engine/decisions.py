@@ -280,9 +280,10 @@ def _take_melding_actions(state: State, pending: Pending, option: Option, found:
                        for clause in option.clauses):
         return
     shared["cards"] = list(pile)
+    per_plan = option.per_action_clauses  # (the others hold for every plan: tested above)
     for action, plan in top_melds(state, pending.seat, option, shared):
         shared["after"], shared["laid"] = plan[0], list(plan[1])
-        if _first_failure(state, option.clauses, shared) is None and found.setdefault(action, option) is option:
+        if _first_failure(state, per_plan, shared) is None and found.setdefault(action, option) is option:
             state.meld_plans[action] = plan
     restore(shared, pending.bindings, MELD_NAMES)
 

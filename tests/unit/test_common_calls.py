@@ -37,13 +37,16 @@ def compiled(expression: str) -> tuple[Callable[..., Any], list[int]]:
     name = program.add(node, annotations)
     function = program.build()[name]
     calls = [0]
-    subsets = program.namespace["B_subsets"]
 
-    def counted(*arguments: Any) -> Any:
-        calls[0] += 1
-        return subsets(*arguments)
+    def counting(made: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*arguments: Any) -> Any:
+            calls[0] += 1
+            return made(*arguments)
+        return counted
 
-    program.namespace["B_subsets"] = counted
+    # (the subsets as a list, or as tuples made as a loop goes over them: either is a call of `subsets`)
+    for name in ("B_subsets", "SUBSET_CHOICES"):
+        program.namespace[name] = counting(program.namespace[name])
     return function, calls
 
 
