@@ -195,10 +195,12 @@ def subset_choices(items: Sequence[Any], smallest: int | None = None,
         if low == high:  # (`subsets(cards, 3, 3)`: one size)
             return itertools.combinations(items, low)
         return itertools.chain.from_iterable([itertools.combinations(items, size) for size in range(low, high + 1)])
-    found: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each choice once: equal items (two packs) give no repeats
+    # Each choice once: equal items (two packs) give no repeats. A choice is told by its items' texts, in order
+    # (items that are lists, which do not hash, included)
+    found: dict[tuple[str, ...], tuple[Any, ...]] = {}
     for size in range(low, high + 1):
         for chosen in itertools.combinations(items, size):
-            found.setdefault(tuple(sorted(chosen, key=repr)), chosen)
+            found.setdefault(tuple(sorted(map(repr, chosen))), chosen)
     return found.values()
 
 
