@@ -420,12 +420,13 @@ class MeldRules:
         return found
 
     def search_groups(self, counts: Mapping[int, int], owner: int, table: list[Meld],
-                      holding: int | None = None) -> list[Group]:
+                      holding: int | None = None, first: bool = False) -> list[Group]:
         """`search`'s melds as it keeps them: the groups that hold any, in order, each one's melds with what each
         one's cards stand for in two tuples (a caller that makes an object per meld anyway, such as its action,
         makes no tuple for each, and the cards a meld needs are counted only where they are asked: a search of a
         25-card hand finds over a hundred melds, and each object kept alive is one more for the garbage collector
-        to go over)."""
+        to go over). With `first`, only the first group that holds a meld (whether the cards make any: the groups
+        after it are not worked out)."""
         is_wild, suit_of, rank_of = self.is_wild, self.deck.suit_of, self.deck.rank_of
         wild_cards: list[tuple[int, int]] = []
         # The natural cards held by suit (for the run kinds) and by rank (for the set kinds).
@@ -482,6 +483,8 @@ class MeldRules:
                         group = self._keep_group(key, made_sets, set_roles)
                     if group[0]:
                         found.append(group)
+                        if first:
+                            return found
             else:
                 suits = set(by_suit)
                 for card, _ in wilds:
@@ -498,6 +501,8 @@ class MeldRules:
                         group = self._keep_group(key, made_runs, run_roles)
                     if group[0]:
                         found.append(group)
+                        if first:
+                            return found
         # (Each meld once: a group holds each of its melds once, and two groups never make the same meld: a meld
         # holds a natural card, of its group's rank or suit.)
         return found
@@ -527,7 +532,8 @@ class MeldRules:
             return kept[1]
         if len(self._can_meld) >= _UNMELDED_KEPT:
             self._can_meld.clear()
-        known = bool(self.candidates(cards, 0, list(melds), 0)) or any(
+        # (whether the cards make a meld: the search stops at the first group of melds it finds)
+        known = bool(self.search_groups(counted(cards), 0, list(melds), None, True)) or any(
             self.add(meld, card) is not None for meld in melds for card in dict.fromkeys(cards))
         self._can_meld[key] = (tuple(melds), known)
         return known

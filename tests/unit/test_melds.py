@@ -346,6 +346,18 @@ def test_can_meld_asks_whether_the_cards_make_a_meld_or_go_onto_one() -> None:
     assert rules().can_meld(cards("8H 9H 10H"), []) and not rules().can_meld(cards("8H 10H QH"), [group])
 
 
+def test_can_meld_of_many_cards_answers_as_the_whole_search_does() -> None:
+    # (`can_meld` stops its search at the first group of melds: the answer is whether the whole search finds one,
+    # and that first group is the whole search's first, over hands of 3 to 40 cards of a double pack with jokers)
+    dealer = random.Random(7)
+    deck = list(range(len(rules().deck.text_of))) * 2
+    for number in range(300):
+        hand = dealer.sample(deck, 3 + number % 38)
+        full = rules().search_groups(counted(hand), 0, [])
+        assert rules().search_groups(counted(hand), 0, [], None, True) == full[:1]
+        assert rules().can_meld(hand, []) == bool(full)
+
+
 @pytest.mark.parametrize("path", [BURRACO, RUMMY_500], ids=["burraco", "rummy500"])
 def test_the_additions_offered_are_the_cards_add_takes(path: Path) -> None:
     # BU-28 to BU-33: every card of a hand that goes onto a meld, in the hand's order, with the meld it makes, as
