@@ -29,6 +29,9 @@ from interpreter.dsl.checker import Environment
 from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
 from interpreter.dsl.sharing import share
+from interpreter.dsl.statements import Statements
+from interpreter.dsl.statements import reads as _reads
+from interpreter.dsl.statements import worked_out_first as _worked_out_first
 from interpreter.dsl.types import Type
 from interpreter.errors import EvaluationError
 from interpreter.numbers import divide, fraction
@@ -141,11 +144,13 @@ class Program:
         name = f"x_{len(self._expressions)}"
         emitters = [(self._emitter(annotations), node) for node, annotations in parts]
         kept: dict[str, str] = {}  # what reads no item, kept in locals of the function (faster than in `B`)
+        assigned: dict[str, str] = {}  # of those, the ones certainly worked out at the line being written
         item_names = {variable} if binding is None else set(_BOUND_NAME.findall(binding))
         for emitter, _ in emitters:
             emitter.looping = True  # the conditions run once per item: what reads no item is worked out once
             emitter.kept_locally = kept
             emitter.item_names = item_names
+            emitter.assigned = assigned
         # A condition that always holds is left out (a definition `strict: "false"` can make one always hold).
         written = [(emitter, node) for emitter, node in emitters
                    if emitter.constant(node) is UNKNOWN or not emitter.constant(node)]
@@ -170,7 +175,8 @@ class Program:
             return "; ".join(_BOUND_NAME.sub(lambda m: in_place.get(m.group(1), m.group(0)), part, count=1)
                              for part in bindings) or "pass"
 
-        body = _filter_lines(written, variable if binding is None else None, bind)
+        statements = Statements(kept, assigned, self._body_emitter)
+        body = _filter_lines(written, variable if binding is None else None, bind, statements)
         self._expressions.append(name)
         self._append(f"def {name}(V, B, items):\n{_unset(kept)}    if not items:\n        return []\n{body}",
                      [emitter for emitter, _ in emitters])
@@ -223,9 +229,30 @@ class Program:
                     return False
                 if name == "player" and id(current) in found.implicit_index:  # (`tricks` read at `player`)
                     return False
-                hidden = hidden or call is not None or isinstance(current, (ast.Quantifier, ast.Comprehension))
-                waiting.extend((child, hidden) for child in ast.children(current))
+                # (a name given to a definition as an argument is read where the call is: its function, or its body
+                # written in place, has it as a parameter)
+                inside = hidden or isinstance(current, (ast.Quantifier, ast.Comprehension))
+                waiting.extend((child, inside or (call is not None and not isinstance(child, ast.Name)))
+                               for child in ast.children(current))
         return True
+
+    def _body_emitter(self, function_name: str, reader: _Emitter, arguments: dict[str, str]) -> _Emitter | None:
+        """For statements.py: an emitter writing the body of the definition `function_name` in place, in the
+        function `reader` writes for (what it keeps, kept alike), its parameters written as `arguments` (none for
+        a parameterless definition); None for a definition with errors or other parameters."""
+        instance = self._folding.instance(function_name)
+        if instance is None or instance.annotations is None or instance.failed or \
+                set(instance.definition.parameters) != set(arguments):
+            return None
+        inner = self._emitter(instance.annotations, instance.definition.parameters)
+        inner.arguments = dict(arguments)
+        inner.statement_locals = set(arguments)  # (written as the arguments' code, in place)
+        inner.looping = bool(arguments)  # (a definition with parameters is called in a loop, as a rule)
+        inner.kept_locally = reader.kept_locally
+        inner.assigned = reader.assigned
+        inner.item_names = reader.item_names
+        inner.inline_depth = reader.inline_depth + 1
+        return inner
 
     def _emitter(self, annotations: Annotations, parameters: Iterable[str] = ()) -> _Emitter:
         emitter = _Emitter(annotations, parameters, self._folding)
@@ -359,7 +386,9 @@ def namespace_for(deck: Deck) -> dict[str, Any]:
 
 
 def _free_locals(code: str) -> set[str]:
-    """The quantifier variables and parameters (`v_...`) generated code reads that it does not bind itself."""
+    """The quantifier variables and parameters (`v_...`) generated code reads that it does not bind itself, and a
+    filter's candidate read in place (`item`, `i_...`: see `Program._read_in_place`), which a definition written
+    in place may hand to a quantifier's function."""
     if not code:
         return set()
     free: set[str] = set()
@@ -377,7 +406,8 @@ def _free_locals(code: str) -> set[str]:
         if isinstance(node, python_ast.Lambda):
             visit(node.body, bound | {argument.arg for argument in node.args.args})
             return
-        if isinstance(node, python_ast.Name) and node.id.startswith("v_") and node.id not in bound:
+        if isinstance(node, python_ast.Name) and (node.id.startswith(("v_", "i_")) or node.id == "item") and \
+                node.id not in bound:
             free.add(node.id)
         for child in python_ast.iter_child_nodes(node):
             visit(child, bound)
@@ -466,7 +496,7 @@ _OVER_SEATS = {
 
 _LOCAL = re.compile(r"v_[a-z0-9_]+")  # a quantifier's variable or a parameter, in the generated code
 _ITEMS = re.compile(r"\bitems\b")  # the collection in `_FIELD_TESTS`' code
-_PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None")
+_PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None|item|i_[a-z0-9_]+")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
 
 
@@ -498,19 +528,6 @@ def _sides(test: ast.Binary) -> tuple[tuple[ast.Node, ast.Node, str], tuple[ast.
     """A comparison read from either side: (this side, the other, the operator as seen from this side), the left
     side first (`top >= value(c)` from its right is `value(c) <= top`; an operator with no swapped form, "")."""
     return (test.left, test.right, test.operator), (test.right, test.left, _SWAPPED.get(test.operator, ""))
-
-
-def _worked_out_first(node: ast.Node) -> Iterator[ast.Node]:
-    """The nodes an expression always works out: not those behind `and`, `or` or a conditional's branches, nor
-    inside a quantifier or a comprehension (whose items may be none)."""
-    yield node
-    if isinstance(node, ast.Binary) and node.operator in ("and", "or"):
-        yield from _worked_out_first(node.left)
-    elif isinstance(node, ast.Conditional):
-        yield from _worked_out_first(node.condition)
-    elif not isinstance(node, (ast.Quantifier, ast.Comprehension)):
-        for child in ast.children(node):
-            yield from _worked_out_first(child)
 
 
 def _nodes(node: ast.Node) -> Iterator[ast.Node]:
@@ -551,6 +568,11 @@ class _Emitter:
         # In a definition written in place of its call: the loop whose function the code goes into, as the
         # caller saw it (its innermost frame, None inside a comprehension), for `_field_test` alone
         self.enclosing_frame: tuple[str, dict[str, str]] | None = None
+        # In a filter's tests written as statements (statements.py): the values certainly worked out where the code
+        # goes (key -> local of the filter's function), and the locals that loops written there bind (the item, or
+        # a definition's parameter standing for it).
+        self.assigned: dict[str, str] | None = None
+        self.statement_locals: set[str] = set()
 
     def emit(self, node: ast.Node) -> str:
         value = self.constant(node)
@@ -655,7 +677,9 @@ class _Emitter:
             # (`beats(c, trick_winner(trick, trump), trump)` for each card of a quantifier or a filter, the card
             # winning and the trumps the same for all: `c in` the cards that beat it, a set worked out once)
             beaters = f"BEATERS({arguments[1]}, {arguments[2] if len(arguments) > 2 else 'None'})"
-            key = self.folding.hoisted.setdefault(beaters, f"h_{len(self.folding.hoisted)}")
+            # (kept by what is written, not by its code, which reads a value worked out before as a local)
+            shape = ("beats", *(_shape(argument) for argument in node.arguments[1:]))
+            key = self.folding.hoisted.setdefault(shape, f"h_{len(self.folding.hoisted)}")
             self.hoisted = True
             return f"({arguments[0]} in {self._in_loop_local(self._kept(key, beaters, node))})"
         folded = _FOLDED_IN_PLACE.get((node.function, len(arguments)))
@@ -668,9 +692,9 @@ class _Emitter:
         if (self.locals or self.looping) and self.folding is not None and node.arguments and self._invariant(node):
             # A builtin over game values only, inside a loop or a definition with parameters (`trick_winner(
             # trick, trump)` in `beats_trick(c)`): worked out once per evaluation and kept in `B`.
-            # (by its code, which reads the game's values and constants only: the same call written in several
+            # (by what is written, which reads the game's values and constants only: the same call written in several
             # places, `first(trick)` in three definitions, is worked out once)
-            key = self.folding.hoisted.setdefault(code, f"h_{len(self.folding.hoisted)}")
+            key = self.folding.hoisted.setdefault(_shape(node), f"h_{len(self.folding.hoisted)}")
             self.hoisted = True
             return self._kept(key, code, node)
         if node.arguments and self._same_for_every_item(node):  # (`size(hand)` in a meld's clause)
@@ -757,7 +781,8 @@ class _Emitter:
             return None
         frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
         place = (function_name, tuple(arguments), bool(self.shadowing), bool(self.in_iterable),
-                 self.kept_locally is None, self.looping, id(frame))  # (its code may read the frame's locals)
+                 self.kept_locally is None, self.looping, id(frame),  # (its code may read the frame's locals)
+                 self._where_written())
         written = self.inlined_here.get(place)
         if written is not None:  # the same call again: the same code (a quantifier in it keeps its one function)
             self.inlined.append((written, function_name))
@@ -773,6 +798,11 @@ class _Emitter:
         inner.helper = self.helper
         inner.inline_depth = self.inline_depth + 1
         inner.enclosing_frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
+        if self._where_written() is not None:  # (its parameters are written as the arguments' code, in place)
+            inner.assigned = self.assigned
+            inner.statement_locals = set(inner.locals) | self.statement_locals
+            if inner.kept_locally is None:  # (what it keeps is kept in the function's locals, as the caller's is)
+                inner.kept_locally = self.kept_locally
         code = f"({inner.emit(body)})"
         for call, (_, places) in inner.repeated_calls.items():  # (never kept: see `_record_call`)
             for _ in range(places):
@@ -790,7 +820,7 @@ class _Emitter:
         parameters, and for a larger definition."""
         if self.locals or self.shadowing or self.in_iterable or self.inline_depth >= 3 or self.folding is None:
             return None
-        place = ("memoised", function_name, self.kept_locally is None)
+        place = ("memoised", function_name, self.kept_locally is None, self._where_written())
         written = self.inlined_here.get(place)
         if written is not None:  # (written once: the same code at each place, its quantifiers' functions shared)
             self.inlined.append((written, function_name))
@@ -804,15 +834,34 @@ class _Emitter:
         return self._written_in_place(inner, instance.definition.body, function_name, place)
 
     def _kept(self, key: str, code: str, node: ast.Node | None = None) -> str:
-        """A value worked out once and kept: in `B` under `key`, and at the top of a card filter also in a local
-        of the filter's function. Not inside a quantifier or a comprehension: a local bound there by `:=` becomes
-        a cell that the comprehension's function closes over, which costs more than it saves."""
+        """A value worked out once and kept: in `B` under `key`, or in a filter's function in a local of the
+        function instead (the quantifiers' functions it calls keep what they work out in `B` themselves). Not
+        inside a quantifier or a comprehension: a local bound there by `:=` becomes a cell that the
+        comprehension's function closes over, which costs more than it saves."""
+        written = self._assigned(key)
+        if written is not None:  # (worked out by a statement before: see statements.py)
+            return written
         in_bindings = f"(B[{key!r}] if {key!r} in B else B.setdefault({key!r}, {code}))"
-        if self.kept_locally is None or self.locals:
+        if self.kept_locally is None or self.loop_frames or self.locals - self.statement_locals:
             # (in a quantifier written as a loop, also in a local of its function: it reads nothing of the items)
             return self._in_loop_local(in_bindings) if self.loop_frames and not self.in_iterable else in_bindings
         local = self.kept_locally.setdefault(key, f"k_{key}")
-        return self._eagerly(local, in_bindings, node)
+        return self._eagerly(local, in_bindings if self.assigned is None else code, node)
+
+    def _assigned(self, key: str) -> str | None:
+        """The local of the filter's function holding the value kept under `key`, when a statement before the code
+        being written certainly worked it out (statements.py) and the code goes into that function itself (not
+        into a quantifier's function or a comprehension); else None."""
+        if self.assigned is None or self.loop_frames or self.in_iterable or self.locals - self.statement_locals:
+            return None
+        return self.assigned.get(key)
+
+    def _where_written(self) -> tuple[tuple[str, str], ...] | None:
+        """What code written here reads as worked out before it (see `_assigned`): part of the place a definition
+        written in place is kept for, since the same call elsewhere in the function may not read the same."""
+        if self.assigned is None or self.loop_frames or self.in_iterable or self.locals - self.statement_locals:
+            return None
+        return tuple(sorted(self.assigned.items()))
 
     def _invariant(self, node: ast.Node) -> bool:
         """Whether a node reads the game's values and constants only: no bound name, no variable of a loop or
@@ -1191,7 +1240,7 @@ class _Emitter:
 
 
 def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None,
-                  bind: Callable[[list[tuple[_Emitter, list[ast.Node]]]], str]) -> str:
+                  bind: Callable[[list[tuple[_Emitter, list[ast.Node]]]], str], statements: Statements) -> str:
     """The body of a filter's function once it has items: each condition in turn narrows `items`.
 
     The tests of a condition joined by `or` that read nothing of an item are worked out once: when one holds,
@@ -1202,10 +1251,13 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
     `top_rank` is set); one that compares a card's suit, rank or value with a value that reads nothing of the
     card is made in C (the cards of that suit: `_FIELD_FILTERS`). `variable`: the name each card is bound to (None
     when several names are bound); `bind`: the code binding an item for a pass over the items testing the tests
-    given (each pass binds what its own tests read)."""
-    lines: list[str] = []
+    given (each pass binds what its own tests read); `statements`: what writes the tests that read nothing of an
+    item, at the function's level (statements.py)."""
+    lines = statements.lines  # (the statements write where the conditions' lines go)
     waiting: list[tuple[_Emitter, list[ast.Node]]] = []  # conditions reading the item, for the next pass
-    waiting_once = ""  # the code of the tests reading nothing of an item that the waiting conditions share
+    # the tests reading nothing of an item that the waiting conditions share (the emitter of the first one
+    # waiting, its tests, and their shape, which tells whether another condition's are the same)
+    waiting_once: tuple[_Emitter, list[ast.Node], tuple[Any, ...]] | None = None
     fresh = False  # whether `items` is a list made here (else the caller's own, which is copied at the end)
 
     def narrow(tests: list[tuple[_Emitter, list[ast.Node]]], indent: str) -> None:
@@ -1227,7 +1279,8 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
         for local, code in first.eager_lines:
             lines.extend([f"{indent}if {local} is UNSET:", f"{indent}    {local} = {code}"])
         first.eager_lines.clear()
-        lines.extend([f"{indent}found = []", f"{indent}for item in items:", f"{indent}    {bound}",
+        lines.extend([f"{indent}found = []", f"{indent}for item in items:",
+                      *([f"{indent}    {bound}"] if bound != "pass" else []),
                       f"{indent}    if {condition}:", f"{indent}        found.append(item)",
                       f"{indent}if not found:", f"{indent}    return found", f"{indent}items = found"])
 
@@ -1235,14 +1288,14 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
         nonlocal fresh, waiting_once
         if not waiting:
             return
-        if waiting_once:
-            lines.append(f"    if not ({waiting_once}):")
+        if waiting_once is not None:
+            lines.append(f"    if not ({statements.either(waiting_once[0], waiting_once[1])}):")
             narrow(waiting, "        ")
         else:
             narrow(waiting, "    ")
             fresh = True
         waiting.clear()
-        waiting_once = ""
+        waiting_once = None
 
     for emitter, node in written:
         terms = _or_terms(emitter, node)
@@ -1255,22 +1308,30 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
         each: list[ast.Node] = []
         for term in terms:
             (once if emitter._same_for_every_item(term) else each).append(term)
-        once_code = " or ".join(emitter.emit(term) for term in once)
+        shape = tuple(_shape(term) for term in once)
         if not each or (once and len(each) == 1 and _field_filter(emitter, each[0], variable) is not None):
             flush()
-            lines.append(f"    if not ({once_code}):")
+            lines.append(f"    if not ({statements.either(emitter, once)}):")
             if each:  # (made in C)
                 narrow([(emitter, each)], "        ")
             else:  # (only tests that read nothing of an item)
                 lines.append("        return []")
             continue
-        if once_code != waiting_once:
+        if (waiting_once[2] if waiting_once is not None else ()) != shape:
             flush()
+        if not waiting:
+            waiting_once = (emitter, once, shape) if once else None
         waiting.append((emitter, each))
-        waiting_once = once_code
     flush()
     lines.append("    return items" if fresh else "    return list(items)")
     return "\n".join(lines) + "\n"
+
+
+def _shape(node: ast.Node) -> tuple[Any, ...]:
+    """A node as written, without where: equal for the same test written in two conditions of one filter."""
+    return (type(node).__name__, *(_shape(value) if isinstance(value, ast.Node) else
+                                   tuple(_shape(item) for item in value) if isinstance(value, tuple) else value
+                                   for field, value in vars(node).items() if field not in ("start", "end", "name_end")))
 
 
 def _or_terms(emitter: _Emitter, node: ast.Node) -> list[ast.Node] | None:
@@ -1459,13 +1520,6 @@ def _reads_as_items(variable: str, nodes: Iterable[ast.Node], annotations: Annot
 
 def _is_name(node: ast.Node, identifier: str) -> bool:
     return isinstance(node, ast.Name) and node.identifier == identifier
-
-
-def _reads(node: ast.Node, variable: str) -> bool:
-    """Whether a name `variable` occurs in the node (bound there or not: a conservative answer)."""
-    return any(isinstance(child, ast.Name) and child.identifier == variable for child in _nodes(node)) or \
-        any(isinstance(child, (ast.Quantifier, ast.Comprehension)) and child.variable == variable
-            for child in _nodes(node))
 
 
 def _cards_of(field: Any) -> dict[int, frozenset[int]]:

@@ -32,7 +32,7 @@ class Folding:
     def __init__(self, environment: Environment) -> None:
         self.environment = environment
         self.values: dict[str, Any] = {}
-        self.hoisted: dict[str, str] = {}  # the code of a call -> the key its value is kept under in `B`
+        self.hoisted: dict[Any, str] = {}  # a call as written (compiler._shape) -> the key of its value in `B`
         self.helpers: list[str] = []  # the functions quantifiers are written as, by name
         # The code of values that hold lists (a list of lists, a list per seat): such a value is worked out once for
         # two places only where both count or compare it, since otherwise they would share its lists (sharing.py).
