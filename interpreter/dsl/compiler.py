@@ -494,7 +494,9 @@ _OVER_SEATS = {
     ("min", "read", "number"): "min({values})",
 }
 
-_LOCAL = re.compile(r"v_[a-z0-9_]+")  # a quantifier's variable or a parameter, in the generated code
+# A local of the generated code, read as often as wanted: a quantifier's variable or a parameter, or a local of a
+# filter's tests written as statements (statements.py: `t_0`, a value kept `k_...`)
+_LOCAL = re.compile(r"v_[a-z0-9_]+|t_\d+|k_\w+")
 _ITEMS = re.compile(r"\bitems\b")  # the collection in `_FIELD_TESTS`' code
 _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None|item|i_[a-z0-9_]+")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
@@ -573,8 +575,11 @@ class _Emitter:
         # a definition's parameter standing for it).
         self.assigned: dict[str, str] | None = None
         self.statement_locals: set[str] = set()
+        self.written_as: dict[int, str] = {}  # nodes whose value a statement before worked out: id -> its local
 
     def emit(self, node: ast.Node) -> str:
+        if id(node) in self.written_as:
+            return self.written_as[id(node)]
         value = self.constant(node)
         if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
             return repr(value)
@@ -1036,13 +1041,16 @@ class _Emitter:
         assert self.helper is not None and self.folding is not None
         if variable in self.locals:
             return None
+        frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
+        # (over a local of a filter's tests written as statements, at its function's level: written in place there,
+        # below, the value read as the function's code reads it)
+        here = frame is None and _LOCAL.fullmatch(collection) is not None and self._where_written() is not None
         # (`any(follows(c) for c in hand)`, `follows(c): c.suit == led`, or the comparison written out)
         found = _definition_comparison(self, test, variable, written, lambda read: True) \
-            if isinstance(test, ast.Call) else self._comparison(test, variable, written)
+            if isinstance(test, ast.Call) else self._comparison(test, variable, written, here)
         if found is None:
             return None
         code, field, value, inlined = found
-        frame = self.loop_frames[-1] if self.loop_frames else self.enclosing_frame
         listed = "map({field}_OF, items)"
         if frame is not None and not self.in_iterable and listed in code and \
                 not re.search(rf"\bv_{re.escape(frame[0])}\b", collection):
@@ -1068,10 +1076,12 @@ class _Emitter:
         self.helper(source, [*self.inlined, *inlined])  # (a failure in the helper names what is written there)
         return f"{name}(V, B, {collection}{parameters})"
 
-    def _comparison(self, test: ast.Node, variable: str, written: Mapping[str, str]) -> Comparison | None:
+    def _comparison(self, test: ast.Node, variable: str, written: Mapping[str, str],
+                    here: bool = False) -> Comparison | None:
         """For a test comparing the card `variable`'s suit, rank or value with a value that reads nothing of it:
         the code written for its operator, the deck's table of the field, the value's code, and no definition
-        written in it (see `_definition_comparison`); else None."""
+        written in it (see `_definition_comparison`); else None. `here`: the value is read where the code is
+        written, at the level of a filter's function (see `_field_test`)."""
         if not isinstance(test, ast.Binary):
             return None
         for side, other, compared in _sides(test):
@@ -1081,6 +1091,16 @@ class _Emitter:
                 break
         else:
             return None
+        if here:  # (what the value keeps, kept in the function's locals: it reads nothing of the card)
+            added = variable not in self.statement_locals
+            self.statement_locals.add(variable)
+            try:
+                with self._bound(variable):
+                    value = self.emit(other)
+            finally:
+                if added:
+                    self.statement_locals.discard(variable)
+            return code, field, value, []
         self.loop_frames.append(None)  # (nothing in the value is kept for the items: it is worked out once)
         try:
             with self._bound(variable):

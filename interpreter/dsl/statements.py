@@ -39,6 +39,7 @@ from interpreter.dsl.folding import UNKNOWN
 
 # The most definitions deep that one of them is written here in place of its reads (beyond: the expression's form).
 _DEPTH = 8
+_LOCAL = re.compile(r"t_\d+|k_\w+")  # a local the statements write
 # How `any` and `all` are written as a loop here: how the tests of their test are joined (the first ones, read from
 # no item, are worked out before the loop), their value when the loop runs to its end and when it stops early, and
 # what makes it run and stop (the tests before it, and an item's test, holding for `any`, failing for `all`).
@@ -128,6 +129,20 @@ class Statements:
             if written is not None:
                 return written
         # (anything else, as the expression is written; the definitions it always works out written first)
+        if isinstance(node, (ast.Quantifier, ast.Comprehension)) and isinstance(node.collection, (ast.Name, ast.Index)):
+            # (the list it goes over worked out first, into a local: `any(c.suit == led for c in hand)` is then
+            # written in place, `led in map(SUIT_OF, t_0) if t_0 else False`, where it would call a function of
+            # its own to read `hand` once)
+            collection = self.value(emitter, node.collection)
+            if not _LOCAL.fullmatch(collection):
+                local = self._local()
+                self._write(f"{local} = {collection}")
+                collection = local
+            emitter.written_as[id(node.collection)] = collection
+            try:
+                return str(emitter.emit(node))
+            finally:
+                del emitter.written_as[id(node.collection)]
         for part in worked_out_first(node):
             if part is not node and isinstance(part, ast.Name) and id(part) in emitter.annotations.calls and \
                     emitter.annotations.calls[id(part)] in emitter.annotations.memoised and \
