@@ -14,12 +14,9 @@ from typing import Any
 import pytest
 
 from interpreter.cards import standard_deck
-from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program
-from interpreter.dsl.definitions import Definition
-from interpreter.dsl.parser import parse
-from interpreter.dsl.types import parse_type
 from interpreter.engine.melds import Meld
+from tests.expression_helpers import checked
 
 DECK = standard_deck()
 CONTEXT = {"card": "card", "hand": "list[card]", "trick": "list[card]", "trump": "suit", "leading": "bool",
@@ -37,19 +34,7 @@ def filter_of(clauses: list[str], definitions: dict[str, str] | None = None) -> 
 def _checked(clauses: list[str], definitions: dict[str, str] | None,
              context: dict[str, str]) -> tuple[Program, list[tuple[Any, Any]]]:
     """A program for the definitions given, and the clauses checked with the names of `context` bound."""
-    defined = {}
-    for key, body in (definitions or {}).items():
-        name, _, rest = key.partition("(")
-        parameters = tuple(part.strip() for part in rest.rstrip(")").split(",")) if rest else ()
-        defined[name] = Definition(name, parameters, parse(body), body)
-    environment = Environment(DECK, {}, defined, {}, {"player": parse_type("seat")})
-    bound = {name: parse_type(kind) for name, kind in context.items()}
-    parts = []
-    for clause in clauses:
-        node = parse(clause)
-        _, annotations = environment.check(node, bound)
-        parts.append((node, annotations))
-    return Program(environment), parts
+    return checked(DECK, clauses, definitions, context)
 
 
 def suit(card: int) -> int:

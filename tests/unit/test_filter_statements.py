@@ -14,11 +14,7 @@ from typing import Any
 import pytest
 
 from interpreter.cards import standard_deck
-from interpreter.dsl.checker import Environment
-from interpreter.dsl.compiler import Program
-from interpreter.dsl.definitions import Definition
-from interpreter.dsl.parser import parse
-from interpreter.dsl.types import parse_type
+from tests.expression_helpers import checked
 
 DECK = standard_deck()
 GAME = {"trick": "list[card]", "trump": "suit"}  # the game's values (a zone and a variable)
@@ -46,20 +42,7 @@ CLAUSES = [
 def filter_of(clauses: list[str], definitions: dict[str, str]) -> tuple[Any, str]:
     """The filter of the clauses over `card`, with the values of GAME and the names of CONTEXT bound; and its
     function's code."""
-    defined = {}
-    for key, body in definitions.items():
-        name, _, rest = key.partition("(")
-        parameters = tuple(part.strip() for part in rest.rstrip(")").split(",")) if rest else ()
-        defined[name] = Definition(name, parameters, parse(body), body)
-    environment = Environment(DECK, {name: parse_type(kind) for name, kind in GAME.items()}, defined, {},
-                              {"player": parse_type("seat")})
-    bound = {name: parse_type(kind) for name, kind in CONTEXT.items()}
-    parts = []
-    for clause in clauses:
-        node = parse(clause)
-        _, annotations = environment.check(node, bound)
-        parts.append((node, annotations))
-    program = Program(environment)
+    program, parts = checked(DECK, clauses, definitions, CONTEXT, GAME)
     name = program.add_filter(parts, "card")
     functions = program.build()
     source = program.source
