@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpreter.cards import standard_deck
 from tests.expression_helpers import checked
@@ -148,3 +150,47 @@ def test_an_empty_trick_leaves_the_led_card_unread() -> None:
     function, _ = filter_of(CLAUSES, PLAY)
     hand = [DECK.parse_card(text) for text in ("AS", "KH", "2D")]
     assert kept(function, hand, [], 0) == hand
+
+
+# Definitions read from no card, of the shapes the statements write (a chain of `if`, `and`, `not`, lists, an
+# `any` whose test starts with a test read from no item, an `all` likewise), and tests of the card; none fails.
+MIXED = {
+    **PLAY,
+    "small_trick": "size(trick) < 2",
+    "short": "if small_trick then size(hand) > 2 else not holds_led_suit",
+    "high_held": "all(leading or c.rank < 9 for c in hand)",
+}
+READ_ONCE = ["leading", "holds_led_suit", "must_trump", "must_head", "small_trick", "short", "high_held",
+             "size(allowed) > 1", "any(heads(c) for c in trumps_held)", "trump == S"]
+READ_PER_CARD = ["heads(card)", "card.suit == trump", "card.rank > 5", "card in allowed",
+                 "not leading and card.suit == first(trick).suit"]
+
+
+def conditions_of(depth: int) -> st.SearchStrategy[str]:
+    """Tests joined by `and`, `or`, `not` and `if ... then ... else`, of tests read from no card or of the card."""
+    leaf = st.sampled_from(READ_ONCE + READ_PER_CARD)
+    if depth == 0:
+        return leaf
+    inner = conditions_of(depth - 1)
+    return st.one_of(
+        leaf,
+        st.builds(lambda a, b: f"({a} and {b})", inner, inner),
+        st.builds(lambda a, b: f"({a} or {b})", inner, inner),
+        st.builds(lambda a: f"not ({a})", inner),
+        st.builds(lambda a, b, c: f"(if {a} then {b} else {c})", inner, inner, inner))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(conditions_of(2), min_size=1, max_size=3), st.integers(0, 2**32 - 1))
+def test_a_filter_keeps_what_its_clauses_tested_one_by_one_keep(clauses: list[str], seed: int) -> None:
+    """The filter written with statements against each clause compiled alone as an expression (the compiler's
+    own form, which tests nothing together), card by card, over random hands and tricks."""
+    function, _ = filter_of(clauses, MIXED)
+    program, parts = checked(DECK, clauses, MIXED, CONTEXT, GAME)
+    names = [program.add(node, annotations) for node, annotations in parts]
+    alone = program.build()
+    for hand, trick, trump in deals(seed, 30):
+        values = {"trick": trick, "trump": trump}
+        expected = [card for card in hand
+                    if all(alone[name](values, {"player": 0, "hand": hand, "card": card}) for name in names)]
+        assert kept(function, hand, trick, trump) == expected, (clauses, hand, trick, trump)
