@@ -211,8 +211,9 @@ class Program:
 
     def _read_in_place(self, name: str, parts: list[tuple[ast.Node, Annotations]]) -> bool:
         """Whether the conditions of a filter read a name bound for each item only where they are written: not
-        inside a quantifier or a comprehension (a function or a list of its own), not as (or in) an argument of a
-        definition, and through no definition they call. The filter then keeps it in a local, not in `B`."""
+        inside a quantifier or a comprehension (a function or a list of its own), not inside an argument of a
+        definition (the name itself as the argument is read where the call is), and through no definition that
+        reads it from the bound names. The filter then keeps it in a local, not in `B`."""
         if self._folding is None:
             return False
         for node, found in parts:
