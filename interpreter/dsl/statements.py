@@ -14,17 +14,21 @@ Here those tests are written as statements instead:
 - `any` and `all` whose test starts with tests that read nothing of the item (`any(heads(c) for c in allowed)`,
   `heads(c): not leading and beats(c, trick_winner(trick, trump), trump)`, seen through the definitions called
   with the item alone) become a loop written in the filter itself, after those tests, with what every item's test
-  works out (`trick_winner(...)`, the cards that beat it) worked out before the loop.
+  works out (`trick_winner(...)`, the cards that beat it) worked out before the loop;
+- any other quantifier or comprehension over a zone, a variable or a definition has that list worked out first
+  into a local, so that one the expression compiler makes in C is written in place rather than as a function of
+  its own (`led in map(SUIT_OF, t_0) if t_0 else False`).
 
 Nothing is worked out that the expression would not have worked out, and a value worked out where the expression
 worked it out later (a definition read in a test, before the test's other parts) fails only where the expression
 too would have failed, with another failure at most: a filter that fails is never reported from its own code (its
 callers test the clauses one by one instead, which name the failure).
 
-What the generated code reads of the emitter (compiler.py, `_Emitter`): `emit`, `constant`, `annotations`,
-`folding`, the values kept in locals (`kept_locally`) and those certainly worked out where the code goes
+What this module uses of the emitter (compiler.py, `_Emitter`): `emit`, `constant`, `annotations`, `folding`,
+`locals`, the values kept in locals (`kept_locally`) and those certainly worked out where the code goes
 (`assigned`, which `_Emitter._kept` reads), the locals that loops written here bind (`statement_locals`), the
-values worked out before a loop (`eager`, `eager_lines`) and `_bound`.
+values worked out before a loop (`eager`, `eager_lines`), the nodes whose value a statement worked out
+(`written_as`) and `_bound`.
 """
 
 from __future__ import annotations
