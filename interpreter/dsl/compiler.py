@@ -17,7 +17,7 @@ import itertools
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from fractions import Fraction
 from types import CodeType
 from typing import Any
@@ -30,6 +30,7 @@ from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
 from interpreter.dsl.sharing import share
 from interpreter.dsl.statements import Statements
+from interpreter.dsl.statements import nodes as _nodes
 from interpreter.dsl.statements import reads as _reads
 from interpreter.dsl.statements import worked_out_first as _worked_out_first
 from interpreter.dsl.types import Type
@@ -533,12 +534,6 @@ def _sides(test: ast.Binary) -> tuple[tuple[ast.Node, ast.Node, str], tuple[ast.
     return (test.left, test.right, test.operator), (test.right, test.left, _SWAPPED.get(test.operator, ""))
 
 
-def _nodes(node: ast.Node) -> Iterator[ast.Node]:
-    yield node
-    for child in ast.children(node):
-        yield from _nodes(child)
-
-
 class _Emitter:
     def __init__(self, annotations: Annotations, parameters: Iterable[str] = (),
                  folding: Folding | None = None) -> None:
@@ -854,20 +849,34 @@ class _Emitter:
         local = self.kept_locally.setdefault(key, f"k_{key}")
         return self._eagerly(local, in_bindings if self.assigned is None else code, node)
 
+    def _at_function_level(self) -> bool:
+        """Whether the code being written goes into a filter's function itself, at the level of its statements
+        (statements.py), not into a quantifier's function or a comprehension."""
+        return self.assigned is not None and not self.loop_frames and not self.in_iterable and \
+            not self.locals - self.statement_locals
+
     def _assigned(self, key: str) -> str | None:
         """The local of the filter's function holding the value kept under `key`, when a statement before the code
-        being written certainly worked it out (statements.py) and the code goes into that function itself (not
-        into a quantifier's function or a comprehension); else None."""
-        if self.assigned is None or self.loop_frames or self.in_iterable or self.locals - self.statement_locals:
-            return None
-        return self.assigned.get(key)
+        being written certainly worked it out and the code goes into that function itself; else None."""
+        return self.assigned.get(key) if self.assigned is not None and self._at_function_level() else None
 
     def _where_written(self) -> tuple[tuple[str, str], ...] | None:
         """What code written here reads as worked out before it (see `_assigned`): part of the place a definition
         written in place is kept for, since the same call elsewhere in the function may not read the same."""
-        if self.assigned is None or self.loop_frames or self.in_iterable or self.locals - self.statement_locals:
-            return None
-        return tuple(sorted(self.assigned.items()))
+        return tuple(sorted(self.assigned.items())) if self.assigned is not None and self._at_function_level() \
+            else None
+
+    @contextmanager
+    def statement_local(self, variable: str) -> Iterator[None]:
+        """Writing code in which `variable` is a local of the filter's function itself (a loop written by
+        statements.py, or a value read where a quantifier over a local is written in place)."""
+        added = variable not in self.statement_locals
+        self.statement_locals.add(variable)
+        try:
+            yield
+        finally:
+            if added:
+                self.statement_locals.discard(variable)
 
     def _invariant(self, node: ast.Node) -> bool:
         """Whether a node reads the game's values and constants only: no bound name, no variable of a loop or
@@ -1092,22 +1101,14 @@ class _Emitter:
                 break
         else:
             return None
-        if here:  # (what the value keeps, kept in the function's locals: it reads nothing of the card)
-            added = variable not in self.statement_locals
-            self.statement_locals.add(variable)
-            try:
-                with self._bound(variable):
-                    value = self.emit(other)
-            finally:
-                if added:
-                    self.statement_locals.discard(variable)
-            return code, field, value, []
-        self.loop_frames.append(None)  # (nothing in the value is kept for the items: it is worked out once)
-        try:
-            with self._bound(variable):
-                value = self.emit(other)
-        finally:
-            self.loop_frames.pop()
+        with ExitStack() as writing:
+            if here:  # (what the value keeps, kept in the function's locals: it reads nothing of the card)
+                writing.enter_context(self.statement_local(variable))
+            else:  # (nothing in the value is kept for the items: it is worked out once)
+                self.loop_frames.append(None)
+                writing.callback(self.loop_frames.pop)
+            writing.enter_context(self._bound(variable))
+            value = self.emit(other)
         return code, field, value, []
 
     def _card_field(self, node: ast.Node, variable: str) -> str | None:

@@ -26,7 +26,7 @@ callers test the clauses one by one instead, which name the failure).
 
 What this module uses of the emitter (compiler.py, `_Emitter`): `emit`, `constant`, `annotations`, `folding`,
 `locals`, the values kept in locals (`kept_locally`) and those certainly worked out where the code goes
-(`assigned`, which `_Emitter._kept` reads), the locals that loops written here bind (`statement_locals`), the
+(`assigned`, which `_Emitter._kept` reads), the locals that loops written here bind (`statement_local`), the
 values worked out before a loop (`eager`, `eager_lines`), the nodes whose value a statement worked out
 (`written_as`) and `_bound`.
 """
@@ -67,13 +67,14 @@ def reads(node: ast.Node, variable: str) -> bool:
     """Whether a name `variable` occurs in the node (bound there or not: a conservative answer)."""
     return any((isinstance(child, ast.Name) and child.identifier == variable) or
                (isinstance(child, (ast.Quantifier, ast.Comprehension)) and child.variable == variable)
-               for child in _nodes(node))
+               for child in nodes(node))
 
 
-def _nodes(node: ast.Node) -> Iterator[ast.Node]:
+def nodes(node: ast.Node) -> Iterator[ast.Node]:
+    """The node and every node inside it."""
     yield node
     for child in ast.children(node):
-        yield from _nodes(child)
+        yield from nodes(child)
 
 
 def _chain(node: ast.Node, operator: str) -> list[ast.Node]:
@@ -274,17 +275,11 @@ class Statements:
     @contextmanager
     def _looping(self, emitter: Any, item: str) -> Iterator[None]:
         """Writing the test of a loop written here: the item bound (a local of the filter's function)."""
-        added = item not in emitter.statement_locals
-        emitter.statement_locals.add(item)
-        try:
-            if item in emitter.locals:  # (a definition's parameter, bound to the item already)
-                yield
-            else:
-                with emitter._bound(item):
-                    yield
-        finally:
-            if added:
-                emitter.statement_locals.discard(item)
+        with ExitStack() as writing:
+            writing.enter_context(emitter.statement_local(item))
+            if item not in emitter.locals:  # (else a definition's parameter, bound to the item already)
+                writing.enter_context(emitter._bound(item))
+            yield
 
     @contextmanager
     def _branch(self) -> Iterator[dict[str, str]]:
