@@ -34,6 +34,7 @@ from interpreter.dsl.statements import nodes as _nodes
 from interpreter.dsl.statements import reads as _reads
 from interpreter.dsl.statements import worked_out_first as _worked_out_first
 from interpreter.dsl.types import Type
+from interpreter.dsl.writers import changing_bindings
 from interpreter.errors import EvaluationError
 from interpreter.numbers import divide, fraction
 
@@ -108,6 +109,7 @@ class Program:
         self._constants: dict[str, Any] = {}  # expressions whose value is a constant (bool, int, str or null)
         self._constant_lists: dict[str, list[Any]] = {}  # expressions whose value is always the same list
         self._pure: dict[str, str] = {}  # the code of expressions that call no definition and keep nothing
+        self._filters: list[str] = []  # the filters' functions (`add_filter`)
         self.namespace: dict[str, Any] = namespace_for(environment.deck)
         self.module: GeneratedModule | None = None  # (once built)
         self._folding = Folding(environment)
@@ -179,6 +181,7 @@ class Program:
         statements = Statements(kept, assigned, self._body_emitter)
         body = _filter_lines(written, variable if binding is None else None, bind, statements)
         self._expressions.append(name)
+        self._filters.append(name)
         self._append(f"def {name}(V, B, items):\n{_unset(kept)}    if not items:\n        return []\n{body}",
                      [emitter for emitter, _ in emitters])
         self._emit_instances()
@@ -311,9 +314,15 @@ class Program:
         self._emit_instances()
         source = "\n".join(self._sources)
         attributes: dict[str, dict[str, Any]] = {}
+        # Whether each filter may change the bindings it is given (binding its items there, keeping a definition's
+        # value there): a caller whose bindings must stay as they are gives one that does a copy (writers.py).
+        changing = changing_bindings(source) if self._filters else frozenset()
+        for name in self._filters:
+            attributes[name] = {"changes_bindings": name in changing}
         for name in self._expressions:
             # Whether a caller must give this function a `B` of its own (it may keep definitions' values there).
-            kept = attributes[name] = {"keeps": name in self._keeping, "uses": self._uses.get(name, frozenset())}
+            kept = attributes.setdefault(name, {})
+            kept.update(keeps=name in self._keeping, uses=self._uses.get(name, frozenset()))
             if name in self._constants:
                 kept["constant"] = (self._constants[name],)
             if name in self._constant_lists:

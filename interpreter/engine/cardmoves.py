@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from interpreter.actions import Action
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.melds import Meld
-from interpreter.engine.program import Option, Ref, Step
+from interpreter.engine.program import Option, Ref
 from interpreter.engine.zones import ZoneKey
 
 if TYPE_CHECKING:
@@ -75,17 +75,11 @@ class Cards:
         card = cards.pop(index)
         return card, state.face_up.take(key, card)
 
-    def move_from_top(self, state: State, step: Step, count: int, bindings: Bindings) -> int:
-        """Move up to `count` cards from the top of the source; how many moved."""
-        source_key, source = self.zone(state, step["source"], bindings)
-        target_key, target = self.zone(state, step["destination"], bindings)
-        return self._move_top(state, source_key, source, target_key, target, step["face"], step["at"] == "bottom",
-                              count)
-
-    def _move_top(self, state: State, source_key: ZoneKey, source: list[int], target_key: ZoneKey, target: list[int],
-                  face: str | None, at_bottom: bool, count: int) -> int:
+    def move_from_top(self, state: State, source_key: ZoneKey, source: list[int], target_key: ZoneKey,
+                      target: list[int], face: str | None, at_bottom: bool, count: int) -> int:
         """Up to `count` cards from the top of the source, one at a time, each keeping its face unless `face` says
-        (a card on the bottom of the target goes under the ones before it); how many moved."""
+        (a card on the bottom of the target goes under the ones before it); how many moved. (A move refilled by
+        `when_empty` calls it with the zones the hand's code has found, as `move_some` is called.)"""
         # (cards face down, as most are, between two zones: moved in C)
         if face != "up" and source_key not in state.face_up.cards and source is not target:
             moved = min(count, len(source)) if count > 0 else 0
@@ -178,7 +172,7 @@ class Cards:
                 if face == "up" or (was_up and face != "down"):
                     face_up.add(target_key, card)
             return
-        moved = self._move_top(state, source_key, source, target_key, target, face, at_bottom, int(amount))
+        moved = self.move_from_top(state, source_key, source, target_key, target, face, at_bottom, int(amount))
         if moved < amount:
             raise RulesetRuntimeError(f"{source_key[0]} ran out: {moved} of {amount} cards moved "
                                       "(a `when_empty:` refill would handle it)", where)

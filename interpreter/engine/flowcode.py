@@ -46,8 +46,9 @@ class StepWriter:
         self.max_steps = max_steps
         self.lines: list[str] = []
         self.places: dict[int, str] = {}  # line number (1-based) -> where in the ruleset
-        self.namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "int": int,
-                                                           "range": range, "len": len, "bool": bool}}
+        self.namespace: dict[str, Any] = {"__builtins__": {"list": list, "dict": dict, "int": int, "range": range,
+                                                           "len": len, "bool": bool, "enumerate": enumerate,
+                                                           "min": min}}
         self.constants: dict[int, str] = {}  # id(object) -> its name in the namespace
         self.count = 0  # generated functions so far
         self.names = 0  # fresh local names so far
@@ -308,21 +309,22 @@ class StepWriter:
             made = len(self.lines)
             self.line(f"{pad}{inner} = {self.copy_of(bindings)}")
         # Each card again, for its face: dealt one at a time from a source with face-up cards (each leaves its face
-        # there), and, with a `face_up` test, each card dealt found again (`_t` counts them) for the test
+        # there), and, with a `face_up` test, each card dealt for the test (a card the test turns face up is found
+        # again in the slice dealt, at its place in the deal's order, only then)
         inner_pad = pad
         if face_up is None:
             self.line(f"{pad}else:")
             inner_pad = pad + "    "
-        else:
-            self.line(f"{pad}_t{number} = 0")
-        if step["one_at_a_time"]:
+        if step["one_at_a_time"]:  # (seat j's card of round r is the ((r - 1) * k + j)-th dealt)
             self.line(f"{inner_pad}for _r{number} in range(1, _n{number} + 1 + (_x{number} > 0)):")
-            self.line(f"{inner_pad}    for _p{number} in ({seats} if _r{number} <= _n{number} else "
-                      f"{seats}[:_x{number}]):")
-        else:
+            self.line(f"{inner_pad}    for _j{number}, _p{number} in enumerate({seats} if _r{number} <= _n{number} "
+                      f"else {seats}[:_x{number}]):")
+            place = f"(_r{number} - 1) * {per_seat} + _j{number}"
+        else:  # (seat i's cards are a run from the (i * n + min(i, x))-th dealt)
             self.line(f"{inner_pad}for _i{number} in range(len({seats})):")
             self.line(f"{inner_pad}    _p{number} = {seats}[_i{number}]")
             self.line(f"{inner_pad}    for _r{number} in range(1, _n{number} + 1 + (_i{number} < _x{number})):")
+            place = f"_i{number} * _n{number} + min(_i{number}, _x{number}) + _r{number} - 1"
         body = inner_pad + "        "
         one_by_one = [f"_c{number} = _from{number}.pop()", f"S.face_up.take({source_key}, _c{number})",
                       f"_to{number}[_p{number}].append(_c{number})"]
@@ -333,14 +335,11 @@ class StepWriter:
         self.line(f"{body}if _up{number}:")
         for text in one_by_one:
             self.line(f"{body}    {text}")
-        self.line(f"{body}else:")
-        self.line(f"{body}    _c{number} = {dealt}[_t{number}]")
-        self.line(f"{body}    _t{number} += 1")
         stored = len(self.lines)
         self.line(f"{body}{inner}['receiver'] = _p{number}")
         self.line(f"{body}{inner}['round'] = _r{number}")
         self.line(f"{body}if {self.expr(face_up, inner)}:", face_up.where)
-        self.line(f"{body}    S.face_up.add(({zone}, _p{number}), _c{number})")
+        self.line(f"{body}    S.face_up.add(({zone}, _p{number}), _c{number} if _up{number} else {dealt}[{place}])")
         self.unless_read(inner, made, [made, stored, stored + 1])
 
     def _log(self, step: Step, bindings: str, indent: int) -> None:

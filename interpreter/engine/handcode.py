@@ -264,7 +264,10 @@ class _HandWriter(SiteWriter):
         self.jump(head)
         self.begin(head)
         self.count_step(step.where, 2)
-        self.code(f"_moved = S.cards.move_from_top(S, {self.name_of(step, 'W')}, L[{remaining}], {scope})")
+        source, source_key = self.place(step["source"], scope, 2)  # (found again each time: a refill may change them)
+        destination, destination_key = self.place(step["destination"], scope, 2)
+        self.code(f"_moved = S.cards.move_from_top(S, {source_key}, {source}, {destination_key}, {destination}, "
+                  f"{step['face']!r}, {step['at'] == 'bottom'}, L[{remaining}])")
         self.code(f"L[{remaining}] -= _moved")
         self.code(f"if L[{remaining}] <= 0 or (_moved == 0 and L[{refilled}]):")
         self.code(f"return {after}", 1)

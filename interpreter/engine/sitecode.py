@@ -128,7 +128,9 @@ class SiteWriter(SegmentWriter):
         cards, _ = self.ref_code(option.source, "B")
         if not self.unique_cards:
             cards = f"list(dict.fromkeys({cards}))"
-        allowed = f"{self.name_of(option.card_filter, 'F')}(V, dict(B), _cards)" if option.clauses else "_cards"
+        # (a filter that may change the bindings it is given works on a copy: the decision's are read again)
+        given = "dict(B)" if getattr(option.card_filter, "changes_bindings", True) else "B"
+        allowed = f"{self.name_of(option.card_filter, 'F')}(V, {given}, _cards)" if option.clauses else "_cards"
         self.finders.append(
             f"def {name}(S, P):\n"
             f"    V = S.values\n"

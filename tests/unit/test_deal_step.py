@@ -96,6 +96,23 @@ def test_face_up_turns_the_cards_it_names_face_up(tmp_path: Path, packets: bool)
 
 
 @pytest.mark.parametrize("packets", [False, True])
+def test_face_up_finds_the_extra_cards_of_a_deal_of_all(tmp_path: Path, packets: bool) -> None:
+    # 14 cards to 3 receivers: 4 rounds, and a fifth round for the first two receivers (seats 1 and 2).
+    deal = ("{deal: all, from: stock, to: hand, face_up: 'round == 5 or (receiver == dealer and round == 4)'"
+            + (", one_at_a_time: false}" if packets else "}"))
+    state, order = _dealt(tmp_path, deal)
+    # (one at a time: round r's card for the j-th receiver is the (3(r-1)+j)-th dealt, round 5's the (12+j)-th;
+    # in packets the first two receivers' runs are of 5 cards, the dealer's of 4 from the 10th)
+    start = {0: 0, 1: 5, 2: 10}
+    place = (lambda j, r: start[j] + r - 1) if packets else (lambda j, r: 3 * (r - 1) + j)
+    for j, seat in enumerate([1, 2, 0]):
+        rounds = (1, 2, 3, 4, 5) if j < 2 else (1, 2, 3, 4)
+        assert state.values["hand"][seat] == [order[place(j, r)] for r in rounds]
+        shown = [order[place(j, r)] for r in rounds if r == 5 or (seat == 0 and r == 4)]
+        assert state.face_up.of(("hand", seat)) == shown
+
+
+@pytest.mark.parametrize("packets", [False, True])
 def test_cards_dealt_from_a_face_up_source_are_dealt_face_down(tmp_path: Path, packets: bool) -> None:
     deal = "{deal: 2, from: stock, to: hand" + (", one_at_a_time: false}" if packets else "}")
     state, order = _dealt(tmp_path, deal, turn="{turn: stock, face: up}")

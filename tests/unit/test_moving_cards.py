@@ -55,7 +55,7 @@ def test_cards_from_the_top_land_as_if_moved_one_at_a_time(
     moved_target = moved_source if same_zone else list(target)
     expected = _one_at_a_time(expected_state, source_key, expected_source, target_key, expected_target, face,
                               at_bottom, count)
-    moved = Cards()._move_top(state, source_key, moved_source, target_key, moved_target, face, at_bottom, count)
+    moved = Cards().move_from_top(state, source_key, moved_source, target_key, moved_target, face, at_bottom, count)
     assert moved == expected
     assert (moved_source, moved_target) == (expected_source, expected_target)
     assert state.face_up.cards == expected_state.face_up.cards
