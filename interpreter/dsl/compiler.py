@@ -386,7 +386,7 @@ def namespace_for(deck: Deck) -> dict[str, Any]:
         RANK_OF=deck.rank_of.__getitem__, SUIT_OF=deck.suit_of.__getitem__, VALUE_OF=deck.value_of.__getitem__,
         SEAT_RANGES=SEAT_RANGES,
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
-        FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), CARDS_OF_SUIT=_cards_of(deck.suit_of),
+        FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), set=set, CARDS_OF_SUIT=_cards_of(deck.suit_of),
         CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of),
         CARDS_WHERE=_cards_where(deck), BEATERS=beaters_for(deck), SUBSET_CHOICES=subset_choices,
         any=any, all=all, sum=sum, len=len, max=max, min=min, Q_max=_q_max, Q_min=_q_min,
@@ -511,6 +511,8 @@ _LOCAL = re.compile(r"v_[a-z0-9_]+|t_\d+|k_\w+")
 _ITEMS = re.compile(r"\bitems\b")  # the collection in `_FIELD_TESTS`' code
 _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None|item|i_[a-z0-9_]+")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
+# Values that a set holds as a list does (each equal to what it equals in a list): `_Emitter._membership_filter`
+_HASHED = frozenset({"int", "num", "bool", "str", "card", "rank", "suit", "seat", "team"})
 
 
 def _holds_lists(value_type: Type) -> bool:
@@ -1095,6 +1097,40 @@ class _Emitter:
         self.helper(source, [*self.inlined, *inlined])  # (a failure in the helper names what is written there)
         return f"{name}(V, B, {collection}{parameters})"
 
+    def _membership_filter(self, variable: str, test: ast.Node, collection: str) -> str | None:
+        """A comprehension keeping the items that are, or are not, in lists read from nothing of the item (`[c for c
+        in trumps if c not in hand and c not in gone]`), the lists holding values that hash (cards, numbers,
+        text, ...): written as a function of its own that narrows the items one test at a time in C, each list
+        made a set once. A list is read only when some item is left to test, as the loop reads it. None for any
+        other test."""
+        assert self.helper is not None and self.folding is not None
+        tests = list(_conjuncts(test))
+        if variable in self.locals:
+            return None
+        for each in tests:
+            if not (isinstance(each, ast.Binary) and each.operator in ("in", "not in") and
+                    _is_name(each.left, variable) and not _reads(each.right, variable)):
+                return None
+            listed = self.annotations.types.get(id(each.right))
+            if listed is None or not listed.is_list or listed.element.name not in _HASHED:
+                return None
+        narrowing = []
+        with ExitStack() as writing:  # (nothing of a list is kept for the items: each is worked out once)
+            self.loop_frames.append(None)
+            writing.callback(self.loop_frames.pop)
+            writing.enter_context(self._bound(variable))
+            for each in tests:
+                picked = "filter" if each.operator == "in" else "FILTER_FALSE"
+                narrowing.append(f"list({picked}(set({self.emit(each.right)}).__contains__, items))")
+        free = sorted(set().union(*(_free_locals(code) for code in narrowing)))
+        parameters = "".join(f", {local}" for local in free)
+        steps = "    if not items:\n        return items\n".join(f"    items = {code}\n" for code in narrowing)
+        name = f"q_{len(self.folding.helpers)}"
+        self.folding.helpers.append(name)
+        self.helper(f"def {name}(V, B, items{parameters}):\n    if not items:\n        return []\n{steps}"
+                    f"    return items\n", list(self.inlined))
+        return f"{name}(V, B, {collection}{parameters})"
+
     def _comparison(self, test: ast.Node, variable: str, written: Mapping[str, str],
                     here: bool = False) -> Comparison | None:
         """For a test comparing the card `variable`'s suit, rank or value with a value that reads nothing of it:
@@ -1224,10 +1260,13 @@ class _Emitter:
 
     def _comprehension(self, node: ast.Comprehension) -> str:
         collection, rest, tuples = self._collection(node.variable, node.collection, node.condition, node.result)
-        if rest is not None and rest is node.condition and isinstance(node.result, ast.Name) and \
-                node.result.identifier == node.variable and self.helper is not None and self.folding is not None:
-            kept = self._field_test(node.variable, rest, collection, _FIELD_FILTERS, "[]")
-            if kept is not None:  # (`[c for c in hand if c.suit == trump]`)
+        if rest is not None and isinstance(node.result, ast.Name) and node.result.identifier == node.variable and \
+                self.helper is not None and self.folding is not None:
+            kept = self._field_test(node.variable, rest, collection, _FIELD_FILTERS, "[]") \
+                if rest is node.condition else None  # (`[c for c in hand if c.suit == trump]`)
+            if kept is None:  # (`[c for c in deck_cards() if c.suit == trump and c not in hand and c not in gone]`)
+                kept = self._membership_filter(node.variable, rest, collection)
+            if kept is not None:
                 return kept
         table = self._card_field(node.result, node.variable) if rest is None else None
         if table is not None:  # (`[c.rank for c in cs]`: listed in C)
@@ -1489,6 +1528,15 @@ def _is_seats(node: ast.Node, annotations: Annotations) -> bool:
     """Whether a node is the call `seats()` of the builtin (every seat, in order)."""
     return isinstance(node, ast.Call) and node.function == "seats" and not node.arguments and \
         id(node) not in annotations.calls
+
+
+def _conjuncts(condition: ast.Node) -> Iterator[ast.Node]:
+    """The tests of a condition made of tests joined by `and`, in order."""
+    if isinstance(condition, ast.Binary) and condition.operator == "and":
+        yield from _conjuncts(condition.left)
+        yield from _conjuncts(condition.right)
+    else:
+        yield condition
 
 
 def _first_conjunct(condition: ast.Node | None) -> tuple[ast.Node | None, ast.Node | None]:
