@@ -1104,16 +1104,17 @@ class _Emitter:
         made a set once. A list is read only when some item is left to test, as the loop reads it. None for any
         other test."""
         assert self.helper is not None and self.folding is not None
-        tests = list(_conjuncts(test))
         if variable in self.locals:
             return None
-        for each in tests:
+        tests: list[ast.Binary] = []
+        for each in _conjuncts(test):
             if not (isinstance(each, ast.Binary) and each.operator in ("in", "not in") and
                     _is_name(each.left, variable) and not _reads(each.right, variable)):
                 return None
             listed = self.annotations.types.get(id(each.right))
             if listed is None or not listed.is_list or listed.element.name not in _HASHED:
                 return None
+            tests.append(each)
         narrowing = []
         with ExitStack() as writing:  # (nothing of a list is kept for the items: each is worked out once)
             self.loop_frames.append(None)
