@@ -182,7 +182,7 @@ class Program:
         body = _filter_lines(written, variable if binding is None else None, bind, statements)
         self._expressions.append(name)
         self._filters.append(name)
-        self._append(f"def {name}(V, B, items):\n{_unset(kept)}    if not items:\n        return []\n{body}",
+        self._append(f"def {name}(V, B, items):\n{_unset(kept, body)}    if not items:\n        return []\n{body}",
                      [emitter for emitter, _ in emitters])
         self._emit_instances()
         return name
@@ -1520,9 +1520,12 @@ def _context_read(node: ast.Node, annotations: Any, folding: Any) -> set[str] | 
     return read
 
 
-def _unset(kept: dict[str, str]) -> str:
-    """The lines that start a function's locals keeping values worked out once (see `_Emitter._kept`)."""
-    return "".join(f"    {local} = UNSET\n" for local in sorted(set(kept.values())))
+def _unset(kept: dict[str, str], body: str) -> str:
+    """The lines that start a function's locals keeping values worked out once (see `_Emitter._kept`): those that
+    `body` asks whether they are worked out yet (`k is UNSET`). The others it reads only where they certainly are
+    (statements.py tracks them through the branches), so they need no start."""
+    return "".join(f"    {local} = UNSET\n" for local in sorted(set(kept.values()))
+                   if re.search(rf"\b{re.escape(local)} is (not )?UNSET\b", body))
 
 
 def _is_seats(node: ast.Node, annotations: Annotations) -> bool:
