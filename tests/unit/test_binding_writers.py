@@ -5,12 +5,16 @@ a copy, so the bindings must come out of every legal set as they went in."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import load_ruleset
+from interpreter.actions import Action
 from interpreter.dsl.writers import changing_bindings
+from interpreter.engine.state import State
+from tests.play_helpers import play_out
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,21 +70,23 @@ def test_the_functions_that_may_change_their_bindings() -> None:
 RULESETS = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((ROOT / "tests" / "games").glob("*.yaml"))
 
 
+def _checking_choices(seed: int) -> Callable[[State], Action]:
+    """Uniformly random legal actions, each legal set asked for checked to leave the decision's bindings as
+    they were."""
+    rng = random.Random(seed)
+
+    def choose(state: State) -> Action:
+        pending = state.pending
+        assert pending is not None
+        before = dict(pending.bindings)
+        legal = state.legal_actions()
+        assert pending.bindings == before, state.action_text(legal[0])
+        return rng.choice(legal)
+    return choose
+
+
 @pytest.mark.parametrize("path", RULESETS, ids=lambda path: path.stem)
 def test_a_legal_set_leaves_the_decisions_bindings_as_they_were(path: Path) -> None:
     game = load_ruleset(path)
-    rng = random.Random(7)
     for match in range(3):
-        state = game.new_initial_state(seed=match)
-        for _ in range(400):
-            if state.is_terminal:
-                break
-            if state.current_player == CHANCE:
-                state.apply_chance()
-                continue
-            pending = state.pending
-            assert pending is not None
-            before = dict(pending.bindings)
-            legal = state.legal_actions()
-            assert pending.bindings == before, state.action_text(legal[0])
-            state.apply(rng.choice(legal))
+        play_out(game.new_initial_state(seed=match), _checking_choices(7 + match), 400)
