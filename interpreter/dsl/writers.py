@@ -67,7 +67,8 @@ def _callees(function: ast.FunctionDef, functions: Iterable[str]) -> set[str] | 
             callee = parent.func
             if isinstance(callee, ast.Name) and callee.id == "dict":
                 continue  # a copy
-            if isinstance(callee, ast.Name) and callee.id in known:
+            # (every generated function takes the bindings second, as `B`: `q_3(V, B, items)`)
+            if isinstance(callee, ast.Name) and callee.id in known and parent.args.index(node) == 1:
                 handed.add(callee.id)
                 continue
         return None  # handed elsewhere, kept, or used in a way not followed

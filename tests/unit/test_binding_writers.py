@@ -50,6 +50,12 @@ def hands_on_twice_removed(V, B, items):
 def hands_on_elsewhere(V, B):
     return SOMETHING(V, B)
 
+def pops_an_item(V, B, items):
+    return items.pop()
+
+def hands_on_out_of_place(V, B):
+    return pops_an_item(V, {}, B)
+
 def keeps_it(V, B):
     C = B
     return C
@@ -63,7 +69,8 @@ def f_sets(V, B, items):
 def test_the_functions_that_may_change_their_bindings() -> None:
     changing = changing_bindings(SOURCE)
     assert changing == {"sets_an_entry", "keeps_a_value", "deletes", "adds_to_an_entry", "hands_on_to_a_writer",
-                        "hands_on_twice_removed", "hands_on_elsewhere", "keeps_it", "f_sets"}
+                        "hands_on_twice_removed", "hands_on_elsewhere", "hands_on_out_of_place", "keeps_it",
+                        "f_sets"}
     # (`copies` hands a copy to a function that changes it; `hands_on_to_a_reader` hands it to one that reads it)
 
 
