@@ -71,8 +71,10 @@ class Game:
 
     @staticmethod
     def _names_read(ruleset: Ruleset) -> frozenset[str]:
-        """The bound names some expression of the ruleset reads, through its definitions too."""
-        return frozenset().union(*(getattr(function, "uses", ()) for function in ruleset.expressions.values()))
+        """The bound names some expression of the ruleset reads, through its definitions too (an expression whose
+        value is the same at every evaluation reads none: a clause a house rule turns off)."""
+        return frozenset().union(*(getattr(function, "uses", ()) for function in ruleset.expressions.values()
+                                   if getattr(function, "constant", None) is None))
 
     def missing_key(self, name: str, values: Mapping[Any, Any], key: Any) -> str:
         """Why the variable `name`, with a second index, has no value at `key` (its keys, as the ruleset writes

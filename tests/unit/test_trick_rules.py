@@ -102,3 +102,26 @@ def test_a_trick_needs_one_winning_rule(tmp_path: Path) -> None:
 def test_beats_is_checked_as_a_condition_over_card_and_winning(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="beats"):
         _game(tmp_path, "beats: order(card.rank)")
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_to_play_is_bound_when_a_clause_that_can_fail_reads_it(tmp_path: Path, strict: bool) -> None:
+    # A house rule on a switch: the leader (one seat still to play after it) must lead a spade. Turned off, the
+    # clause holds whatever is played, reads nothing, and no trick decision binds `to_play`.
+    rule = ('              reason: "follow suit"\n'
+            '            - rule: not spades_first or to_play == 0 or card.suit == S\n'
+            '              reason: "lead a spade"')
+    text = RULESET.replace('              reason: "follow suit"', rule).replace(
+        "define:\n", f"define:\n  spades_first: \"{'true' if strict else 'false'}\"\n").replace("RULE", LOW_WINS)
+    path = tmp_path / "spades_first.yaml"
+    path.write_text(text, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    dealt = ["5S", "3S", "9S", "7S", "2H", "KH"]
+    rest = [card for card in state.values["stock"] if state.card_text(card) not in dealt]
+    state.apply_chance(dealt + [state.card_text(card) for card in rest])
+    assert state.pending is not None
+    assert ("to_play" in state.pending.bindings) == strict
+    leads = [state.action_text(action) for action in state.legal_actions()]
+    assert leads == (["p1 play 5S", "p1 play 9S"] if strict else ["p1 play 5S", "p1 play 9S", "p1 play 2H"])
+    state.apply("p1 play 9S")
+    assert [state.action_text(action) for action in state.legal_actions()] == ["p0 play 3S", "p0 play 7S"]
