@@ -1099,7 +1099,7 @@ class _Emitter:
 
     def _membership_filter(self, variable: str, test: ast.Node, collection: str) -> str | None:
         """A comprehension keeping the items that are, or are not, in lists read from nothing of the item (`[c for c
-        in trumps if c not in hand and c not in gone]`), the lists holding values that hash (cards, numbers,
+        in pool if c not in hand and c not in seen]`), the lists holding values that hash (cards, numbers,
         text, ...): written as a function of its own that narrows the items one test at a time in C, each list
         made a set once. A list is read only when some item is left to test, as the loop reads it. None for any
         other test."""
@@ -1265,7 +1265,7 @@ class _Emitter:
                 self.helper is not None and self.folding is not None:
             kept = self._field_test(node.variable, rest, collection, _FIELD_FILTERS, "[]") \
                 if rest is node.condition else None  # (`[c for c in hand if c.suit == trump]`)
-            if kept is None:  # (`[c for c in deck_cards() if c.suit == trump and c not in hand and c not in gone]`)
+            if kept is None:  # (`[c for c in deck_cards() if c.suit == s and c not in hand and c not in seen]`)
                 kept = self._membership_filter(node.variable, rest, collection)
             if kept is not None:
                 return kept
