@@ -17,7 +17,7 @@ import itertools
 import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from fractions import Fraction
 from types import CodeType
 from typing import Any
@@ -30,6 +30,7 @@ from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
 from interpreter.dsl.sharing import share
 from interpreter.dsl.statements import Statements
+from interpreter.dsl.statements import chain as _chain
 from interpreter.dsl.statements import nodes as _nodes
 from interpreter.dsl.statements import reads as _reads
 from interpreter.dsl.statements import worked_out_first as _worked_out_first
@@ -1107,7 +1108,7 @@ class _Emitter:
         if variable in self.locals:
             return None
         tests: list[ast.Binary] = []
-        for each in _conjuncts(test):
+        for each in _chain(test, "and"):
             if not (isinstance(each, ast.Binary) and each.operator in ("in", "not in") and
                     _is_name(each.left, variable) and not _reads(each.right, variable)):
                 return None
@@ -1116,10 +1117,7 @@ class _Emitter:
                 return None
             tests.append(each)
         narrowing = []
-        with ExitStack() as writing:  # (nothing of a list is kept for the items: each is worked out once)
-            self.loop_frames.append(None)
-            writing.callback(self.loop_frames.pop)
-            writing.enter_context(self._bound(variable))
+        with self._once_for_items(variable):
             for each in tests:
                 picked = "filter" if each.operator == "in" else "FILTER_FALSE"
                 narrowing.append(f"list({picked}(set({self.emit(each.right)}).__contains__, items))")
@@ -1147,15 +1145,24 @@ class _Emitter:
                 break
         else:
             return None
-        with ExitStack() as writing:
-            if here:  # (what the value keeps, kept in the function's locals: it reads nothing of the card)
-                writing.enter_context(self.statement_local(variable))
-            else:  # (nothing in the value is kept for the items: it is worked out once)
-                self.loop_frames.append(None)
-                writing.callback(self.loop_frames.pop)
-            writing.enter_context(self._bound(variable))
-            value = self.emit(other)
+        if here:  # (what the value keeps, kept in the function's locals: it reads nothing of the card)
+            with self.statement_local(variable), self._bound(variable):
+                value = self.emit(other)
+        else:
+            with self._once_for_items(variable):
+                value = self.emit(other)
         return code, field, value, []
+
+    @contextmanager
+    def _once_for_items(self, variable: str) -> Iterator[None]:
+        """Writing code that reads nothing of the item `variable` of a loop over items, worked out once for all of
+        them: nothing in it is kept per item (a loop frame of none)."""
+        self.loop_frames.append(None)
+        try:
+            with self._bound(variable):
+                yield
+        finally:
+            self.loop_frames.pop()
 
     def _card_field(self, node: ast.Node, variable: str) -> str | None:
         """The table of the deck a node reads of the card `variable` (`c.suit`: SUIT, `c.rank` or `order(c.rank)`:
@@ -1532,15 +1539,6 @@ def _is_seats(node: ast.Node, annotations: Annotations) -> bool:
     """Whether a node is the call `seats()` of the builtin (every seat, in order)."""
     return isinstance(node, ast.Call) and node.function == "seats" and not node.arguments and \
         id(node) not in annotations.calls
-
-
-def _conjuncts(condition: ast.Node) -> Iterator[ast.Node]:
-    """The tests of a condition made of tests joined by `and`, in order."""
-    if isinstance(condition, ast.Binary) and condition.operator == "and":
-        yield from _conjuncts(condition.left)
-        yield from _conjuncts(condition.right)
-    else:
-        yield condition
 
 
 def _first_conjunct(condition: ast.Node | None) -> tuple[ast.Node | None, ast.Node | None]:

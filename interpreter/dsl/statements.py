@@ -77,10 +77,10 @@ def nodes(node: ast.Node) -> Iterator[ast.Node]:
         yield from nodes(child)
 
 
-def _chain(node: ast.Node, operator: str) -> list[ast.Node]:
+def chain(node: ast.Node, operator: str) -> list[ast.Node]:
     """The tests of a test made of tests joined by `operator` (`and`, `or`), in order."""
     if isinstance(node, ast.Binary) and node.operator == operator:
-        return _chain(node.left, operator) + _chain(node.right, operator)
+        return chain(node.left, operator) + chain(node.right, operator)
     return [node]
 
 
@@ -217,7 +217,7 @@ class Statements:
         if seen is None:
             return None
         tester, test, item = seen
-        tests = _chain(test, joiner)
+        tests = chain(test, joiner)
         first = next((number for number, part in enumerate(tests) if reads(part, item)), len(tests))
         if first in (0, len(tests)):
             return None
