@@ -4,6 +4,7 @@ with the deck in its zone, moving through the phases, and ending hands and the m
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.dsl.types import SEAT
@@ -21,14 +22,35 @@ Bindings = dict[str, Any]
 class HandPlan(NamedTuple):
     """What every hand of a match starts from, for one number of players (`MatchLoop._start_hand`): the
     variables that last a hand, with their initial values when those are constants (a value on the table, or a
-    list of one per owner, copied for each hand), the others worked out at each hand; and the zones, empty."""
+    list of one per owner, made anew for each hand), the others worked out at each hand; and the zones, empty.
+    `reset(values, later)` is that plan written out as code (see `_reset_code`): the zones emptied, the deck's
+    zone filled, and with `later` (every hand after the first, whose variables the match's start sets) the
+    constant variables set."""
 
-    on_table: dict[str, Any]  # a variable on the table -> its initial value (a constant: never changed in place)
-    owned_names: tuple[str, ...]  # the variables of each seat or team whose initial value is a constant...
-    owned_values: tuple[list[Any], ...]  # ... and their values, one per owner (copied for each hand)
     worked_out: tuple[tuple[str, Any], ...]  # (name, variable) of those worked out at each hand
-    table_zones: tuple[str, ...]  # the zones on the table
-    owned_zones: tuple[tuple[str, int], ...]  # the zones of each seat or team, with how many owners
+    reset: Callable[[dict[str, Any], bool], None]
+    teams: tuple[int, ...] | None  # each seat's team wherever the seats sit (every seat a team), or None
+
+
+def _reset_code(on_table: dict[str, Any], owned: dict[str, tuple[Any, int]], table_zones: tuple[str, ...],
+                owned_zones: tuple[tuple[str, int], ...], deck_zone: str,
+                deck: tuple[Any, ...]) -> Callable[[dict[str, Any], bool], None]:
+    """A hand's start for one number of players as straight-line code, each value written in place as a
+    display (`[[], [], []]`, `[C0, C0, C0]`) rather than made in a loop over the plan at every hand."""
+    constants: dict[str, Any] = {"DECK": deck}
+    lines = ["def reset(V, later):", "    if later:", "        pass"]
+    for name, value in on_table.items():
+        constants[f"C{len(constants)}"] = value
+        lines.append(f"        V[{name!r}] = C{len(constants) - 1}")
+    for name, (value, owners) in owned.items():
+        constants[f"C{len(constants)}"] = value
+        lines.append(f"        V[{name!r}] = [{', '.join([f'C{len(constants) - 1}'] * owners)}]")
+    lines += [f"    V[{name!r}] = []" for name in table_zones]
+    lines += [f"    V[{name!r}] = [{', '.join(['[]'] * owners)}]" for name, owners in owned_zones]
+    lines.append(f"    V[{deck_zone!r}] = [*DECK]")
+    namespace: dict[str, Any] = {"__builtins__": {}, **constants}
+    exec("\n".join(lines), namespace)  # generated from the ruleset's names (repr) and the plan's values
+    return namespace["reset"]  # type: ignore[no-any-return]
 
 
 class MatchLoop:
@@ -250,23 +272,18 @@ class MatchLoop:
     def _start_hand(self, state: State) -> None:
         game = state.game
         values = state.values
-        values["team_of"] = self.seated_teams(state)  # teams formed in a hand last until its end
-        values["_formed"] = ()
         plan = self._hand_plan(state)
-        if values["hand_number"] > 1:
-            values.update(plan.on_table)
-            values.update(zip(plan.owned_names, map(list.copy, plan.owned_values), strict=True))
+        values["team_of"] = plan.teams if plan.teams is not None else self.seated_teams(state)
+        values["_formed"] = ()  # (teams formed in a hand last until its end)
+        later = values["hand_number"] > 1
+        plan.reset(values, later)
+        if later:
             for name, variable in plan.worked_out:
                 values[name] = self._initial(state, name, variable.per, variable.type)
-        for name in plan.table_zones:
-            values[name] = []
-        for name, owners in plan.owned_zones:
-            values[name] = [[] for _ in range(owners)]
         state.face_up.clear()
         self._clear_placements(state)
         state.melds_laid = 0
         state.meld_search = None
-        values[game.ruleset.deck_zone] = list(game.fresh_decks[state.player_count])
         state.record(("hand", values["hand_number"], values["dealer"]))
         self.enter(state, game.program.start)
 
@@ -279,12 +296,12 @@ class MatchLoop:
         return plan
 
     def _new_hand_plan(self, state: State) -> HandPlan:
-        initial = state.game.program.initial
+        game = state.game
+        initial = game.program.initial
         on_table: dict[str, Any] = {}
-        owned_names: list[str] = []
-        owned_values: list[list[Any]] = []
+        owned: dict[str, tuple[Any, int]] = {}
         worked_out: list[tuple[str, Any]] = []
-        for name, variable in state.game.hand_variables:
+        for name, variable in game.hand_variables:
             constant = None if variable.by is not None else (  # (a value per key: made anew each hand)
                 getattr(initial[name].function, "constant", None) if name in initial else (None,))
             if constant is None:
@@ -292,12 +309,13 @@ class MatchLoop:
             elif variable.per == "table":
                 on_table[name] = constant[0]
             else:
-                owned_names.append(name)
-                owned_values.append([constant[0]] * self._owners(state, variable.per))
-        zones = state.game.zone_owners
-        return HandPlan(on_table, tuple(owned_names), tuple(owned_values), tuple(worked_out),
-                        tuple(name for name, owner in zones if owner == "table"),
-                        tuple((name, self._owners(state, owner)) for name, owner in zones if owner != "table"))
+                owned[name] = (constant[0], self._owners(state, variable.per))
+        zones = game.zone_owners
+        reset = _reset_code(on_table, owned, tuple(name for name, owner in zones if owner == "table"),
+                            tuple((name, self._owners(state, owner)) for name, owner in zones if owner != "table"),
+                            game.ruleset.deck_zone, game.fresh_decks[state.player_count])
+        team_of = game.team_of(state.player_count)
+        return HandPlan(tuple(worked_out), reset, team_of if len(set(team_of)) == len(team_of) else None)
 
     def _clear_placements(self, state: State) -> None:
         """At a hand's start no action has placed a card yet (`placed_by` is null for every card)."""
