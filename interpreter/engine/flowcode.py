@@ -315,6 +315,11 @@ class StepWriter:
         if face_up is None:
             self.line(f"{pad}else:")
             inner_pad = pad + "    "
+        test = self.expr(face_up, inner) if face_up is not None else ""
+        split = _receiver_split(test, {f"_p{number}", f"_r{number}", f"_j{number}", f"_i{number}", inner})
+        if split is not None:  # (the cards of other receivers are never tested: the general loop only for `_up`)
+            self.line(f"{pad}if _up{number}:")
+            inner_pad = pad + "    "
         if step["one_at_a_time"]:  # (seat j's card of round r is the ((r - 1) * k + j)-th dealt)
             self.line(f"{inner_pad}for _r{number} in range(1, _n{number} + 1 + (_x{number} > 0)):")
             self.line(f"{inner_pad}    for _j{number}, _p{number} in enumerate({seats} if _r{number} <= _n{number} "
@@ -338,9 +343,42 @@ class StepWriter:
         stored = len(self.lines)
         self.line(f"{body}{inner}['receiver'] = _p{number}")
         self.line(f"{body}{inner}['round'] = _r{number}")
-        self.line(f"{body}if {self.expr(face_up, inner)}:", face_up.where)
+        self.line(f"{body}if {test}:", face_up.where)
         self.line(f"{body}    S.face_up.add(({zone}, _p{number}), _c{number} if _up{number} else {dealt}[{place}])")
         self.unless_read(inner, made, [made, stored, stored + 1])
+        if split is not None:
+            self._receiver_faces(split, number, zone, pad, face_up.where, one_at_a_time=step["one_at_a_time"])
+
+    def _receiver_faces(self, split: tuple[list[str], str, str], number: int, zone: str, pad: str, where: str, *,
+                        one_at_a_time: bool) -> None:
+        """A `face_up` test that starts `receiver == X` (after tests that read neither the receiver nor the
+        round), for cards dealt from a zone with none face up: those tests and X worked out once, as the first
+        card's test would (only when a card is dealt), and only X's cards tested further, in the deal's order."""
+        before, receiver, rest = split
+        seats, per_seat, dealt = f"_s{number}", f"_k{number}", f"_d{number}"
+        dealing = f"{seats} and (_n{number} or _x{number})"
+        self.line(f"{pad}elif {' and '.join([dealing, *before])}:", where)
+        self.line(f"{pad}    _q{number} = {receiver}", where)
+        if one_at_a_time:  # (rounds, then seats: X's places among the seats, in order, each round)
+            self.line(f"{pad}    _js{number} = [_j{number} for _j{number}, _p{number} in enumerate({seats}) "
+                      f"if _p{number} == _q{number}]")
+            self.line(f"{pad}    _p{number} = _q{number}")
+            self.line(f"{pad}    for _r{number} in range(1, _n{number} + 1 + (_x{number} > 0)):")
+            self.line(f"{pad}        for _j{number} in _js{number}:")
+            self.line(f"{pad}            if _r{number} > _n{number} and _j{number} >= _x{number}:")
+            self.line(f"{pad}                break  # (the extra round deals to the first seats only)")
+            self.line(f"{pad}            if {rest}:", where)
+            self.line(f"{pad}                S.face_up.add(({zone}, _p{number}), "
+                      f"{dealt}[(_r{number} - 1) * {per_seat} + _j{number}])")
+        else:  # (seats, then rounds)
+            self.line(f"{pad}    for _i{number} in range(len({seats})):")
+            self.line(f"{pad}        _p{number} = {seats}[_i{number}]")
+            self.line(f"{pad}        if _p{number} != _q{number}:")
+            self.line(f"{pad}            continue")
+            self.line(f"{pad}        for _r{number} in range(1, _n{number} + 1 + (_i{number} < _x{number})):")
+            self.line(f"{pad}            if {rest}:", where)
+            self.line(f"{pad}                S.face_up.add(({zone}, _p{number}), "
+                      f"{dealt}[_i{number} * _n{number} + min(_i{number}, _x{number}) + _r{number} - 1])")
 
     def _log(self, step: Step, bindings: str, indent: int) -> None:
         parts: list[str] = []
@@ -453,6 +491,33 @@ def constant_of(expression: Expr | None) -> tuple[Any] | None:
         return None
     constant = getattr(expression.function, "constant", None)
     return constant if constant is not None and constant[0].__class__ in (bool, int, str) else None
+
+
+def _receiver_split(test: str, varying: set[str]) -> tuple[list[str], str, str] | None:
+    """A deal's `face_up` test (its code) cut where it first asks `receiver == X`: the tests before it, which
+    read none of the `varying` names (the receiver, the round, the loop's places, the bindings made per card),
+    X, which reads none either, and the tests after it (`True` when none); None when the test does not start so.
+    Expressions change nothing, so the tests before and X are the same for every card dealt."""
+    if not test:
+        return None
+    body = ast.parse(test, mode="eval").body
+    conjuncts = body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
+
+    def reads_varying(node: ast.AST) -> bool:
+        return any(isinstance(name, ast.Name) and name.id in varying for name in ast.walk(node))
+
+    receiver = next(iter(sorted(name for name in varying if name.startswith("_p"))))
+    for index, conjunct in enumerate(conjuncts):
+        if isinstance(conjunct, ast.Compare) and len(conjunct.ops) == 1 and isinstance(conjunct.ops[0], ast.Eq):
+            sides = [conjunct.left, conjunct.comparators[0]]
+            for side, other in (sides, sides[::-1]):
+                if isinstance(side, ast.Name) and side.id == receiver and not reads_varying(other):
+                    rest = conjuncts[index + 1:]
+                    return ([f"({ast.unparse(c)})" for c in conjuncts[:index]], f"({ast.unparse(other)})",
+                            " and ".join(f"({ast.unparse(c)})" for c in rest) if rest else "True")
+        if reads_varying(conjunct):
+            return None
+    return None
 
 
 def in_place(code: str, bindings: str, held: Mapping[str, str] | None = None) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import CHANCE, load_ruleset
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.state import State
 
 RULESET = """
@@ -123,3 +124,53 @@ def test_cards_dealt_from_a_face_up_source_are_dealt_face_down(tmp_path: Path, p
     assert sorted(state.face_up.of(("stock", -1))) == sorted(state.values["stock"])
     assert len(state.values["stock"]) == 8
     assert state.values["hand"][1] == ([order[0], order[1]] if packets else [order[0], order[3]])
+
+
+# A test that starts by naming its receiver (`receiver == X`, after tests that read neither the receiver nor the
+# round) is worked out for that receiver's cards only: the same cards face up, in the order dealt.
+@pytest.mark.parametrize("packets", [False, True])
+@pytest.mark.parametrize(("face_up", "seat"), [
+    ("receiver == 1 and round >= 4", 1),
+    ("2 == receiver and round >= 4", 2),
+    ("receiver == dealer and round >= 4", 0),  # (the dealer, last, gets no fifth card)
+    ("dealer == 0 and receiver == next_seat(dealer) and round >= 4", 1),
+])
+def test_face_up_naming_its_receiver_first(tmp_path: Path, packets: bool, face_up: str, seat: int) -> None:
+    # 14 cards to seats 1, 2 and 0 (the dealer): 4 rounds, and a fifth for seats 1 and 2.
+    deal = f"{{deal: all, from: stock, to: hand, face_up: '{face_up}'" + (", one_at_a_time: false}" if packets else "}")
+    state, order = _dealt(tmp_path, deal)
+    start = {0: 0, 1: 5, 2: 10}
+    place = (lambda j, r: start[j] + r - 1) if packets else (lambda j, r: 3 * (r - 1) + j)
+    j = [1, 2, 0].index(seat)
+    rounds = (4, 5) if j < 2 else (4,)
+    for other in range(3):
+        shown = [order[place(j, r)] for r in rounds] if other == seat else []
+        assert state.face_up.of(("hand", other)) == shown, other
+
+
+@pytest.mark.parametrize("packets", [False, True])
+def test_face_up_naming_a_receiver_who_gets_no_card(tmp_path: Path, packets: bool) -> None:
+    deal = ("{deal: 2, from: stock, to: hand, seats: '[dealer, 2]', face_up: 'receiver == 1'"
+            + (", one_at_a_time: false}" if packets else "}"))
+    state, _order = _dealt(tmp_path, deal)
+    assert not any(state.face_up.of(("hand", seat)) for seat in range(3))
+    assert [len(state.values["hand"][seat]) for seat in range(3)] == [2, 0, 2]
+
+
+def test_face_up_receiver_that_fails_is_reported_at_the_test(tmp_path: Path) -> None:
+    path = tmp_path / "deal.yaml"
+    deal = "{deal: 2, from: stock, to: hand, face_up: 'receiver == seats()[player_count() + 1]'}"
+    path.write_text(RULESET.replace("DEAL", deal).replace("TURN", "log: dealing"), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1)
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.apply_chance()
+    assert "face_up" in str(raised.value)
+
+
+def test_face_up_receiver_is_not_worked_out_when_no_card_is_dealt(tmp_path: Path) -> None:
+    path = tmp_path / "deal.yaml"
+    deal = "{deal: 2, from: stock, to: hand, seats: '[]', face_up: 'receiver == seats()[player_count() + 1]'}"
+    path.write_text(RULESET.replace("DEAL", deal).replace("TURN", "log: dealing"), encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1)
+    state.apply_chance()
+    assert state.current_player == 0 and state.values["hand"] == [[], [], []]
