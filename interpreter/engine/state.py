@@ -191,20 +191,21 @@ class State:
         """Check an action, then apply it and run the game on to the next decision or chance event."""
         # The hot path: an action of the legal set just computed needs no check (speed, see DESIGN.md).
         legal = self._legal
-        option: Any = None
+        option: Any
         if legal is not None and action.__class__ is Action:  # (decisions.option_of, written out)
             option = legal[1]
             if option.__class__ is dict:
                 option = option.get(action)
             elif action not in legal[0]:
                 option = None
+        else:
+            option = None
         taken: Action
         if option is not None:  # (a decision is pending whenever a legal set is kept)
-            pending: decisions.Pending = self.pending  # type: ignore[assignment]
             taken = action  # type: ignore[assignment]  # an Action: it was found in the legal set
             # (a card's movement binds `card` for its option's steps itself: see Cards.perform)
-            bindings = pending.bindings if option.binds_nothing else decisions.bindings_for(self, pending, option,
-                                                                                            taken)
+            bindings = self.pending.bindings if option.binds_nothing else decisions.bindings_for(  # type: ignore[union-attr]
+                self, self.pending, option, taken)  # type: ignore[arg-type]
         else:
             taken = self._action(action)
             option, bindings = self._checked(taken)
@@ -215,13 +216,13 @@ class State:
                                    if option.hides_card or self.open_rounds else ()))
         self.taken = (taken, option, bindings)
         self.steps = 0
-        # (advance, written out: this is the hot path of every decision)
-        segments = self._segments
+        # (advance, written out: this is the hot path of every decision; a decision's segment runs first, and most
+        # stop at the next decision themselves)
         locals_ = self.locals
-        label = self.pc
         try:
+            label = self._segments[self.pc](self, locals_)
             while label >= 0:  # (see handcode.py: a segment returns the next label, or ~label to stop there)
-                label = segments[label](self, locals_)
+                label = self._segments[label](self, locals_)
         except RulesetRuntimeError as error:
             self._locate(error)
             self.note_stop()
