@@ -58,15 +58,16 @@ class Folding:
             found = self._instances.get(function_name)
         return found
 
-    def definition(self, function_name: str) -> Any:
-        """The value of a parameterless definition when it is constant, else UNKNOWN."""
+    def definition(self, function_name: str, *, called: bool = False) -> Any:
+        """The value of a parameterless definition when it is constant, else UNKNOWN; `called`: of a definition
+        with parameters, whatever its arguments (`owes_ante(p): true`), when its body is constant without them."""
         if function_name not in self.values:
             self.values[function_name] = UNKNOWN
             instance = self.instance(function_name)
             if instance is not None and instance.annotations is not None and not instance.failed \
-                    and not instance.definition.parameters:
-                self.values[function_name] = constant_value(instance.definition.body, instance.annotations, (),
-                                                            self)
+                    and (called or not instance.definition.parameters):
+                self.values[function_name] = constant_value(instance.definition.body, instance.annotations,
+                                                            instance.definition.parameters, self)
         return self.values[function_name]
 
 
@@ -115,6 +116,8 @@ def constant_value(node: ast.Node, annotations: Annotations, local_names: Iterab
             return function(left, right)
         except TypeError:
             return UNKNOWN
+    if isinstance(node, ast.Call) and id(node) in annotations.calls:  # a definition whose body reads no argument
+        return UNKNOWN if folding is None else folding.definition(annotations.calls[id(node)], called=True)
     if isinstance(node, ast.Call) and id(node) not in annotations.calls:  # a builtin of constant values only
         builtin = BUILTINS.get(node.function)
         if builtin is None or builtin.context != "none":  # (one that reads the deck or the table is not folded)

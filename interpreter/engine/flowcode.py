@@ -21,6 +21,7 @@ from interpreter.engine.program import Expr, Ref, Shown, Step
 from interpreter.errors import EvaluationError
 
 FILENAME = "<ruleset flow>"
+_PLAIN = re.compile(r"[A-Za-z_]\w*|-?\d+")  # code for a value that reading again costs nothing: a local or a number
 _EXPRESSION_FILES = frozenset({FILENAME, EXPRESSIONS_FILENAME})
 
 
@@ -143,6 +144,9 @@ class StepWriter:
         (`scratch`): `if: size(top_players) == 1`, then `for_each: top_players`, work `top_players` out once.
         An expression changes nothing, so two of them on an unchanged state with the same names bound work out
         every definition alike; a step that changes anything, and the end of a branch or a loop, start anew."""
+        constant = constant_of(expression)
+        if constant is not None:  # (a literal cannot fail: written where it is used)
+            return repr(constant[0])
         local = f"_v{self.fresh()}"
         scratch = self.scratch
         code = None
@@ -182,9 +186,11 @@ class StepWriter:
         name = repr(ref.name)
         if owner is None:
             return self.keyed(ref, f"V[{name}]", bindings, indent), f"({name}, -1)"
-        local = f"_o{self.fresh()}"
-        self.line(f"{'    ' * indent}{local} = {owner}", ref.where)
-        return self.keyed(ref, f"V[{name}][{local}]", bindings, indent), f"({name}, {local})"
+        if _PLAIN.fullmatch(owner) is None:  # (worked out once, for the value and its key)
+            local = f"_o{self.fresh()}"
+            self.line(f"{'    ' * indent}{local} = {owner}", ref.where)
+            owner = local
+        return self.keyed(ref, f"V[{name}][{owner}]", bindings, indent), f"({name}, {owner})"
 
     def keyed(self, ref: Ref, stored: str, bindings: str, indent: int) -> str:
         """The value of a variable's second index (`by:`) at the key its reference names, which must be one of

@@ -79,6 +79,29 @@ def test_parameters_fold_away_without_changing_what_is_legal(tmp_path: Path) -> 
     assert changed.returns() == original.returns()
 
 
+def test_a_definition_whose_body_reads_none_of_its_parameters_folds_away(tmp_path: Path) -> None:
+    # `owes(c)` is true whatever its argument: the step's test is worked out once, at load, and its argument, which
+    # fails on the empty pile at a hand's start (`first(won[player])`), is never worked out, as `false and
+    # first(...)` is not (the language has no side effects). `deals(p)` reads its parameter: a test per seat.
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n"
+                    "        - for_each: seats()\n          do:\n"
+                    "            - if: owes(first(won[player]))\n"
+                    "              then: [{change: 'score[player]', by: 1}]\n"
+                    "            - if: deals(player)\n"
+                    "              then: [{change: 'score[player]', by: 10}]")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "  winning: trick_winner(trick, trump)",
+        "  winning: trick_winner(trick, trump)\n  owes(c): \"true\"\n  deals(p): p == dealer"), encoding="utf-8")
+    game = load_ruleset(path)
+    tests = game.ruleset.expressions
+    assert getattr(tests["hand.phases[0].steps[3].do[0].if"], "constant", None) == (True,)
+    assert getattr(tests["hand.phases[0].steps[3].do[1].if"], "constant", None) is None
+    state = _play(game.new_initial_state(seed=2, players=3))
+    assert state.is_terminal
+    assert state.returns() == [3 + 10, 3 + 10, 3 + 10]  # three hands: 1 a hand each, 10 for the hand dealt
+
+
 def test_a_copy_shares_the_past_and_keeps_its_own_future() -> None:
     game = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml")
     state = game.new_initial_state(seed=3, players=3)
