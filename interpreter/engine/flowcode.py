@@ -21,6 +21,7 @@ from interpreter.engine.program import Expr, Ref, Shown, Step
 from interpreter.errors import EvaluationError
 
 FILENAME = "<ruleset flow>"
+_LOCAL = re.compile(r"\((_\w+)\)")  # an expression's code that reads a local the generated code holds
 _PLAIN = re.compile(r"[A-Za-z_]\w*|-?\d+")  # code for a value that reading again costs nothing: a local or a number
 _EXPRESSION_FILES = frozenset({FILENAME, EXPRESSIONS_FILENAME})
 
@@ -72,6 +73,7 @@ class StepWriter:
         # a scratch copy of them that the expressions evaluated since the state last changed have shared; None
         # outside such a run (the hand compiler turns it on and off: segments.py).
         self.scratch: dict[str, str] | None = None
+        self.fresh_lists: set[str] = set()  # the locals holding a list made for them alone (see `value`)
 
     def build(self) -> dict[str, Any]:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
@@ -157,7 +159,13 @@ class StepWriter:
                 shared = scratch[bindings] = f"_k{self.fresh()}"
                 self.line(f"{'    ' * indent}{shared} = {self.copy_of(bindings)}", expression.where)
             code = f"{self.name_of(expression.function, 'E')}(V, {shared})"
-        self.line(f"{'    ' * indent}{local} = {code or self.expr(expression, bindings)}", expression.where)
+        code = code or self.expr(expression, bindings)
+        plain = _LOCAL.fullmatch(code)
+        if plain is not None:  # (a bound name held in a local: read where it is used)
+            return plain[1]
+        self.line(f"{'    ' * indent}{local} = {code}", expression.where)
+        if _fresh_list(code):
+            self.fresh_lists.add(local)
         return local
 
     def fresh(self) -> int:
@@ -440,7 +448,8 @@ class StepWriter:
         self.bound_locals[inner] = {**self.bound_locals.get(bindings, {}), step["name"]: f"_i{number}"}
         made = len(self.lines)
         self.line(f"{pad}{inner} = {self.copy_of(bindings)}")
-        self.line(f"{pad}for _i{number} in list({items}):")
+        # (the items as they are when the loop starts: a list the loop alone holds is not copied)
+        self.line(f"{pad}for _i{number} in {items if items in self.fresh_lists else f'list({items})'}:")
         self.line(f"{pad}    {inner}[{step['name']!r}] = _i{number}")
         if step["where"] is not None:
             condition = self.value(step["where"], inner, indent + 1)
@@ -497,6 +506,15 @@ def constant_of(expression: Expr | None) -> tuple[Any] | None:
         return None
     constant = getattr(expression.function, "constant", None)
     return constant if constant is not None and constant[0].__class__ in (bool, int, str) else None
+
+
+def _fresh_list(code: str) -> bool:
+    """Whether an expression's code makes a new list each time (`list(...)`, a comprehension), which nothing else
+    holds."""
+    body = ast.parse(code, mode="eval").body
+    return isinstance(body, ast.ListComp) or (isinstance(body, ast.Call) and isinstance(body.func, ast.Name)
+                                              and body.func.id == "list" and len(body.args) == 1
+                                              and not body.keywords)
 
 
 def _receiver_split(test: str, varying: set[str]) -> tuple[list[str], str, str] | None:
