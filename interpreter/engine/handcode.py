@@ -366,7 +366,8 @@ class _HandWriter(SiteWriter):
         gathered = self.rounds[-1] if self.rounds else None
         # (`decide: player`: the scope as it is, when its `player` is known to be a seat at the table, as a round's
         # is: nothing to work out or check)
-        shared = self.expr(step["seat"], scope) == f"({scope}['player'])"
+        deciding = self.expr(step["seat"], scope)
+        shared = deciding in (f"({scope}['player'])", f"({self.bound_locals.get(scope, {}).get('player')})")
         if not (shared and gathered is None and "player" in self.seated.get(scope, ())):
             seat = self.value(step["seat"], scope, 2)
             if gathered is not None:

@@ -12,6 +12,7 @@ from interpreter.engine.program import Step
 _HEADER = re.compile(r"def seg_(\d+)\(S, L\):")
 _JUMP = re.compile(r"( +)return (\d+)")  # a jump, alone on its line
 _RETURN = re.compile(r" *return (-?\d+)(?: if .* else (-?\d+))?")
+_SLOT = re.compile(r"L\[\d+\]")  # the code of a slot's value
 _BODY = "        "  # the indentation of a segment's own code
 _COPIED_LINES = 30  # a segment this short is copied in place of a jump to it (see SegmentWriter._copy_short)
 
@@ -36,6 +37,9 @@ class SegmentWriter(StepWriter):
         self.opened_at = 0  # the line the open segment's own code starts at
         self.current = 0  # the open segment's label
         self.aliases: dict[int, int] = {}  # a segment that only jumps -> where it jumps
+        # Bindings (their code) whose `player` the open segment holds in a local (see `hold_player`), with what
+        # `bound_locals` held for them before, and the line that sets the local
+        self.held: list[tuple[str, dict[str, str] | None, int]] = []
 
     # --- labels, slots and segments ----------------------------------------------------------------------------
 
@@ -61,6 +65,18 @@ class SegmentWriter(StepWriter):
     def finish(self, code: str) -> None:
         """End the open segment with `code` (a return)."""
         self.code(code)
+        for bindings, before, line in reversed(self.held):  # (a later segment reads the bindings again)
+            local = re.compile(rf"\b{self.bound_locals[bindings]['player']}\b")
+            reads = [index for index in range(line + 1, len(self.lines)) for _ in local.finditer(self.lines[index])]
+            if len(reads) < 2:  # (read once: where it is read, as it was held)
+                for index in reads:
+                    self.lines[index] = local.sub(f"{bindings}['player']", self.lines[index])
+                self.lines[line] = self.lines[line][:-len(self.lines[line].lstrip())] + "pass"
+            if before is None:
+                del self.bound_locals[bindings]
+            else:
+                self.bound_locals[bindings] = before
+        self.held = []
         self.line("    except FAILURES as failure:", "")
         self.line("        raise LOCATE(failure) from None", "")
         self.line("", "")
@@ -212,8 +228,21 @@ class SegmentWriter(StepWriter):
     def block_then(self, label: int, steps: tuple[Step, ...], scope: str, then: int) -> None:
         """A segment at `label` running a block, then jumping to `then`."""
         self.begin(label)
+        self.hold_player(scope)
         self.flow(steps, scope)
         self.jump(then)
+
+    def hold_player(self, scope: str) -> None:
+        """In the open segment, the `player` that bindings known to hold one hold (a decision's, a round's: a
+        slot's dict, never changed in place) is read once into a local, which the code written in place reads
+        until the segment ends (the line is `pass` when nothing reads it)."""
+        if "player" not in self.known_names.get(scope, ()) or not _SLOT.fullmatch(scope) or \
+                "player" in self.bound_locals.get(scope, {}):
+            return
+        local = f"_who{self.fresh()}"
+        self.held.append((scope, self.bound_locals.get(scope), len(self.lines)))
+        self.code(f"{local} = {scope}['player']")
+        self.bound_locals[scope] = {**self.bound_locals.get(scope, {}), "player": local}
 
     def each_item(self, items: int, index: int, inner: int, scope: str, name: str, step: Step, body: int,
                   seats: bool = False) -> None:

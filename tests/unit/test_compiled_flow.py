@@ -637,3 +637,22 @@ def test_a_decision_of_a_play_and_a_choice_moves_its_card_and_binds_the_choice_i
     taken = [event for event in state.events if event["type"] == "action"]
     assert any(" choose capture with " in event["action"] for event in taken)
     assert any(state.values["captured"][seat] for seat in range(2))
+
+
+def test_a_choice_s_steps_read_the_deciding_seat_around_a_loop_that_binds_another(tmp_path: Path) -> None:
+    # The choice's steps read `player` (the deciding seat) before and after a `for_each` that binds `player` to
+    # each seat in turn: each reads its own.
+    path = _variant(tmp_path, "    - name: play\n      steps:\n", "    - name: play\n      steps:\n"
+                    "        - decide: dealer\n          options:\n            - choose: bump\n"
+                    "              do:\n"
+                    "                - {change: 'score[player]', by: 100}\n"
+                    "                - for_each: seats()\n"
+                    "                  do: [{change: 'score[player]', by: 1}]\n"
+                    "                - {change: 'score[player]', by: 1000}\n"
+                    "                - {log: '{player} bumped'}\n")
+    state = load_ruleset(path).new_initial_state(seed=1, players=3)
+    state.apply_chance()
+    dealer = state.values["dealer"]
+    state.apply(f"p{dealer} choose bump")
+    assert state.values["score"] == [1101 if seat == dealer else 1 for seat in range(3)]
+    assert [e["text"] for e in state.events if e["type"] == "log"][-1] == f"{dealer} bumped"
