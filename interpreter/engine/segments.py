@@ -248,9 +248,10 @@ class SegmentWriter(StepWriter):
                   seats: bool = False) -> None:
         """In the open segment: go on over the items in slot `items` from the one slot `index` points at, binding
         each under `name` in slot `inner` and going to `body` for one that the step's `where` admits; when none is
-        left, the code that follows runs. `seats`: the items are seats at the table."""
+        left, the code that follows runs. `seats`: the items are seats at the table. (No turn is counted against
+        a loop that never ends: the items are a list made when the loop starts, and every loop in the body counts
+        its own.)"""
         self.code(f"while L[{index}] < len(L[{items}]):")
-        self.count_step(step.where, 3)
         self.code(f"L[{inner}] = {self.extended(scope, f'{name!r}: L[{items}][L[{index}]]')}", 1)
         self.binds(f"L[{inner}]", scope, name, seated=(name,) if seats else ())
         self.code(f"L[{index}] += 1", 1)
