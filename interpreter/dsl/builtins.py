@@ -331,17 +331,25 @@ def _trick_winner_for(deck: Deck) -> Callable[..., int]:
 
 
 def _certain_winners(deck: Deck, own: Sequence[int], others: Sequence[int]) -> int:
-    # Greedy matching, high to low: each of our cards that some unused higher card could beat is lost.
-    rank_of = deck.rank_of
-    mine = sorted((rank_of[card] for card in own), reverse=True)
-    theirs = sorted((rank_of[card] for card in others), reverse=True)
-    beaten = 0
-    next_other = 0
-    for rank in mine:
-        if next_other < len(theirs) and theirs[next_other] > rank:
-            beaten += 1
-            next_other += 1
-    return len(mine) - beaten
+    return _certain_winners_for(deck)(own, others)
+
+
+def _certain_winners_for(deck: Deck) -> Callable[[Sequence[int], Sequence[int]], int]:
+    """`_certain_winners` with the deck's ranks bound in (see Builtin.specialised): greedy matching, high to low,
+    each of our cards that some unused higher card could beat is lost (the ranks read and sorted in C)."""
+    rank = deck.rank_of.__getitem__
+
+    def certain_winners(own: Sequence[int], others: Sequence[int]) -> int:
+        mine = sorted(map(rank, own), reverse=True)
+        theirs = sorted(map(rank, others), reverse=True)
+        left = len(theirs)
+        beaten = 0
+        for card_rank in mine:
+            if beaten < left and theirs[beaten] > card_rank:
+                beaten += 1
+        return len(mine) - beaten
+
+    return certain_winners
 
 
 def _seat_count(env: Mapping[str, Any]) -> int:
@@ -543,7 +551,8 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("certain_winners", "(own: list[card], others: list[card]) -> int", "tricks",
                  "How many of `own` cards are sure to win against `others` however they are played: each of "
                  "ours that an unused higher card of theirs could beat is counted lost (greedy, high to low).",
-                 "certain_winners([KS, QS, 10S, 9S, 8S], [AS, JS]) == 3", _certain_winners, "deck"),
+                 "certain_winners([KS, QS, 10S, 9S, 8S], [AS, JS]) == 3", _certain_winners, "deck",
+                 _certain_winners_for),
         # melds
         _builtin("can_meld", "(cards: list[card], melds: list[meld]) -> bool", "melds",
                  "Whether the cards can make a new meld of the ruleset's kinds, or give a card to one of `melds` "
