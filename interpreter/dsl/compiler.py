@@ -437,6 +437,10 @@ _WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_jok
 # Builtins written in place that are worth keeping as calls are (over a list): kept alike (see `_emit_call`).
 _FOLDED_IN_PLACE = {("points", 1): "sum(map(VALUE_OF, {0}))"}
 _ITERATED = {"seats": "SEAT_RANGES[V['player_count']]", "deck_cards": "DECK_CARDS"}
+# `first` and `last` of a list whose code costs nothing to read again (a value of the game, a seat's, a local):
+# the item read in place, their call made only to fail with their own message when there is none (`_emit_call`)
+_ENDS = {"first": "0", "last": "-1"}
+_READ_AGAIN = re.compile(r"[VB]\['\w+'\](?:\[(?:[A-Za-z_]\w*|\d+|[VB]\['\w+'\])\])?|[A-Za-z_]\w*")
 # The seats of a table of each size, as a quantifier goes over them (made once: a `range` made at each loop over
 # the seats costs more than the loop over four seats): more than any ruleset seats (the format allows 16).
 SEAT_RANGES = tuple(range(count) for count in range(257))
@@ -696,8 +700,11 @@ class _Emitter:
             self.hoisted = True
             return f"({arguments[0]} in {self._in_loop_local(self._kept(key, beaters, node))})"
         folded = _FOLDED_IN_PLACE.get((node.function, len(arguments)))
+        end = _ENDS.get(node.function) if len(arguments) == 1 and _READ_AGAIN.fullmatch(arguments[0]) else None
         if folded is not None:  # (`points(cs)`: summed in C, with no call, and kept as a call would be)
             code = folded.format(*arguments)
+        elif end is not None:  # (`first(trick)`: the item read in place, the call made only to fail on no items)
+            code = f"({arguments[0]}[{end}] if {arguments[0]} else B_{node.function}({arguments[0]}))"
         else:
             if BUILTINS[node.function].context == "env":
                 arguments.insert(0, "V")
