@@ -38,6 +38,7 @@ from interpreter.show import build_show
 from interpreter.sites import ExpressionSite
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 from interpreter.steps import StepChecker, variable_scope
+from interpreter.unchanging import unchanging_variables
 from interpreter.variants import load_with_changes
 
 Path_ = tuple[str | int, ...]
@@ -61,15 +62,20 @@ def _compile_tree(path: str | Path, root: MappingNode, params: Mapping[str, Any]
     if any(d.severity == "error" for d in spliced):
         raise RulesetError(spliced)
     _check_structure(path, root, written)
-    checker = RulesetChecker(root, {})
-    checker.diagnostics.extend(spliced)  # warnings about procedures never called
-    specs = checker.build_parameters()
-    values = resolve(specs, params or {}, from_text=params_as_text)
-    checker.parameter_values = values
-    try:
-        ruleset = _check_and_compile(checker, str(path), root, specs, values)
-    except RulesetError as error:
-        raise RulesetError(_written(root, error.diagnostics, written)) from None
+    unchanging: dict[str, tuple[str, Any]] | None = None
+    while True:  # (checked again, once, when variables turn out unchanging: their reads are then folded)
+        checker = RulesetChecker(root, {})
+        checker.diagnostics.extend(spliced)  # warnings about procedures never called
+        specs = checker.build_parameters()
+        values = resolve(specs, params or {}, from_text=params_as_text)
+        checker.parameter_values = values
+        try:
+            ruleset = _check_and_compile(checker, str(path), root, specs, values, unchanging)
+        except RulesetError as error:
+            raise RulesetError(_written(root, error.diagnostics, written)) from None
+        if unchanging is not None or not ruleset.unchanging:
+            break
+        unchanging = dict(ruleset.unchanging)
     return dataclasses.replace(ruleset, warnings=tuple(_written(root, list(ruleset.warnings), written)),
                                procedure_paths=written)
 
@@ -102,7 +108,9 @@ def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int
 
 
 def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, specs: Any,
-                       values: dict[str, ParamValue]) -> Ruleset:
+                       values: dict[str, ParamValue], unchanging: dict[str, tuple[str, Any]] | None) -> Ruleset:
+    """The checked and compiled ruleset; `unchanging`: the variables whose reads are folded (interpreter/
+    unchanging.py), or None to find them (the ruleset returned then lists them, its reads not yet folded)."""
     players = checker.build_players()
     deck = checker.build_deck(players)
     zones = checker.build_zones()
@@ -116,7 +124,8 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
                               report=checker.report_definition, broken=checker.broken_definitions,
                               volatile=VOLATILE_NAMES | _choice_argument_names(root),
                               has_melds=isinstance(root.entries.get("melds"), MappingNode),
-                              key_words={name: v.by_words for name, v in variables.items() if v.by == "str"})
+                              key_words={name: v.by_words for name, v in variables.items() if v.by == "str"},
+                              unchanging=unchanging or {})
     program = Program(environment)
     site = ExpressionSite(checker, environment, program)
     steps = StepChecker(checker, site, zones, variables)
@@ -154,6 +163,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
         deck_zone=deck_zone or "", zones=zones, variables=variables, parameters=specs, parameter_values=values,
         teams=teams, tree=root, expressions=expressions, warnings=tuple(checker.diagnostics),
         shown_types=dict(site.types), show=show, generated=program.module,
+        unchanging=unchanging if unchanging is not None else unchanging_variables(variables, steps.writes, expressions),
     )
 
 

@@ -108,3 +108,6 @@ class Ruleset:
     # The module of generated code the expressions' functions come from (what a kept ruleset makes them again
     # from, see interpreter/ruleset_cache.py); None for a ruleset built by hand.
     generated: GeneratedModule | None = None
+    # The variables no step changes with these parameters, read everywhere as their initial value: name -> (its
+    # owner kind, the value) (see interpreter/unchanging.py)
+    unchanging: Mapping[str, tuple[str, Any]] = field(default_factory=dict)

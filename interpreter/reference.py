@@ -83,7 +83,8 @@ those of `else`, up to a `set` of `out` (and not inside a loop or decision that 
 a choice in a simultaneous round). `if`, `and` and `or` evaluate only what they need, and a
 definition without parameters is computed on first use, so `size(trick) == 0 or card.suit == led` never reads
 `led` of an empty trick. Parameters, and what is made of parameters and literals alone (definitions
-included, and a definition whose body reads none of its parameters, whatever it is given), are worked out once
+included, and a definition whose body reads none of its parameters, whatever it is given; and a variable that
+no step changes with the ruleset's parameters, which is its initial value), are worked out once
 when the ruleset is loaded; the language has no side effects, so when such a
 constant decides an `and` or an `or` the other side is never evaluated, on either side: with `params.strict`
 false, `leading and params.strict` is false and `x or not params.strict` is true without evaluating `leading`

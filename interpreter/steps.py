@@ -37,6 +37,9 @@ class StepChecker:
     # For each (choice, argument): whether its values are lists, where first seen (an action's text must read
     # back, so one name is not a list in one decision and a single value in another).
     listed: dict[tuple[str, str], tuple[bool, str]] = field(default_factory=dict)
+    # Every place a step writes a variable (`set`, `change`, `transfer`, `random`, a clause's `record`): the
+    # variable's name and the place's path (see interpreter/unchanging.py)
+    writes: list[tuple[str, Path]] = field(default_factory=list)
 
     # --- references to zones and variables ----------------------------------------------------------------
 
@@ -109,6 +112,8 @@ class StepChecker:
     def target(self, node: Node | None, path: Path, scope: Scope) -> Type | None:
         # A variable, or the dealer: a step may set who deals (a draw for the deal, a random dealer).
         found = self._reference(node, path, scope, {**self.variables, "dealer": None}, "variable")
+        if isinstance(node, ScalarNode):
+            self.writes.append((str(node.value).split("[", 1)[0].strip(), path))
         return found[1] if found else None
 
     def expression(self, node: Node | None, path: Path, scope: Scope, expected: Type | None = None,

@@ -70,6 +70,8 @@ class Environment:
     # The names bound anew for each candidate action of a decision (its card, its choice's arguments): a
     # definition that reads one is worked out for each candidate, the others once per decision.
     volatile: frozenset[str] = VOLATILE_NAMES
+    # The variables no step changes (interpreter/unchanging.py): name -> (its owner kind, its value), folded
+    unchanging: dict[str, tuple[str, Any]] = field(default_factory=dict)
     _stack: list[str] = field(default_factory=list)
     depth: int = 0  # of the expressions being checked, definitions used included: bounded, as checking recurses
 

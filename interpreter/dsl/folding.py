@@ -58,6 +58,20 @@ class Folding:
             found = self._instances.get(function_name)
         return found
 
+    def unchanging(self, node: ast.Name, annotations: Annotations, *, indexed: bool) -> Any:
+        """The value of a variable that no step changes (interpreter/unchanging.py) read by `node` (a name that no
+        binding hides): the value on the table, or an owner's, read by an index or at the bound `player`; else
+        UNKNOWN."""
+        found = self.environment.unchanging.get(node.identifier)
+        if found is None or id(node) in annotations.bound:
+            return UNKNOWN
+        per, value = found
+        if per == "table" and not indexed:
+            return value
+        if per != "table" and (indexed or id(node) in annotations.implicit_index):
+            return value
+        return UNKNOWN
+
     def definition(self, function_name: str, *, called: bool = False) -> Any:
         """The value of a parameterless definition when it is constant, else UNKNOWN; `called`: of a definition
         with parameters, whatever its arguments (`owes_ante(p): true`), when its body is constant without them."""
@@ -87,9 +101,16 @@ def constant_value(node: ast.Node, annotations: Annotations, local_names: Iterab
         return node.value
     if isinstance(node, ast.Name):
         call = annotations.calls.get(id(node))
-        if call is None or folding is None or node.identifier in local_names:
+        if folding is None or node.identifier in local_names:
             return UNKNOWN
+        if call is None:  # (a variable no step changes, read on the table or at the bound `player`)
+            return folding.unchanging(node, annotations, indexed=False)
         return folding.definition(call)
+    if isinstance(node, ast.Index) and isinstance(node.subject, ast.Name) and folding is not None and \
+            node.subject.identifier not in local_names and id(node.subject) not in annotations.calls:
+        found = folding.unchanging(node.subject, annotations, indexed=True)  # (one owner's: all are the same)
+        if found is not UNKNOWN:
+            return found
 
     def inner(part: ast.Node) -> Any:
         return constant_value(part, annotations, local_names, folding)

@@ -144,6 +144,13 @@ class MatchLoop:
                 # (a value per key: the keys given over the initial values of the others)
                 merged[owner] = {**merged[owner], **value} if isinstance(merged[owner], dict) else value
             state.values[name] = merged
+        for name, (per, fixed) in game.ruleset.unchanging.items():  # (the rules read these as their constant)
+            stored = state.values[name]
+            if any(value != fixed or value.__class__ is not fixed.__class__
+                   for value in ([stored] if per == "table" else stored)):
+                raise IllegalActionError(
+                    f"`{name}` cannot be set here: no step of this ruleset changes it with these parameters, so "
+                    f"its rules read it as {state.shown(fixed, None)} (set the parameters that let it change)")
         state.record(("hand", hand_number, dealer))
         state.first_leader = leader
         self.enter(state, phase)
