@@ -1,14 +1,14 @@
 """Variables that no step of a ruleset changes, with the parameters it is loaded with: every read of one is its
 initial value, which the expression compiler then folds as it folds a parameter (dsl/folding.py).
 
-A house rule turned off by a parameter leaves its machinery in the ruleset: Bourré's reneges are recorded in
-`reneged` by clauses that are `breakable: params.reneges`, and taken back under `if: params.reneges and
-params.correct_reneges`; with the parameter off, nothing sets `reneged`, and every test of it at the end of a
-hand (`renege_found(p): reneged[p] or renege_stands[p]`) is `false`. A variable is unchanging when each place a
-step writes it (`set`, `change`, `transfer`, `random`, a clause's `record`) lies in the branch of an `if` whose
-test is a constant that never takes it, or records a clause whose `breakable` is constant `false`; and when its
-initial value is a constant number, text or truth value, the same for every owner (a variable with a second
-index, `by:`, is never taken as unchanging).
+A house rule turned off by a parameter leaves its machinery in the ruleset: a breach of a clause recorded in
+`broke` by a clause that is `breakable: params.lenient`, and a penalty set under `if: params.lenient`; with the
+parameter off, nothing sets `broke`, and every test of it (`penalised(p): broke[p] or late[p]`) is `false`.
+
+A variable is unchanging when each place a step writes it (`set`, `change`, `transfer`, `random`, a clause's
+`record`) lies in the branch of an `if` whose test is a constant that never takes it, or records a clause
+whose `breakable` is constant `false`; and when its initial value is a constant number, text or truth value,
+the same for every owner (a variable with a second index, `by:`, or with no initial value, never is).
 """
 
 from __future__ import annotations

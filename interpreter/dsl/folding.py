@@ -74,7 +74,7 @@ class Folding:
 
     def definition(self, function_name: str, *, called: bool = False) -> Any:
         """The value of a parameterless definition when it is constant, else UNKNOWN; `called`: of a definition
-        with parameters, whatever its arguments (`owes_ante(p): true`), when its body is constant without them."""
+        with parameters, whatever its arguments (`owes(p): true`), when its body is constant without them."""
         if function_name not in self.values:
             self.values[function_name] = UNKNOWN
             instance = self.instance(function_name)
