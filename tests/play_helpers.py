@@ -28,6 +28,23 @@ def random_choices(seed: int) -> Callable[[State], Action]:
     return lambda state: rng.choice(state.legal_actions())
 
 
+def play_alike(first: State, second: State, seed: int) -> None:
+    """Two states that should play alike (one game written two ways), played to the end side by side with the
+    same random choices: the same legal actions, by their texts, at every decision; each chance event by both."""
+    rng = random.Random(seed)
+    while not first.is_terminal:
+        if first.current_player == CHANCE:
+            first.apply_chance()
+            second.apply_chance()
+            continue
+        legal = first.legal_actions()
+        assert [first.action_text(a) for a in legal] == [second.action_text(a) for a in second.legal_actions()]
+        action = rng.choice(legal)
+        first.apply(action)
+        second.apply(second.action_text(action))
+    assert second.is_terminal
+
+
 def hold(state: State, text: str) -> None:
     """The seat in turn holds these cards (`3S 3H 3D`), each taken from wherever it is (the other hands go to the
     stock first: no other seat acts in the tests that use this); the legal set and meld search start again."""

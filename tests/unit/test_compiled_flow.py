@@ -15,7 +15,7 @@ from interpreter.engine.cardmoves import Cards
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.log import Log
 from interpreter.engine.state import State
-from tests.play_helpers import play_out, random_choices
+from tests.play_helpers import play_alike, play_out, random_choices
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
@@ -65,17 +65,7 @@ def test_parameters_fold_away_without_changing_what_is_legal(tmp_path: Path) -> 
         encoding="utf-8")
     original = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml").new_initial_state(seed=5, players=3)
     changed = load_ruleset(folded).new_initial_state(seed=5, players=3)
-    rng = random.Random(5)
-    while not original.is_terminal:
-        if original.current_player == CHANCE:
-            original.apply_chance()
-            changed.apply_chance()
-            continue
-        legal = original.legal_actions()
-        assert changed.legal_actions() == legal
-        action = rng.choice(legal)
-        original.apply(action)
-        changed.apply(action)
+    play_alike(original, changed, 5)
     assert changed.returns() == original.returns()
 
 

@@ -4,15 +4,15 @@ the variable changing would, and that a scenario cannot give such a variable ano
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import load_ruleset
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 from interpreter.runners.scenarios import run_file
+from tests.play_helpers import play_alike
 
 ROOT = Path(__file__).resolve().parents[2]
 BOURRE = ROOT / "rulesets" / "bourre.yaml"
@@ -85,18 +85,8 @@ def test_rules_that_read_an_unchanging_variable_play_as_with_it_changing(tmp_pat
     assert "bonus" in one.ruleset.unchanging and "bonus" not in other.ruleset.unchanging
     for seed in range(3):
         first, second = one.new_initial_state(seed=seed, players=3), other.new_initial_state(seed=seed, players=3)
-        rng = random.Random(seed)
-        while not first.is_terminal:
-            if first.current_player == CHANCE:
-                first.apply_chance()
-                second.apply_chance()
-                continue
-            legal = first.legal_actions()
-            assert [first.action_text(a) for a in legal] == [second.action_text(a) for a in second.legal_actions()]
-            action = rng.choice(legal)
-            first.apply(action)
-            second.apply(second.action_text(action))
-        assert second.is_terminal and first.returns() == second.returns()
+        play_alike(first, second, seed)
+        assert first.returns() == second.returns()
 
 
 def test_a_scenario_cannot_give_an_unchanging_variable_another_value(tmp_path: Path) -> None:
