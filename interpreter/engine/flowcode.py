@@ -330,7 +330,7 @@ class StepWriter:
             self.line(f"{pad}else:")
             inner_pad = pad + "    "
         test = self.expr(face_up, inner) if face_up is not None else ""
-        split = _receiver_split(test, {f"_p{number}", f"_r{number}", f"_j{number}", f"_i{number}", inner})
+        split = _receiver_split(test, f"_p{number}", {f"_r{number}", f"_j{number}", f"_i{number}", inner})
         if split is not None:  # (the cards of other receivers are never tested: the general loop only for `_up`)
             self.line(f"{pad}if _up{number}:")
             inner_pad = pad + "    "
@@ -517,20 +517,21 @@ def _fresh_list(code: str) -> bool:
                                               and not body.keywords)
 
 
-def _receiver_split(test: str, varying: set[str]) -> tuple[list[str], str, str] | None:
-    """A deal's `face_up` test (its code) cut where it first asks `receiver == X`: the tests before it, which
-    read none of the `varying` names (the receiver, the round, the loop's places, the bindings made per card),
-    X, which reads none either, and the tests after it (`True` when none); None when the test does not start so.
-    Expressions change nothing, so the tests before and X are the same for every card dealt."""
+def _receiver_split(test: str, receiver: str, others: set[str]) -> tuple[list[str], str, str] | None:
+    """A deal's `face_up` test (its code) cut where it first asks `receiver == X` (`receiver`: the local that
+    holds it): the tests before it, which read neither the receiver nor the `others` that change from card to
+    card (the round, the loop's places, the bindings made per card), X, which reads none of them either, and the
+    tests after it (`True` when none); None when the test does not start so. Expressions change nothing, so the
+    tests before and X are the same for every card dealt."""
     if not test:
         return None
     body = ast.parse(test, mode="eval").body
     conjuncts = body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
+    varying = {receiver, *others}
 
     def reads_varying(node: ast.AST) -> bool:
         return any(isinstance(name, ast.Name) and name.id in varying for name in ast.walk(node))
 
-    receiver = next(iter(sorted(name for name in varying if name.startswith("_p"))))
     for index, conjunct in enumerate(conjuncts):
         if isinstance(conjunct, ast.Compare) and len(conjunct.ops) == 1 and isinstance(conjunct.ops[0], ast.Eq):
             sides = [conjunct.left, conjunct.comparators[0]]
