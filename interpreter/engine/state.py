@@ -534,9 +534,14 @@ class State:
         destination = option.destination
         if not option.hides_card or destination is None or option.face == "up":
             return ()
-        if destination.owner is not None and destination.owner_name is None:
-            bindings = {**bindings, "card": action.card}  # (an owner worked out by an expression may read the card)
-        key = (destination.name, self.cards.owner(self, destination, bindings), action.seat, self.values["team_of"])
+        named = destination.owner_name  # (an owner bound by name, as `discards[player]` names it: read at once)
+        if named is not None and named in bindings:
+            owner = int(bindings[named])
+        else:
+            if destination.owner is not None and named is None:
+                bindings = {**bindings, "card": action.card}  # (an owner worked out by an expression may read it)
+            owner = self.cards.owner(self, destination, bindings)
+        key = (destination.name, owner, action.seat, self.values["team_of"])
         found = self.game.secrets.get(key)
         if found is None:
             from interpreter.engine.observation import sees_zone
