@@ -172,6 +172,17 @@ class StepWriter:
         self.names += 1
         return self.names
 
+    def test_line(self, local: str, template: str, pad: str) -> None:
+        """A line testing a value (`template`: `if {}:` or `if not {}:`, with `pad` before it). When the value is
+        the local that the line before it just worked out (`value`), that line becomes this one, the expression
+        written in the test, at the expression's place: the local is read there alone."""
+        before = f"{pad}{local} = "
+        if local.startswith("_v") and self.lines and self.lines[-1].startswith(before):
+            code = self.lines.pop()[len(before):]
+            self.line(f"{pad}{template.format(code)}", self.places.pop(len(self.lines) + 1, None) or "")
+            return
+        self.line(f"{pad}{template.format(local)}")
+
     def owner(self, ref: Ref, bindings: str, indent: int) -> str | None:
         """Code for the owner of a zone or variable (None for one on the table)."""
         held = self.bound_locals.get(bindings, {})
@@ -424,7 +435,7 @@ class StepWriter:
             return
         condition = self.value(step["condition"], bindings, indent)
         pad = "    " * indent
-        self.line(f"{pad}if {condition}:")
+        self.test_line(condition, "if {}:", pad)
         before = None if self.scratch is None else dict(self.scratch)  # (each branch starts from the test's)
         self.block(step["then"], bindings, indent + 1)
         if step["else"]:
@@ -453,7 +464,7 @@ class StepWriter:
         self.line(f"{pad}    {inner}[{step['name']!r}] = _i{number}")
         if step["where"] is not None:
             condition = self.value(step["where"], inner, indent + 1)
-            self.line(f"{pad}    if not {condition}:")
+            self.test_line(condition, "if not {}:", pad + "    ")
             self.line(f"{pad}        continue")
         self.block(step["body"], inner, indent + 1)
         self.unless_read(inner, made, [made, made + 2])

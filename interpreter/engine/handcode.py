@@ -518,7 +518,7 @@ class _HandWriter(SiteWriter):
             self.bound_locals["_asked"] = {**self.bound_locals.get(scope, {}), "player": "_seat"}
             condition = self.value(step["players"], "_asked", 3)
             del self.bound_locals["_asked"]
-            self.code(f"if {condition}:", 1)
+            self.test_line(condition, "if {}:", self.pad(1))
             self.code("_taking.append(_seat)", 2)
             self.unless_read("_asked", made, [made, made + 2])
             self.code("_seats = _taking")

@@ -92,7 +92,11 @@ class SegmentWriter(StepWriter):
         self.finish(f"return {~label}")
 
     def code(self, text: str, indent: int = 0) -> None:
-        self.line("        " + "    " * indent + text)
+        self.line(self.pad(indent) + text)
+
+    def pad(self, indent: int) -> str:
+        """What starts a line of a segment's own code `indent` levels in."""
+        return _BODY + "    " * indent
 
     def target(self, label: int) -> int:
         """The segment whose code a label runs: itself, or where a chain of bare jumps leads."""
@@ -262,7 +266,7 @@ class SegmentWriter(StepWriter):
         """Inside a loop: go on to the next item unless the step's `where` holds."""
         if where is not None:
             condition = self.value(where, scope, 3)
-            self.code(f"if not {condition}:", 1)
+            self.test_line(condition, "if not {}:", self.pad(1))
             self.code("continue", 2)
 
     def stopping(self, step: Step, scope: str) -> None:  # pragma: no cover - the hand writer writes them

@@ -53,6 +53,22 @@ def test_a_failing_builtin_in_a_generated_loop_names_its_place(tmp_path: Path) -
     assert raised.value.where == "hand.phases[0].steps[2].do[0].to"
 
 
+@pytest.mark.parametrize(("steps", "where"), [
+    ("        - if: 1 // (size(trick) - size(trick)) > 0\n          then: [{log: never}]\n",
+     "hand.phases[0].steps[3].if"),
+    ("        - for_each: seats()\n          where: 1 // (size(trick) - size(trick)) > 0\n"
+     "          do: [{log: never}]\n",
+     "hand.phases[0].steps[3].where"),
+])
+def test_a_failing_test_of_a_generated_step_names_its_place(tmp_path: Path, steps: str, where: str) -> None:
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n" + steps.rstrip("\n"))
+    with pytest.raises(RulesetRuntimeError) as raised:
+        load_ruleset(path).new_initial_state(seed=1, players=2).apply_chance()
+    assert "division by zero" in str(raised.value)
+    assert raised.value.where == where
+
+
 def test_parameters_fold_away_without_changing_what_is_legal(tmp_path: Path) -> None:
     # `pot_limit` is null, so `strict` is false and the rule reduces to the follow-suit test of the original.
     folded = _variant(tmp_path, "              reason: \"you must follow suit\"",
