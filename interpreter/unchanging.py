@@ -8,7 +8,8 @@ parameter off, nothing sets `broke`, and every test of it (`penalised(p): broke[
 A variable is unchanging when each place a step writes it (`set`, `change`, `transfer`, `random`, a clause's
 `record`) lies in the branch of an `if` whose test is a constant that never takes it, or records a clause
 whose `breakable` is constant `false`; and when its initial value is a constant number, text or truth value,
-the same for every owner (a variable with a second index, `by:`, or with no initial value, never is).
+the same for every owner (a variable with a second index, `by:`, with no initial value, of a card, or seen
+by nobody, never is).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def unchanging_variables(variables: Mapping[str, VariableSpec], writes: Iterable
     written = {name for name, path in writes if _reached(path, expressions)}
     found: dict[str, tuple[str, Any]] = {}
     for index, (name, variable) in enumerate(variables.items()):
-        if name in written or variable.by is not None or variable.optional:
+        if name in written or variable.by is not None or variable.optional or variable.visibility == "nobody" \
+                or variable.type == "card":  # (a hidden card is dealt again by a search: resample.py changes it)
             continue
         initial = _constant(expressions, ("variables", index, "initial"))
         if initial is not None and initial[0].__class__ in _FOLDED_TYPES:
