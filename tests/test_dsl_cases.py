@@ -122,8 +122,12 @@ def _normalise(expected: Any) -> Any:
 
 
 def _table(values: dict[str, Any]) -> dict[str, Any]:
-    """The game's values (`V`): here only the table, which the seat builtins read; the bindings are `B`."""
-    return {"player_count": values["player_count"], "team_of": values["team_of"]}
+    """The game's values (`V`): here only the table, which the seat builtins read, the seats sitting in number
+    order as a match sits them (`_clockwise`, `_next`: see MatchLoop._set_seating); the bindings are `B`."""
+    count = values["player_count"]
+    clockwise = tuple(tuple((seat + offset) % count for offset in range(count)) for seat in range(count))
+    return {"player_count": count, "team_of": values["team_of"], "_clockwise": clockwise,
+            "_next": tuple(around[1 % count] for around in clockwise)}
 
 
 @pytest.mark.parametrize(("data", "case"), _load_cases())

@@ -701,10 +701,13 @@ class _Emitter:
             return f"({arguments[0]} in {self._in_loop_local(self._kept(key, beaters, node))})"
         folded = _FOLDED_IN_PLACE.get((node.function, len(arguments)))
         end = _ENDS.get(node.function) if len(arguments) == 1 and _READ_AGAIN.fullmatch(arguments[0]) else None
+        seats = self._seats_in_place(node, arguments) if node.function in ("next_seat", "seats_from") else None
         if folded is not None:  # (`points(cs)`: summed in C, with no call, and kept as a call would be)
             code = folded.format(*arguments)
         elif end is not None:  # (`first(trick)`: the item read in place, the call made only to fail on no items)
             code = f"({arguments[0]}[{end}] if {arguments[0]} else B_{node.function}({arguments[0]}))"
+        elif seats is not None:
+            code = seats
         else:
             if BUILTINS[node.function].context == "env":
                 arguments.insert(0, "V")
@@ -720,6 +723,25 @@ class _Emitter:
         if node.arguments and self._same_for_every_item(node):  # (`size(hand)` in a meld's clause)
             return self._kept_for_items(code, node)
         return self._loop_kept(node, code)
+
+    def _seats_in_place(self, node: ast.Call, arguments: list[str], listed: bool = True) -> str | None:
+        """`next_seat(s)`, `seats_from(s)` and `seats_from(next_seat(s))` of a seat whose code costs nothing to
+        read again: read from where the seats sit (the state's `_next` and `_clockwise`, see MatchLoop.
+        _set_seating), the builtins called only where those are not known or `s` is no seat at the table, to
+        fail with their own message. Not `listed`: the seats' own tuple, for a loop that only goes over them."""
+        inner = node.arguments[0] if len(node.arguments) == 1 else None
+        clockwise = "list(V['_clockwise']" if listed else "(V['_clockwise']"
+        if node.function == "seats_from" and isinstance(inner, ast.Call) and inner.function == "next_seat" and \
+                len(inner.arguments) == 1 and self.annotations.calls.get(id(inner)) is None:
+            seat = self.emit(inner.arguments[0])
+            if _READ_AGAIN.fullmatch(seat):
+                return (f"({clockwise}[V['_next'][{seat}]]) if '_next' in V and 0 <= {seat} < "
+                        f"V['player_count'] else B_seats_from(V, B_next_seat(V, {seat})))")
+        if inner is None or not _READ_AGAIN.fullmatch(arguments[0]):
+            return None
+        seat = arguments[0]
+        read = f"V['_next'][{seat}]" if node.function == "next_seat" else f"{clockwise}[{seat}])"
+        return f"({read} if '_next' in V and 0 <= {seat} < V['player_count'] else B_{node.function}(V, {seat}))"
 
     def _kept_for_items(self, code: str, node: ast.Node) -> str:
         """In a filter, a value that reads nothing of the item: worked out at the first item that reaches it and
@@ -929,6 +951,10 @@ class _Emitter:
                 and id(node) not in self.annotations.calls:
             return _ITERATED[node.function]  # (gone over, never kept: no list need be made)
         with self._in_iterable():
+            if isinstance(node, ast.Call) and node.function == "seats_from" and id(node) not in self.annotations.calls:
+                seats = self._seats_in_place(node, [self.emit(argument) for argument in node.arguments], listed=False)
+                if seats is not None:  # (the seats' own tuple, gone over)
+                    return seats
             return self.emit(node)
 
     @contextmanager
@@ -1641,6 +1667,39 @@ def _cards_by_suit(deck: Deck) -> dict[int, tuple[int, ...]]:
     for card in deck.distinct_cards():
         found.setdefault(deck.suit_of[card], []).append(card)
     return {suit: tuple(cards) for suit, cards in found.items()}
+
+
+class _SeatInTurn(python_ast.NodeTransformer):
+    """`B['player']` read from a loop's own local (see `seat_list`)."""
+
+    def visit_Subscript(self, node: python_ast.Subscript) -> python_ast.AST:
+        if isinstance(node.value, python_ast.Name) and node.value.id == "B" and \
+                isinstance(node.slice, python_ast.Constant) and node.slice.value == "player":
+            return python_ast.Name(id=_SEAT_IN_TURN, ctx=python_ast.Load())
+        return self.generic_visit(node)
+
+
+_SEAT_IN_TURN = "_seat_in_turn"
+
+
+def seat_list(function: Compiled) -> Callable[[Mapping[str, Any], Iterable[int]], list[Any]] | None:
+    """An expression's value with each of the seats given bound in turn as `player`, as one function making the
+    whole list (`(V, seats) -> list`), written from the expression's own code: for an expression that calls no
+    definition, keeps nothing and reads no other bound name (its function has `code`, see `Program.build`);
+    None for any other. (A match's result per seat at every hand's end, a per-seat variable's initial value.)"""
+    code = getattr(function, "code", None)
+    if code is None:
+        return None
+    try:
+        tree = _SeatInTurn().visit(python_ast.parse(code, mode="eval"))
+    except SyntaxError:  # pragma: no cover - the code was compiled once already
+        return None
+    if any(isinstance(node, python_ast.Name) and node.id == "B" for node in python_ast.walk(tree)):
+        return None  # (another bound name, or the bindings as a whole)
+    source = f"lambda V, seats: [{python_ast.unparse(tree.body)} for {_SEAT_IN_TURN} in seats]"
+    made: Callable[[Mapping[str, Any], Iterable[int]], list[Any]] = eval(  # the expression's own checked code
+        compile(source, FILENAME, "eval"), function.__globals__)
+    return made
 
 
 def evaluate(function: Compiled, values: Mapping[str, Any], bound: dict[str, Any] | None = None) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -58,6 +58,9 @@ class Game:
                                     if variable.lasts == "hand")  # (taken anew at each hand)
         self.zone_owners = tuple((name, zone.owner) for name, zone in zones.items())
         self.hand_plans: dict[int, Any] = {}  # what each hand starts from, by number of players (see MatchLoop)
+        # Each expression worked out for every seat (State.per_seat): the function making the whole list, or None
+        # (`seat_list`), made at its first use.
+        self.seat_lists: dict[Callable[..., Any], Callable[..., list[Any]] | None] = {}
         self.unique_cards = not any(ruleset.deck.has_copies(count)  # no two cards are the same value
                                     for count in ruleset.players.counts())
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
@@ -117,15 +120,9 @@ class Game:
     def choice_actions(self, seat: int, option: Option, values: tuple[tuple[Any, ...], ...]) -> list[Action]:
         """A choice with every combination of its arguments' values, in order, each once (made once per values;
         lists of values, such as subsets of cards, given as tuples: see `frozen`)."""
-        if any(listed and listed[0].__class__ is tuple for listed in values):  # (an argument's values: one type)
-            # Lists of lists (subsets of a hand) are made each time, not kept (see choice_action); made directly.
-            name, names = option.name, [name for name, _ in option.arguments]
-            values = tuple(tuple(dict.fromkeys(listed)) for listed in values)  # (each combination once)
-            if len(names) == 1:
-                return [_NEW(Action, (seat, "choose", -1, name, ((names[0], value),), (), (), -1))
-                        for value in values[0]]
-            return [_NEW(Action, (seat, "choose", -1, name, tuple(zip(names, combination, strict=True)), (), (), -1))
-                    for combination in itertools.product(*values)]
+        for listed in values:  # (an argument's values are of one type; a loop, not `any`: on every choice's path)
+            if listed and listed[0].__class__ is tuple:
+                return self._lists_of_lists(seat, option, values)
         key = (seat, option.where, values)  # (two options may share a name but not their arguments)
         actions = self._choice_lists.get(key)
         if actions is None:
@@ -135,6 +132,17 @@ class Game:
                 self.choice_action(seat, option.name, tuple(zip(names, combination, strict=True)))
                 for combination in itertools.product(*distinct)]
         return actions
+
+    @staticmethod
+    def _lists_of_lists(seat: int, option: Option, values: tuple[tuple[Any, ...], ...]) -> list[Action]:
+        """A choice's actions for arguments whose values are lists (subsets of a hand): made each time, not kept
+        (see choice_action), each combination once."""
+        name, names = option.name, [name for name, _ in option.arguments]
+        values = tuple(tuple(dict.fromkeys(listed)) for listed in values)  # (each combination once)
+        if len(names) == 1:
+            return [_NEW(Action, (seat, "choose", -1, name, ((names[0], value),), (), (), -1)) for value in values[0]]
+        return [_NEW(Action, (seat, "choose", -1, name, tuple(zip(names, combination, strict=True)), (), (), -1))
+                for combination in itertools.product(*values)]
 
     def card_actions(self, seat: int, kind: str) -> list[Action]:
         """A seat's actions of one kind (play or discard) for every card, indexed by the card: made once,

@@ -482,7 +482,7 @@ class _HandWriter(SiteWriter):
     def _stopping_trick(self, step: Step, scope: str) -> None:
         """Tricks: each taking-part seat, clockwise from the leader, plays one card; the winner is bound in
         `then` and leads the next trick."""
-        total, leader, done, order, played, position, won, card_scope = (self.slot() for _ in range(8))
+        total, leader, done, order, position, won, card_scope = (self.slot() for _ in range(7))
         start, wait, resume, then, after, after_card, next_card = (self.label() for _ in range(7))
         self.tricks[step.where] = step
         count = step["count"]
@@ -531,8 +531,7 @@ class _HandWriter(SiteWriter):
             self.code(f"return {after}", 1)
         self.code("if not _seats:")
         self.code(f"raise RUNTIME('no seat takes part in the trick', {step.where!r})", 1)
-        self.code(f"L[{order}] = tuple(_seats)")
-        self.code(f"L[{played}] = ()")
+        self.code(f"L[{order}] = tuple(_seats)")  # (the seats that have played are the first L[position] + 1)
         self.code(f"L[{position}] = 0")
         self.jump(wait)
 
@@ -559,8 +558,6 @@ class _HandWriter(SiteWriter):
         self.begin(resume)
         self.code("_a, _o, _b = S.taken")
         self.move_card(step["option"])
-        player = "_a.seat" if step["by"] is None else "_b['player']"  # (the seat whose card it is)
-        self.code(f"L[{played}] = L[{played}] + ({player},)")
         if not _idle(step["after_card"]):  # steps after each card, which may stop the game: then the next card or
             # the end
             self.code(f"L[{card_scope}] = {{**_b, 'card': _card}}")
@@ -573,9 +570,8 @@ class _HandWriter(SiteWriter):
             if retake[1]:  # a `take_back` in `after_card`: the card goes back, and the same seat plays again
                 self.begin(retake[0])
                 cards, key = self.place(step["zone"], scope, 2)
-                self.code(f"S.cards.take_back(S, {key}, {cards}, L[{played}][-1], {step['source']!r}, "
+                self.code(f"S.cards.take_back(S, {key}, {cards}, L[{order}][L[{position}]], {step['source']!r}, "
                           f"L[{card_scope}]['card'])")
-                self.code(f"L[{played}] = L[{played}][:-1]")
                 await_card(0)
                 self.stop_at(resume)
             self.begin(next_card)
@@ -584,7 +580,7 @@ class _HandWriter(SiteWriter):
         await_card(1)
         self.code(f"return {~resume}", 1)
         cards, _ = self.place(step["zone"], scope, 2)
-        self.code(f"_played = {cards}[len({cards}) - len(L[{played}]):]")
+        self.code(f"_played = {cards}[len({cards}) - len(L[{order}]):]")  # (every seat of the order has played)
         if step["beats"] is not None:  # each card against the one winning so far, in the order played
             self.code("_best = 0")
             self.code(f"_pair = {self.copy_of(scope)}")
@@ -594,13 +590,13 @@ class _HandWriter(SiteWriter):
             takes = self.value(step["beats"], "_pair", 3)
             self.code(f"if {takes}:", 1)
             self.code("_best = _i", 2)
-            self.code(f"_winner = L[{played}][_best]")
+            self.code(f"_winner = L[{order}][_best]")
         else:
             winning = self.value(step["winning_card"], scope, 2)
             self.code(f"if {winning} not in _played:")
             self.code(f"raise RUNTIME('the winning card ' + S.card_text({winning}) + ' is not in the trick', "
                       f"{step['winning_card'].where!r})", 1)
-            self.code(f"_winner = L[{played}][_played.index({winning})]")
+            self.code(f"_winner = L[{order}][_played.index({winning})]")
         self.code(f"L[{done}] += 1")
         self.code(f"L[{leader}] = _winner")
         self.code("S._events.items.append(('log_parts', ('p', (_winner, None), ' wins the trick')))")

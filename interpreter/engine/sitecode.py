@@ -177,6 +177,15 @@ class SiteWriter(SegmentWriter):
         if not option.clauses:
             return [f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))"]
         names = tuple(name for name, _ in option.arguments)
+        if not any(set(names) & getattr(clause.rule.function, "uses", set(names)) for clause in option.clauses):
+            # Rules that read no argument: tested once, when there are values to offer (as the filter tests them,
+            # at its first combination), after the values are worked out (as the general search works them out)
+            rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses)
+            local = f"_values_{len(names)}"
+            return [f"        {local} = ({values},)",
+                    f"        if all({local}) and {rules}:" if len(names) > 1 else
+                    f"        if {local}[0] and {rules}:",
+                    f"            _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, {local}), {constant}))"]
         # (in a copy of the bindings: an argument such as `player` must keep its value for the options after it)
         allowed = f"{self.name_of(option.choice_filter, 'F')}(V, dict(B), list(PRODUCT({values})))"
         arguments = "".join(f"({name!r}, _values[{index}]), " for index, name in enumerate(names))

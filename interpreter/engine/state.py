@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from interpreter.actions import Action, ActionSyntaxError
+from interpreter.dsl.compiler import SEAT_RANGES, seat_list
 from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.engine import decisions
 from interpreter.engine.cardmoves import Cards
@@ -314,7 +315,13 @@ class State:
         """An expression's value with each seat bound as `player`, in seat order."""
         if not expression.keeps:  # (one dict for every seat: the expression keeps nothing in it)
             function, values, bound = expression.function, self.values, {"player": 0}
+            lists = self.game.seat_lists
+            listed = lists.get(function)
+            if listed is None and function not in lists:  # (made once: one call makes the whole list, seat_list)
+                listed = lists[function] = seat_list(function)
             try:
+                if listed is not None:
+                    return listed(values, SEAT_RANGES[self.player_count])
                 found = []
                 for seat in range(self.player_count):
                     bound["player"] = seat

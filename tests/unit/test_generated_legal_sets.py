@@ -126,3 +126,73 @@ def test_the_compiled_filters_allow_what_the_clauses_one_by_one_allow(path: Path
             filtered += any(option.card_filter or option.meld_filter or option.choice_filter
                             for option in pending.options)
     assert filtered > 0
+
+
+TINY = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
+# The dealer chooses six times: `bet` (its rule reads no argument, and fails with nothing to divide by, when there
+# is no size to offer), `grow`, or `raise` (its rule reads its argument). (BR-36's pot limit stands in for a
+# count: `params.pot_limit` is null, so `grown` counts the growths.)
+CHOICES = """        - repeat: 6
+          do:
+            - decide: dealer
+              options:
+                - choose: bet
+                  args:
+                    by: numbers(1, grown)
+                  legal:
+                    - rule: 10 / grown > 3
+                      reason: too big
+                - choose: grow
+                  do:
+                    - change: grown
+                      by: 1
+                - choose: raise
+                  args:
+                    by: numbers(1, 3)
+                  legal:
+                    - rule: by < grown
+                      reason: not yet
+"""
+
+
+def test_a_choice_whose_rules_read_no_argument_is_tested_once_when_it_has_values(tmp_path: Path) -> None:
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    text = TINY.replace(old, old + CHOICES).replace(
+        "  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n  - {name: grown, type: int, initial: 0}")
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = load_ruleset(path)
+    assert "if _values_1[0] and " in game.code.source  # (`bet`: its rule after its values, no filter)
+    namespace = game.code.segments[0].__globals__
+    general = namespace["GENERIC_LEGAL"]
+    namespace["GENERIC_LEGAL"] = lambda state, pending: pytest.fail(f"handed over at {pending.where}")
+    seen = set()
+    try:
+        for seed in range(12):
+            rng = random.Random(seed)
+            state = game.new_initial_state(seed=seed, players=2)
+            while not state.is_terminal and state.values["hand_number"] == 1:
+                if state.current_player == CHANCE:
+                    state.apply_chance()
+                    continue
+                pending = state.pending
+                assert pending is not None and pending.finder is not None
+                generated = pending.finder(state, pending)
+                namespace["GENERIC_LEGAL"] = general
+                searched = decisions.legal_actions(state, pending)
+                namespace["GENERIC_LEGAL"] = lambda state, pending: pytest.fail(f"handed over at {pending.where}")
+                assert list(decisions.as_dict(generated).items()) == list(decisions.as_dict(searched).items())
+                texts = [state.action_text(action) for action in generated[0]]
+                if generated[0][0].kind == "choose":
+                    seen.add((state.values["grown"], tuple(texts)))
+                grow = [action for action in state.legal_actions() if action.name == "grow"]
+                state.apply(grow[0] if grow and rng.random() < 0.8 else rng.choice(state.legal_actions()))
+    finally:
+        namespace["GENERIC_LEGAL"] = general
+    offered = {grown: texts for grown, texts in seen}
+    assert len(offered) == len(seen)  # (one legal set for each count)
+    assert offered[0] == ("p0 choose grow",)  # (no size to bet: the rule, which would divide by zero, is not tested)
+    assert offered[3] == ("p0 choose bet by 1", "p0 choose bet by 2", "p0 choose bet by 3", "p0 choose grow",
+                          "p0 choose raise by 1", "p0 choose raise by 2")
+    assert offered[4] == ("p0 choose grow", "p0 choose raise by 1", "p0 choose raise by 2", "p0 choose raise by 3")
+    # (10 / 4 is not more than 3: no bet)
