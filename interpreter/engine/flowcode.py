@@ -286,11 +286,8 @@ class StepWriter:
         source, source_key = self.place(step["source"], bindings, indent)
         number = self.fresh()
         seats = f"_s{number}"
-        if step["seats"] is None and self.reseats:  # (from the dealer's left, where the seats now sit)
+        if step["seats"] is None:  # (from the dealer's left, where the seats sit: a tuple the state keeps)
             self.line(f"{pad}{seats} = V['_clockwise'][V['_next'][V['dealer']]]")
-        elif step["seats"] is None:
-            self.line(f"{pad}_first = (V['dealer'] + 1) % S.player_count")  # (clockwise in number order, made in C)
-            self.line(f"{pad}{seats} = [*range(_first, S.player_count), *range(_first)]")
         else:
             self.line(f"{pad}{seats} = list({self.expr(step['seats'], bindings)})", step["seats"].where)
         where = self.name_of(step.where, "W")

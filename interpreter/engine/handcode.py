@@ -282,11 +282,8 @@ class _HandWriter(SiteWriter):
         seats, index, inner = self.slot(), self.slot(), self.slot()
         head, body, after = self.label(), self.label(), self.label()
         first = self.value(step["first"], scope, 2)
-        if self.reseats:  # (clockwise where the seats now sit)
-            self.code(f"L[{seats}] = V['_clockwise'][{first} % S.player_count]")
-        else:
-            self.code(f"_first = {first} % S.player_count")  # (clockwise in number order, made in C)
-            self.code(f"L[{seats}] = (*range(_first, S.player_count), *range(_first))")
+        # (clockwise where the seats sit: a tuple the state keeps, see MatchLoop._set_seating)
+        self.code(f"L[{seats}] = V['_clockwise'][{first} % S.player_count]")
         self.code(f"L[{index}] = 0")
         simultaneous = step["simultaneous"]
         gathered = _Round(self.slot(), self.slot(), self.label()) if simultaneous else None
@@ -503,11 +500,8 @@ class _HandWriter(SiteWriter):
         if count is not None:
             self.code(f"if L[{done}] >= L[{total}]:")
             self.code(f"return {after}", 1)
-        if self.reseats:
-            self.code(f"_seats = list(V['_clockwise'][L[{leader}] % S.player_count])")
-        else:
-            self.code(f"_first = L[{leader}] % S.player_count")  # (clockwise in number order, made in C)
-            self.code("_seats = [*range(_first, S.player_count), *range(_first)]")
+        # (the seats clockwise from the leader, where they sit: a tuple the state keeps, see MatchLoop._set_seating)
+        self.code(f"_seats = V['_clockwise'][L[{leader}] % S.player_count]")
         if step["players"] is not None:
             self.code("_taking = []")
             made = len(self.lines)

@@ -287,11 +287,12 @@ class MatchLoop:
         if later:
             for name, variable in plan.worked_out:
                 values[name] = self._initial(state, name, variable.per, variable.type)
-        state.face_up.clear()
-        self._clear_placements(state)
+        state.face_up.cards.clear()
+        if game.tracks_placement:
+            self._clear_placements(state)
         state.melds_laid = 0
         state.meld_search = None
-        state.record(("hand", values["hand_number"], values["dealer"]))
+        state._events.items.append(("hand", values["hand_number"], values["dealer"]))  # (`record`, written out)
         self.enter(state, game.program.start)
 
     def _hand_plan(self, state: State) -> HandPlan:
@@ -345,9 +346,11 @@ class MatchLoop:
 
     def _end_hand(self, state: State) -> None:
         program = state.game.program
-        number = state.values["hand_number"]
-        state.hand_results.append({"hand": number, "dealer": state.values["dealer"], "result": state.returns()})
-        state.record(("hand_end", number, state.hand_results[-1]["result"]))
+        values = state.values
+        number = values["hand_number"]
+        result = state.returns()
+        state.hand_results.append({"hand": number, "dealer": values["dealer"], "result": result})
+        state._events.items.append(("hand_end", number, result))  # (`record`, written out: at every hand's end)
         if state.hand_end_hook is not None:
             state.hand_end_hook(state)
         hands = self._match_value(state, program.hands) if program.hands is not None else None

@@ -308,8 +308,10 @@ class State:
     def returns(self) -> list[Any]:
         """Each seat's match result, as the ruleset's `match.result` scores it: a whole number (int), or a
         Fraction where the ruleset's results are fractions (`num`)."""
-        return [whole(value) if value.__class__ is Fraction else value  # (most results are ints: no call)
-                for value in self.per_seat(self.game.program.result)]
+        found = self.per_seat(self.game.program.result)
+        if Fraction not in set(map(type, found)):  # (most results are ints: taken as they are)
+            return found
+        return [whole(value) if value.__class__ is Fraction else value for value in found]
 
     def per_seat(self, expression: Expr) -> list[Any]:
         """An expression's value with each seat bound as `player`, in seat order."""
