@@ -29,6 +29,7 @@ class HandPlan(NamedTuple):
 
     worked_out: tuple[tuple[str, Any], ...]  # (name, variable) of those worked out at each hand
     reset: Callable[[dict[str, Any], bool], None]
+    per_seat: dict[str, Any]  # of those, a value per seat worked out by an expression: name -> the expression
     teams: tuple[int, ...] | None  # each seat's team wherever the seats sit (every seat a team), or None
 
 
@@ -286,7 +287,9 @@ class MatchLoop:
         plan.reset(values, later)
         if later:
             for name, variable in plan.worked_out:
-                values[name] = self._initial(state, name, variable.per, variable.type)
+                expression = plan.per_seat.get(name)
+                values[name] = state.per_seat(expression) if expression is not None else \
+                    self._initial(state, name, variable.per, variable.type)
         state.face_up.cards.clear()
         if game.tracks_placement:
             self._clear_placements(state)
@@ -323,7 +326,9 @@ class MatchLoop:
                             tuple((name, self._owners(state, owner)) for name, owner in zones if owner != "table"),
                             game.ruleset.deck_zone, game.fresh_decks[state.player_count])
         team_of = game.team_of(state.player_count)
-        return HandPlan(tuple(worked_out), reset, team_of if len(set(team_of)) == len(team_of) else None)
+        per_seat = {name: initial[name] for name, variable in worked_out
+                    if variable.per == "seat" and variable.by is None and name in initial}
+        return HandPlan(tuple(worked_out), reset, per_seat, team_of if len(set(team_of)) == len(team_of) else None)
 
     def _clear_placements(self, state: State) -> None:
         """At a hand's start no action has placed a card yet (`placed_by` is null for every card)."""
