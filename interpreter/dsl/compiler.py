@@ -513,6 +513,8 @@ _OVER_SEATS = {
 # A local of the generated code, read as often as wanted: a quantifier's variable or a parameter, or a local of a
 # filter's tests written as statements (statements.py: `t_0`, a value kept `k_...`)
 _LOCAL = re.compile(r"v_[a-z0-9_]+|t_\d+|k_\w+")
+_CALLERS_LOCAL = re.compile(r"v_[a-z0-9_]+")  # a parameter or a loop's item: a local of the code that calls a loop
+_HANDED = "p_"  # the locals of a loop's function that its caller works out and hands to it (see `_loop`)
 _ITEMS = re.compile(r"\bitems\b")  # the collection in `_FIELD_TESTS`' code
 _PLAIN_ARGUMENT = re.compile(r"v_[a-z0-9_]+|B\['[a-z_][a-z0-9_]*'\]|-?\d+|True|False|None|item|i_[a-z0-9_]+")
 _INLINE_SIZE = 40  # the most syntax nodes of a definition written in place of its calls
@@ -1114,8 +1116,15 @@ class _Emitter:
             # once, at the first item that reaches the test, kept in a local of the loop's function, and the test
             # written in place; the value is still worked out only when there are cards)
             fields = f"list(map({field}_OF, {collection}))"
-            local = frame[1].setdefault(fields, f"j_{len(frame[1])}")
             self.inlined += inlined  # (a failure in it names the definitions written there)
+            if _CALLERS_LOCAL.fullmatch(collection):
+                # (the cards are a local of the caller's, `h` in `same(h, c)`: their fields, which cannot fail, are
+                # listed by the caller and handed to the loop's function, where the caller's own list of them is
+                # shared with it, sharing.py; see `_loop`)
+                local = frame[1].setdefault(fields, f"{_HANDED}{len(frame[1])}")
+                tested = code.replace(listed, local).format(value=value, field=field)
+                return f"({tested} if {local} else {empty})"
+            local = frame[1].setdefault(fields, f"j_{len(frame[1])}")
             tested = code.replace(listed, local).format(value=value, field=field)
             return f"({tested} if ({local} if {local} is not UNSET else ({local} := {fields})) else {empty})"
         if _LOCAL.fullmatch(collection):
@@ -1233,19 +1242,21 @@ class _Emitter:
               kept: dict[str, str]) -> str:
         """A quantifier written as a function of its own with a plain loop (`any(... for c in hand)` makes a
         generator and resumes it for every item: several times slower in CPython); the call to it. `kept`: the
-        locals of calls that read nothing of the item (see `_loop_kept`)."""
+        locals of calls that read nothing of the item (see `_loop_kept`), and of the values the caller works out
+        and hands to the function (`_field_test`)."""
         assert self.helper is not None and self.folding is not None
         name = f"q_{len(self.folding.helpers)}"
         self.folding.helpers.append(name)
         free = sorted((_free_locals(body) | _free_locals(condition[4:])) - {variable})
+        handed = {local: code for code, local in kept.items() if local.startswith(_HANDED)}
         parameters = "".join(f", {local}" for local in free)
         test = f"        if not ({condition[4:]}):\n            continue\n" if condition else ""
         start, step, end = _LOOPS[function] if function in _LOOPS else _KEPT_LOOPS[function]
-        start = "".join(f"    {local} = UNSET\n" for local in kept.values()) + start
-        source = (f"def {name}(V, B, items{parameters}):\n{start}    for {variable} in items:\n{test}"
-                  f"{step.format(body=body)}{end}")
+        start = "".join(f"    {local} = UNSET\n" for local in kept.values() if local not in handed) + start
+        source = (f"def {name}(V, B, items{parameters}{''.join(f', {local}' for local in handed)}):\n{start}"
+                  f"    for {variable} in items:\n{test}{step.format(body=body)}{end}")
         self.helper(source, list(self.inlined))
-        return f"{name}(V, B, {collection}{parameters})"
+        return f"{name}(V, B, {collection}{parameters}{''.join(f', {code}' for code in handed.values())})"
 
     def _first_of(self, node: ast.Comprehension) -> str:
         """`first([... for x in xs if ...])`: a function of its own with a loop that stops at the first item that

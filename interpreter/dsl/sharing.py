@@ -103,13 +103,17 @@ def _shared(expression: ast.expr, statement: ast.stmt, source: str, holding_list
     """The code of the calls in one expression (of `statement`) worth working out once, longest first."""
     parents: dict[int, ast.AST] = {}
     places: dict[str, list[ast.Call]] = {}
-    for node in _walk(expression, statement, parents, set()):
+    copies: list[ast.AST] = []
+    for node in _walk(expression, statement, parents, set(), copies):
         if isinstance(node, ast.Call) and _worth_sharing(node, parents):
             text = ast.get_source_segment(source, node)
             if text is not None:
                 places.setdefault(text, []).append(node)
+    # (the places that keep a value in a local again are copies of the first, not gone into: what is in them is
+    # shared as it is in the first, every copy's code replaced alike)
+    copied = [ast.get_source_segment(source, node) or "" for node in copies]
     found = [(text, nodes) for text, nodes in places.items()
-             if len(nodes) > 1 and source.count(text) == len(nodes)
+             if len(nodes) > 1 and source.count(text) == len(nodes) + sum(copy.count(text) for copy in copied)
              and all(_counted(node, parents) if text in holding_lists else _consumed(node, parents) for node in nodes)]
     found.sort(key=lambda item: -len(item[0]))
     kept: list[tuple[str, list[ast.Call]]] = []
@@ -122,20 +126,22 @@ def _shared(expression: ast.expr, statement: ast.stmt, source: str, holding_list
     return [text for text, _ in kept]
 
 
-def _walk(node: ast.AST, parent: ast.AST, parents: dict[int, ast.AST], kept: set[str]) -> Iterator[ast.AST]:
+def _walk(node: ast.AST, parent: ast.AST, parents: dict[int, ast.AST], kept: set[str],
+          copies: list[ast.AST]) -> Iterator[ast.AST]:
     """The nodes of an expression outside every comprehension and lambda, recording each one's parent; of the
     places that keep a value in a local (`(c_0 if c_0 is not UNSET else (c_0 := call))`), only the first is gone
-    into: the others work out nothing that it does not."""
+    into: the others work out nothing that it does not (they are put in `copies`)."""
     parents[id(node)] = parent
     yield node
     if isinstance(node, _SCOPES):
         return
     if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
         if node.target.id in kept:
+            copies.append(node.value)
             return
         kept.add(node.target.id)
     for child in ast.iter_child_nodes(node):
-        yield from _walk(child, node, parents, kept)
+        yield from _walk(child, node, parents, kept, copies)
 
 
 def _worth_sharing(node: ast.Call, parents: dict[int, ast.AST]) -> bool:

@@ -30,6 +30,14 @@ DEFINITIONS = {
     "pairs_of(cs)": "count(true for s in subsets(cs, 2, 2) if s[0].rank == s[1].rank)",
     "ranks(cs)": "sort([order(c.rank) for c in cs])",
     "is_run(cs)": "size(distinct(ranks(cs))) == size(cs) and last(ranks(cs)) - first(ranks(cs)) == size(cs) - 1",
+    # (a poker hand's category, as tests/games/texas_holdem.yaml ranks it: loops over the hand's cards, each
+    # counting the cards of a rank in the same hand, beside the caller's own list of the hand's ranks)
+    "same(h, c)": "count(d.rank == c.rank for d in h)",
+    "most(h)": "max(same(h, c) for c in h)",
+    "paired(h)": "count(same(h, c) == 2 for c in h)",
+    "kind(h)": "if most(h) == 4 then 7 else if most(h) == 3 and paired(h) == 2 then 6 else if size(distinct("
+               "[c.rank for c in h])) == 5 and last(ranks(h)) - first(ranks(h)) == 4 then 4 else if most(h) == 3 "
+               "then 3 else if paired(h) == 4 then 2 else if paired(h) == 2 then 1 else 0",
 }
 EXPRESSIONS = [
     "size(subsets(cs, 1, 2)) + size(subsets(cs, 1, 2))",
@@ -42,6 +50,7 @@ EXPRESSIONS = [
     "[size(pick(h, 3)) + size(pick(h, 3)) for h in subsets(cs, 2, 3)]",
     "last(ranks(cs)) - first(ranks(cs)) + last(ranks(cs))",
     "sum(size(subsets(s, 1, 1)) * size(subsets(s, 1, 1)) for s in subsets(cs, 1, 2))",
+    "kind(cs) * 100 + size(sort(cs)) + size(sort(cs))",
 ]
 
 
@@ -181,3 +190,45 @@ def test_a_function_whose_value_is_an_or_of_repeated_calls_is_compiled() -> None
     function, calls = compiled("beats(first(sort(cs)), last(cs)) or beats(first(sort(cs)), last(cs))")
     assert outcome(function, cards("7H", "8H")) == ("value", False)  # (the seven is first: it does not beat)
     assert calls[0] == 1
+
+
+KINDS = {  # (five cards -> their category, as `kind` ranks them)
+    ("7H", "7S", "7D", "7C", "2H"): 7, ("7H", "7S", "7D", "2C", "2H"): 6, ("3H", "4S", "5D", "6C", "7H"): 4,
+    ("7H", "7S", "7D", "3C", "2H"): 3, ("7H", "7S", "3D", "3C", "2H"): 2, ("7H", "7S", "3D", "4C", "2H"): 1,
+    ("7H", "9S", "3D", "4C", "2H"): 0,
+}
+
+
+def _ranks_listed(expression: str, hand: tuple[str, ...], sharing: bool) -> tuple[tuple[str, Any], int]:
+    """The outcome of an expression over a hand, and how many cards' ranks its code read as it ran."""
+    function, _ = compiled(expression, sharing=sharing)
+    listed = [0]
+    ranks = function.__globals__["RANK_OF"]
+
+    def counted(card: int) -> Any:
+        listed[0] += 1
+        return ranks(card)
+
+    function.__globals__["RANK_OF"] = counted
+    return outcome(function, cards(*hand)), listed[0]
+
+
+@pytest.mark.parametrize(("hand", "expected"), KINDS.items())
+def test_a_hands_ranks_are_listed_once_for_its_loops_and_its_own_reads(hand: tuple[str, ...], expected: int) -> None:
+    """`kind(h)` reads the hand's ranks itself (`distinct`, `ranks`) and counts them in three loops of their
+    own (`most`, `paired` and the `same` inside them): the loops' functions are handed the caller's list of the
+    ranks, which the caller shares with its own reads, where each loop listed them again."""
+    assert _ranks_listed("kind(cs)", hand, sharing=True) == (("value", expected), 5)
+    unshared, listed = _ranks_listed("kind(cs)", hand, sharing=False)
+    assert unshared == ("value", expected) and listed >= 5
+
+
+def test_without_the_pass_each_place_lists_the_ranks() -> None:
+    # (a straight: `most`, `paired`, `distinct` and `ranks` each list the five ranks)
+    assert _ranks_listed("kind(cs)", ("3H", "4S", "5D", "6C", "7H"), sharing=False) == (("value", 4), 20)
+
+
+def test_a_loop_handed_the_ranks_of_no_cards_fails_as_before() -> None:
+    # (`most` of no cards is the `max` of nothing: the failure, and none from the ranks listed for the loop)
+    assert outcome(compiled("most(cs)")[0], []) == ("failure", outcome(compiled("most(cs)", sharing=False)[0], [])[1])
+    assert outcome(compiled("paired(cs) + kind(cs)")[0], cards("7H")) == ("value", 0)
