@@ -110,6 +110,10 @@ class Program:
         self._constants: dict[str, Any] = {}  # expressions whose value is a constant (bool, int, str or null)
         self._constant_lists: dict[str, list[Any]] = {}  # expressions whose value is always the same list
         self._pure: dict[str, str] = {}  # the code of expressions that call no definition and keep nothing
+        # The same, for expressions with definitions written in place in them: a failure in such code names the
+        # definition only from the expression's own function, so a caller writing it in place must name it so
+        # (engine/flowcode.py: `StepWriter.locate` works the expression out again with its function).
+        self._pure_inlined: dict[str, str] = {}
         self._filters: list[str] = []  # the filters' functions (`add_filter`)
         self.namespace: dict[str, Any] = namespace_for(environment.deck)
         self.module: GeneratedModule | None = None  # (once built)
@@ -126,6 +130,8 @@ class Program:
             self._keeping.add(name)
         elif not emitter.inlined:  # reads only `V` and bound names: callers may write the code in place
             self._pure[name] = code
+        elif not start:  # the same, with definitions written in place in it (whose failures name them: see
+            self._pure_inlined[name] = code  # `inlined_code`, which only a caller that names them may use)
         self._uses[name] = frozenset(annotations.used_context)
         value = emitter.constant(node)
         if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
@@ -330,6 +336,8 @@ class Program:
                 kept["constant_list"] = (self._constant_lists[name],)
             if name in self._pure:  # (with `V` and `B` for the values and the bound names, in this namespace)
                 kept["code"] = self._pure[name]
+            if name in self._pure_inlined:
+                kept["inlined_code"] = self._pure_inlined[name]
         self.module = GeneratedModule(compile(source, FILENAME, "exec"), self._inlined_spans(), attributes)
         return self.module.install(self.namespace)
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interpreter.dsl.compiler import FILENAME as EXPRESSIONS_FILENAME
+from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.dsl.compiler import explain_failure
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.program import Expr, Ref, Shown, Step
@@ -74,6 +75,10 @@ class StepWriter:
         # outside such a run (the hand compiler turns it on and off: segments.py).
         self.scratch: dict[str, str] | None = None
         self.fresh_lists: set[str] = set()  # the locals holding a list made for them alone (see `value`)
+        # The code of expressions with definitions written in place in them, written in place here (see `value`),
+        # with what works them out again where they fail, to name the definition: their function, the code of
+        # their bindings and the names held in locals.
+        self.rereads: dict[str, tuple[Any, str, dict[str, str]]] = {}
 
     def build(self) -> dict[str, Any]:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
@@ -94,6 +99,12 @@ class StepWriter:
         explained = explain_failure(failure)
         if explained is None:
             return failure
+        if trace is not None and 0 < line <= len(self.lines):  # (code with definitions written in place in it)
+            text = self.lines[line - 1]
+            for code, reread in self.rereads.items():
+                if code in text:
+                    explained = _named(reread, trace.tb_frame) or explained
+                    break
         return RulesetRuntimeError(str(explained), self.places.get(line, ""))
 
     # --- writing ------------------------------------------------------------------------------------------------
@@ -121,22 +132,35 @@ class StepWriter:
         """Code for a new dict of the names `bindings` (code) hold, with `pairs` (code: `'name': value, ...`)."""
         return f"{{{pairs}}}" if bindings == self.empty_scope else f"{{**{bindings}, {pairs}}}"
 
-    def expr(self, expression: Expr, bindings: str) -> str:
+    def expr(self, expression: Expr, bindings: str, named: bool = False) -> str:
         """Code for an expression's value (to be put on a line of its own, located at the expression): a
-        constant, the expression's own code written in place when it calls no definition, else a call."""
+        constant, the expression's own code written in place when it calls no definition, else a call. With
+        `named`, also the code of one with definitions written in place in it (see `rereads`)."""
         compiled = expression.function
         constant = getattr(compiled, "constant", None)
         if constant is not None and constant[0].__class__ in (bool, int, str, type(None)):
             return repr(constant[0])
         code = getattr(compiled, "code", None)
+        inlined = getattr(compiled, "inlined_code", None) if named and code is None else None
+        if inlined is not None:
+            held = self.bound_locals.get(bindings) or {}
+            written = f"({in_place(inlined, bindings, held)})"
+            self.adopt(compiled)
+            self.rereads[written] = (compiled, bindings, dict(held))
+            return written
         if code is not None:
-            if not self.adopted:  # the expressions' helpers (card attributes, builtins) by their own names
-                self.namespace.update((name, value) for name, value in compiled.__globals__.items()
-                                      if name != "__builtins__" and name not in self.namespace)
-                self.adopted = True
+            self.adopt(compiled)
             return f"({in_place(code, bindings, self.bound_locals.get(bindings))})"
         function = self.name_of(compiled, "E")
         return f"{function}(V, {self.copy_of(bindings)})" if expression.keeps else f"{function}(V, {bindings})"
+
+    def adopt(self, compiled: Any) -> None:
+        """The expressions' helpers (card attributes, builtins, their own functions) by their own names, for code
+        written in place."""
+        if not self.adopted:
+            self.namespace.update((name, value) for name, value in compiled.__globals__.items()
+                                  if name != "__builtins__" and name not in self.namespace)
+            self.adopted = True
 
     def value(self, expression: Expr, bindings: str, indent: int) -> str:
         """Evaluate into a fresh local on a line of its own; returns the local's name.
@@ -159,7 +183,7 @@ class StepWriter:
                 shared = scratch[bindings] = f"_k{self.fresh()}"
                 self.line(f"{'    ' * indent}{shared} = {self.copy_of(bindings)}", expression.where)
             code = f"{self.name_of(expression.function, 'E')}(V, {shared})"
-        code = code or self.expr(expression, bindings)
+        code = code or self.expr(expression, bindings, named=True)
         plain = _LOCAL.fullmatch(code)
         if plain is not None:  # (a bound name held in a local: read where it is used)
             return plain[1]
@@ -506,6 +530,26 @@ class StepWriter:
         self.line(f"{pad}if S.steps > {self.max_steps}:")
         self.line(f"{pad}    raise RUNTIME('more than {self.max_steps:,} steps without a decision or a chance event; "
                   f"does a loop never end?', {where!r})")
+
+
+def _named(reread: tuple[Any, str, dict[str, str]], frame: Any) -> EvaluationError | None:
+    """The failure of an expression written in place with definitions in it, named as its own function names it:
+    the expression worked out again with its function, its bindings (and the names held in locals) read from
+    the frame of the generated code that failed. None when it does not fail so again."""
+    function, bindings, held = reread
+    scope = frame.f_locals
+    try:  # (generated code: the bindings' dict, unless no line reads it but those held in locals, see unless_read)
+        bound = dict(eval(bindings, frame.f_globals, scope))
+    except Exception:
+        bound = {}
+    try:
+        bound.update((name, eval(local, frame.f_globals, scope)) for name, local in held.items())
+        run_expression(function, scope["V"], bound)
+    except EvaluationError as failure:
+        return failure
+    except Exception:  # (what it reads no longer there: the failure as the code in place names it)
+        return None
+    return None
 
 
 def constant_of(expression: Expr | None) -> tuple[Any] | None:

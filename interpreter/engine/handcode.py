@@ -349,7 +349,13 @@ class _HandWriter(SiteWriter):
         pairs = f"'player': L[{seat}]"
         self.code(f"L[{inner}] = {self.extended(scope, pairs)}", 1)
         self.binds(f"L[{inner}]", scope, "player", seated=("player",))
+        held = self.bound_locals.get(f"L[{inner}]")  # (the test reads the seat from its slot, where it is)
+        self.bound_locals[f"L[{inner}]"] = {**(held or {}), "player": f"L[{seat}]"}
         self.skip_unless(step["where"], f"L[{inner}]")
+        if held is None:
+            del self.bound_locals[f"L[{inner}]"]
+        else:
+            self.bound_locals[f"L[{inner}]"] = held
         self.code(f"return {body}", 1)
         self.finish(f"raise RUNTIME('no seat may take a turn (`where` holds for none)', {step.where!r})")
         self.block_then(body, step["body"], f"L[{inner}]", head)

@@ -69,6 +69,30 @@ def test_a_failing_test_of_a_generated_step_names_its_place(tmp_path: Path, step
     assert raised.value.where == where
 
 
+@pytest.mark.parametrize(("steps", "where", "in_place"), [
+    ("        - if: spread(dealer) > 0\n          then: [{log: never}]\n", "hand.phases[0].steps[3].if", False),
+    ("        - for_each: seats()\n          where: spread(player) > 0\n          do: [{log: never}]\n",
+     "hand.phases[0].steps[3].where", True),
+    ("        - for_each: seats()\n          do:\n            - if: spread(player) > 0\n"
+     "              then: [{log: never}]\n", "hand.phases[0].steps[3].do[0].if", True),
+])
+def test_a_failing_definition_written_into_a_generated_step_names_the_definition(
+        tmp_path: Path, steps: str, where: str, in_place: bool) -> None:
+    # (`spread(p)` is small: called with a plain argument, `player`, its code is written into the test's, which
+    # the step's code writes in place; called with `dealer`, it is called; five cards each make it divide by 0)
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n" + steps.rstrip("\n"))
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "  follows(c): c.suit == led\n", "  follows(c): c.suit == led\n  spread(p): 10 // (size(hand[p]) - 5)\n"),
+        encoding="utf-8")
+    game = load_ruleset(path)
+    assert ("if not (10 // (B_size(" in game.code.source or "if (10 // (B_size(" in game.code.source) == in_place
+    with pytest.raises(RulesetRuntimeError) as raised:
+        game.new_initial_state(seed=1, players=2).apply_chance()
+    assert str(raised.value).startswith("division by zero (in definition `spread`)")
+    assert raised.value.where == where
+
+
 def test_parameters_fold_away_without_changing_what_is_legal(tmp_path: Path) -> None:
     # `pot_limit` is null, so `strict` is false and the rule reduces to the follow-suit test of the original.
     folded = _variant(tmp_path, "              reason: \"you must follow suit\"",
