@@ -69,7 +69,8 @@ class Game:
                                            choice_action=self.choice_action, choice_actions=self.choice_actions,
                                            unique_cards=self.unique_cards,
                                            most_players=ruleset.players.maximum, placing=self.tracks_placement,
-                                           missing_key=self.missing_key, names_read=self._names_read(ruleset))
+                                           missing_key=self.missing_key, names_read=self._names_read(ruleset),
+                                           choice_lists=self._choice_lists)
         self.trick_steps = self.code.tricks  # a trick's decisions (by `Pending.where`) -> the trick's step
 
     @staticmethod

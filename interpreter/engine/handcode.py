@@ -65,7 +65,8 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
                  choice_action: Callable[..., Any], choice_actions: Callable[..., list[Any]],
                  unique_cards: bool, most_players: int, placing: bool = False,
                  missing_key: Callable[[str, Any, Any], str] | None = None,
-                 names_read: frozenset[str] | None = None) -> HandCode:
+                 names_read: frozenset[str] | None = None,
+                 choice_lists: dict[Any, list[Any]] | None = None) -> HandCode:
     """The generated code of a program's hand (see the module docstring). The game's tables of actions, made
     once and shared: `card_actions(seat, kind)`, a seat's play or discard actions indexed by card;
     `choice_action(seat, name, arguments)`; `choice_actions(seat, option, values)`, a choice with every
@@ -73,7 +74,8 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
     `most_players`, how many seats a table of the game may have; `placing`, that the seat placing each card
     played or discarded is kept (`placed_by`); `missing_key(variable, values, key)`, why a variable with a second
     index has no value at a key (for a step that sets one); `names_read`, the bound names some expression of the
-    ruleset reads (None: any), so that a name none reads (a trick's `to_play`) is not bound."""
+    ruleset reads (None: any), so that a name none reads (a trick's `to_play`) is not bound; `choice_lists`, where
+    `choice_actions` keeps the lists it made, by `(seat, the option's place, values)`, read in place first."""
     writer = _HandWriter(max_steps, unique_cards)
     writer.names_read = names_read
     writer.placing = placing
@@ -82,6 +84,7 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
     writer.namespace.update(PLAY_ACTIONS=[card_actions(seat, "play") for seat in seats],
                             DISCARD_ACTIONS=[card_actions(seat, "discard") for seat in seats],
                             CHOICE=choice_action, CHOICES=choice_actions,
+                            CHOICE_LISTS=choice_lists if choice_lists is not None else {},
                             GENERIC_LEGAL=legal_actions, MELDS_INTO=melds_into, ACTION=Action, FROZEN=frozen,
                             PRODUCT=itertools.product,
                             MISSING_KEY=missing_key, SEAT_RANGES=SEAT_RANGES)

@@ -157,7 +157,8 @@ class SiteWriter(SegmentWriter):
         if len(options) == 1 and option.arguments and not option.clauses:  # every combination, each once: no dict
             values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
             constant = self.name_of(option, "O")
-            lines += ["    try:", f"        return CHOICES(P.seat, {constant}, ({values},)), {constant}", *handed_over]
+            lines += ["    try:", f"        _values = ({values},)",
+                      f"        return {self.choices(option, '_values')}, {constant}", *handed_over]
         else:
             lines += ["    _found = {}", "    try:"]
             for option in options:
@@ -175,7 +176,8 @@ class SiteWriter(SegmentWriter):
             return [f"        if {rules}:", f"            _found[{table}[P.seat]] = {constant}"]
         values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
         if not option.clauses:
-            return [f"        _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, ({values},)), {constant}))"]
+            return [f"        _values = ({values},)",
+                    f"        _found.update(dict.fromkeys({self.choices(option, '_values')}, {constant}))"]
         names = tuple(name for name, _ in option.arguments)
         if not any(set(names) & getattr(clause.rule.function, "uses", set(names)) for clause in option.clauses):
             # Rules that read no argument: tested once, when there are values to offer (as the filter tests them,
@@ -185,12 +187,23 @@ class SiteWriter(SegmentWriter):
             return [f"        {local} = ({values},)",
                     f"        if all({local}) and {rules}:" if len(names) > 1 else
                     f"        if {local}[0] and {rules}:",
-                    f"            _found.update(dict.fromkeys(CHOICES(P.seat, {constant}, {local}), {constant}))"]
+                    f"            _found.update(dict.fromkeys({self.choices(option, local)}, {constant}))"]
         # (in a copy of the bindings: an argument such as `player` must keep its value for the options after it)
         allowed = f"{self.name_of(option.choice_filter, 'F')}(V, dict(B), list(PRODUCT({values})))"
         arguments = "".join(f"({name!r}, _values[{index}]), " for index, name in enumerate(names))
         return [f"        for _values in {allowed}:",
                 f"            _found[CHOICE(P.seat, {option.name!r}, ({arguments}))] = {constant}"]
+
+    def choices(self, option: Option, values: str) -> str:
+        """Code for a choice's actions for the arguments' values `values` (code, a tuple of each argument's):
+        the list the game keeps for them read in place, and made (`Game.choice_actions`) when there is none; a
+        choice whose arguments are lists (subsets of a hand) is made each time, and not looked for."""
+        constant = self.name_of(option, "O")
+        made = f"CHOICES(P.seat, {constant}, {values})"
+        if not all(expression.flat_values or getattr(expression.function, "constant_list", None) is not None
+                   for _, expression in option.arguments):
+            return made
+        return f"(CHOICE_LISTS.get((P.seat, {option.where!r}, {values})) or {made})"
 
     def choice_table(self, name: str) -> str:
         """The name of a table of a choice with no arguments, one action per seat (made once: the game's own)."""

@@ -316,15 +316,15 @@ class State:
     def per_seat(self, expression: Expr) -> list[Any]:
         """An expression's value with each seat bound as `player`, in seat order."""
         if not expression.keeps:  # (one dict for every seat: the expression keeps nothing in it)
-            function, values, bound = expression.function, self.values, {"player": 0}
+            function = expression.function
             lists = self.game.seat_lists
             listed = lists.get(function)
             if listed is None and function not in lists:  # (made once: one call makes the whole list, seat_list)
                 listed = lists[function] = seat_list(function)
             try:
                 if listed is not None:
-                    return listed(values, SEAT_RANGES[self.player_count])
-                found = []
+                    return listed(self.values, SEAT_RANGES[self.player_count])
+                values, bound, found = self.values, {"player": 0}, []
                 for seat in range(self.player_count):
                     bound["player"] = seat
                     found.append(function(values, bound))
