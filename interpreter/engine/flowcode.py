@@ -25,6 +25,7 @@ FILENAME = "<ruleset flow>"
 _LOCAL = re.compile(r"\((_\w+)\)")  # an expression's code that reads a local the generated code holds
 _PLAIN = re.compile(r"[A-Za-z_]\w*|-?\d+")  # code for a value that reading again costs nothing: a local or a number
 _EXPRESSION_FILES = frozenset({FILENAME, EXPRESSIONS_FILENAME})
+_CALL = re.compile(r"\b(?:E\d+|q_\d+|d_\w+)\(")  # a call of an expression's or a definition's function
 
 
 def is_simple(step: Step) -> bool:
@@ -75,6 +76,9 @@ class StepWriter:
         # outside such a run (the hand compiler turns it on and off: segments.py).
         self.scratch: dict[str, str] | None = None
         self.fresh_lists: set[str] = set()  # the locals holding a list made for them alone (see `value`)
+        # Within the same runs as `scratch`: the code of values worked out into a local since the variables they read
+        # last changed (code -> the local), read again from the local (see `value`, `forget`); None outside them.
+        self.known: dict[str, str] | None = None
         # The code of expressions with definitions written in place in them, written in place here (see `value`),
         # with what works them out again where they fail, to name the definition: their function, the code of
         # their bindings and the names held in locals.
@@ -187,9 +191,14 @@ class StepWriter:
         plain = _LOCAL.fullmatch(code)
         if plain is not None:  # (a bound name held in a local: read where it is used)
             return plain[1]
+        known = self.known if self.known is not None and _reusable(code) else None
+        if known is not None and code in known:  # (the same value, worked out since nothing it reads changed)
+            return known[code]
         self.line(f"{'    ' * indent}{local} = {code}", expression.where)
         if _fresh_list(code):
             self.fresh_lists.add(local)
+        elif known is not None:
+            known[code] = local
         return local
 
     def fresh(self) -> int:
@@ -203,6 +212,8 @@ class StepWriter:
         before = f"{pad}{local} = "
         if local.startswith("_v") and self.lines and self.lines[-1].startswith(before):
             code = self.lines.pop()[len(before):]
+            if self.known and self.known.get(code) == local:  # (the local is never set now)
+                del self.known[code]
             self.line(f"{pad}{template.format(code)}", self.places.pop(len(self.lines) + 1, None) or "")
             return
         self.line(f"{pad}{template.format(local)}")
@@ -253,6 +264,21 @@ class StepWriter:
         self.step_where = outer
         if self.scratch and step.verb != "log":  # (a step that may change the state: see `value`)
             self.scratch = {}
+        if self.known:
+            if step.verb in ("set", "change"):  # (what read the variable changed)
+                self.forget(step["target"].name)
+            elif step.verb == "transfer":
+                self.forget(step["source"].name, step["destination"].name)
+            elif step.verb != "log":
+                self.known = {}
+
+    def forget(self, *names: str) -> None:
+        """The values known (see `known`) that read a variable of these names, or the values as a whole, forgotten:
+        the variables changed."""
+        assert self.known is not None
+        reads = tuple(f"V[{name!r}]" for name in names)
+        self.known = {code: local for code, local in self.known.items()
+                      if not any(read in code for read in reads) and "(V," not in code and "(V)" not in code}
 
     def block(self, steps: tuple[Step, ...], bindings: str, indent: int) -> None:
         if not steps:
@@ -279,6 +305,8 @@ class StepWriter:
         self.line(f"{pad}{source} -= {amount}", step.where)
         if self.scratch:  # (the source debited: what was worked out before is not shared with what follows)
             self.scratch = {}
+        if self.known:
+            self.forget(step["source"].name)
         destination, _ = self.place(step["destination"], bindings, indent)  # found after the source is debited
         self.line(f"{pad}{destination} += {amount}", step.where)
 
@@ -458,10 +486,12 @@ class StepWriter:
         pad = "    " * indent
         self.test_line(condition, "if {}:", pad)
         before = None if self.scratch is None else dict(self.scratch)  # (each branch starts from the test's)
+        known = None if self.known is None else dict(self.known)
         self.block(step["then"], bindings, indent + 1)
         if step["else"]:
             self.line(f"{pad}else:")
             self.scratch = before
+            self.known = known
             self.block(step["else"], bindings, indent + 1)
         if self.scratch is not None:  # (after the branches: a copy made in one is not made in the other)
             self.scratch = {}
@@ -475,6 +505,8 @@ class StepWriter:
         items = self.value(step["items"], bindings, indent)
         if self.scratch is not None:  # (the body runs again for each item, after what the last one changed)
             self.scratch = {}
+        if self.known is not None:
+            self.known = {}
         number = self.fresh()
         inner = f"B{number}"
         self.bound_locals[inner] = {**self.bound_locals.get(bindings, {}), step["name"]: f"_i{number}"}
@@ -494,6 +526,8 @@ class StepWriter:
         pad = "    " * indent
         if self.scratch is not None:  # (the body, and a `while` test, run again after what the last turn changed)
             self.scratch = {}
+        if self.known is not None:
+            self.known = {}
         if step["times"] is not None:
             times = self.value(step["times"], bindings, indent)
             self.line(f"{pad}for _ in range(int({times})):")
@@ -530,6 +564,13 @@ class StepWriter:
         self.line(f"{pad}if S.steps > {self.max_steps}:")
         self.line(f"{pad}    raise RUNTIME('more than {self.max_steps:,} steps without a decision or a chance event; "
                   f"does a loop never end?', {where!r})")
+
+
+def _reusable(code: str) -> bool:
+    """Whether the value of an expression's code, written in place, may be read again from its local while the
+    variables it reads are unchanged: code that reads the game's values (`V`), constants and the generated code's
+    own locals, and makes no list of its own (which its reader may keep)."""
+    return "L[" not in code and "S." not in code and _CALL.search(code) is None and not _fresh_list(code)
 
 
 def _named(reread: tuple[Any, str, dict[str, str]], frame: Any) -> EvaluationError | None:

@@ -222,12 +222,13 @@ class SegmentWriter(StepWriter):
             if is_simple(step):
                 if self.scratch is None:  # (a run of such steps: their expressions may share a scratch copy of
                     self.scratch = {}     # the bindings while the state is unchanged, see StepWriter.value)
+                    self.known = {}
                 self.step(step, scope, 2)
             else:
-                self.scratch = None  # (the step may stop the game, and its code runs in other segments)
+                self.scratch = self.known = None  # (the step may stop the game, and its code runs in other segments)
                 self.stopping(step, scope)
             self.step_where = outer
-        self.scratch = None
+        self.scratch = self.known = None
 
     def block_then(self, label: int, steps: tuple[Step, ...], scope: str, then: int) -> None:
         """A segment at `label` running a block, then jumping to `then`."""

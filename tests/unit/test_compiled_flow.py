@@ -686,3 +686,46 @@ def test_a_choice_s_steps_read_the_deciding_seat_around_a_loop_that_binds_anothe
     state.apply(f"p{dealer} choose bump")
     assert state.values["score"] == [1101 if seat == dealer else 1 for seat in range(3)]
     assert [e["text"] for e in state.events if e["type"] == "log"][-1] == f"{dealer} bumped"
+
+
+# Steps that read one value twice with nothing it reads changed between (a procedure putting chips in: `min(pay,
+# ...)` for each of three steps) work it out once; a step that changes what it reads, or a transfer that debits
+# it, makes the next read work it out again.
+KNOWN = """        - set: first
+          to: min(pay, score[dealer] + 10)
+        - change: second
+          by: min(pay, score[dealer] + 10)
+        - if: size(trick) > 0
+          then:
+            - change: pay
+              by: 100
+        - change: third
+          by: min(pay, score[dealer] + 10)
+        - change: pay
+          by: 1
+        - change: fourth
+          by: min(pay, score[dealer] + 10)
+        - transfer: min(pay, score[dealer] + 10)
+          from: score[dealer]
+          to: fifth
+        - change: sixth
+          by: min(pay, score[dealer] + 10)"""
+
+
+def test_a_value_read_again_is_worked_out_again_only_when_what_it_reads_changed(tmp_path: Path) -> None:
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n" + KNOWN)
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n  - {name: pay, type: int, initial: 5}\n" +
+        "".join(f"  - {{name: {name}, type: int, initial: 0}}\n" for name in
+                ("first", "second", "third", "fourth", "fifth", "sixth"))), encoding="utf-8")
+    game = load_ruleset(path)
+    state = game.new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    values = state.values
+    # (pay 5: the first three read 5; pay 6: the fourth and the transfer 6, the dealer's score 0 - 6 = -6 after it,
+    # so the sixth reads min(6, 4))
+    assert [values[name] for name in ("first", "second", "third", "fourth", "fifth", "sixth")] == [5, 5, 5, 6, 6, 4]
+    assert values["score"][values["dealer"]] == -6
+    # (worked out where pay changed, where it may have, in the `if`, and after the debit: four times, not seven)
+    assert game.code.source.count("(B_min(V['pay'], V['score'][V['dealer']] + 10))") == 4
