@@ -486,12 +486,12 @@ class StepWriter:
         pad = "    " * indent
         self.test_line(condition, "if {}:", pad)
         before = None if self.scratch is None else dict(self.scratch)  # (each branch starts from the test's)
-        known = None if self.known is None else dict(self.known)
+        values_before = None if self.known is None else dict(self.known)
         self.block(step["then"], bindings, indent + 1)
         if step["else"]:
             self.line(f"{pad}else:")
             self.scratch = before
-            self.known = known
+            self.known = values_before
             self.block(step["else"], bindings, indent + 1)
         if self.scratch is not None:  # (after the branches: a copy made in one is not made in the other)
             self.scratch = {}
