@@ -327,6 +327,8 @@ def _trick_winner_for(deck: Deck) -> Callable[..., int]:
         led = suit_of[cards[0]]
         return max(cards, key=strengths.get((led, trump)) or strength(led, trump))
 
+    trick_winner.strengths = strengths  # type: ignore[attr-defined]  # (for code that does the same in place:
+    trick_winner.strength = strength  # type: ignore[attr-defined]  # compiler.py, `_Emitter._emit_call`)
     return trick_winner
 
 

@@ -401,6 +401,8 @@ def namespace_for(deck: Deck) -> dict[str, Any]:
         any=any, all=all, sum=sum, len=len, max=max, min=min, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, FRACTION=fraction,
         KEY=functools.partial(_key, deck),
+        # (a trick's winner worked out in place as `B_trick_winner` does, with its tables: `_emit_call`)
+        TRICK_STRENGTHS=namespace["B_trick_winner"].strengths, TRICK_STRENGTH=namespace["B_trick_winner"].strength,
     )
     return namespace
 
@@ -718,6 +720,13 @@ class _Emitter:
             code = f"({arguments[0]}[{end}] if {arguments[0]} else B_{node.function}({arguments[0]}))"
         elif seats is not None:
             code = seats
+        elif node.function == "trick_winner" and all(_READ_AGAIN.fullmatch(argument) for argument in arguments):
+            # (`trick_winner(trick, trump)`: the builtin's own work in place, with its tables; the call made only to
+            # fail on an empty trick)
+            cards, trump = arguments[0], arguments[1] if len(arguments) > 1 else "None"
+            led = f"SUIT[{cards}[0]]"
+            code = (f"(max({cards}, key=TRICK_STRENGTHS.get(({led}, {trump})) or TRICK_STRENGTH({led}, {trump})) "
+                    f"if {cards} else B_trick_winner({cards}, {trump}))")
         else:
             if BUILTINS[node.function].context == "env":
                 arguments.insert(0, "V")
