@@ -115,6 +115,7 @@ class Program:
         # (engine/flowcode.py: `StepWriter.locate` works the expression out again with its function).
         self._pure_inlined: dict[str, str] = {}
         self._filters: list[str] = []  # the filters' functions (`add_filter`)
+        self._filter_sources: dict[str, str] = {}  # their code, which a decision's own code may run in place
         self.namespace: dict[str, Any] = namespace_for(environment.deck)
         self.module: GeneratedModule | None = None  # (once built)
         self._folding = Folding(environment)
@@ -191,6 +192,7 @@ class Program:
         self._filters.append(name)
         self._append(f"def {name}(V, B, items):\n{_unset(kept, body)}    if not items:\n        return []\n{body}",
                      [emitter for emitter, _ in emitters])
+        self._filter_sources[name] = self._sources[-1]
         self._emit_instances()
         return name
 
@@ -325,7 +327,7 @@ class Program:
         # value there): a caller whose bindings must stay as they are gives one that does a copy (writers.py).
         changing = changing_bindings(source) if self._filters else frozenset()
         for name in self._filters:
-            attributes[name] = {"changes_bindings": name in changing}
+            attributes[name] = {"changes_bindings": name in changing, "filter_source": self._filter_sources[name]}
         for name in self._expressions:
             # Whether a caller must give this function a `B` of its own (it may keep definitions' values there).
             kept = attributes.setdefault(name, {})

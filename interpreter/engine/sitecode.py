@@ -4,6 +4,7 @@ in place of the general search (decisions.py) and movement (Cards.perform)."""
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from interpreter.actions import frozen
@@ -129,7 +130,23 @@ class SiteWriter(SegmentWriter):
         if not self.unique_cards:
             cards = f"list(dict.fromkeys({cards}))"
         # (a filter that may change the bindings it is given works on a copy: the decision's are read again)
-        given = "dict(B)" if getattr(option.card_filter, "changes_bindings", True) else "B"
+        changes = getattr(option.card_filter, "changes_bindings", True)
+        given = "dict(B)" if changes else "B"
+        source = getattr(option.card_filter, "filter_source", None) if option.clauses else None
+        if source is not None:  # (the filter's own code run in place, each of its returns the legal set)
+            self.adopt(option.card_filter)
+            finish = f"list(map(_actions_.__getitem__, {{}})), {self.name_of(option, 'O')}"
+            self.finders.append(
+                f"def {name}(S, P):\n"
+                f"    V = S.values\n"
+                f"    B = {'dict(P.bindings)' if changes else 'P.bindings'}\n"
+                f"    _actions_ = {option.kind.upper()}_ACTIONS[P.seat]\n"
+                f"    try:\n"
+                f"        items = {cards}\n"
+                f"{_filter_in_place(source, finish, '        ')}"
+                f"    except Exception:  # the general search names the failure\n"
+                f"        return GENERIC_LEGAL(S, P)\n")
+            return name
         allowed = f"{self.name_of(option.card_filter, 'F')}(V, {given}, _cards)" if option.clauses else "_cards"
         self.finders.append(
             f"def {name}(S, P):\n"
@@ -301,6 +318,21 @@ class SiteWriter(SegmentWriter):
         if getattr(compiled, "code", None) is not None:
             return self.expr(expression, "B")
         return f"{self.name_of(compiled, 'E')}(V, B)"
+
+
+def _filter_in_place(source: str, finish: str, indent: str) -> str:
+    """The body of a filter's function (`def x(V, B, items)`, compiler.py's `add_filter`) as lines at `indent`,
+    each of its `return X` made `return <finish with X>`."""
+    function = ast.parse(source).body[0]
+    assert isinstance(function, ast.FunctionDef)
+
+    class Returns(ast.NodeTransformer):
+        def visit_Return(self, node: ast.Return) -> ast.AST:
+            value = ast.unparse(node.value) if node.value is not None else "None"
+            return ast.parse(f"return {finish.format(f'({value})')}").body[0]
+
+    body = [Returns().visit(statement) for statement in function.body]
+    return "".join(indent + line + "\n" for statement in body for line in ast.unparse(statement).split("\n"))
 
 
 def _restored(name: str, indent: str) -> list[str]:

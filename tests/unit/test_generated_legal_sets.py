@@ -5,6 +5,7 @@ over is for naming a failure; a generated function that always failed would cost
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -196,3 +197,22 @@ def test_a_choice_whose_rules_read_no_argument_is_tested_once_when_it_has_values
                           "p0 choose raise by 1", "p0 choose raise by 2")
     assert offered[4] == ("p0 choose grow", "p0 choose raise by 1", "p0 choose raise by 2", "p0 choose raise by 3")
     # (10 / 4 is not more than 3: no bet)
+
+
+def test_a_card_filter_runs_in_place_in_the_decisions_own_code() -> None:
+    # (tiny's trick: its follow-suit clause compiled into one filter, whose code its legal-set function runs in
+    # place, each of the filter's returns a legal set, rather than calling it)
+    game = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml")
+    source = game.code.source
+    finder = source[source.index("def legal_"):]
+    finder = finder[:finder.index("\ndef ", 1)] if "\ndef " in finder[1:] else finder
+    assert "items = V['hand']" in finder and "list(map(_actions_.__getitem__" in finder
+    assert not re.search(r"\bF\d+\(", finder)
+    state = game.new_initial_state(seed=4)
+    state.apply_chance()
+    for _ in range(8):  # (leads and follows: the legal set is the general search's)
+        pending = state.pending
+        assert pending is not None and pending.finder is not None
+        assert list(decisions.as_dict(pending.finder(state, pending))) == \
+            list(decisions.as_dict(decisions.legal_actions(state, pending)))
+        state.apply(state.legal_actions()[-1])
