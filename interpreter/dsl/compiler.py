@@ -525,6 +525,14 @@ _OVER_SEATS = {
 # A local of the generated code, read as often as wanted: a quantifier's variable or a parameter, or a local of a
 # filter's tests written as statements (statements.py: `t_0`, a value kept `k_...`)
 _LOCAL = re.compile(r"v_[a-z0-9_]+|t_\d+|k_\w+")
+def _plainly_read(node: ast.Node) -> bool:
+    """Whether a node is a name, a literal or a name indexed by one (`dealer`, `seat_of[player]`): its code, written
+    a second time, adds nothing to what the expression calls or writes in place."""
+    if isinstance(node, ast.Index):
+        return isinstance(node.subject, ast.Name) and isinstance(node.index, (ast.Name, ast.Literal))
+    return isinstance(node, (ast.Name, ast.Literal))
+
+
 _CALLERS_LOCAL = re.compile(r"v_[a-z0-9_]+")  # a parameter or a loop's item: a local of the code that calls a loop
 _HANDED = "p_"  # the locals of a loop's function that its caller works out and hands to it (see `_loop`)
 _ITEMS = re.compile(r"\bitems\b")  # the collection in `_FIELD_TESTS`' code
@@ -753,7 +761,8 @@ class _Emitter:
         inner = node.arguments[0] if len(node.arguments) == 1 else None
         clockwise = "list(V['_clockwise']" if listed else "(V['_clockwise']"
         if node.function == "seats_from" and isinstance(inner, ast.Call) and inner.function == "next_seat" and \
-                len(inner.arguments) == 1 and self.annotations.calls.get(id(inner)) is None:
+                len(inner.arguments) == 1 and self.annotations.calls.get(id(inner)) is None and \
+                _plainly_read(inner.arguments[0]):
             seat = self.emit(inner.arguments[0])
             if _READ_AGAIN.fullmatch(seat):
                 return (f"({clockwise}[V['_next'][{seat}]]) if '_next' in V and 0 <= {seat} < "
@@ -972,7 +981,8 @@ class _Emitter:
                 and id(node) not in self.annotations.calls:
             return _ITERATED[node.function]  # (gone over, never kept: no list need be made)
         with self._in_iterable():
-            if isinstance(node, ast.Call) and node.function == "seats_from" and id(node) not in self.annotations.calls:
+            if isinstance(node, ast.Call) and node.function == "seats_from" and id(node) not in self.annotations.calls \
+                    and all(_plainly_read(argument) for argument in node.arguments):
                 seats = self._seats_in_place(node, [self.emit(argument) for argument in node.arguments], listed=False)
                 if seats is not None:  # (the seats' own tuple, gone over)
                     return seats
@@ -1137,10 +1147,12 @@ class _Emitter:
             fields = f"list(map({field}_OF, {collection}))"
             self.inlined += inlined  # (a failure in it names the definitions written there)
             if _CALLERS_LOCAL.fullmatch(collection):
-                # (the cards are a local of the caller's, `h` in `same(h, c)`: their fields, which cannot fail, are
-                # listed by the caller and handed to the loop's function, where the caller's own list of them is
-                # shared with it, sharing.py; see `_loop`)
-                local = frame[1].setdefault(fields, f"{_HANDED}{len(frame[1])}")
+                # (the cards are a local of the caller's, `h` in `same(h, c)`: their fields are listed by the caller
+                # and handed to the loop's function, where the caller's own list of them is shared with it,
+                # sharing.py; see `_loop`. A list not set yet, null, is handed as UNSET, which fails as the list
+                # would have, where an item first reaches the test)
+                handed = f"({fields} if {collection} is not None else UNSET)"
+                local = frame[1].setdefault(handed, f"{_HANDED}{len(frame[1])}")
                 tested = code.replace(listed, local).format(value=value, field=field)
                 return f"({tested} if {local} else {empty})"
             local = frame[1].setdefault(fields, f"j_{len(frame[1])}")

@@ -10,6 +10,7 @@ expression is evaluated on a line of its own, so a failure is located from the l
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -79,10 +80,10 @@ class StepWriter:
         # Within the same runs as `scratch`: the code of values worked out into a local since the variables they read
         # last changed (code -> the local), read again from the local (see `value`, `forget`); None outside them.
         self.known: dict[str, str] | None = None
-        # The code of expressions with definitions written in place in them, written in place here (see `value`),
-        # with what works them out again where they fail, to name the definition: their function, the code of
-        # their bindings and the names held in locals.
-        self.rereads: dict[str, tuple[Any, str, dict[str, str]]] = {}
+        # The expressions with definitions written in place in them, written in place here (see `value`), by the
+        # place of the line they are on: their code, and what works them out again where they fail, to name the
+        # definition: their function, the code of their bindings and the names held in locals.
+        self.rereads: dict[str, list[tuple[str, tuple[Any, str, dict[str, str]]]]] = {}
 
     def build(self) -> dict[str, Any]:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
@@ -103,11 +104,16 @@ class StepWriter:
         explained = explain_failure(failure)
         if explained is None:
             return failure
-        if trace is not None and 0 < line <= len(self.lines):  # (code with definitions written in place in it)
+        written = self.rereads.get(self.places.get(line, "")) if trace is not None else None
+        if written and 0 < line <= len(self.lines):  # (code with definitions written in place in it, at this place)
             text = self.lines[line - 1]
-            for code, reread in self.rereads.items():
-                if code in text:
-                    explained = _named(reread, trace.tb_frame) or explained
+            # (the line's own expression: the longest code written there that the line holds, else, where the line
+            # reads its names otherwise than the code did, each one in turn, the longest first)
+            candidates = sorted(written, key=lambda entry: (entry[0] not in text, -len(entry[0])))
+            for _code, reread in candidates:
+                named = _named(reread, trace.tb_frame)  # type: ignore[union-attr]
+                if named is not None and str(named).startswith(str(explained)):
+                    explained = named
                     break
         return RulesetRuntimeError(str(explained), self.places.get(line, ""))
 
@@ -150,7 +156,7 @@ class StepWriter:
             held = self.bound_locals.get(bindings) or {}
             written = f"({in_place(inlined, bindings, held)})"
             self.adopt(compiled)
-            self.rereads[written] = (compiled, bindings, dict(held))
+            self.rereads.setdefault(expression.where, []).append((written, (compiled, bindings, dict(held))))
             return written
         if code is not None:
             self.adopt(compiled)
@@ -339,7 +345,7 @@ class StepWriter:
         number = self.fresh()
         seats = f"_s{number}"
         if step["seats"] is None:  # (from the dealer's left, where the seats sit: a tuple the state keeps)
-            self.line(f"{pad}{seats} = V['_clockwise'][V['_next'][V['dealer']]]")
+            self.line(f"{pad}{seats} = V['_clockwise'][V['_next'][V['dealer'] % S.player_count]]")
         else:
             self.line(f"{pad}{seats} = list({self.expr(step['seats'], bindings)})", step["seats"].where)
         where = self.name_of(step.where, "W")
@@ -530,6 +536,8 @@ class StepWriter:
             self.known = {}
         if step["times"] is not None:
             times = self.value(step["times"], bindings, indent)
+            if self.known is not None:  # (the count is worked out once, before passes that may change what it read)
+                self.known = {}
             self.line(f"{pad}for _ in range(int({times})):")
             self.count_step(step.where, indent + 1)
             self.block(step["body"], bindings, indent + 1)
@@ -583,8 +591,10 @@ def _named(reread: tuple[Any, str, dict[str, str]], frame: Any) -> EvaluationErr
         bound = dict(eval(bindings, frame.f_globals, scope))
     except Exception:
         bound = {}
+    for name, local in held.items():  # (a local the code no longer holds: the name as the dict binds it)
+        with contextlib.suppress(Exception):
+            bound[name] = eval(local, frame.f_globals, scope)
     try:
-        bound.update((name, eval(local, frame.f_globals, scope)) for name, local in held.items())
         run_expression(function, scope["V"], bound)
     except EvaluationError as failure:
         return failure

@@ -729,3 +729,73 @@ def test_a_value_read_again_is_worked_out_again_only_when_what_it_reads_changed(
     assert values["score"][values["dealer"]] == -6
     # (worked out where pay changed, where it may have, in the `if`, and after the debit: four times, not seven)
     assert game.code.source.count("(B_min(V['pay'], V['score'][V['dealer']] + 10))") == 4
+
+
+def _with_steps(tmp_path: Path, variables: str, defines: str, steps: str) -> Path:
+    """tiny.yaml with more variables (lines of the `variables` list), definitions and steps after its deal."""
+    path = _variant(tmp_path, "        - set: trump\n          to: last(hand[dealer]).suit",
+                    "        - set: trump\n          to: last(hand[dealer]).suit\n" + steps.rstrip("\n"))
+    text = path.read_text(encoding="utf-8").replace(
+        "  - {name: trump, type: suit}\n", "  - {name: trump, type: suit}\n" + variables).replace(
+        "  follows(c): c.suit == led\n", "  follows(c): c.suit == led\n" + defines)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_count_worked_out_before_a_repeat_is_worked_out_again_in_its_passes(tmp_path: Path) -> None:
+    # (the body reads the same code as the count, after a pass changed what it reads)
+    path = _with_steps(tmp_path, "  - {name: k, type: int, initial: 0}\n  - {name: x, type: int, initial: 0}\n", "",
+                       "        - repeat: k + 3\n          do:\n            - set: x\n              to: k + 3\n"
+                       "            - change: k\n              by: 1\n")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    assert (state.values["k"], state.values["x"]) == (3, 5)  # (three passes: x is 3, 4, then 5)
+
+
+NAMED = [
+    # (a definition's code that another's code holds: the line's own expression is named)
+    ("  g(p): tricks[p] + 1\n  f(p): 10 // tricks[p]\n",
+     "        - for_each: seats()\n          do:\n            - set: x\n              to: g(player)\n"
+     "            - set: x\n              to: f(player) + g(player)\n", "f", "hand.phases[0].steps[3].do[1].to"),
+    ("  g(p): 1 + 20 // tricks[p]\n  f(p): 10 // tricks[p]\n",
+     "        - for_each: seats()\n          do:\n            - if: size(trick) > 0\n              then:\n"
+     "                - set: x\n                  to: g(player)\n            - set: x\n"
+     "              to: f(player) + g(player)\n", "f", "hand.phases[0].steps[3].do[1].to"),
+    # (two definitions with one body, in two steps: the one that ran)
+    ("  ratio(p): 10 // tricks[p]\n  share(p): 10 // tricks[p]\n",
+     "        - for_each: seats()\n          do:\n            - set: x\n              to: ratio(player) + 1\n"
+     "            - set: x\n              to: share(player) + 1\n", "ratio", "hand.phases[0].steps[3].do[0].to"),
+    # (a round's seat, which its steps read from the round's bindings)
+    ("  f(p): 10 // tricks[p]\n", "        - round: dealer\n          do:\n            - set: x\n"
+     "              to: f(player) + 1\n", "f", "hand.phases[0].steps[3].do[0].to"),
+]
+
+
+@pytest.mark.parametrize(("defines", "steps", "definition", "where"), NAMED)
+def test_a_failing_definition_written_in_place_is_the_one_named(tmp_path: Path, defines: str, steps: str,
+                                                                definition: str, where: str) -> None:
+    path = _with_steps(tmp_path, "  - {name: x, type: int, initial: 0}\n", defines, steps)
+    with pytest.raises(RulesetRuntimeError) as raised:
+        load_ruleset(path).new_initial_state(seed=1, players=2).apply_chance()
+    assert str(raised.value).startswith(f"division by zero (in definition `{definition}`)")
+    assert raised.value.where == where
+
+
+def test_a_list_not_set_yet_is_read_only_where_a_loop_reaches_it(tmp_path: Path) -> None:
+    # (`mine` has no initial value; `g` goes over the trick, empty when it is asked: `mine` is never read)
+    path = _with_steps(tmp_path, "  - {name: flag, type: bool, initial: false}\n  - {name: mine, type: 'list[card]'}\n",
+                       "  same(h, c): any(x.suit == c.suit for x in h)\n  g(h): any(same(h, c) for c in trick)\n",
+                       "        - set: flag\n          to: g(mine)\n")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state.apply_chance()
+    assert state.values["flag"] is False
+
+
+def test_the_deal_goes_round_the_table_from_a_dealer_held_past_it(tmp_path: Path) -> None:
+    # (a dealer set past the last seat: the deal starts from the seat after it round the table, as it always did)
+    path = _variant(tmp_path, "        - shuffle: stock\n", "        - set: dealer\n          to: 3\n"
+                    "        - shuffle: stock\n")
+    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.apply_chance()
+    assert raised.value.where == "hand.phases[0].steps[3].to"  # (the deal dealt; the trump's `hand[dealer]` fails)
