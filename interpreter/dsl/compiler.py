@@ -525,6 +525,8 @@ _OVER_SEATS = {
 # A local of the generated code, read as often as wanted: a quantifier's variable or a parameter, or a local of a
 # filter's tests written as statements (statements.py: `t_0`, a value kept `k_...`)
 _LOCAL = re.compile(r"v_[a-z0-9_]+|t_\d+|k_\w+")
+
+
 def _plainly_read(node: ast.Node) -> bool:
     """Whether a node is a name, a literal or a name indexed by one (`dealer`, `seat_of[player]`): its code, written
     a second time, adds nothing to what the expression calls or writes in place."""

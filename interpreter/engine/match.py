@@ -295,7 +295,7 @@ class MatchLoop:
             self._clear_placements(state)
         state.melds_laid = 0
         state.meld_search = None
-        state._events.items.append(("hand", values["hand_number"], values["dealer"]))  # (`record`, written out)
+        state.record(("hand", values["hand_number"], values["dealer"]))
         self.enter(state, game.program.start)
 
     def _hand_plan(self, state: State) -> HandPlan:
@@ -355,7 +355,7 @@ class MatchLoop:
         number = values["hand_number"]
         result = state.returns()
         state.hand_results.append({"hand": number, "dealer": values["dealer"], "result": result})
-        state._events.items.append(("hand_end", number, result))  # (`record`, written out: at every hand's end)
+        state.record(("hand_end", number, result))
         if state.hand_end_hook is not None:
             state.hand_end_hook(state)
         hands = self._match_value(state, program.hands) if program.hands is not None else None

@@ -129,36 +129,25 @@ class SiteWriter(SegmentWriter):
         cards, _ = self.ref_code(option.source, "B")
         if not self.unique_cards:
             cards = f"list(dict.fromkeys({cards}))"
-        # (a filter that may change the bindings it is given works on a copy: the decision's are read again)
-        changes = getattr(option.card_filter, "changes_bindings", True)
-        given = "dict(B)" if changes else "B"
-        source = getattr(option.card_filter, "filter_source", None) if option.clauses else None
-        if source is not None:  # (the filter's own code run in place, each of its returns the legal set)
+        finish = f"list(map(_actions_.__getitem__, {{}})), {self.name_of(option, 'O')}"
+        if option.clauses:  # (the filter's own code run in place, each of its returns the legal set)
             self.adopt(option.card_filter)
-            finish = f"list(map(_actions_.__getitem__, {{}})), {self.name_of(option, 'O')}"
-            self.finders.append(
-                f"def {name}(S, P):\n"
-                f"    V = S.values\n"
-                f"    B = {'dict(P.bindings)' if changes else 'P.bindings'}\n"
-                f"    _actions_ = {option.kind.upper()}_ACTIONS[P.seat]\n"
-                f"    try:\n"
-                f"        items = {cards}\n"
-                f"{_filter_in_place(source, finish, '        ')}"
-                f"    except Exception:  # the general search names the failure\n"
-                f"        return GENERIC_LEGAL(S, P)\n")
-            return name
-        allowed = f"{self.name_of(option.card_filter, 'F')}(V, {given}, _cards)" if option.clauses else "_cards"
+            source: str = option.card_filter.filter_source  # type: ignore[union-attr]  # (see Program.build)
+            body = _filter_in_place(source, finish, "        ")
+            # (a filter that may change the bindings it is given works on a copy: the decision's are read again)
+            bindings = "dict(P.bindings)" if getattr(option.card_filter, "changes_bindings", True) else "P.bindings"
+        else:
+            body, bindings = f"        return {finish.format('items')}\n", "P.bindings"
         self.finders.append(
             f"def {name}(S, P):\n"
             f"    V = S.values\n"
-            f"    B = P.bindings\n"
+            f"    B = {bindings}\n"
+            f"    _actions_ = {option.kind.upper()}_ACTIONS[P.seat]\n"
             f"    try:\n"
-            f"        _cards = {cards}\n"
-            f"        _allowed = {allowed}\n"
+            f"        items = {cards}\n"
+            f"{body}"
             f"    except Exception:  # the general search names the failure\n"
-            f"        return GENERIC_LEGAL(S, P)\n"
-            f"    _actions = {option.kind.upper()}_ACTIONS[P.seat]\n"
-            f"    return list(map(_actions.__getitem__, _allowed)), {self.name_of(option, 'O')}\n")
+            f"        return GENERIC_LEGAL(S, P)\n")
         return name
 
     def choice_finder(self, options: tuple[Option, ...]) -> str:
