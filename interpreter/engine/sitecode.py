@@ -311,13 +311,18 @@ class SiteWriter(SegmentWriter):
 
 def _filter_in_place(source: str, finish: str, indent: str) -> str:
     """The body of a filter's function (`def x(V, B, items)`, compiler.py's `add_filter`) as lines at `indent`,
-    each of its `return X` made `return <finish with X>`."""
+    each of its `return X` made `return <finish with X>`. (The finish makes a list of its own from what it is
+    given: a returned `list(X)`, the filter's copy of its items, is handed over as `X`.)"""
     function = ast.parse(source).body[0]
     assert isinstance(function, ast.FunctionDef)
 
     class Returns(ast.NodeTransformer):
         def visit_Return(self, node: ast.Return) -> ast.AST:
-            value = ast.unparse(node.value) if node.value is not None else "None"
+            returned = node.value
+            if isinstance(returned, ast.Call) and isinstance(returned.func, ast.Name) and \
+                    returned.func.id == "list" and len(returned.args) == 1 and not returned.keywords:
+                returned = returned.args[0]  # (`return list(items)`: the finish makes a list of its own from it)
+            value = ast.unparse(returned) if returned is not None else "None"
             return ast.parse(f"return {finish.format(f'({value})')}").body[0]
 
     body = [Returns().visit(statement) for statement in function.body]
