@@ -1,6 +1,7 @@
 """The engine of the working tree against the engine of another git revision, in one process, alternating.
 
     python benchmarks/compare_revisions.py REVISION [RULESET ...] [--rounds 12] [--decisions 1500] [--policy random]
+                                           [--its-rulesets]
 
 A change of a few percent cannot be seen by timing two runs of a command one after the other on a shared
 machine (their times differ by up to 2x); it can be seen by running both engines in one process, in small chunks
@@ -11,7 +12,9 @@ the same seeds. Printed for each ruleset: each side's cost per decision (median 
 the working tree's ratio to the revision (the median of the rounds' paired ratios: below 1, the working tree is
 faster). `--policy bourre` plays Bourré's benchmark policy (benchmarks/bourre_speed.py) and counts cards played;
 `--policy burraco` Burraco's (benchmarks/burraco_speed.py: the benchmark ruleset, or one like it) and counts turns.
-Neither side keeps checked rulesets between runs (RULEDECK_NO_CACHE=1): both compile what they load.
+Neither side keeps checked rulesets between runs (RULEDECK_NO_CACHE=1): both compile what they load. With
+`--its-rulesets` each side plays the rulesets as they are in its own revision (a ruleset rewritten for a feature
+of the engine that the revision lacks).
 """
 
 from __future__ import annotations
@@ -56,6 +59,18 @@ def revision_package(revision: str, into: Path) -> ModuleType:
         return importlib.import_module(BASE)
     finally:
         sys.path.remove(str(into))
+
+
+def revision_rulesets(revision: str, into: Path, rulesets: list[str]) -> dict[str, str]:
+    """The rulesets as they are in `revision`, written under `into` with the folders they sit in (a variant's
+    `extends:` finds its base beside it): each ruleset's path there, by the path given."""
+    folders = sorted({str(Path(ruleset).resolve().parent.relative_to(ROOT)) for ruleset in rulesets} | {"rulesets"})
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", revision, *folders],
+                             capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"cannot take the rulesets of {revision!r} from git: {archive.stderr.decode().strip()}")
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return {ruleset: str(into / Path(ruleset).resolve().relative_to(ROOT)) for ruleset in rulesets}
 
 
 def random_play(game: Any, chance: int, decisions: int, seed: int) -> int:
@@ -117,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", choices=("random", "bourre", "burraco"), default="random",
                         help="random play, Bourré's benchmark policy (10 hands a chunk, per card played) or "
                         "Burraco's (one hand a chunk, per turn)")
+    parser.add_argument("--its-rulesets", action="store_true",
+                        help="the revision plays the rulesets as they are in the revision (a change to a ruleset "
+                        "and to the engine together), the working tree as they are in it")
     args = parser.parse_args(argv)
     if args.rounds < 2:
         parser.error("--rounds must be at least 2")
@@ -127,12 +145,13 @@ def main(argv: list[str] | None = None) -> int:
     unit = {"bourre": "card", "burraco": "turn"}.get(args.policy, "decision")
     with tempfile.TemporaryDirectory(prefix="ruledeck-revision-") as directory:
         base = revision_package(args.revision, Path(directory))
+        theirs = revision_rulesets(args.revision, Path(directory), args.rulesets) if args.its_rulesets else {}
         print(f"the working tree ({Path(interpreter.__file__).parent}) against {args.revision}; "
-              f"{args.rounds} rounds; {args.policy} play")
+              f"{args.rounds} rounds; {args.policy} play" + ("; each with its own rulesets" if theirs else ""))
         for ruleset in args.rulesets:
             try:
                 sides = {"working": side(interpreter, ruleset, args.policy, args.decisions),
-                         args.revision: side(base, ruleset, args.policy, args.decisions)}
+                         args.revision: side(base, theirs.get(ruleset, ruleset), args.policy, args.decisions)}
             except (interpreter.RuledeckError, base.RuledeckError) as error:  # (a ruleset either engine refuses)
                 raise SystemExit(str(error)) from None
             print(ruleset)

@@ -111,3 +111,9 @@ class Ruleset:
     # The variables no step changes with these parameters, read everywhere as their initial value: name -> (its
     # owner kind, the value) (see interpreter/unchanging.py)
     unchanging: Mapping[str, tuple[str, Any]] = field(default_factory=dict)
+
+
+def preference_flag(index: int) -> str:
+    """The name a preference's rule reads (`prefer:`, the clause at `index` of its option's `legal`): whether some
+    card the clauses before it allow meets its test (no name a ruleset declares starts with `_`)."""
+    return f"_prefer_{index}"

@@ -66,12 +66,14 @@ class ExpressionSite:
         self.checked[yaml_path(path)] = (tree, annotations)
         return kind, tree
 
-    def filter(self, paths: list[str], where: str, variable: str, binding: str | None = None) -> None:
+    def filter(self, paths: list[str], where: str, variable: str, binding: str | None = None,
+               prefers: frozenset[int] = frozenset()) -> None:
         """One function testing every clause of an option over all candidates at once (the hot path of legal
-        moves): compiled only when every clause checked. See Program.add_filter."""
+        moves): compiled only when every clause checked. `prefers`: the clauses that are preferences (their
+        paths are their tests'). See Program.add_filter."""
         parts = [self.checked[path] for path in paths if path in self.checked]
         if parts and len(parts) == len(paths):
-            self.compiled[where] = self.program.add_filter(parts, variable, binding)
+            self.compiled[where] = self.program.add_filter(parts, variable, binding, prefers)
 
     def check_tree(self, tree: ast.Node, node: ScalarNode, path: Path, scope: Scope, *, suffix: str) -> None:
         """Compile a part of an expression already checked whole (the owner in `hand[p]`)."""

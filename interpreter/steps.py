@@ -11,7 +11,7 @@ from interpreter.dsl import ast
 from interpreter.dsl.operators import null_guards
 from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, NUM, NUMBERS, SEAT, Type, list_of
 from interpreter.errors import ExpressionError
-from interpreter.model import VariableSpec, ZoneSpec
+from interpreter.model import VariableSpec, ZoneSpec, preference_flag
 from interpreter.semantics import (
     RulesetChecker,
     Scope,
@@ -445,9 +445,15 @@ class StepChecker:
         `arguments` are its arguments' names, each with whether its values are lists."""
         if not isinstance(node, SequenceNode):
             return
+        prefers: set[int] = set()
         for index, clause in enumerate(node.items):
             if isinstance(clause, MappingNode):
-                self.expression(clause.entries.get("rule"), (*path, index, "rule"), scope, BOOL, "a legality rule")
+                if "prefer" in clause.entries:
+                    self.preference(clause.entries["prefer"], (*path, index, "prefer"), scope, candidate, index)
+                    prefers.add(index)
+                else:
+                    self.expression(clause.entries.get("rule"), (*path, index, "rule"), scope, BOOL,
+                                    "a legality rule")
                 self.expression(clause.entries.get("breakable"), (*path, index, "breakable"), scope, BOOL,
                                 "`breakable`")
                 record = clause.entries.get("record")
@@ -460,9 +466,10 @@ class StepChecker:
                         self.checker.error("schema", "`record` goes with `breakable`", record,
                                            (*path, index, "record"))
         # One function testing every clause over all the candidates (see Program.add_filter).
-        paths = [yaml_path((*path, index, "rule")) for index in range(len(node.items))]
+        paths = [yaml_path((*path, index, "prefer" if index in prefers else "rule"))
+                 for index in range(len(node.items))]
         if candidate in ("play", "discard"):  # each card
-            self.site.filter(paths, yaml_path(path) + "#filter", "card")
+            self.site.filter(paths, yaml_path(path) + "#filter", "card", prefers=frozenset(prefers))
         elif candidate == "add":  # (the meld, the card, the meld after, ...) for each addition
             self.site.filter(paths, yaml_path(path) + "#filter", "after",
                              "B['meld'] = item[0]; B['cards'] = [item[1]]; B['after'] = item[2]")
@@ -476,6 +483,29 @@ class StepChecker:
             binding = "; ".join(f"B[{name!r}] = " + (f"list(item[{index}])" if listed else f"item[{index}]")
                                 for index, (name, listed) in enumerate(arguments))
             self.site.filter(paths, yaml_path(path) + "#filter", arguments[0][0], binding)
+
+    def preference(self, node: Node, path: Path, scope: Scope, candidate: str | None, index: int) -> None:
+        """A preference (`prefer:`): a test of each card of a `play` or `discard` option (a trick's included), and
+        the rule it is tested by card by card, `not <flag> or <test>` (see engine/program.py, Clause.prefers)."""
+        if candidate not in ("play", "discard"):
+            self.checker.error("schema", "`prefer` narrows the cards of a `play` or `discard` option (or a trick's "
+                               "cards): here there are no cards to prefer", node, path,
+                               hint="write the clause as a `rule:`")
+            return
+        checked = self.site.check(node, path, scope, BOOL, "a preference")
+        if checked is None:
+            return
+        test = checked[1]
+        if "card" not in self.site.checked[yaml_path(path)][1].used_context:  # (itself, or a definition it uses)
+            self.checker.error("type", "a preference tests each card: it reads `card` (the card it keeps or not)",
+                               node, path, hint="e.g. `prefer: card.suit == first(trick).suit` (follow suit when "
+                               "able); a test that reads no card is a `rule:`")
+            return
+        flag = preference_flag(index)
+        assert isinstance(node, ScalarNode)  # (checked: an expression's node)
+        rule = ast.Binary(test.start, test.end, "or", ast.Unary(test.start, test.start, "not",
+                                                                ast.Name(test.start, test.start, flag)), test)
+        self.site.check_tree(rule, node, path, {**scope, flag: BOOL}, suffix="#rule")
 
     def _step_trick(self, entries: dict[str, Node], path: Path, scope: Scope) -> None:
         self.zone(entries["trick"], (*path, "trick"), scope)

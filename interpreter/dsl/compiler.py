@@ -143,10 +143,12 @@ class Program:
         return name
 
     def add_filter(self, parts: list[tuple[ast.Node, Annotations]], variable: str,
-                   binding: str | None = None) -> str:
+                   binding: str | None = None, prefers: frozenset[int] = frozenset()) -> str:
         """Queue one function `f(V, B, items)` keeping the items for which every condition holds, each item
         bound in `B` under `variable` while its conditions are tested (several checked expressions at once);
-        or, with `binding`, bound as that code says (e.g. `B['after'] = item[0]`: several names at once).
+        or, with `binding`, bound as that code says (e.g. `B['after'] = item[0]`: several names at once). The
+        parts at the indexes `prefers` are preferences: of the items the conditions before them keep, they keep
+        those that meet them, when any does (and all of them when none does).
 
         The conditions are tested in turn over the items left by those before (`_filter_lines`): what reads
         nothing of an item is worked out once, not once per item. Callers fall back to testing the clauses one by
@@ -162,9 +164,10 @@ class Program:
             emitter.kept_locally = kept
             emitter.item_names = item_names
             emitter.assigned = assigned
-        # A condition that always holds is left out (a definition `strict: "false"` can make one always hold).
-        written = [(emitter, node) for emitter, node in emitters
-                   if emitter.constant(node) is UNKNOWN or not emitter.constant(node)]
+        # A condition that always holds is left out (a definition `strict: "false"` can make one always hold), and
+        # so is a preference whose value is the same for every item (all of them meet it, or none does).
+        written = [(emitter, node, index in prefers) for index, (emitter, node) in enumerate(emitters)
+                   if emitter.constant(node) is UNKNOWN or not (index in prefers or emitter.constant(node))]
 
         def bind(tests: list[tuple[_Emitter, list[ast.Node]]]) -> str:
             """The code binding an item for one pass over the items, which tests `tests`: a name its tests never
@@ -1394,7 +1397,7 @@ class _Emitter:
         return f"({self.emit(node.then)} if {self.emit(node.condition)} else {self.emit(node.otherwise)})"
 
 
-def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None,
+def _filter_lines(written: list[tuple[_Emitter, ast.Node, bool]], variable: str | None,
                   bind: Callable[[list[tuple[_Emitter, list[ast.Node]]]], str], statements: Statements) -> str:
     """The body of a filter's function once it has items: each condition in turn narrows `items`.
 
@@ -1415,10 +1418,14 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
     waiting_once: tuple[_Emitter, list[ast.Node], tuple[Any, ...]] | None = None
     fresh = False  # whether `items` is a list made here (else the caller's own, which is copied at the end)
 
-    def narrow(tests: list[tuple[_Emitter, list[ast.Node]]], indent: str) -> None:
-        """One pass over the items keeping those for which every condition (tests joined by `or`) holds."""
+    def narrow(tests: list[tuple[_Emitter, list[ast.Node]]], indent: str, prefer: bool = False) -> None:
+        """One pass over the items keeping those for which every condition (tests joined by `or`) holds; with
+        `prefer`, only when some item meets them (else all stay)."""
         emitter, terms = tests[0]
         made_in_c = _field_filter(emitter, terms[0], variable) if len(tests) == 1 and len(terms) == 1 else None
+        if made_in_c is not None and prefer:
+            lines.extend([f"{indent}found = {made_in_c}", f"{indent}if found:", f"{indent}    items = found"])
+            return
         if made_in_c is not None:
             lines.extend([f"{indent}items = {made_in_c}", f"{indent}if not items:", f"{indent}    return items"])
             return
@@ -1437,7 +1444,8 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
         lines.extend([f"{indent}found = []", f"{indent}for item in items:",
                       *([f"{indent}    {bound}"] if bound != "pass" else []),
                       f"{indent}    if {condition}:", f"{indent}        found.append(item)",
-                      f"{indent}if not found:", f"{indent}    return found", f"{indent}items = found"])
+                      *([f"{indent}if found:", f"{indent}    items = found"] if prefer else
+                        [f"{indent}if not found:", f"{indent}    return found", f"{indent}items = found"])])
 
     def flush() -> None:
         nonlocal fresh, waiting_once
@@ -1452,7 +1460,18 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node]], variable: str | None
         waiting.clear()
         waiting_once = None
 
-    for emitter, node in written:
+    for emitter, node, preference in written:
+        if preference:  # of the items left, those that meet it when any does: a pass of its own
+            flush()
+            first, tested = _and_split(emitter, node)
+            if not tested:  # (the same for every item: all of them meet it, or none does; either way all stay)
+                continue
+            condition = statements.value(emitter, first) if first is not None else "True"
+            if condition != "True":  # (its first tests read nothing of an item: when they fail, none meets it)
+                lines.append(f"    if {condition}:")
+            narrow([(emitter, [term]) for term in tested], "    " if condition == "True" else "        ",
+                   prefer=True)
+            continue
         terms = _or_terms(emitter, node)
         if terms is None:  # (a test that always holds)
             continue
@@ -1487,6 +1506,18 @@ def _shape(node: ast.Node) -> tuple[Any, ...]:
     return (type(node).__name__, *(_shape(value) if isinstance(value, ast.Node) else
                                    tuple(_shape(item) for item in value) if isinstance(value, tuple) else value
                                    for field, value in vars(node).items() if field not in ("start", "end", "name_end")))
+
+
+def _and_split(emitter: _Emitter, node: ast.Node) -> tuple[ast.Node | None, list[ast.Node]]:
+    """A preference's test as its first tests joined by `and` that read nothing of an item (one node, as written;
+    None when there are none) and the tests after them, in order."""
+    each: list[ast.Node] = []
+    while not emitter._same_for_every_item(node):
+        if not (isinstance(node, ast.Binary) and node.operator == "and"):
+            return None, [node, *each]
+        each.insert(0, node.right)
+        node = node.left
+    return node, each
 
 
 def _or_terms(emitter: _Emitter, node: ast.Node) -> list[ast.Node] | None:

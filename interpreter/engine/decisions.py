@@ -108,20 +108,23 @@ def legal_actions(state: State, pending: Pending) -> LegalSet:
                 try:  # the decision's scratch copy: what does not depend on the card is kept in it, for every option
                     allowed = option.card_filter(state.values, shared, candidates)
                 except Exception:  # name the failure: test the clauses one by one, which locates it
-                    allowed = [c for c in candidates if _passes(state, option, {**pending.bindings, "card": c})]
+                    each = preferred(state, option, pending.bindings, candidates)
+                    allowed = [c for c in candidates if _passes(state, option, {**each, "card": c})]
                 restore(shared, pending.bindings, ("card",))
             elif option.clauses:
-                allowed = [c for c in candidates if _passes(state, option, {**pending.bindings, "card": c})]
+                each = preferred(state, option, pending.bindings, candidates)
+                allowed = [c for c in candidates if _passes(state, option, {**each, "card": c})]
             else:
                 allowed = candidates
             actions = state.game.card_actions(seat, kind)
             if option.breakable:  # each card in turn: a legal one, or one that breaks only what may be broken
                 kept = set(allowed)
+                each = preferred(state, option, pending.bindings, candidates)
                 for card in candidates:
                     if card in kept:
                         found[actions[card]] = option
                     else:
-                        _offer_breaking(state, found, option, actions[card], {**pending.bindings, "card": card})
+                        _offer_breaking(state, found, option, actions[card], {**each, "card": card})
                 continue
             if len(pending.options) == 1:
                 return [actions[card] for card in allowed], option
@@ -627,6 +630,13 @@ def _check_option(state: State, pending: Pending, option: Option, action: Action
             raise IllegalActionError(f"p{action.seat} has no {state.card_text(action.card)} in "
                                      f"{option.source.name}")
         bindings["card"] = action.card
+        if option.prefers:  # (its preferences' rules read whether some card the clauses before them allow meets them)
+            failure = _first_failure(state, option.clauses, {**preferred(state, option, pending.bindings, cards),
+                                                             "card": action.card})
+            if failure is not None:
+                raise IllegalActionError(f"{state.action_text(action)} is not allowed: {failure.reason}",
+                                         reason=failure.reason)
+            return bindings
     elif option.kind in ("draw", "take"):
         assert option.source is not None
         _, cards = state.cards.zone(state, option.source, pending.bindings)
@@ -646,6 +656,25 @@ def _check_option(state: State, pending: Pending, option: Option, action: Action
         raise IllegalActionError(f"{state.action_text(action)} is not allowed: {failure.reason}",
                                  reason=failure.reason)
     return bindings
+
+
+def preferred(state: State, option: Option, bindings: Bindings, cards: list[int]) -> Bindings:
+    """The bindings a card option's clauses are tested with card by card: with, for each preference
+    (Clause.prefers), whether some card the clauses before it allow meets its test, under its flag's name,
+    worked out over the option's cards clause by clause. The decision's own bindings when there is none."""
+    if not option.prefers:
+        return bindings
+    found = dict(bindings)
+    allowed = list(cards)
+    for clause in option.clauses:
+        if clause.prefers is None:
+            allowed = [card for card in allowed if state.evaluate_kept(clause.rule, {**found, "card": card})]
+            continue
+        meeting = [card for card in allowed if state.evaluate_kept(clause.prefers, {**found, "card": card})]
+        found[clause.flag] = bool(meeting)
+        if meeting:
+            allowed = meeting
+    return found
 
 
 def _passes(state: State, option: Option, bindings: Bindings) -> bool:
@@ -681,8 +710,9 @@ def why_none(state: State, pending: Pending) -> str:
             _, cards = state.cards.zone(state, option.source, pending.bindings)
             if not cards:
                 reasons.append(f"{option.source.name} is empty")
+            each = preferred(state, option, pending.bindings, cards)
             for card in dict.fromkeys(cards):
-                failure = _first_failure(state, option.clauses, {**pending.bindings, "card": card})
+                failure = _first_failure(state, option.clauses, {**each, "card": card})
                 if failure is not None:
                     reasons.append(f"{state.card_text(card)}: {failure.reason}")
         elif option.kind == "choose" and not option.arguments:

@@ -11,7 +11,7 @@ from typing import Any
 
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import SEAT, parse_type
-from interpreter.model import Ruleset
+from interpreter.model import Ruleset, preference_flag
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 
 Path = tuple[str | int, ...]
@@ -62,6 +62,12 @@ class Clause:
     per_action: bool = True  # reads what differs between the actions of one option (`card`, `cards`, ...)
     breakable: Expr | None = None  # when it holds, an action may break the clause (a renege), offered marked
     record: Ref | None = None  # the variable that records that the clause was broken
+    # A preference (`prefer:`, a card option's): its test of a card. Of the cards the clauses before it allow, it
+    # allows those that meet the test, when any does, else all of them. Its `rule`, tested card by card, is
+    # `not <flag> or <test>`, the flag bound to whether some card the clauses before it allow meets the test
+    # (decisions.preferred works the flags out; a card filter narrows by the test itself).
+    prefers: Expr | None = None
+    flag: str = ""
 
 
 class Step(dict[str, Any]):
@@ -119,6 +125,7 @@ class Option:
     binds_nothing: bool = field(init=False)
     breakable: bool = field(init=False)  # some of its clauses may be broken (see Clause.breakable)
     per_action_clauses: tuple[Clause, ...] = field(init=False)  # the clauses that read what differs per action
+    prefers: bool = field(init=False)  # some of its clauses are preferences (see Clause.prefers)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hides_card", self.kind == "discard" or (self.kind == "play" and self.face == "down"))
@@ -126,6 +133,7 @@ class Option:
         object.__setattr__(self, "binds_nothing", self.moves_card or (self.kind == "choose" and not self.arguments))
         object.__setattr__(self, "breakable", any(clause.breakable is not None for clause in self.clauses))
         object.__setattr__(self, "per_action_clauses", tuple(clause for clause in self.clauses if clause.per_action))
+        object.__setattr__(self, "prefers", any(clause.prefers is not None for clause in self.clauses))
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,14 +355,21 @@ class _Builder:
         found = []
         for index, item in enumerate(node.items):
             assert isinstance(item, MappingNode)
-            rule = self.required(item.entries["rule"], (*path, index, "rule"))
+            prefers, flag = None, ""
+            if "prefer" in item.entries:  # (its rule card by card: `not <flag> or <test>`, see Clause.prefers)
+                prefers = self.required(item.entries["prefer"], (*path, index, "prefer"))
+                flag = preference_flag(index)
+                function = self.expressions[prefers.where + "#rule"]
+                rule = Expr(function, prefers.where, getattr(function, "keeps", True))
+            else:
+                rule = self.required(item.entries["rule"], (*path, index, "rule"))
             uses = getattr(rule.function, "uses", None)
             per_action = uses is None or bool(uses & _PER_ACTION)
             breakable = self.expr(item.entries.get("breakable"), (*path, index, "breakable"))
             if breakable is not None and getattr(breakable.function, "constant", None) == (False,):
                 breakable = None  # (never broken: e.g. a parameter off; the decision keeps its own fast code)
             found.append(Clause(rule, str(_scalar(item.entries["reason"])), per_action, breakable,
-                                self.ref(item.entries.get("record"), (*path, index, "record"))))
+                                self.ref(item.entries.get("record"), (*path, index, "record")), prefers, flag))
         return tuple(found)
 
     def _trick(self, e: Mapping[str, Node], p: Path) -> dict[str, Any]:
