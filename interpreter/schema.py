@@ -50,7 +50,7 @@ def validate_structure(root: MappingNode) -> list[Diagnostic]:
             if d.message.startswith(_TWO_VERBS) or not any(_under(d.yaml_path, p) for p in ambiguous)]
 
 
-_TWO_VERBS = "a step has one verb" , "an option has one verb"
+_TWO_VERBS = "a step has one verb", "an option has one verb", "a legality clause is a `rule` or a `prefer`"
 
 
 def _under(path: str, prefix: str) -> bool:
@@ -98,6 +98,17 @@ def _descend_one_of(validator: Any, error: ValidationError, root: MappingNode, p
     present = [key for key in keys if key in instance]
     node = find(root, path)
     location = node.location if node else None
+    if "rule" in keys:  # (a legality clause: a rule or a preference)
+        if len(present) > 1:
+            diagnostics.append(Diagnostic("schema", f"{_TWO_VERBS[2]}, not both", location, yaml_path(path),
+                                          hint="`rule:` for what every allowed action meets, `prefer:` for a duty "
+                                               "when able; write two clauses for both"))
+            return True
+        if not present:
+            diagnostics.append(Diagnostic("schema", "a legality clause needs a `rule` or a `prefer`; found "
+                                          f"{', '.join(sorted(instance)) or 'nothing'}", location, yaml_path(path),
+                                          hint="e.g. `rule: card.suit == led` with its `reason:`"))
+            return True
     kind = "an option" if "choose" in keys else "a step"
     if not present:
         found = ", ".join(sorted(instance)) or "nothing"

@@ -217,11 +217,13 @@ def test_a_preference_is_checked(tmp_path: Path) -> None:
                 - prefer: true
                   reason: "no cards here"
 """, 1))
-    with pytest.raises(RulesetError) as caught:  # a clause is a rule or a preference, not both
+    with pytest.raises(RulesetError, match="a legality clause is a `rule` or a `prefer`, not both") as caught:
         _game(tmp_path, RULESET.replace("            - prefer: not leading and card.suit == led\n",
                                         "            - prefer: not leading and card.suit == led\n"
                                         "              rule: true\n"))
-    assert "preferences.yaml:" in str(caught.value)
+    assert "preferences.yaml:33:15" in str(caught.value)
+    with pytest.raises(RulesetError, match="a legality clause needs a `rule` or a `prefer`; found reason"):
+        _game(tmp_path, RULESET.replace("            - prefer: not leading and card.suit == led\n", "            -\n"))
     with pytest.raises(RulesetError, match="bool"):
         _game(tmp_path, RULESET.replace("prefer: not leading and card.suit == led", "prefer: card.suit"))
 
