@@ -1466,11 +1466,13 @@ def _filter_lines(written: list[tuple[_Emitter, ast.Node, bool]], variable: str 
             first, tested = _and_split(emitter, node)
             if not tested:  # (the same for every item: all of them meet it, or none does; either way all stay)
                 continue
-            condition = statements.value(emitter, first) if first is not None else "True"
-            if condition != "True":  # (its first tests read nothing of an item: when they fail, none meets it)
-                lines.append(f"    if {condition}:")
-            narrow([(emitter, [term]) for term in tested], "    " if condition == "True" else "        ",
-                   prefer=True)
+            # (its first tests read nothing of an item: when they fail, no item meets it; when they always hold,
+            # there is nothing to test first)
+            indent = "    "
+            if first is not None and emitter.constant(first) is not True:
+                lines.append(f"    if {statements.value(emitter, first)}:")
+                indent = "        "
+            narrow([(emitter, [term]) for term in tested], indent, prefer=True)
             continue
         terms = _or_terms(emitter, node)
         if terms is None:  # (a test that always holds)

@@ -253,3 +253,11 @@ def test_no_legal_card_names_each_refusal(tmp_path: Path) -> None:
     with pytest.raises(RulesetRuntimeError, match="no legal action") as caught:
         state.legal_actions()
     assert "the ace of clubs is led last" in str(caught.value)
+
+
+def test_a_preference_that_never_holds_keeps_every_card(tmp_path: Path) -> None:
+    # (its first tests, read from no card, fold to false: the pass is left out, and no card is narrowed by it)
+    game = _game(tmp_path, RULESET.replace("prefer: not leading and card.suit == led",
+                                           "prefer: 1 == 2 and not leading and card.suit == led"))
+    state = _after_lead(game, "QD", ("2H", "KD", "9D", "3S", "7S"))
+    assert [state.action_text(a) for a in state.legal_actions()] == ["p0 play 3S", "p0 play 7S"]
