@@ -400,6 +400,7 @@ def namespace_for(deck: Deck) -> dict[str, Any]:
         RANK_OF=deck.rank_of.__getitem__, SUIT_OF=deck.suit_of.__getitem__, VALUE_OF=deck.value_of.__getitem__,
         SEAT_RANGES=SEAT_RANGES,
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
+        FROMKEYS=dict.fromkeys,
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), set=set, CARDS_OF_SUIT=_cards_of(deck.suit_of),
         CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of),
         CARDS_WHERE=_cards_where(deck), BEATERS=beaters_for(deck), SUBSET_CHOICES=subset_choices,
@@ -451,6 +452,8 @@ _WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_jok
                      ("seats", 0): "list(SEAT_RANGES[V['player_count']])", ("player_count", 0): "V['player_count']"}
 # Builtins written in place that are worth keeping as calls are (over a list): kept alike (see `_emit_call`).
 _FOLDED_IN_PLACE = {("points", 1): "sum(map(VALUE_OF, {0}))"}
+# The element types whose values hash, and are no lists (`_Emitter._hashable_items`)
+_HASHABLE_TYPES = frozenset({"int", "num", "bool", "str", "card", "rank", "suit", "seat", "team", "null"})
 _ITERATED = {"seats": "SEAT_RANGES[V['player_count']]", "deck_cards": "DECK_CARDS"}
 # `first` and `last` of a list whose code costs nothing to read again (a value of the game, a seat's, a local):
 # the item read in place, their call made only to fail with their own message when there is none (`_emit_call`)
@@ -735,6 +738,8 @@ class _Emitter:
             code = f"({arguments[0]}[{end}] if {arguments[0]} else B_{node.function}({arguments[0]}))"
         elif seats is not None:
             code = seats
+        elif node.function == "distinct" and len(arguments) == 1 and self._hashable_items(node.arguments[0]):
+            code = f"list(FROMKEYS({arguments[0]}))"  # (the builtin's own work, with no call: see `_distinct`)
         elif node.function == "trick_winner" and all(_READ_AGAIN.fullmatch(argument) for argument in arguments):
             # (`trick_winner(trick, trump)`: the builtin's own work in place, with its tables; the call made only to
             # fail on an empty trick)
@@ -757,6 +762,15 @@ class _Emitter:
         if node.arguments and self._same_for_every_item(node):  # (`size(hand)` in a meld's clause)
             return self._kept_for_items(code, node)
         return self._loop_kept(node, code)
+
+    def _hashable_items(self, node: ast.Node) -> bool:
+        """Whether the checker's type of a list says its items are values that hash (numbers, cards, ranks, seats,
+        ...; or null), not lists: `distinct` of them is `dict.fromkeys` alone."""
+        found = self.annotations.types.get(id(node))
+        if found is None or not found.is_list:
+            return False
+        element = found.element.arguments[0] if found.element.name == "optional" else found.element
+        return element.name in _HASHABLE_TYPES
 
     def _seats_in_place(self, node: ast.Call, arguments: list[str], listed: bool = True) -> str | None:
         """`next_seat(s)`, `seats_from(s)` and `seats_from(next_seat(s))` of a seat whose code costs nothing to

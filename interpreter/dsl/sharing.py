@@ -36,7 +36,7 @@ _CHEAP = frozenset({"B_size", "B_first", "B_last", "B_order", "KEY"})
 # Calls that take a value and give something else (or nothing of it): a value given to them is consumed there.
 _CONSUMER_PREFIXES = ("B_", "Q_", "q_")
 _CONSUMER_NAMES = frozenset({"list", "sum", "map", "filter", "len", "any", "all", "COUNT_OF", "DIVIDE", "KEY",
-                             "FILTER_FALSE"})
+                             "FILTER_FALSE", "FROMKEYS"})
 # Functions that give a number or a truth of a value, handing on nothing of it.
 _COUNTERS = frozenset({"len", "B_size", "COUNT_OF", "any", "all", "sum"})
 _SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)

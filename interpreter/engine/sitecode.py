@@ -161,8 +161,12 @@ class SiteWriter(SegmentWriter):
                        "        return GENERIC_LEGAL(S, P)"]
         option = options[0]
         if len(options) == 1 and option.arguments and not option.clauses:  # every combination, each once: no dict
-            values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
             constant = self.name_of(option, "O")
+            table = self.constant_choices(option, as_dict=False)
+            if table is not None:  # (the same actions at every decision: a seat's list, read in place)
+                self.finders.append(f"def {name}(S, P):\n    return {table}[P.seat], {constant}\n")
+                return name
+            values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
             lines += ["    try:", f"        _values = ({values},)",
                       f"        return {self.choices(option, '_values')}, {constant}", *handed_over]
         else:
@@ -180,6 +184,10 @@ class SiteWriter(SegmentWriter):
             rules = " and ".join(self.scratch_expr(clause.rule) for clause in option.clauses) or "True"
             table = self.choice_table(option.name)
             return [f"        if {rules}:", f"            _found[{table}[P.seat]] = {constant}"]
+        if not option.clauses:
+            made = self.constant_choices(option, as_dict=True)
+            if made is not None:  # (each action with its option, made once: a seat's dict, merged in C)
+                return [f"        _found.update({made}[P.seat])"]
         values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
         if not option.clauses:
             return [f"        _values = ({values},)",
@@ -210,6 +218,22 @@ class SiteWriter(SegmentWriter):
                    for _, expression in option.arguments):
             return made
         return f"(CHOICE_LISTS.get((P.seat, {option.where!r}, {values})) or {made})"
+
+    def constant_choices(self, option: Option, as_dict: bool) -> str | None:
+        """The name of a table, by seat, of a choice's actions when the values of each of its arguments are the
+        same at every decision (`numbers(0, params.max_discard)`): the game's own actions (`Game.choice_actions`),
+        made here once for every seat, as a list, or `as_dict` with the option of each (a legal set's dict takes
+        them with their hashes, in C); `None` for other arguments, and for values that are lists (made each
+        time: see `Game.choice_actions`)."""
+        lists = [getattr(expression.function, "constant_list", None) for _, expression in option.arguments]
+        if not all(lists):
+            return None
+        values = tuple(frozen(listed[0]) for listed in lists if listed is not None)
+        if any(listed and listed[0].__class__ is tuple for listed in values):
+            return None
+        make = self.namespace["CHOICES"]
+        actions = [make(seat, option, values) for seat in range(self.most_players)]
+        return self.name_of([dict.fromkeys(listed, option) for listed in actions] if as_dict else actions, "K")
 
     def choice_table(self, name: str) -> str:
         """The name of a table of a choice with no arguments, one action per seat (made once: the game's own)."""

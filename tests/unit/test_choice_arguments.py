@@ -348,3 +348,56 @@ def test_a_choice_of_a_list_is_the_action_its_fields_make_and_a_choice_of_values
     assert game.choice_action(1, "pick", (("count", 1),)) is valued  # (kept: made once)
     other = game.choice_action(1, "pick", (("count", True),))  # (an equal value of another type: its own action)
     assert other is not valued and other.arguments[0][1] is True
+
+
+FIXED = """        - round: next_seat(dealer)
+          do:
+            - decide: player
+              options:
+                - choose: fold
+                  legal:
+                    - rule: player != dealer
+                      reason: "the dealer may not fold"
+                - choose: bet
+                  args:
+                    amount: numbers(1, params.most)
+                    doubled: "[false, true]"
+                  do:
+                    - log: "p{player} bets {amount}, doubled {doubled}"
+            - decide: player
+              options:
+                - choose: raise
+                  args:
+                    by: numbers(1, params.most)
+"""
+
+
+def _fixed(tmp_path: Path, players: int) -> State:
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    most = "  most: {type: int, default: 2, description: the most a bet may be}\n"
+    text = TINY.replace(old, old + FIXED).replace("params:\n", "params:\n" + most, 1)
+    path = tmp_path / "fixed.yaml"
+    path.write_text(text, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=2, players=players)
+    state.apply_chance()
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_choice_whose_values_never_change_offers_each_seat_its_own_actions(tmp_path: Path, players: int) -> None:
+    # (its actions are made once for every seat when the game is built: each seat must get its own, in the
+    # order of the combinations, with the other option's beside them, every time the decision comes round)
+    state = _fixed(tmp_path, players)
+    dealer = state.values["dealer"]
+    for turn in range(players):
+        seat = state.current_player
+        texts = [state.action_text(action) for action in state.legal_actions()]
+        bets = [f"p{seat} choose bet amount {amount} doubled {doubled}"
+                for amount in (1, 2) for doubled in ("false", "true")]
+        assert texts == ([] if seat == dealer else [f"p{seat} choose fold"]) + bets
+        assert all(action.seat == seat for action in state.legal_actions())
+        state.apply(texts[-1 - turn % 2])
+        assert state.legal_actions() == [state.parse_action(f"p{seat} choose raise by {by}") for by in (1, 2)]
+        state.apply(f"p{seat} choose raise by 2")
+        assert [event["action"] for event in state.events if event["type"] == "action"][-2:] == \
+            [texts[-1 - turn % 2], f"p{seat} choose raise by 2"]
