@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from interpreter.cards import Deck
@@ -181,6 +181,16 @@ def frozen(value: Any) -> Any:
             return tuple([frozen(inner) for inner in value])
         return tuple(value)  # (the common case: numbers, cards)
     return ()
+
+
+def subset_actions(seat: int, name: str, argument: str, choices: Iterable[tuple[Any, ...]]) -> list[Action]:
+    """The actions of a choice of one argument whose values are lists, each value once and a tuple (as
+    `subset_choices` makes the choices of `subsets`): one action per value, in order, made each time (see
+    Game.choice_action), from its fields in C."""
+    return [_NEW(Action, (seat, "choose", -1, name, ((argument, choice),), (), (), -1)) for choice in choices]
+
+
+_NEW = tuple.__new__  # (an Action made from its fields in order: it is a named tuple)
 
 
 def thawed(value: Any) -> Any:

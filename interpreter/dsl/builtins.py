@@ -180,8 +180,8 @@ def subset_choices(items: Sequence[Any], smallest: int | None = None,
     quantifier or comprehension only goes over, counts, indexes or looks in each choice (see the compiler's
     `_reads_as_items`). Too many subsets fail here, before any is made."""
     size_of = len(items)
-    low = 0 if smallest is None else max(smallest, 0)
-    high = size_of if largest is None else min(largest, size_of)
+    low = 0 if smallest is None or smallest < 0 else smallest  # (as `max(smallest, 0)`, with no call)
+    high = size_of if largest is None or largest > size_of else largest
     if size_of > _FEW_ITEMS:
         count = sum(math.comb(size_of, size) for size in range(low, high + 1))
         if count > MAX_SUBSETS:
@@ -194,7 +194,8 @@ def subset_choices(items: Sequence[Any], smallest: int | None = None,
     if distinct:  # (the common case: no two equal items, so no choice can repeat another; made in C)
         if low == high:  # (`subsets(cards, 3, 3)`: one size)
             return itertools.combinations(items, low)
-        return itertools.chain.from_iterable([itertools.combinations(items, size) for size in range(low, high + 1)])
+        # (each size's combinations in turn, all made in C: no loop of Python's)
+        return itertools.chain.from_iterable(map(itertools.combinations, itertools.repeat(items), range(low, high + 1)))
     # Each choice once: equal items (two packs) give no repeats. A choice is told by its items' texts, in order
     # (items that are lists, which do not hash, included)
     found: dict[tuple[str, ...], tuple[Any, ...]] = {}

@@ -109,6 +109,7 @@ class Program:
         self._uses: dict[str, frozenset[str]] = {}  # the names each expression reads from `B`, transitively
         self._constants: dict[str, Any] = {}  # expressions whose value is a constant (bool, int, str or null)
         self._constant_lists: dict[str, list[Any]] = {}  # expressions whose value is always the same list
+        self._subset_codes: dict[str, str] = {}  # expressions that are a call of `subsets`: their choices as tuples
         self._pure: dict[str, str] = {}  # the code of expressions that call no definition and keep nothing
         # The same, for expressions with definitions written in place in them: a failure in such code names the
         # definition only from the expression's own function, so a caller writing it in place must name it so
@@ -134,6 +135,9 @@ class Program:
         elif not start:  # the same, with definitions written in place in it (whose failures name them: see
             self._pure_inlined[name] = code  # `inlined_code`, which only a caller that names them may use)
         self._uses[name] = frozenset(annotations.used_context)
+        if name in self._pure and isinstance(node, ast.Call) and node.function == "subsets" and \
+                id(node) not in annotations.calls:
+            self._subset_choices_code(name, node, annotations)
         value = emitter.constant(node)
         if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
             self._constants[name] = value  # the same at every evaluation: callers may read it once
@@ -141,6 +145,16 @@ class Program:
             self._constant_lists[name] = list(value)  # (a list: callers that only read it may keep one copy)
         self._emit_instances()
         return name
+
+    def _subset_choices_code(self, name: str, node: ast.Call, annotations: Annotations) -> None:
+        """For an expression that is a call of `subsets` with nothing but values read in its arguments (a choice's
+        argument, `subsets(sort(hand), 2, 2)`): the code of its choices made as tuples, in C and each once, as
+        `subset_choices` makes them (a choice's actions hold tuples: see actions.frozen), kept as the function's
+        `subset_code`."""
+        emitter = self._emitter(annotations)
+        arguments = [emitter.emit(argument) for argument in node.arguments]
+        if not (emitter.called or emitter.hoisted or emitter.inlined):
+            self._subset_codes[name] = f"SUBSET_CHOICES({', '.join(arguments)})"
 
     def add_filter(self, parts: list[tuple[ast.Node, Annotations]], variable: str,
                    binding: str | None = None, prefers: frozenset[int] = frozenset()) -> str:
@@ -343,6 +357,8 @@ class Program:
                 kept["code"] = self._pure[name]
             if name in self._pure_inlined:
                 kept["inlined_code"] = self._pure_inlined[name]
+            if name in self._subset_codes:
+                kept["subset_code"] = self._subset_codes[name]
         self.module = GeneratedModule(compile(source, FILENAME, "exec"), self._inlined_spans(), attributes)
         return self.module.install(self.namespace)
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from interpreter.actions import Action, frozen
+from interpreter.actions import Action, frozen, subset_actions
 from interpreter.dsl.compiler import SEAT_RANGES
 from interpreter.engine.decisions import Pending, legal_actions, melds_into
 from interpreter.engine.flowcode import constant_of
@@ -86,7 +86,7 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
                             CHOICE=choice_action, CHOICES=choice_actions,
                             CHOICE_LISTS=choice_lists if choice_lists is not None else {},
                             GENERIC_LEGAL=legal_actions, MELDS_INTO=melds_into, ACTION=Action, FROZEN=frozen,
-                            PRODUCT=itertools.product,
+                            PRODUCT=itertools.product, SUBSET_ACTIONS=subset_actions,
                             MISSING_KEY=missing_key, SEAT_RANGES=SEAT_RANGES)
     return writer.program(program)
 

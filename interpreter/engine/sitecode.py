@@ -166,6 +166,11 @@ class SiteWriter(SegmentWriter):
             if table is not None:  # (the same actions at every decision: a seat's list, read in place)
                 self.finders.append(f"def {name}(S, P):\n    return {table}[P.seat], {constant}\n")
                 return name
+            subsets = self.subset_actions(option)
+            if subsets is not None:  # (each choice once, made in C: no list to freeze, no repeat to leave out)
+                lines += ["    try:", f"        return {subsets}, {constant}", *handed_over]
+                self.finders.append("\n".join([*lines, ""]))
+                return name
             values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
             lines += ["    try:", f"        _values = ({values},)",
                       f"        return {self.choices(option, '_values')}, {constant}", *handed_over]
@@ -188,6 +193,9 @@ class SiteWriter(SegmentWriter):
             made = self.constant_choices(option, as_dict=True)
             if made is not None:  # (each action with its option, made once: a seat's dict, merged in C)
                 return [f"        _found.update({made}[P.seat])"]
+            made = self.subset_actions(option)
+            if made is not None:
+                return [f"        _found.update(dict.fromkeys({made}, {constant}))"]
         values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
         if not option.clauses:
             return [f"        _values = ({values},)",
@@ -235,6 +243,28 @@ class SiteWriter(SegmentWriter):
         actions = [make(seat, option, values) for seat in range(self.most_players)]
         return self.name_of([dict.fromkeys(listed, option) for listed in actions] if as_dict else actions, "K")
 
+    def subset_actions(self, option: Option) -> str | None:
+        """Code for the actions of a choice of one argument whose values are `subsets(...)` (a hand's pairs to lay
+        away): the choices made as tuples, each once, and an action made of each (`actions.subset_actions`), where
+        the general form makes lists of lists, freezes them and leaves out repeats; None for other arguments."""
+        if len(option.arguments) != 1:
+            return None
+        argument, expression = option.arguments[0]
+        choices = self.subset_choices(expression)
+        if choices is None:
+            return None
+        return f"SUBSET_ACTIONS(P.seat, {option.name!r}, {argument!r}, {choices})"
+
+    def subset_choices(self, expression: Any) -> str | None:
+        """Code for the choices of an expression that is a call of `subsets` (see Program._subset_choices_code),
+        reading the decision's scratch bindings `B`; None for any other expression."""
+        compiled = expression.function
+        code = getattr(compiled, "subset_code", None)
+        if code is None:
+            return None
+        self.adopt(compiled)  # (the expressions' helpers, SUBSET_CHOICES among them, by their own names)
+        return str(code)
+
     def choice_table(self, name: str) -> str:
         """The name of a table of a choice with no arguments, one action per seat (made once: the game's own)."""
         table = self.choice_tables.get(name)
@@ -252,6 +282,9 @@ class SiteWriter(SegmentWriter):
             return self.name_of(frozen(listed[0]), "K")
         if expression.flat_values:  # (numbers, cards: as `frozen` makes them, with no call)
             return f"tuple({self.scratch_expr(expression)})"
+        choices = self.subset_choices(expression)
+        if choices is not None:  # (`subsets(...)`: its choices made as tuples, as `frozen` would make them)
+            return f"tuple({choices})"
         return f"FROZEN({self.scratch_expr(expression)})"
 
     def options_finder(self, options: tuple[Option, ...]) -> str:

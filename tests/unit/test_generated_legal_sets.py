@@ -216,3 +216,60 @@ def test_a_card_filter_runs_in_place_in_the_decisions_own_code() -> None:
         assert list(decisions.as_dict(pending.finder(state, pending))) == \
             list(decisions.as_dict(decisions.legal_actions(state, pending)))
         state.apply(state.legal_actions()[-1])
+
+
+SUBSETS = """        - round: next_seat(dealer)
+          do:
+            - decide: player
+              options:
+                - choose: keep
+                - choose: give
+                  args:
+                    given: subsets(hand, 1, 2)
+                  do:
+                    - log: "p{player} would give {given}"
+            - decide: player
+              options:
+                - choose: show
+                  args:
+                    shown: subsets(sort(hand), 0, 2)
+"""
+
+
+@pytest.mark.parametrize("packs", [1, 2])
+def test_a_choice_among_subsets_is_made_in_place_as_the_general_search_makes_it(tmp_path: Path, packs: int) -> None:
+    # (a choice whose values are `subsets(...)` has its choices made as tuples in the decision's own code, each
+    # once, alone and beside another option; with two packs a hand may hold a card twice, and each choice of
+    # cards is still offered once, as the general search offers it)
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    text = TINY.replace(old, old + SUBSETS).replace("suits: [S, H, D, C]}", f"suits: [S, H, D, C], packs: {packs}}}")
+    path = tmp_path / "subsets.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = load_ruleset(path)
+    assert game.code.source.count("SUBSET_ACTIONS(") == 2
+    namespace = game.code.segments[0].__globals__
+    general = namespace["GENERIC_LEGAL"]
+    namespace["GENERIC_LEGAL"] = lambda state, pending: pytest.fail(f"handed over at {pending.where}")
+    repeated = 0
+    try:
+        for seed in range(30):
+            rng = random.Random(seed)
+            state = game.new_initial_state(seed=seed, players=2)
+            while not state.is_terminal and state.values["hand_number"] == 1:
+                if state.current_player == CHANCE:
+                    state.apply_chance()
+                    continue
+                pending = state.pending
+                assert pending is not None and pending.finder is not None
+                generated = pending.finder(state, pending)
+                namespace["GENERIC_LEGAL"] = general
+                searched = decisions.legal_actions(state, pending)
+                namespace["GENERIC_LEGAL"] = lambda state, pending: pytest.fail(f"handed over at {pending.where}")
+                assert generated[0] == list(decisions.as_dict(generated))  # each action once
+                assert list(decisions.as_dict(generated).items()) == list(decisions.as_dict(searched).items())
+                hand = state.values["hand"][pending.seat]
+                repeated += bool(generated[0]) and generated[0][0].kind == "choose" and len(set(hand)) < len(hand)
+                state.apply(rng.choice(state.legal_actions()))
+    finally:
+        namespace["GENERIC_LEGAL"] = general
+    assert packs == 1 or repeated > 0  # (with two packs, hands holding a card twice were offered their choices)
