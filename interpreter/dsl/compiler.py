@@ -152,6 +152,8 @@ class Program:
         `subset_choices` makes them (a choice's actions hold tuples: see actions.frozen), kept as the function's
         `subset_code`."""
         emitter = self._emitter(annotations)
+        if not node.arguments or not emitter.hashable_items(node.arguments[0]):
+            return  # (subsets of lists: their choices hold lists, which `frozen` makes tuples at every depth)
         arguments = [emitter.emit(argument) for argument in node.arguments]
         if not (emitter.called or emitter.hoisted or emitter.inlined):
             self._subset_codes[name] = f"SUBSET_CHOICES({', '.join(arguments)})"
@@ -468,7 +470,7 @@ _WRITTEN_IN_PLACE = {("value", 1): "VALUE[{0}]", ("order", 1): "({0})", ("is_jok
                      ("seats", 0): "list(SEAT_RANGES[V['player_count']])", ("player_count", 0): "V['player_count']"}
 # Builtins written in place that are worth keeping as calls are (over a list): kept alike (see `_emit_call`).
 _FOLDED_IN_PLACE = {("points", 1): "sum(map(VALUE_OF, {0}))"}
-# The element types whose values hash, and are no lists (`_Emitter._hashable_items`)
+# The element types whose values hash, and are no lists (`_Emitter.hashable_items`)
 _HASHABLE_TYPES = frozenset({"int", "num", "bool", "str", "card", "rank", "suit", "seat", "team", "null"})
 _ITERATED = {"seats": "SEAT_RANGES[V['player_count']]", "deck_cards": "DECK_CARDS"}
 # `first` and `last` of a list whose code costs nothing to read again (a value of the game, a seat's, a local):
@@ -754,7 +756,7 @@ class _Emitter:
             code = f"({arguments[0]}[{end}] if {arguments[0]} else B_{node.function}({arguments[0]}))"
         elif seats is not None:
             code = seats
-        elif node.function == "distinct" and len(arguments) == 1 and self._hashable_items(node.arguments[0]):
+        elif node.function == "distinct" and len(arguments) == 1 and self.hashable_items(node.arguments[0]):
             code = f"list(FROMKEYS({arguments[0]}))"  # (the builtin's own work, with no call: see `_distinct`)
         elif node.function == "trick_winner" and all(_READ_AGAIN.fullmatch(argument) for argument in arguments):
             # (`trick_winner(trick, trump)`: the builtin's own work in place, with its tables; the call made only to
@@ -779,7 +781,7 @@ class _Emitter:
             return self._kept_for_items(code, node)
         return self._loop_kept(node, code)
 
-    def _hashable_items(self, node: ast.Node) -> bool:
+    def hashable_items(self, node: ast.Node) -> bool:
         """Whether the checker's type of a list says its items are values that hash (numbers, cards, ranks, seats,
         ...; or null), not lists: `distinct` of them is `dict.fromkeys` alone."""
         found = self.annotations.types.get(id(node))
