@@ -186,7 +186,7 @@ def frozen(value: Any) -> Any:
 def subset_actions(seat: int, name: str, argument: str, choices: Iterable[tuple[Any, ...]]) -> list[Action]:
     """The actions of a choice of one argument whose values are lists, each value once and a tuple (as
     `subset_choices` makes the choices of `subsets`): one action per value, in order, made each time (see
-    Game.choice_action), from its fields in C."""
+    Game.choice_action), from its fields, with no call of the named tuple's constructor."""
     return [_NEW(Action, (seat, "choose", -1, name, ((argument, choice),), (), (), -1)) for choice in choices]
 
 

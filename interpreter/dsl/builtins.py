@@ -178,7 +178,8 @@ def subset_choices(items: Sequence[Any], smallest: int | None = None,
     """`subsets`, each choice a tuple, made as they are gone over when no two items are equal (with equal items,
     each choice once: all are made first, to leave out repeats). The compiled code goes over these where a
     quantifier or comprehension only goes over, counts, indexes or looks in each choice (see the compiler's
-    `_reads_as_items`). Too many subsets fail here, before any is made."""
+    `_reads_as_items`), and makes a choice's actions of them when its argument's values are `subsets(...)`
+    (`Program._subset_choices_code`). Too many subsets fail here, before any is made."""
     size_of = len(items)
     low = 0 if smallest is None or smallest < 0 else smallest  # (as `max(smallest, 0)`, with no call)
     high = size_of if largest is None or largest > size_of else largest
@@ -194,8 +195,10 @@ def subset_choices(items: Sequence[Any], smallest: int | None = None,
     if distinct:  # (the common case: no two equal items, so no choice can repeat another; made in C)
         if low == high:  # (`subsets(cards, 3, 3)`: one size)
             return itertools.combinations(items, low)
-        # (each size's combinations in turn, all made in C: no loop of Python's)
-        return itertools.chain.from_iterable(map(itertools.combinations, itertools.repeat(items), range(low, high + 1)))
+        # (each size's combinations in turn, made in C with no loop of Python's, each of the same items: those
+        # given, as they are now, whatever becomes of their list while the choices are gone over)
+        pool = tuple(items)
+        return itertools.chain.from_iterable(map(itertools.combinations, itertools.repeat(pool), range(low, high + 1)))
     # Each choice once: equal items (two packs) give no repeats. A choice is told by its items' texts, in order
     # (items that are lists, which do not hash, included)
     found: dict[tuple[str, ...], tuple[Any, ...]] = {}

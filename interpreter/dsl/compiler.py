@@ -136,8 +136,8 @@ class Program:
             self._pure_inlined[name] = code  # `inlined_code`, which only a caller that names them may use)
         self._uses[name] = frozenset(annotations.used_context)
         if name in self._pure and isinstance(node, ast.Call) and node.function == "subsets" and \
-                id(node) not in annotations.calls:
-            self._subset_choices_code(name, node, annotations)
+                id(node) not in annotations.calls and node.arguments and emitter.hashable_items(node.arguments[0]):
+            self._subset_choices_code(name, code)
         value = emitter.constant(node)
         if value is not UNKNOWN and isinstance(value, (bool, int, str, type(None))):
             self._constants[name] = value  # the same at every evaluation: callers may read it once
@@ -146,17 +146,16 @@ class Program:
         self._emit_instances()
         return name
 
-    def _subset_choices_code(self, name: str, node: ast.Call, annotations: Annotations) -> None:
-        """For an expression that is a call of `subsets` with nothing but values read in its arguments (a choice's
-        argument, `subsets(sort(hand), 2, 2)`): the code of its choices made as tuples, in C and each once, as
-        `subset_choices` makes them (a choice's actions hold tuples: see actions.frozen), kept as the function's
-        `subset_code`."""
-        emitter = self._emitter(annotations)
-        if not node.arguments or not emitter.hashable_items(node.arguments[0]):
-            return  # (subsets of lists: their choices hold lists, which `frozen` makes tuples at every depth)
-        arguments = [emitter.emit(argument) for argument in node.arguments]
-        if not (emitter.called or emitter.hoisted or emitter.inlined):
-            self._subset_codes[name] = f"SUBSET_CHOICES({', '.join(arguments)})"
+    def _subset_choices_code(self, name: str, code: str) -> None:
+        """For an expression that is a call of `subsets` of values that hash, with nothing but values read in its
+        arguments (a choice's argument, `subsets(sort(hand), 2, 2)`): the same call made to give its choices as
+        tuples, each once, as `subset_choices` makes them (a choice's actions hold tuples: see actions.frozen),
+        kept as the function's `subset_code`. (Subsets of lists are left to `frozen`, which makes tuples of them
+        at every depth.)"""
+        called = python_ast.parse(code, mode="eval").body
+        if isinstance(called, python_ast.Call) and isinstance(called.func, python_ast.Name) and \
+                called.func.id == "B_subsets" and code.startswith("B_subsets("):
+            self._subset_codes[name] = "SUBSET_CHOICES" + code[len("B_subsets"):]
 
     def add_filter(self, parts: list[tuple[ast.Node, Annotations]], variable: str,
                    binding: str | None = None, prefers: frozenset[int] = frozenset()) -> str:

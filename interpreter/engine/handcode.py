@@ -70,7 +70,8 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
     """The generated code of a program's hand (see the module docstring). The game's tables of actions, made
     once and shared: `card_actions(seat, kind)`, a seat's play or discard actions indexed by card;
     `choice_action(seat, name, arguments)`; `choice_actions(seat, option, values)`, a choice with every
-    combination of its arguments' values. `unique_cards` says that no two cards are the same value;
+    combination of its arguments' values (called here, for every seat, for a choice whose values never change:
+    see SiteWriter.constant_choices). `unique_cards` says that no two cards are the same value;
     `most_players`, how many seats a table of the game may have; `placing`, that the seat placing each card
     played or discarded is kept (`placed_by`); `missing_key(variable, values, key)`, why a variable with a second
     index has no value at a key (for a step that sets one); `names_read`, the bound names some expression of the

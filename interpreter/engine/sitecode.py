@@ -5,11 +5,15 @@ in place of the general search (decisions.py) and movement (Cards.perform)."""
 from __future__ import annotations
 
 import ast
+import math
 from typing import Any
 
 from interpreter.actions import frozen
 from interpreter.engine.program import Option, Ref
 from interpreter.engine.segments import SegmentWriter
+
+MOST_MADE_AHEAD = 1_000  # the most actions of a choice made for every seat when the game is built (see
+# `SiteWriter.constant_choices`)
 
 
 class SiteWriter(SegmentWriter):
@@ -166,8 +170,8 @@ class SiteWriter(SegmentWriter):
             if table is not None:  # (the same actions at every decision: a seat's list, read in place)
                 self.finders.append(f"def {name}(S, P):\n    return {table}[P.seat], {constant}\n")
                 return name
-            subsets = self.subset_actions(option)
-            if subsets is not None:  # (each choice once, made in C: no list to freeze, no repeat to leave out)
+            subsets = self.subsets_actions_code(option)
+            if subsets is not None:  # (each choice once, as tuples: no list to freeze, no repeat to leave out)
                 lines += ["    try:", f"        return {subsets}, {constant}", *handed_over]
                 self.finders.append("\n".join([*lines, ""]))
                 return name
@@ -193,7 +197,7 @@ class SiteWriter(SegmentWriter):
             made = self.constant_choices(option, as_dict=True)
             if made is not None:  # (each action with its option, made once: a seat's dict, merged in C)
                 return [f"        _found.update({made}[P.seat])"]
-            made = self.subset_actions(option)
+            made = self.subsets_actions_code(option)
             if made is not None:
                 return [f"        _found.update(dict.fromkeys({made}, {constant}))"]
         values = ", ".join(self.frozen_values(expression) for _, expression in option.arguments)
@@ -231,33 +235,37 @@ class SiteWriter(SegmentWriter):
         """The name of a table, by seat, of a choice's actions when the values of each of its arguments are the
         same at every decision (`numbers(0, params.max_discard)`): the game's own actions (`Game.choice_actions`),
         made here once for every seat, as a list, or `as_dict` with the option of each (a legal set's dict takes
-        them with their hashes, in C); `None` for other arguments, and for values that are lists (made each
-        time: see `Game.choice_actions`)."""
-        lists = [getattr(expression.function, "constant_list", None) for _, expression in option.arguments]
-        if not all(lists):
+        them with their hashes, with no hash worked out again); `None` for other arguments, for values that are
+        lists (made each time: see `Game.choice_actions`), and for more than MOST_MADE_AHEAD actions (made when
+        a decision first offers them, as for other arguments: a decision never reached costs nothing)."""
+        constants = [getattr(expression.function, "constant_list", None) for _, expression in option.arguments]
+        if any(constant is None for constant in constants):
             return None
-        values = tuple(frozen(listed[0]) for listed in lists if listed is not None)
+        values = tuple(frozen(constant[0]) for constant in constants if constant is not None)
         if any(listed and listed[0].__class__ is tuple for listed in values):
+            return None
+        if math.prod(len(listed) for listed in values) > MOST_MADE_AHEAD:
             return None
         make = self.namespace["CHOICES"]
         actions = [make(seat, option, values) for seat in range(self.most_players)]
-        return self.name_of([dict.fromkeys(listed, option) for listed in actions] if as_dict else actions, "K")
+        return self.name_of([dict.fromkeys(made, option) for made in actions] if as_dict else actions, "K")
 
-    def subset_actions(self, option: Option) -> str | None:
+    def subsets_actions_code(self, option: Option) -> str | None:
         """Code for the actions of a choice of one argument whose values are `subsets(...)` (a hand's pairs to lay
         away): the choices made as tuples, each once, and an action made of each (`actions.subset_actions`), where
         the general form makes lists of lists, freezes them and leaves out repeats; None for other arguments."""
         if len(option.arguments) != 1:
             return None
         argument, expression = option.arguments[0]
-        choices = self.subset_choices(expression)
+        choices = self.subsets_code(expression)
         if choices is None:
             return None
         return f"SUBSET_ACTIONS(P.seat, {option.name!r}, {argument!r}, {choices})"
 
-    def subset_choices(self, expression: Any) -> str | None:
-        """Code for the choices of an expression that is a call of `subsets` (see Program._subset_choices_code),
-        reading the decision's scratch bindings `B`; None for any other expression."""
+    def subsets_code(self, expression: Any) -> str | None:
+        """Code for the choices of an expression that is a call of `subsets`, as tuples (`subset_choices`; see
+        Program._subset_choices_code), reading the decision's scratch bindings `B`; None for any other
+        expression."""
         compiled = expression.function
         code = getattr(compiled, "subset_code", None)
         if code is None:
@@ -282,7 +290,7 @@ class SiteWriter(SegmentWriter):
             return self.name_of(frozen(listed[0]), "K")
         if expression.flat_values:  # (numbers, cards: as `frozen` makes them, with no call)
             return f"tuple({self.scratch_expr(expression)})"
-        choices = self.subset_choices(expression)
+        choices = self.subsets_code(expression)
         if choices is not None:  # (`subsets(...)`: its choices made as tuples, as `frozen` would make them)
             return f"tuple({choices})"
         return f"FROZEN({self.scratch_expr(expression)})"

@@ -361,9 +361,9 @@ FIXED = """        - round: next_seat(dealer)
                 - choose: bet
                   args:
                     amount: numbers(1, params.most)
-                    doubled: "[false, true]"
+                    times: numbers(1, 2)
                   do:
-                    - log: "p{player} bets {amount}, doubled {doubled}"
+                    - log: "p{player} bets {amount}, {times} times"
             - decide: player
               options:
                 - choose: raise
@@ -388,12 +388,13 @@ def test_a_choice_whose_values_never_change_offers_each_seat_its_own_actions(tmp
     # (its actions are made once for every seat when the game is built: each seat must get its own, in the
     # order of the combinations, with the other option's beside them, every time the decision comes round)
     state = _fixed(tmp_path, players)
+    source = state.game.code.source  # (both decisions read their seat's table: beside `fold`, and alone)
+    assert "_found.update(K" in source and "    return K" in source
     dealer = state.values["dealer"]
     for turn in range(players):
         seat = state.current_player
         texts = [state.action_text(action) for action in state.legal_actions()]
-        bets = [f"p{seat} choose bet amount {amount} doubled {doubled}"
-                for amount in (1, 2) for doubled in ("false", "true")]
+        bets = [f"p{seat} choose bet amount {amount} times {times}" for amount in (1, 2) for times in (1, 2)]
         assert texts == ([] if seat == dealer else [f"p{seat} choose fold"]) + bets
         assert all(action.seat == seat for action in state.legal_actions())
         state.apply(texts[-1 - turn % 2])
@@ -401,3 +402,22 @@ def test_a_choice_whose_values_never_change_offers_each_seat_its_own_actions(tmp
         state.apply(f"p{seat} choose raise by 2")
         assert [event["action"] for event in state.events if event["type"] == "action"][-2:] == \
             [texts[-1 - turn % 2], f"p{seat} choose raise by 2"]
+
+
+def test_a_choice_of_many_fixed_values_is_made_when_first_offered_not_when_the_game_is_built(tmp_path: Path) -> None:
+    # (above MOST_MADE_AHEAD actions a seat, a choice's actions are not made for every seat ahead: a decision
+    # never reached costs nothing; reached, it offers them all, as before)
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    most = "  most: {type: int, default: 40, description: the most a bet may be}\n"
+    text = TINY.replace(old, old + FIXED.replace("numbers(1, 2)", "numbers(1, params.most)")).replace(
+        "params:\n", "params:\n" + most, 1)
+    path = tmp_path / "many.yaml"
+    path.write_text(text, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    state.apply_chance()
+    source = state.game.code.source
+    assert "CHOICE_LISTS.get(" in source and "_found.update(K" not in source  # (`raise`, 40 actions: made ahead)
+    seat = state.current_player
+    bets = [state.action_text(action) for action in state.legal_actions() if action.name == "bet"]
+    assert len(bets) == 40 * 40 and bets[0] == f"p{seat} choose bet amount 1 times 1"
+    assert bets[-1] == f"p{seat} choose bet amount 40 times 40"

@@ -233,6 +233,18 @@ SUBSETS = """        - round: next_seat(dealer)
                 - choose: show
                   args:
                     shown: subsets(sort(hand), 0, 2)
+            - decide: player
+              options:
+                - choose: swap
+                  args:
+                    given: subsets(hand, 1, 1)
+                    times: numbers(1, 2)
+                - choose: name
+                  args:
+                    named: subsets(hand, 2, 3)
+                  legal:
+                    - rule: size(named) == 2 or all(c.suit != trump for c in named)
+                      reason: "three cards named hold no trump"
 """
 
 
@@ -246,7 +258,8 @@ def test_a_choice_among_subsets_is_made_in_place_as_the_general_search_makes_it(
     path = tmp_path / "subsets.yaml"
     path.write_text(text, encoding="utf-8")
     game = load_ruleset(path)
-    assert game.code.source.count("SUBSET_ACTIONS(") == 2
+    assert game.code.source.count("SUBSET_ACTIONS(") == 2  # (`give` and `show`; `swap` and `name` as tuples)
+    assert game.code.source.count("tuple(SUBSET_CHOICES(") == 2
     namespace = game.code.segments[0].__globals__
     general = namespace["GENERIC_LEGAL"]
     namespace["GENERIC_LEGAL"] = lambda state, pending: pytest.fail(f"handed over at {pending.where}")
