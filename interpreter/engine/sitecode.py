@@ -251,8 +251,8 @@ class SiteWriter(SegmentWriter):
         return self.name_of([dict.fromkeys(made, option) for made in actions] if as_dict else actions, "K")
 
     def subsets_actions_code(self, option: Option) -> str | None:
-        """Code for the actions of a choice of one argument whose values are `subsets(...)` (a hand's pairs to lay
-        away): the choices made as tuples, each once, and an action made of each (`actions.subset_actions`), where
+        """Code for the actions of a choice of one argument whose values are `subsets(...)` (the pairs of a hand's
+        cards): the choices made as tuples, each once, and an action made of each (`actions.subset_actions`), where
         the general form makes lists of lists, freezes them and leaves out repeats; None for other arguments."""
         if len(option.arguments) != 1:
             return None
