@@ -156,20 +156,19 @@ CHOICES = """        - repeat: 6
 """
 
 
-def test_a_choice_whose_rules_read_no_argument_is_tested_once_when_it_has_values(tmp_path: Path) -> None:
-    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
-    text = TINY.replace(old, old + CHOICES).replace(
-        "  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n  - {name: grown, type: int, initial: 0}")
-    path = tmp_path / "game.yaml"
-    path.write_text(text, encoding="utf-8")
-    game = load_ruleset(path)
-    assert "if _values_1[0] and " in game.code.source  # (`bet`: its rule after its values, no filter)
+def _first_hands(game: Any, seeds: range) -> Iterator[tuple[Any, Any, random.Random]]:
+    """Each decision of the first hand of a two-seat match for each seed, with the decision's own legal set checked
+    against the general search's (the same actions and options in order, each once; the own code never handing
+    over): the state, that legal set and the seed's generator, for the caller to apply an action."""
     namespace = game.code.segments[0].__globals__
     general = namespace["GENERIC_LEGAL"]
-    namespace["GENERIC_LEGAL"] = lambda state, pending: pytest.fail(f"handed over at {pending.where}")
-    seen = set()
+
+    def refuse(state: Any, pending: Any) -> Any:
+        pytest.fail(f"handed over at {pending.where}")
+
+    namespace["GENERIC_LEGAL"] = refuse
     try:
-        for seed in range(12):
+        for seed in seeds:
             rng = random.Random(seed)
             state = game.new_initial_state(seed=seed, players=2)
             while not state.is_terminal and state.values["hand_number"] == 1:
@@ -181,15 +180,29 @@ def test_a_choice_whose_rules_read_no_argument_is_tested_once_when_it_has_values
                 generated = pending.finder(state, pending)
                 namespace["GENERIC_LEGAL"] = general
                 searched = decisions.legal_actions(state, pending)
-                namespace["GENERIC_LEGAL"] = lambda state, pending: pytest.fail(f"handed over at {pending.where}")
+                namespace["GENERIC_LEGAL"] = refuse
+                assert generated[0] == list(decisions.as_dict(generated))  # each action once
                 assert list(decisions.as_dict(generated).items()) == list(decisions.as_dict(searched).items())
-                texts = [state.action_text(action) for action in generated[0]]
-                if generated[0][0].kind == "choose":
-                    seen.add((state.values["grown"], tuple(texts)))
-                grow = [action for action in state.legal_actions() if action.name == "grow"]
-                state.apply(grow[0] if grow and rng.random() < 0.8 else rng.choice(state.legal_actions()))
+                yield state, generated, rng
     finally:
         namespace["GENERIC_LEGAL"] = general
+
+
+def test_a_choice_whose_rules_read_no_argument_is_tested_once_when_it_has_values(tmp_path: Path) -> None:
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    text = TINY.replace(old, old + CHOICES).replace(
+        "  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n  - {name: grown, type: int, initial: 0}")
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = load_ruleset(path)
+    assert "if _values_1[0] and " in game.code.source  # (`bet`: its rule after its values, no filter)
+    seen = set()
+    for state, generated, rng in _first_hands(game, range(12)):
+        texts = [state.action_text(action) for action in generated[0]]
+        if generated[0][0].kind == "choose":
+            seen.add((state.values["grown"], tuple(texts)))
+        grow = [action for action in state.legal_actions() if action.name == "grow"]
+        state.apply(grow[0] if grow and rng.random() < 0.8 else rng.choice(state.legal_actions()))
     offered = {grown: texts for grown, texts in seen}
     assert len(offered) == len(seen)  # (one legal set for each count)
     assert offered[0] == ("p0 choose grow",)  # (no size to bet: the rule, which would divide by zero, is not tested)
@@ -260,29 +273,9 @@ def test_a_choice_among_subsets_is_made_in_place_as_the_general_search_makes_it(
     game = load_ruleset(path)
     assert game.code.source.count("SUBSET_ACTIONS(") == 2  # (`give` and `show`; `swap` and `name` as tuples)
     assert game.code.source.count("tuple(SUBSET_CHOICES(") == 2
-    namespace = game.code.segments[0].__globals__
-    general = namespace["GENERIC_LEGAL"]
-    namespace["GENERIC_LEGAL"] = lambda state, pending: pytest.fail(f"handed over at {pending.where}")
     repeated = 0
-    try:
-        for seed in range(30):
-            rng = random.Random(seed)
-            state = game.new_initial_state(seed=seed, players=2)
-            while not state.is_terminal and state.values["hand_number"] == 1:
-                if state.current_player == CHANCE:
-                    state.apply_chance()
-                    continue
-                pending = state.pending
-                assert pending is not None and pending.finder is not None
-                generated = pending.finder(state, pending)
-                namespace["GENERIC_LEGAL"] = general
-                searched = decisions.legal_actions(state, pending)
-                namespace["GENERIC_LEGAL"] = lambda state, pending: pytest.fail(f"handed over at {pending.where}")
-                assert generated[0] == list(decisions.as_dict(generated))  # each action once
-                assert list(decisions.as_dict(generated).items()) == list(decisions.as_dict(searched).items())
-                hand = state.values["hand"][pending.seat]
-                repeated += bool(generated[0]) and generated[0][0].kind == "choose" and len(set(hand)) < len(hand)
-                state.apply(rng.choice(state.legal_actions()))
-    finally:
-        namespace["GENERIC_LEGAL"] = general
+    for state, generated, rng in _first_hands(game, range(30)):
+        hand = state.values["hand"][state.current_player]
+        repeated += bool(generated[0]) and generated[0][0].kind == "choose" and len(set(hand)) < len(hand)
+        state.apply(rng.choice(state.legal_actions()))
     assert packs == 1 or repeated > 0  # (with two packs, hands holding a card twice were offered their choices)
