@@ -118,7 +118,9 @@ class Option:
     meld_top: Ref | None = None  # `take`: the zone of melds where the pile's top card is laid at once
     face: str | None = None  # play, discard, draw, take: "up" or "down" where the card lands (else the default)
     ends_when: Expr | None = None  # `ends:` as an expression: the decision ends when it holds after the steps
+    secret: bool = False  # `choose` with `secret: true`: its seat alone sees the choice (never revealed)
     hides_card: bool = field(init=False)  # a discard, or a card played face down: some seats may not see it
+    hides_action: bool = field(init=False)  # some seats may not see the action: it hides a card, or is secret
     moves_card: bool = field(init=False)  # a play or a discard: one card, bound as `card` by its movement
     # Its steps run with the decision's own bindings: a play or a discard (its movement binds `card`), a choice
     # with no arguments (see decisions.bindings_for)
@@ -129,6 +131,7 @@ class Option:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hides_card", self.kind == "discard" or (self.kind == "play" and self.face == "down"))
+        object.__setattr__(self, "hides_action", self.hides_card or self.secret)
         object.__setattr__(self, "moves_card", self.kind in ("play", "discard"))
         object.__setattr__(self, "binds_nothing", self.moves_card or (self.kind == "choose" and not self.arguments))
         object.__setattr__(self, "breakable", any(clause.breakable is not None for clause in self.clauses))
@@ -347,7 +350,8 @@ class _Builder:
                       choice_filter=self.expressions.get(yaml_path((*path, "legal")) + "#filter")
                       if kind == "choose" and arguments else None,
                       ends_when=self.expr(e["ends"], (*path, "ends")) if isinstance(_scalar(e.get("ends")), str)
-                      else None)
+                      else None,
+                      secret=kind == "choose" and _scalar(e.get("secret")) is True)
 
     def clauses(self, node: Node | None, path: Path) -> tuple[Clause, ...]:
         if not isinstance(node, SequenceNode):

@@ -214,7 +214,7 @@ class State:
         if self.breaking:  # (a ruleset whose clauses may be broken: record the ones this action breaks)
             self._record_breaking(taken, bindings)
         self._events.items.append(("action", taken, self._secret_from(option, taken, bindings)
-                                   if option.hides_card or self.open_rounds else ()))
+                                   if option.hides_action or self.open_rounds else ()))
         self.taken = (taken, option, bindings)
         self.steps = 0
         # (advance, written out: this is the hot path of every decision; a decision's segment runs first, and most
@@ -536,9 +536,10 @@ class State:
         return str(value)
 
     def _secret_from(self, option: Option, action: Action, bindings: Bindings) -> tuple[int, ...]:
-        """The seats that may not see what this action is: everyone else while a simultaneous round is open;
-        for a discard (or a card played face down), the seats that cannot see where the card goes."""
-        if self.open_rounds:
+        """The seats that may not see what this action is: everyone else for a secret choice, and while a
+        simultaneous round is open; for a discard (or a card played face down), the seats that cannot see where
+        the card goes."""
+        if self.open_rounds or option.secret:
             return tuple(seat for seat in range(self.player_count) if seat != action.seat)
         destination = option.destination
         if not option.hides_card or destination is None or option.face == "up":
@@ -567,8 +568,10 @@ class State:
         return sorted({action.seat for _option, action, _bindings in self.locals[self.open_rounds[-1]]})
 
     def reveal(self, deferred: tuple[tuple[Option, Action, Bindings], ...]) -> None:
-        for _option, action, _bindings in deferred:
-            self._events.append(("reveal", action))
+        """The choices of a simultaneous round, shown to every seat once all are made (a secret one is not)."""
+        for option, action, _bindings in deferred:
+            if not option.secret:
+                self._events.append(("reveal", action))
 
     def record(self, event: tuple[Any, ...]) -> None:
         """An event for the log, as a tuple (`events` makes each a dict when it is read)."""

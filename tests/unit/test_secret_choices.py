@@ -1,0 +1,106 @@
+"""A secret choice (`choose` with `secret: true`): its seat alone sees what was chosen, at once and after a
+simultaneous round, where the other choices are revealed (the crib laid away face down, cards passed that only
+their receiver sees)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import CHANCE, load_ruleset
+from interpreter.engine.resample import knowledge
+from interpreter.engine.state import State
+from interpreter.runners.transcript import describe
+
+# Each seat lays one card of its hand face down in a pile nobody sees: all at once in a simultaneous round, or
+# in turn; SECRET is replaced by `true` or `false`.
+GAME = """
+format: 1
+name: Cards laid away
+players: {min: 3, max: 3}
+deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A], suits: [S, H]}
+zones:
+  - {name: stock}
+  - {name: hand, owner: seat, visibility: owner}
+  - {name: pile, visibility: hidden}
+hand:
+  start: deal
+  phases:
+    - name: deal
+      steps:
+        - shuffle: stock
+        - {deal: 3, from: stock, to: hand}
+        - round: next_seat(dealer)
+          ROUND
+          do:
+            - decide: player
+              options:
+                - choose: lay
+                  secret: SECRET
+                  args:
+                    chosen: hand[player]
+                  do:
+                    - {move: "[chosen]", from: "hand[player]", to: pile}
+      next: end
+match:
+  hands: 1
+  result: 0
+"""
+
+
+def _played(tmp_path: Path, *, secret: bool, simultaneous: bool) -> State:
+    """A match played up to the end of the round, each seat laying its first card."""
+    text = GAME.replace("SECRET", "true" if secret else "false").replace(
+        "ROUND", "simultaneous: true" if simultaneous else "where: true")
+    path = tmp_path / "laid.yaml"
+    path.write_text(text, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=3)
+    while not state.is_terminal:
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        else:
+            state.apply(state.legal_actions()[0])
+    return state
+
+
+def _seen_by(state: State, seat: int) -> list[str]:
+    """The transcript's lines of the round's choices, as `seat` sees them."""
+    lines = [describe(event, seat) for event in state.events if event["type"] in ("action", "reveal")]
+    return [line for line in lines if line is not None]
+
+
+@pytest.mark.parametrize("simultaneous", [False, True], ids=["in turn", "simultaneous"])
+def test_a_secret_choice_is_seen_by_its_seat_alone(tmp_path: Path, simultaneous: bool) -> None:
+    state = _played(tmp_path, secret=True, simultaneous=simultaneous)
+    actions = [event for event in state.events if event["type"] == "action"]
+    assert [event["seat"] for event in actions] == [1, 2, 0]  # (from the dealer's left)
+    # Each choice is hidden from the two other seats, and never revealed.
+    assert [sorted(event["secret_from"]) for event in actions] == [[0, 2], [0, 1], [1, 2]]
+    assert not [event for event in state.events if event["type"] == "reveal"]
+    own = actions[0]["action"]
+    assert own.startswith("p1 choose lay chosen ")
+    assert _seen_by(state, 1) == [own, "p2 chooses", "p0 chooses"]
+    assert _seen_by(state, 0) == ["p1 chooses", "p2 chooses", actions[2]["action"]]
+    # What seat 1 knows of the pile: its own card, not the others'.
+    laid = [state.game.deck.parse_card(event["action"].split()[-1]) for event in actions]
+    known = knowledge(state, 1).get(("pile", -1), {})
+    assert known[laid[0]] == 1
+    assert known[laid[1]] == 0 and known[laid[2]] == 0
+
+
+def test_a_choice_that_is_not_secret_is_seen_by_every_seat(tmp_path: Path) -> None:
+    state = _played(tmp_path, secret=False, simultaneous=False)
+    actions = [event for event in state.events if event["type"] == "action"]
+    assert all(not event.get("secret_from") for event in actions)
+    assert _seen_by(state, 0) == [event["action"] for event in actions]
+
+
+def test_a_simultaneous_rounds_choices_that_are_not_secret_are_revealed(tmp_path: Path) -> None:
+    state = _played(tmp_path, secret=False, simultaneous=True)
+    actions = [event["action"] for event in state.events if event["type"] == "action"]
+    assert [event["action"] for event in state.events if event["type"] == "reveal"] == actions
+    assert _seen_by(state, 0)[3:] == [f"revealed: {action}" for action in actions]
+    laid = [state.game.deck.parse_card(action.split()[-1]) for action in actions]
+    known = knowledge(state, 1).get(("pile", -1), {})
+    assert all(known[card] == 1 for card in laid)  # (every seat saw every card revealed)
