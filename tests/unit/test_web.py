@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 pytest.importorskip("uvicorn", reason="the web extra (starlette, uvicorn) is not installed")
-httpx = pytest.importorskip("httpx", reason="httpx is not installed")
+httpx2 = pytest.importorskip("httpx2", reason="httpx2 (in the web extra) is not installed")
 
 from starlette.testclient import TestClient  # noqa: E402
 
@@ -168,7 +168,7 @@ def test_no_response_names_a_hidden_card_of_another_seat_over_a_burraco_hand() -
 
 def test_the_pages_of_the_others_are_pushed_each_move() -> None:
     table = make_table(BOURRE, players=3, seed=7, humans=[0, 1])
-    with live_server(create_app(table)) as base, httpx.Client(base_url=base, timeout=10) as client:
+    with live_server(create_app(table)) as base, httpx2.Client(base_url=base, timeout=10) as client:
         first = table.state.current_player
         other = 1 - first
         with client.stream("GET", f"/seat/{table.token_of(other)}/events") as stream:
