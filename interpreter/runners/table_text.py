@@ -52,7 +52,7 @@ def view_lines(view: TableView, suits: Sequence[str], new_cards: Sequence[str] =
     if view.hand is not None:
         lines.append(_hand_line(view, painter, new_cards))
     if view.chosen:
-        lines.append(Text("Chosen so far (hidden until all have chosen): " + ", ".join(f"p{s}" for s in view.chosen)))
+        lines.append(Text("Chosen so far (unseen): " + ", ".join(f"p{s}" for s in view.chosen)))
     return lines
 
 
