@@ -1,13 +1,26 @@
-"""Playing a state on to its end in tests: one loop for every test that needs it."""
+"""Playing a state on to its end in tests: one loop for every test that needs it; and the game of a ruleset a
+test writes as text."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
-from interpreter import CHANCE
+from interpreter import CHANCE, load_ruleset
 from interpreter.actions import Action
+from interpreter.engine.game import Game
 from interpreter.engine.state import State
+
+
+def game_from_text(tmp_path: Path, text: str, *, name: str = "game.yaml",
+                   params: Mapping[str, object] | None = None) -> Game:
+    """The game of a ruleset written as text: the text saved (utf-8) as the file `name` in the folder `tmp_path`
+    (a test's own), then loaded with these parameters. Give the name a test reads back (a scenario's `ruleset:`,
+    a message quoting the file)."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return load_ruleset(path, params)
 
 
 def play_out(state: State, choose: Callable[[State], Action], actions: int) -> State:

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import RulesetError
 from interpreter.loader import Game
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -67,12 +68,6 @@ match:
 """
 
 
-def _game(tmp_path: Path, text: str = RULESET) -> Game:
-    path = tmp_path / "dummy.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def _card(game: Game, text: str) -> int:
     return game.deck.parse_card(text)
 
@@ -90,7 +85,7 @@ def _dealt(game: Game, hands: list[list[str]]):  # type: ignore[no-untyped-def]
 
 
 def test_the_declarer_decides_for_the_dummy_with_the_dummys_cards(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = _dealt(game, [["2S", "3S"], ["4S", "5S"], ["AH", "KS"], ["7S", "8S"]])
     assert state.current_player == 0  # the declarer decides ...
     assert [state.action_text(a) for a in state.legal_actions()] == ["p0 discard AH", "p0 discard KS"]  # ... dummy's
@@ -100,7 +95,7 @@ def test_the_declarer_decides_for_the_dummy_with_the_dummys_cards(tmp_path: Path
 
 
 def test_in_a_trick_the_declarer_plays_the_dummys_card_and_the_dummy_wins_with_it(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = _dealt(game, [["2S", "3S"], ["4S", "5S"], ["AH", "KS"], ["7S", "8S"]])
     state.apply("p0 discard AH")
     assert state.current_player == 1
@@ -119,7 +114,7 @@ def test_in_a_trick_the_declarer_plays_the_dummys_card_and_the_dummy_wins_with_i
 
 
 def test_a_seat_off_the_table_deciding_for_another_is_a_located_error(tmp_path: Path) -> None:
-    game = _game(tmp_path, RULESET.replace("by: declarer\n", "by: 7\n"))
+    game = game_from_text(tmp_path, RULESET.replace("by: declarer\n", "by: 7\n"))
     state = game.new_initial_state(seed=1)
     with pytest.raises(RulesetRuntimeError, match="p7 is not at the table: no seat decides for p2") as caught:
         state.apply_chance()
@@ -128,5 +123,6 @@ def test_a_seat_off_the_table_deciding_for_another_is_a_located_error(tmp_path: 
 
 def test_by_must_name_a_seat(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="the seat that plays for `player`") as caught:
-        _game(tmp_path, RULESET.replace('by: "if player == dummy then declarer else player"', "by: \"'north'\""))
+        game_from_text(tmp_path, RULESET.replace('by: "if player == dummy then declarer else player"',
+                                                 "by: \"'north'\""), name="dummy.yaml")
     assert "dummy.yaml:" in str(caught.value)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.engine.state import State
-from tests.play_helpers import hold
+from tests.play_helpers import game_from_text, hold
 
 RUMMY = """
 format: 1
@@ -75,9 +75,7 @@ match:
 
 def _with_a_run_laid(tmp_path: Path) -> State:
     """The seat in turn has laid 5C 6C 7C and holds 8C, 4C and 9H."""
-    path = tmp_path / "rummy.yaml"
-    path.write_text(RUMMY, encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state = game_from_text(tmp_path, RUMMY).new_initial_state(seed=1, players=2)
     while state.current_player == CHANCE:
         state.apply_chance()
     state.apply(next(action for action in state.legal_actions() if action.kind == "draw"))
@@ -115,10 +113,8 @@ MELD_STEPS = """                - meld: hand
 def test_the_steps_of_a_new_meld_see_the_meld_it_makes(tmp_path: Path, parsed: bool) -> None:
     # (the meld an action makes is looked up when it is taken, in what the option offered: by the action itself,
     # or by an equal one parsed from its text)
-    path = tmp_path / "rummy.yaml"
-    path.write_text(RUMMY.replace("                - meld: hand\n                  to: melds\n", MELD_STEPS),
-                    encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    text = RUMMY.replace("                - meld: hand\n                  to: melds\n", MELD_STEPS)
+    state = game_from_text(tmp_path, text).new_initial_state(seed=1, players=2)
     while state.current_player == CHANCE:
         state.apply_chance()
     state.apply(next(action for action in state.legal_actions() if action.kind == "draw"))

@@ -15,6 +15,7 @@ from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 from interpreter.errors import RulesetError
 from interpreter.runners.transcript import describe
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 BOURRE = ROOT / "rulesets" / "bourre.yaml"
@@ -93,14 +94,11 @@ def test_random_matches_with_reneges_conserve_chips(correct: bool) -> None:
 
 def test_record_goes_with_breakable_and_marks_a_bool_or_an_int(tmp_path: Path) -> None:
     text = BOURRE.read_text(encoding="utf-8")
-    path = tmp_path / "bad.yaml"
     clause = "              breakable: params.reneges and not replaying\n              record: reneged\n"
-    path.write_text(text.replace(clause, "              record: reneged\n", 1), encoding="utf-8")
     with pytest.raises(RulesetError, match="`record` goes with `breakable`"):
-        load_ruleset(path)
-    path.write_text(text.replace("record: reneged", "record: status", 1), encoding="utf-8")
+        game_from_text(tmp_path, text.replace(clause, "              record: reneged\n", 1))
     with pytest.raises(RulesetError, match="`record` marks a bool or counts in an int"):
-        load_ruleset(path)
+        game_from_text(tmp_path, text.replace("record: reneged", "record: status", 1))
 
 
 def test_the_other_seats_do_not_see_a_renege_before_it_is_found_out() -> None:

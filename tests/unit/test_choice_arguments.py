@@ -14,6 +14,7 @@ from interpreter import load_ruleset
 from interpreter.actions import Action, ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
@@ -30,9 +31,7 @@ CHOICE = """        - decide: next_seat(dealer)
 
 def _state(tmp_path: Path) -> State:
     old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
-    path = tmp_path / "game.yaml"
-    path.write_text(TINY.replace(old, old + CHOICE), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    state = game_from_text(tmp_path, TINY.replace(old, old + CHOICE)).new_initial_state(seed=2, players=2)
     state.apply_chance()
     return state
 
@@ -66,9 +65,7 @@ def _two_picks(tmp_path: Path, first: str, second: str) -> State:
              f"              args: {{x: '{first}'}}\n"
              "        - decide: dealer\n          options:\n            - choose: pick\n"
              f"              args: {{x: '{second}'}}\n")
-    path = tmp_path / "game.yaml"
-    path.write_text(TINY.replace(old, old + twice), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    state = game_from_text(tmp_path, TINY.replace(old, old + twice)).new_initial_state(seed=2, players=2)
     state.apply_chance()
     return state
 
@@ -100,9 +97,8 @@ SEVERAL = """        - decide: next_seat(dealer)
 
 def _several(tmp_path: Path, seed: int = 2) -> State:
     old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
-    path = tmp_path / "several.yaml"
-    path.write_text(TINY.replace(old, old + SEVERAL), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=seed, players=2)
+    game = game_from_text(tmp_path, TINY.replace(old, old + SEVERAL), name="several.yaml")  # (a scenario names it)
+    state = game.new_initial_state(seed=seed, players=2)
     state.apply_chance()
     return state
 
@@ -190,9 +186,7 @@ def test_a_choice_with_no_allowed_arguments_says_what_refuses_each(tmp_path: Pat
                 - rule: level < 3
                   reason: "a bid is below 3"
 """
-    path = tmp_path / "refusing.yaml"
-    path.write_text(TINY.replace(old, old + refusing), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    state = game_from_text(tmp_path, TINY.replace(old, old + refusing)).new_initial_state(seed=2, players=2)
     with pytest.raises(RulesetRuntimeError) as raised:
         state.apply_chance()
         state.legal_actions()
@@ -295,12 +289,11 @@ def test_choices_among_lists_are_not_kept_for_ever(tmp_path: Path) -> None:
 
 
 def test_with_two_packs_each_choice_of_cards_is_offered_once_and_named_in_any_order(tmp_path: Path) -> None:
-    path = tmp_path / "packs.yaml"
-    path.write_text(TINY.replace("deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A], suits: [S, H, D, C]}",
-                                 "deck: {ranks: [10, J, Q, K, A], suits: [S, H], packs: 2}").replace(
+    text = TINY.replace("deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A], suits: [S, H, D, C]}",
+                        "deck: {ranks: [10, J, Q, K, A], suits: [S, H], packs: 2}").replace(
         "        - set: trump\n          to: last(hand[dealer]).suit\n",
-        "        - set: trump\n          to: last(hand[dealer]).suit\n" + SEVERAL), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+        "        - set: trump\n          to: last(hand[dealer]).suit\n" + SEVERAL)
+    state = game_from_text(tmp_path, text).new_initial_state(seed=1, players=2)
     state.apply_chance()
     hand = state.values["hand"][1]
     texts = [state.action_text(action) for action in state.legal_actions()]
@@ -315,9 +308,7 @@ def test_a_list_choice_is_not_legal_when_nothing_is(tmp_path: Path) -> None:
     old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
     refusing = SEVERAL.replace("- rule: all(c.suit != trump for c in given) or size(given) == 1",
                                "- rule: size(given) > 5")
-    path = tmp_path / "none.yaml"
-    path.write_text(TINY.replace(old, old + refusing), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=6, players=2)
+    state = game_from_text(tmp_path, TINY.replace(old, old + refusing)).new_initial_state(seed=6, players=2)
     state.apply_chance()
     held = [state.card_text(card) for card in state.values["hand"][1]]
     assert state.is_legal(f"p1 choose give given {held[1]}+{held[0]}") is False  # refused, not a failure
@@ -376,9 +367,7 @@ def _fixed(tmp_path: Path, players: int) -> State:
     old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
     most = "  most: {type: int, default: 2, description: the most a bet may be}\n"
     text = TINY.replace(old, old + FIXED).replace("params:\n", "params:\n" + most, 1)
-    path = tmp_path / "fixed.yaml"
-    path.write_text(text, encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=2, players=players)
+    state = game_from_text(tmp_path, text).new_initial_state(seed=2, players=players)
     state.apply_chance()
     return state
 
@@ -411,9 +400,7 @@ def test_a_choice_of_many_fixed_values_is_made_when_first_offered_not_when_the_g
     most = "  most: {type: int, default: 40, description: the most a bet may be}\n"
     text = TINY.replace(old, old + FIXED.replace("numbers(1, 2)", "numbers(1, params.most)")).replace(
         "params:\n", "params:\n" + most, 1)
-    path = tmp_path / "many.yaml"
-    path.write_text(text, encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=2, players=2)
+    state = game_from_text(tmp_path, text).new_initial_state(seed=2, players=2)
     state.apply_chance()
     source = state.game.code.source
     assert "CHOICE_LISTS.get(" in source and "_found.update(K" not in source  # (`raise`, 40 actions: made ahead)

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.state import State
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -44,9 +45,7 @@ match:
 
 def _dealt(tmp_path: Path, deal: str, turn: str = "log: dealing") -> tuple[State, list[int]]:
     """The state after the deal, and the stacked order (card ids, the first dealt first)."""
-    path = tmp_path / "deal.yaml"
-    path.write_text(RULESET.replace("DEAL", deal).replace("TURN", turn), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1)
+    state = game_from_text(tmp_path, RULESET.replace("DEAL", deal).replace("TURN", turn)).new_initial_state(seed=1)
     assert state.current_player == CHANCE
     event = state.chance_event()
     assert event is not None
@@ -158,19 +157,17 @@ def test_face_up_naming_a_receiver_who_gets_no_card(tmp_path: Path, packets: boo
 
 
 def test_face_up_receiver_that_fails_is_reported_at_the_test(tmp_path: Path) -> None:
-    path = tmp_path / "deal.yaml"
     deal = "{deal: 2, from: stock, to: hand, face_up: 'receiver == seats()[player_count() + 1]'}"
-    path.write_text(RULESET.replace("DEAL", deal).replace("TURN", "log: dealing"), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1)
+    game = game_from_text(tmp_path, RULESET.replace("DEAL", deal).replace("TURN", "log: dealing"))
+    state = game.new_initial_state(seed=1)
     with pytest.raises(RulesetRuntimeError) as raised:
         state.apply_chance()
     assert "face_up" in str(raised.value)
 
 
 def test_face_up_receiver_is_not_worked_out_when_no_card_is_dealt(tmp_path: Path) -> None:
-    path = tmp_path / "deal.yaml"
     deal = "{deal: 2, from: stock, to: hand, seats: '[]', face_up: 'receiver == seats()[player_count() + 1]'}"
-    path.write_text(RULESET.replace("DEAL", deal).replace("TURN", "log: dealing"), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1)
+    game = game_from_text(tmp_path, RULESET.replace("DEAL", deal).replace("TURN", "log: dealing"))
+    state = game.new_initial_state(seed=1)
     state.apply_chance()
     assert state.current_player == 0 and state.values["hand"] == [[], [], []]

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.errors import RulesetError
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -54,9 +55,7 @@ def _game(tmp_path: Path, deal: str = "all", one_at_a_time: str = "true", **repl
     text = RULESET.replace("DEAL", deal).replace("ONE", one_at_a_time)
     for old, new in replaced.items():
         text = text.replace(old, new)
-    path = tmp_path / "decks.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
+    return game_from_text(tmp_path, text)
 
 
 def _dealt(game, players: int, order: list[str] | None = None):  # type: ignore[no-untyped-def]

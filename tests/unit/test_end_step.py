@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.errors import RulesetError
-from interpreter.loader import Game
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -65,12 +65,6 @@ match:
 """
 
 
-def _game(tmp_path: Path, params: dict[str, object] | None = None) -> Game:
-    path = tmp_path / "race.yaml"
-    path.write_text(RULESET, encoding="utf-8")
-    return load_ruleset(path, params or {})
-
-
 def _play_first_cards(state) -> None:  # type: ignore[no-untyped-def]
     while not state.is_terminal:
         if state.current_player == CHANCE:
@@ -80,7 +74,7 @@ def _play_first_cards(state) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_the_match_ends_the_moment_the_score_is_reached(tmp_path: Path) -> None:
-    state = _game(tmp_path).new_initial_state(seed=1)
+    state = game_from_text(tmp_path, RULESET).new_initial_state(seed=1)
     _play_first_cards(state)
     # Three cards each in the first hand; the seat that plays first in the second hand reaches 5 with its second
     # card: the match ends there, mid-hand, before the other seat plays again.
@@ -92,7 +86,7 @@ def test_the_match_ends_the_moment_the_score_is_reached(tmp_path: Path) -> None:
 
 
 def test_a_hand_ends_at_once_and_the_next_one_is_dealt(tmp_path: Path) -> None:
-    state = _game(tmp_path, {"short": True, "target": 100}).new_initial_state(seed=1)
+    state = game_from_text(tmp_path, RULESET, params={"short": True, "target": 100}).new_initial_state(seed=1)
     _play_first_cards(state)
     assert state.ended_by == "hands"
     # Each hand ends when the first seat to play is down to one card, its second card played: the other seat
@@ -102,8 +96,6 @@ def test_a_hand_ends_at_once_and_the_next_one_is_dealt(tmp_path: Path) -> None:
 
 
 def test_end_names_hand_or_match(tmp_path: Path) -> None:
-    path = tmp_path / "bad.yaml"
-    path.write_text(RULESET.replace("- end: match", "- end: game"), encoding="utf-8")
     with pytest.raises(RulesetError, match="end") as caught:
-        load_ruleset(path)
+        game_from_text(tmp_path, RULESET.replace("- end: match", "- end: game"), name="bad.yaml")
     assert "bad.yaml:" in str(caught.value)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -41,9 +42,7 @@ match:
 
 
 def test_seats_join_the_first_seats_team_with_its_zones(tmp_path: Path) -> None:
-    path = tmp_path / "teams.yaml"
-    path.write_text(RULESET, encoding="utf-8")
-    game = load_ruleset(path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=1, players=3)
     assert state.current_player == CHANCE
     state.apply_chance()  # the first hand runs to its end; the second waits for its shuffle

@@ -15,6 +15,7 @@ import pytest
 
 from interpreter import CHANCE, load_ruleset
 from interpreter.engine import decisions
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted((ROOT / "tests" / "games").glob("*.yaml")) + sorted((ROOT / "rulesets").glob("*.yaml"))
@@ -192,9 +193,7 @@ def test_a_choice_whose_rules_read_no_argument_is_tested_once_when_it_has_values
     old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
     text = TINY.replace(old, old + CHOICES).replace(
         "  - {name: trump, type: suit}", "  - {name: trump, type: suit}\n  - {name: grown, type: int, initial: 0}")
-    path = tmp_path / "game.yaml"
-    path.write_text(text, encoding="utf-8")
-    game = load_ruleset(path)
+    game = game_from_text(tmp_path, text)
     assert "if _values_1[0] and " in game.code.source  # (`bet`: its rule after its values, no filter)
     seen = set()
     for state, generated, rng in _first_hands(game, range(12)):
@@ -268,9 +267,7 @@ def test_a_choice_among_subsets_is_made_in_place_as_the_general_search_makes_it(
     # cards is still offered once, as the general search offers it)
     old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
     text = TINY.replace(old, old + SUBSETS).replace("suits: [S, H, D, C]}", f"suits: [S, H, D, C], packs: {packs}}}")
-    path = tmp_path / "subsets.yaml"
-    path.write_text(text, encoding="utf-8")
-    game = load_ruleset(path)
+    game = game_from_text(tmp_path, text)
     assert game.code.source.count("SUBSET_ACTIONS(") == 2  # (`give` and `show`; `swap` and `name` as tuples)
     assert game.code.source.count("tuple(SUBSET_CHOICES(") == 2
     repeated = 0

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
 from interpreter.errors import RulesetError
 from interpreter.interop.features import ObservationEncoder
 from interpreter.loader import Game
 from interpreter.runners.logfile import SeatLog
 from interpreter.runners.scenarios import run_file
 from interpreter.view import table_view
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -59,18 +59,12 @@ match:
 """
 
 
-def _game(tmp_path: Path, text: str = RULESET) -> Game:
-    path = tmp_path / "hidden.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def _cards(game: Game, cards: list[int]) -> list[str]:
     return [game.deck.card_text(card) for card in cards]
 
 
 def test_no_seat_sees_the_value_in_its_observation_view_or_vector(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=4)
     state.apply_chance()
     assert len(state.values["kept"]) == 5 and None not in state.values["own_first"]  # (the value is there)
@@ -89,7 +83,7 @@ def test_no_seat_sees_the_value_in_its_observation_view_or_vector(tmp_path: Path
 
 
 def test_a_seats_log_holds_none_of_its_cards(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=4)
     file = io.StringIO()
     log = SeatLog(file, 1)
@@ -103,7 +97,7 @@ def test_a_seats_log_holds_none_of_its_cards(tmp_path: Path) -> None:
 
 
 def test_a_copy_dealt_again_holds_the_cards_dealt_in_place_of_its_own(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=4)
     state.apply_chance()
     real_widow = list(state.values["widow"])
@@ -125,18 +119,18 @@ def test_a_copy_dealt_again_holds_the_cards_dealt_in_place_of_its_own(tmp_path: 
 def test_validate_wants_cards_and_no_random_pick(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match=r"`widow_size` is seen by nobody, so it holds cards \(`card` or "
                                            r"`list\[card\]`\), not `int`"):
-        _game(tmp_path, RULESET.replace("{name: widow_size, type: int, initial: 0}",
-                                        "{name: widow_size, type: int, initial: 0, visibility: nobody}"))
+        game_from_text(tmp_path, RULESET.replace("{name: widow_size, type: int, initial: 0}",
+                                                 "{name: widow_size, type: int, initial: 0, visibility: nobody}"))
     with pytest.raises(RulesetError, match="`kept` is seen by nobody, but every seat is told what a `random` step "
                                            "picks"):
-        _game(tmp_path, RULESET.replace("        - set: kept\n          to: hand[0] + widow\n",
-                                        "        - random: kept\n          from: '[hand[0], widow]'\n"))
+        game_from_text(tmp_path, RULESET.replace("        - set: kept\n          to: hand[0] + widow\n",
+                                                 "        - random: kept\n          from: '[hand[0], widow]'\n"))
     with pytest.raises(RulesetError, match=r"`show\.variables` shows the variable `kept`, which nobody sees"):
-        _game(tmp_path, RULESET + "show:\n  variables:\n    - {name: kept}\n")
+        game_from_text(tmp_path, RULESET + "show:\n  variables:\n    - {name: kept}\n")
 
 
 def test_scenarios_set_and_expect_it(tmp_path: Path) -> None:
-    _game(tmp_path)
+    game_from_text(tmp_path, RULESET, name="hidden.yaml")
     (tmp_path / "cases.yaml").write_text("""
 ruleset: hidden.yaml
 cases:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.errors import RulesetError
-from interpreter.loader import Game
 from interpreter.runners.scenarios import run_file
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -63,19 +63,13 @@ match:
 """
 
 
-def _game(tmp_path: Path, text: str = RULESET) -> Game:
-    path = tmp_path / "remember.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def _first_play(state) -> None:  # type: ignore[no-untyped-def]
     while state.current_player == CHANCE:
         state.apply_chance()
 
 
 def test_a_list_is_copied_when_it_is_set(tmp_path: Path) -> None:
-    state = _game(tmp_path).new_initial_state(seed=4)
+    state = game_from_text(tmp_path, RULESET).new_initial_state(seed=4)
     _first_play(state)
     seat = state.current_player
     held = list(state.values["hand"][seat])
@@ -88,7 +82,7 @@ def test_a_list_is_copied_when_it_is_set(tmp_path: Path) -> None:
 
 
 def test_copies_of_the_state_keep_their_own_lists(tmp_path: Path) -> None:
-    state = _game(tmp_path).new_initial_state(seed=4)
+    state = game_from_text(tmp_path, RULESET).new_initial_state(seed=4)
     _first_play(state)
     copy = state.clone()
     copy.apply(copy.legal_actions()[0])
@@ -97,7 +91,7 @@ def test_copies_of_the_state_keep_their_own_lists(tmp_path: Path) -> None:
 
 
 def test_lists_grow_over_the_match_and_serve_as_values(tmp_path: Path) -> None:
-    state = _game(tmp_path).new_initial_state(seed=2)
+    state = game_from_text(tmp_path, RULESET).new_initial_state(seed=2)
     while not state.is_terminal:
         if state.current_player == CHANCE:
             state.apply_chance()
@@ -109,7 +103,7 @@ def test_lists_grow_over_the_match_and_serve_as_values(tmp_path: Path) -> None:
 
 
 def test_observation_and_view_show_the_items(tmp_path: Path) -> None:
-    state = _game(tmp_path).new_initial_state(seed=4)
+    state = game_from_text(tmp_path, RULESET).new_initial_state(seed=4)
     _first_play(state)
     seat = state.current_player
     seen = state.observation(seat)["variables"]
@@ -125,18 +119,18 @@ def test_a_table_list_cannot_be_set_by_index(tmp_path: Path) -> None:
                           "- set: order[0]\n                      to: player")
     assert bad != RULESET
     with pytest.raises(RulesetError, match="is a list: a `set` step sets it whole") as caught:
-        _game(tmp_path, bad)
+        game_from_text(tmp_path, bad, name="remember.yaml")
     assert "remember.yaml:" in str(caught.value)
 
 
 def test_a_list_of_the_wrong_items_is_refused(tmp_path: Path) -> None:
     bad = RULESET.replace("to: order + [player]", "to: order + [card]")
     with pytest.raises(RulesetError, match="order"):
-        _game(tmp_path, bad)
+        game_from_text(tmp_path, bad)
 
 
 def test_scenarios_set_and_expect_list_variables(tmp_path: Path) -> None:
-    _game(tmp_path)
+    game_from_text(tmp_path, RULESET, name="remember.yaml")
     scenario = tmp_path / "remember.scenarios.yaml"
     scenario.write_text("""
 ruleset: remember.yaml

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 from interpreter import CHANCE, load_ruleset
+from tests.play_helpers import game_from_text
 
 RUMMY_500 = Path(__file__).resolve().parents[2] / "tests" / "games" / "rummy500.yaml"
 CLAUSE = """                        - rule: >-
@@ -20,9 +21,7 @@ def test_a_melds_cards_join_and_compare_as_a_list(tmp_path: Path) -> None:
     text = RUMMY_500.read_text(encoding="utf-8")
     anchor = "                    - add: hand\n                      to: melds\n                      legal:\n"
     assert text.count(anchor) == 1
-    path = tmp_path / "rummy500.yaml"
-    path.write_text(text.replace(anchor, anchor + CLAUSE), encoding="utf-8")
-    plain, joined = load_ruleset(RUMMY_500), load_ruleset(path)
+    plain, joined = load_ruleset(RUMMY_500), game_from_text(tmp_path, text.replace(anchor, anchor + CLAUSE))
     additions = 0
     for seed in range(6):
         states = [game.new_initial_state(seed=seed, players=2) for game in (plain, joined)]

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.actions import Action, ActionSyntaxError
 from interpreter.engine import meldsearch
 from interpreter.engine.decisions import why_none
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.state import State
-from tests.play_helpers import hold
+from tests.play_helpers import game_from_text, hold
 
 RUMMY = """
 format: 1
@@ -73,9 +73,7 @@ match:
 
 
 def _rummy(tmp_path: Path, packs: int = 1) -> State:
-    path = tmp_path / "rummy.yaml"
-    path.write_text(RUMMY.replace("PACKS", str(packs)), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state = game_from_text(tmp_path, RUMMY.replace("PACKS", str(packs))).new_initial_state(seed=1, players=2)
     while state.current_player == CHANCE:
         state.apply_chance()
     state.apply(next(action for action in state.legal_actions() if action.kind == "draw"))
@@ -167,8 +165,7 @@ def test_why_no_group_is_allowed_names_each_group_with_its_clause(tmp_path: Path
 
 
 def test_a_meld_two_options_offer_is_the_first_options(tmp_path: Path) -> None:
-    path = tmp_path / "rummy.yaml"
-    path.write_text(RUMMY.replace("PACKS", "1").replace("""                - discard: hand
+    text = RUMMY.replace("PACKS", "1").replace("""                - discard: hand
                   to: discard_pile
                   ends: true""", """                - meld: hand
                   to: melds
@@ -177,8 +174,8 @@ def test_a_meld_two_options_offer_is_the_first_options(tmp_path: Path) -> None:
                       to: 99
                 - discard: hand
                   to: discard_pile
-                  ends: true"""), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+                  ends: true""")
+    state = game_from_text(tmp_path, text).new_initial_state(seed=1, players=2)
     while state.current_player == CHANCE:
         state.apply_chance()
     state.apply(next(action for action in state.legal_actions() if action.kind == "draw"))

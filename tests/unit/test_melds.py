@@ -13,6 +13,7 @@ import pytest
 
 from interpreter import load_ruleset
 from interpreter.engine.melds import Meld, MeldRules, counted
+from tests.play_helpers import game_from_text
 
 BURRACO = Path(__file__).resolve().parents[2] / "rulesets" / "burraco.yaml"
 RUMMY_500 = Path(__file__).resolve().parents[2] / "tests" / "games" / "rummy500.yaml"
@@ -173,9 +174,7 @@ match:
 ])
 def test_the_ace_of_a_run_is_the_card_named_a_wherever_the_deck_lists_it(
         tmp_path: Path, ranks: str, ace: str, runs: set[str]) -> None:
-    path = tmp_path / "ace.yaml"
-    path.write_text(ACE_FIRST.format(ranks=ranks, ace=ace), encoding="utf-8")
-    game_rules = load_ruleset(path).meld_rules
+    game_rules = game_from_text(tmp_path, ACE_FIRST.format(ranks=ranks, ace=ace)).meld_rules
     assert game_rules is not None
     deck = game_rules.deck
 
@@ -233,9 +232,7 @@ match:
     ("", ""),
 ])
 def test_unmelded_leaves_the_fewest_points(tmp_path: Path, hand: str, left: str) -> None:
-    path = tmp_path / "knock.yaml"
-    path.write_text(KNOCK, encoding="utf-8")
-    game_rules = load_ruleset(path).meld_rules
+    game_rules = game_from_text(tmp_path, KNOCK).meld_rules
     assert game_rules is not None
     deck = game_rules.deck
     held = [deck.parse_card(word) for word in hand.split()]
@@ -243,9 +240,7 @@ def test_unmelded_leaves_the_fewest_points(tmp_path: Path, hand: str, left: str)
 
 
 def test_a_rule_reads_the_deadwood_of_a_hand(tmp_path: Path) -> None:
-    path = tmp_path / "knock.yaml"
-    path.write_text(KNOCK, encoding="utf-8")
-    game = load_ruleset(path)
+    game = game_from_text(tmp_path, KNOCK)
     state = game.new_initial_state(seed=1, players=2)  # (no shuffle: the cards are put by hand below)
     state.values["hand"][0][:] = [game.deck.parse_card(word) for word in ("7H", "7D", "7C", "2S", "9C")]
     assert [state.action_text(a) for a in state.legal_actions()] == ["p0 choose pass"]  # 11 points: too many
@@ -259,9 +254,7 @@ def test_a_rule_reads_the_deadwood_of_a_hand(tmp_path: Path) -> None:
 
 
 def test_a_meld_named_with_its_cards_in_another_order_is_the_legal_one(tmp_path: Path) -> None:
-    path = tmp_path / "ace.yaml"
-    path.write_text(ACE_FIRST.format(ranks="A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K", ace="low"), encoding="utf-8")
-    game = load_ruleset(path)
+    game = game_from_text(tmp_path, ACE_FIRST.format(ranks="A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K", ace="low"))
     state = game.new_initial_state(seed=1, players=2)
     state.values["hand"][0][:] = [game.deck.parse_card(word) for word in ("3S", "AS", "2S", "9H", "KH", "5H")]
     named = state.legal_form(state.parse_action("p0 meld 3S AS 2S"))
@@ -271,9 +264,7 @@ def test_a_meld_named_with_its_cards_in_another_order_is_the_legal_one(tmp_path:
 
 
 def test_unmelded_gives_the_cards_in_the_order_of_each_hand_asked(tmp_path: Path) -> None:
-    path = tmp_path / "knock.yaml"
-    path.write_text(KNOCK, encoding="utf-8")
-    game_rules = load_ruleset(path).meld_rules
+    game_rules = game_from_text(tmp_path, KNOCK).meld_rules
     assert game_rules is not None
     deck = game_rules.deck
     hand = [deck.parse_card(word) for word in ["KS", "9C", "7H", "7D", "7C", "5D"]]
@@ -388,9 +379,7 @@ def test_what_a_meld_makes_is_kept_with_it_for_the_rules_that_worked_it_out(tmp_
     # for; with `fixed_wilds` the wild keeps its card and the natural finds no place.)
     text = BURRACO.read_text(encoding="utf-8").replace("      free_wild: lower_end\n",
                                                        "      free_wild: lower_end\n      fixed_wilds: true\n", 1)
-    fixed_path = tmp_path / "fixed.yaml"
-    fixed_path.write_text(text, encoding="utf-8")
-    fixed = load_ruleset(fixed_path).meld_rules
+    fixed = game_from_text(tmp_path, text).meld_rules
     assert fixed is not None
     meld = laid("8D JK 10D")
     nine = cards("9D")[0]

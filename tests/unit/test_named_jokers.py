@@ -12,6 +12,7 @@ from interpreter import load_ruleset
 from interpreter.engine.errors import IllegalActionError
 from interpreter.errors import RulesetError
 from interpreter.view import sort_hand
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,14 +69,8 @@ match:
 """
 
 
-def _game(tmp_path: Path, text: str = RULESET):  # type: ignore[no-untyped-def]
-    path = tmp_path / "jokers.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(str(path))
-
-
 def test_each_named_joker_is_a_card_and_a_rank_above_every_rank_in_the_order_listed(tmp_path: Path) -> None:
-    deck = _game(tmp_path).deck
+    deck = game_from_text(tmp_path, RULESET).deck
     assert deck.rank_names == ("2", "3", "A", "BJ", "RJ")
     black, red = deck.parse_card("BJ"), deck.parse_card("RJ")
     assert deck.rank_of[black] < deck.rank_of[red] and deck.rank_of[black] > deck.rank_of[deck.parse_card("AS")]
@@ -88,7 +83,7 @@ def test_each_named_joker_is_a_card_and_a_rank_above_every_rank_in_the_order_lis
 
 
 def test_expressions_and_actions_name_the_jokers(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     deck = game.deck
     state = game.new_initial_state(seed=2, players=2)
     # dealt one at a time from the dealer's left: p1 gets RJ and 2H, p0 gets BJ and AS
@@ -108,11 +103,11 @@ def test_a_rank_of_the_deck_is_no_joker_name(tmp_path: Path) -> None:
     text = RULESET.replace("ranks: [2, 3, A]", "ranks: [2, 3, AA]").replace("A: 1", "AA: 1").replace(
         "[RJ, BJ, A, 3, 2]", "[RJ, BJ, AA, 3, 2]").replace("jokers: [BJ, RJ]", "jokers: [BJ, AA]")
     with pytest.raises(RulesetError, match=r"error\[duplicate-name\]: the joker `AA` has the name of a rank"):
-        _game(tmp_path, text)
+        game_from_text(tmp_path, text)
 
 
 def test_a_hand_shows_the_jokers_last_low_to_high(tmp_path: Path) -> None:
-    deck = _game(tmp_path).deck
+    deck = game_from_text(tmp_path, RULESET).deck
     groups = sort_hand(deck, ["RJ", "AS", "BJ", "2H", "2S"])
     assert [(group.suit, group.cards) for group in groups] == [("S", ("2S", "AS")), ("H", ("2H",)),
                                                                 ("", ("BJ", "RJ"))]
@@ -131,7 +126,7 @@ def test_bad_named_jokers_are_refused(tmp_path: Path, change: str, message: str)
     text = RULESET.replace("jokers: [BJ, RJ]", change, 1).replace("  by_players:\n    - players: 3\n      add: [RJ]\n",
                                                                   "", 1 if "by_players" in change else 0)
     with pytest.raises(RulesetError) as raised:
-        _game(tmp_path, text)
+        game_from_text(tmp_path, text)
     assert message in str(raised.value)
 
 

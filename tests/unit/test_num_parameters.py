@@ -15,6 +15,7 @@ from interpreter import ParameterError, load_ruleset
 from interpreter.cli import cli, main
 from interpreter.errors import RulesetError
 from interpreter.parameters import ParamSpec, parse_assignments, resolve
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 HOLDEM = ROOT / "tests" / "games" / "texas_holdem.yaml"
@@ -135,12 +136,9 @@ def test_set_refuses_a_fraction_out_of_range() -> None:
 
 
 def test_a_declaration_with_a_bound_that_is_not_a_number_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "shares.yaml"
-    path.write_text(RULESET.replace("min: 0, max: 1", "min: none, max: 1/2"), encoding="utf-8")
     with pytest.raises(RulesetError) as raised:
-        load_ruleset(str(path))
+        game_from_text(tmp_path, RULESET.replace("min: 0, max: 1", "min: none, max: 1/2"))
     text = str(raised.value)
     assert "error[param-value]: min must be a number (a fraction such as 1/2 is allowed), not 'none'" in text
-    path.write_text(RULESET.replace("min: 0, max: 1", "min: 0, max: 1/4"), encoding="utf-8")
     with pytest.raises(RulesetError, match=r"the default of `share`: 1/3 is out of range"):
-        load_ruleset(str(path))
+        game_from_text(tmp_path, RULESET.replace("min: 0, max: 1", "min: 0, max: 1/4"))

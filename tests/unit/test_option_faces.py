@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter import load_ruleset
 from interpreter.engine.state import State
+from tests.play_helpers import game_from_text
 
 RULESET = """format: 1
 name: faces
@@ -55,9 +55,7 @@ match:
 
 
 def _state(tmp_path: Path) -> State:
-    path = tmp_path / "faces.yaml"
-    path.write_text(RULESET, encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state = game_from_text(tmp_path, RULESET).new_initial_state(seed=1, players=2)
     state.apply_chance()
     return state
 
@@ -151,9 +149,7 @@ def test_a_card_drawn_keeps_its_face_unless_the_option_says_and_its_steps_see_it
     # (a draw among options of several kinds, and a lone one, both moved by the hand's own code: the top of the
     # stock turned face up stays face up in the hand drawn to, unless `face: down`; `cards` holds the card drawn)
     for face, seen in (("", True), ("face: up", True), ("face: down", False)):
-        path = tmp_path / "draws.yaml"
-        path.write_text(DRAWS.replace("FACE", face), encoding="utf-8")
-        state = load_ruleset(path).new_initial_state(seed=3, players=2)
+        state = game_from_text(tmp_path, DRAWS.replace("FACE", face)).new_initial_state(seed=3, players=2)
         state.apply_chance()
         top = state.values["stock"][-1]
         assert state.face_up.of(("stock", -1)) == [top]

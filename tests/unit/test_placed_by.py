@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter import CHANCE, load_ruleset
-from interpreter.loader import Game
+from interpreter import CHANCE
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -65,14 +65,8 @@ match:
 """
 
 
-def _game(tmp_path: Path) -> Game:
-    path = tmp_path / "placed.yaml"
-    path.write_text(RULESET, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def test_a_card_is_placed_by_the_seat_whose_card_it_was_wherever_it_went(tmp_path: Path) -> None:
-    state = _game(tmp_path).new_initial_state(seed=2)
+    state = game_from_text(tmp_path, RULESET).new_initial_state(seed=2)
     while state.current_player == CHANCE:
         state.apply_chance()
     held = {seat: list(state.values["hand"][seat]) for seat in range(3)}
@@ -98,7 +92,7 @@ def test_a_card_is_placed_by_the_seat_whose_card_it_was_wherever_it_went(tmp_pat
 
 
 def test_a_new_hand_forgets_who_placed_the_cards_and_copies_keep_their_own(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=5)
     while state.current_player == CHANCE:
         state.apply_chance()
@@ -122,20 +116,16 @@ def test_a_new_hand_forgets_who_placed_the_cards_and_copies_keep_their_own(tmp_p
 
 
 def test_a_ruleset_that_never_asks_follows_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "plain.yaml"
-    path.write_text(RULESET.replace("known(placed_by(highest(c in trick by c.rank)))", "dealer")
-                    .replace("placed_by(first(stock))", "dealer"), encoding="utf-8")
-    game = load_ruleset(path)
+    game = game_from_text(tmp_path, RULESET.replace("known(placed_by(highest(c in trick by c.rank)))", "dealer")
+                          .replace("placed_by(first(stock))", "dealer"))
     assert not game.tracks_placement
     state = game.new_initial_state(seed=5)
     assert "_placed" not in state.values
 
 
 def test_a_state_copies_before_the_first_dealer_is_drawn(tmp_path: Path) -> None:
-    path = tmp_path / "drawn.yaml"
-    path.write_text(RULESET.replace("match:\n  hands: 2", "match:\n  first_dealer: random\n  hands: 2"),
-                    encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1)
+    game = game_from_text(tmp_path, RULESET.replace("match:\n  hands: 2", "match:\n  first_dealer: random\n  hands: 2"))
+    state = game.new_initial_state(seed=1)
     assert state.chance_event() is not None and state.chance_event()["type"] == "pick"  # type: ignore[index]
     copy = state.clone()  # (before any hand: no card placed, and every card in the deck's zone)
     copy.apply_chance("p1")

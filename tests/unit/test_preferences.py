@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.engine import decisions
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.state import State
 from interpreter.errors import RulesetError
 from interpreter.loader import Game
+from tests.play_helpers import game_from_text
 
 # "Must follow suit if able; if unable, must trump if able; and must head the trick if able" (the order most trick
 # games give), with a rule between the preferences: the ace of clubs is led only as the last card held. The last
@@ -76,12 +77,6 @@ FOLLOW, TRUMP, NEVER_LED, HEAD = ("follow suit when able", "trump when unable to
                                   "the ace of clubs is led last", "head the trick when able")
 
 
-def _game(tmp_path: Path, text: str = RULESET) -> Game:
-    path = tmp_path / "preferences.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def _expected(game: Game, hand: list[int], trick: list[int], trump: int) -> dict[int, str | None]:
     """Each card of the hand with the reason that refuses it (None: legal), the rules read in plain Python."""
     deck = game.deck
@@ -116,7 +111,7 @@ def _expected(game: Game, hand: list[int], trick: list[int], trump: int) -> dict
 
 
 def test_the_legal_cards_and_each_refusal_are_the_rules_read_in_order(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     rng = random.Random(3)
     compared = refusals = narrowed = 0
     for seed in range(60):
@@ -151,7 +146,7 @@ def test_the_legal_cards_and_each_refusal_are_the_rules_read_in_order(tmp_path: 
 
 def test_the_decision_s_own_code_finds_the_legal_cards(tmp_path: Path) -> None:
     # (the card filter narrows by each preference in turn; the general search is never asked in play)
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     namespace = game.code.segments[0].__globals__
     general, asked = namespace["GENERIC_LEGAL"], []
     namespace["GENERIC_LEGAL"] = lambda state, pending: asked.append(pending.where) or general(state, pending)
@@ -180,7 +175,7 @@ def _after_lead(game: Game, led: str, hand: tuple[str, ...]):  # type: ignore[no
 
 
 def test_each_preference_narrows_what_the_clauses_before_it_left(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     # p0 holds diamonds: no trump among them (the trump preference, met by none of them, leaves them all), and of
     # them the king heads the trick
     state = _after_lead(game, "QD", ("2H", "5H", "KD", "3C", "AC", "9D", "4D", "7S"))
@@ -204,9 +199,9 @@ def test_each_preference_narrows_what_the_clauses_before_it_left(tmp_path: Path)
 
 def test_a_preference_is_checked(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="a preference tests each card: it reads `card`"):
-        _game(tmp_path, RULESET.replace("prefer: not leading and card.suit == trump", "prefer: not leading"))
+        game_from_text(tmp_path, RULESET.replace("prefer: not leading and card.suit == trump", "prefer: not leading"))
     with pytest.raises(RulesetError, match="`prefer` narrows the cards of a `play` or `discard` option"):
-        _game(tmp_path, RULESET.replace("""        - set: trump
+        game_from_text(tmp_path, RULESET.replace("""        - set: trump
           to: S
 """, """        - set: trump
           to: S
@@ -218,20 +213,21 @@ def test_a_preference_is_checked(tmp_path: Path) -> None:
                   reason: "no cards here"
 """, 1))
     with pytest.raises(RulesetError, match="a legality clause is a `rule` or a `prefer`, not both") as caught:
-        _game(tmp_path, RULESET.replace("            - prefer: not leading and card.suit == led\n",
-                                        "            - prefer: not leading and card.suit == led\n"
-                                        "              rule: true\n"))
+        game_from_text(tmp_path, RULESET.replace("            - prefer: not leading and card.suit == led\n",
+                                                 "            - prefer: not leading and card.suit == led\n"
+                                                 "              rule: true\n"), name="preferences.yaml")
     assert "preferences.yaml:33:15" in str(caught.value)
     with pytest.raises(RulesetError, match="a legality clause needs a `rule` or a `prefer`; found reason"):
-        _game(tmp_path, RULESET.replace("            - prefer: not leading and card.suit == led\n", "            -\n"))
+        game_from_text(tmp_path, RULESET.replace("            - prefer: not leading and card.suit == led\n",
+                                                 "            -\n"))
     with pytest.raises(RulesetError, match="bool"):
-        _game(tmp_path, RULESET.replace("prefer: not leading and card.suit == led", "prefer: card.suit"))
+        game_from_text(tmp_path, RULESET.replace("prefer: not leading and card.suit == led", "prefer: card.suit"))
 
 
 def test_a_failing_preference_is_located_at_its_test(tmp_path: Path) -> None:
     # (unguarded: the led card of an empty trick does not exist)
     text = RULESET.replace("prefer: not leading and card.suit == led", "prefer: card.suit == led")
-    game = _game(tmp_path, text)
+    game = game_from_text(tmp_path, text)
     state = game.new_initial_state(seed=1, players=2)
     state.apply_chance()
     with pytest.raises(RulesetRuntimeError, match="first\\(\\) of an empty list") as caught:
@@ -246,7 +242,8 @@ def test_a_failing_preference_is_located_at_its_test(tmp_path: Path) -> None:
 def test_no_legal_card_names_each_refusal(tmp_path: Path) -> None:
     # A rule after the preferences that refuses every card they kept: the decision has no legal action, and the
     # error says why for each card (the preferences' rules tested with what they prefer worked out).
-    game = _game(tmp_path, RULESET.replace("rule: not (leading and card == AC and size(hand) > 1)", "rule: leading"))
+    game = game_from_text(tmp_path, RULESET.replace("rule: not (leading and card == AC and size(hand) > 1)",
+                                                    "rule: leading"))
     state = game.new_initial_state(seed=2, players=2)
     state.apply_chance()
     state.apply(state.legal_actions()[0])
@@ -257,7 +254,7 @@ def test_no_legal_card_names_each_refusal(tmp_path: Path) -> None:
 
 def test_a_preference_that_never_holds_keeps_every_card(tmp_path: Path) -> None:
     # (its first tests, read from no card, fold to false: the pass is left out, and no card is narrowed by it)
-    game = _game(tmp_path, RULESET.replace("prefer: not leading and card.suit == led",
-                                           "prefer: 1 == 2 and not leading and card.suit == led"))
+    game = game_from_text(tmp_path, RULESET.replace("prefer: not leading and card.suit == led",
+                                                    "prefer: 1 == 2 and not leading and card.suit == led"))
     state = _after_lead(game, "QD", ("2H", "KD", "9D", "3S", "7S"))
     assert [state.action_text(a) for a in state.legal_actions()] == ["p0 play 3S", "p0 play 7S"]

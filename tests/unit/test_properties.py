@@ -19,6 +19,7 @@ from interpreter.dsl.types import CARDS, SEAT, SUIT, per_seat
 from interpreter.errors import ExpressionError, ParameterError, RuledeckError
 from interpreter.loader import load_ruleset
 from interpreter.source import parse_bytes
+from tests.play_helpers import game_from_text
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -66,11 +67,8 @@ _DOCUMENTS = st.recursive(
 
 
 def _load_text(text: str) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "doc.yaml"
-        path.write_text(text, encoding="utf-8")
-        with contextlib.suppress(RuledeckError):
-            load_ruleset(path)
+    with tempfile.TemporaryDirectory() as folder, contextlib.suppress(RuledeckError):
+        game_from_text(Path(folder), text)
 
 
 @SETTINGS

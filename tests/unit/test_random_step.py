@@ -17,6 +17,7 @@ from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.errors import RulesetError
 from interpreter.runners.replay import replay
 from interpreter.runners.scenarios import run_file
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -178,10 +179,8 @@ cases:
 
 
 def test_the_values_must_suit_the_variable(tmp_path: Path) -> None:
-    path = tmp_path / "wrong.yaml"
-    path.write_text(RULESET.replace("""from: "['left', 'right', 'across']\"""", "from: seats()"), encoding="utf-8")
     with pytest.raises(RulesetError) as error:
-        load_ruleset(path)
+        game_from_text(tmp_path, RULESET.replace("""from: "['left', 'right', 'across']\"""", "from: seats()"))
     assert "hand.phases[0].steps[1].from" in str(error.value)
     assert "list[str]" in str(error.value)
 
@@ -199,9 +198,7 @@ DRAWN = RULESET.replace("""        - if: hand_number == 1
 def test_the_first_dealer_is_drawn_before_the_first_hand(tmp_path: Path) -> None:
     """`match.first_dealer: random`: a chance event before the first hand, whose header names the seat drawn;
     the hand's variables start with that dealer at the table."""
-    path = tmp_path / "drawn.yaml"
-    path.write_text(DRAWN, encoding="utf-8")
-    game = load_ruleset(path)
+    game = game_from_text(tmp_path, DRAWN)
     state = game.new_initial_state(seed=3, players=4)
     assert state.chance_event() == {"type": "pick", "values": ["0", "1", "2", "3"], "chances": [0.25] * 4}
     assert [event["type"] for event in state.events] == []  # nothing has happened: no hand has begun

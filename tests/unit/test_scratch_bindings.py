@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.engine import decisions
+from tests.play_helpers import game_from_text
 
 HEAD = """format: 1
 name: Scratch bindings
@@ -97,9 +98,7 @@ FIRST_OPTIONS = {
 
 @pytest.mark.parametrize("first", list(FIRST_OPTIONS))
 def test_an_option_after_another_sees_the_decisions_own_bindings(tmp_path: Path, first: str) -> None:
-    path = tmp_path / "game.yaml"
-    path.write_text(HEAD + FIRST_OPTIONS[first] + TAIL, encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=3)
+    state = game_from_text(tmp_path, HEAD + FIRST_OPTIONS[first] + TAIL).new_initial_state(seed=3)
     while state.current_player == CHANCE:
         state.apply_chance()
     state.apply(next(action for action in state.legal_actions() if action.kind == "take"))

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from interpreter import load_ruleset
 from interpreter.cards import standard_deck
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program, evaluate, seat_list
@@ -19,6 +18,7 @@ from interpreter.dsl.definitions import Definition
 from interpreter.dsl.parser import parse
 from interpreter.dsl.types import parse_type, per_seat
 from interpreter.engine.errors import RulesetRuntimeError
+from tests.play_helpers import game_from_text
 
 VARIABLES = {"chips": "per_seat[int]", "share": "per_seat[num]", "folded": "per_seat[bool]", "pot": "int"}
 DEFINITIONS = {"stack": ("s", "chips[s] + pot")}
@@ -96,9 +96,7 @@ match:
 
 
 def game(tmp_path: Path, result: str, change: str = "seat_position(player, 0)") -> Any:
-    path = tmp_path / "results.yaml"
-    path.write_text(RULESET.replace("RESULT_CHANGE", change).replace("RESULT", result))
-    return load_ruleset(path)
+    return game_from_text(tmp_path, RULESET.replace("RESULT_CHANGE", change).replace("RESULT", result))
 
 
 def test_a_matchs_results_are_each_seats(tmp_path: Path) -> None:

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import RulesetError
 from interpreter.loader import Game
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -87,12 +88,6 @@ match:
 """
 
 
-def _game(tmp_path: Path, text: str = RULESET) -> Game:
-    path = tmp_path / "seating.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def _logs(state) -> list[str]:  # type: ignore[no-untyped-def]
     return [event["text"] for event in state.events if event.get("type") == "log"]
 
@@ -102,7 +97,7 @@ def _stack(game: Game, first: list[str]) -> list[str]:
 
 
 def test_the_seats_sit_in_number_order_until_a_seating_step(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=1)
     assert state.observation(0)["seating"] == [0, 1, 2, 3]
     state.apply("p0 choose stay")
@@ -113,7 +108,7 @@ def test_the_seats_sit_in_number_order_until_a_seating_step(tmp_path: Path) -> N
 
 
 def test_everything_that_goes_round_the_table_follows_the_new_places(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=1)
     state.apply("p0 choose move")  # clockwise: p0, p2, p1, p3
     assert state.observation(1)["seating"] == [0, 2, 1, 3]
@@ -145,7 +140,7 @@ def test_everything_that_goes_round_the_table_follows_the_new_places(tmp_path: P
 
 
 def test_a_copy_keeps_its_own_places(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=1)
     copy = state.clone()
     copy.apply("p0 choose move")
@@ -157,7 +152,8 @@ def test_a_copy_keeps_its_own_places(tmp_path: Path) -> None:
 
 
 def test_a_seat_that_plays_alone_keeps_its_team(tmp_path: Path) -> None:
-    game = _game(tmp_path, RULESET.replace("teams: {count: 2}\n", "").replace("to: partner(player)", "to: player"))
+    game = game_from_text(tmp_path, RULESET.replace("teams: {count: 2}\n", "").replace("to: partner(player)",
+                                                                                       "to: player"))
     state = game.new_initial_state(seed=1)
     state.apply("p0 choose move")
     assert state.values["left"] == [2, 3, 1, 0]
@@ -165,15 +161,15 @@ def test_a_seat_that_plays_alone_keeps_its_team(tmp_path: Path) -> None:
 
 
 def test_a_game_without_a_seating_step_shows_no_seating(tmp_path: Path) -> None:
-    game = _game(tmp_path, RULESET.replace("                - choose: move\n                  do:\n"
-                                           "                    - seating: \"[0, 2, 1, 3]\"\n", ""))
+    game = game_from_text(tmp_path, RULESET.replace("                - choose: move\n                  do:\n"
+                                                    "                    - seating: \"[0, 2, 1, 3]\"\n", ""))
     state = game.new_initial_state(seed=1)
     assert "seating" not in state.observation(0)
 
 
 def test_a_seating_that_is_not_every_seat_once_is_a_located_error(tmp_path: Path) -> None:
     text = RULESET.replace('seating: "[0, 2, 1, 3]"', 'seating: "[0, next_seat(1), 2, 3]"')
-    game = _game(tmp_path, text)
+    game = game_from_text(tmp_path, text)
     line = next(number for number, row in enumerate(text.splitlines(), 1) if "seating:" in row)
     state = game.new_initial_state(seed=1)
     with pytest.raises(RulesetRuntimeError, match=r"a seating lists every seat of the table once, clockwise; "
@@ -182,16 +178,16 @@ def test_a_seating_that_is_not_every_seat_once_is_a_located_error(tmp_path: Path
     assert caught.value.where == "hand.phases[0].steps[0].then[0].options[1].do[0].seating"
     location = caught.value.location
     assert location is not None and (location.line, location.column) == (line, 32)
-    short = _game(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"', 'seating: "[0, 2, 1]"'))
+    short = game_from_text(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"', 'seating: "[0, 2, 1]"'))
     with pytest.raises(RulesetRuntimeError, match=r"\[p0, p2, p1\] has p3 missing"):
         short.new_initial_state(seed=1).apply("p0 choose move")
 
 
 def test_validate_wants_a_list_of_seats(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="a seating lists every seat once; this one lists p2 more than once"):
-        _game(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"', 'seating: "[0, 2, 2, 3]"'))
+        game_from_text(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"', 'seating: "[0, 2, 2, 3]"'))
     with pytest.raises(RulesetError, match=r"the seats in their new places must be list\[seat\], not seat"):
-        _game(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"', "seating: dealer"))
+        game_from_text(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"', "seating: dealer"))
     with pytest.raises(RulesetError, match="unexpected key `to`"):
-        _game(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"',
-                                        'seating: "[0, 2, 1, 3]"\n                      to: 1'))
+        game_from_text(tmp_path, RULESET.replace('seating: "[0, 2, 1, 3]"',
+                                                 'seating: "[0, 2, 1, 3]"\n                      to: 1'))

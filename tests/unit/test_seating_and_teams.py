@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter import CHANCE, load_ruleset
-from interpreter.loader import Game
+from interpreter import CHANCE
 from interpreter.runners.scenarios import run_file
+from tests.play_helpers import game_from_text
 
 TEAMS_THEN_SEATS = """
 format: 1
@@ -50,14 +50,8 @@ match:
 """
 
 
-def _game(tmp_path: Path, text: str, name: str = "game.yaml") -> Game:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def test_a_team_formed_in_the_hand_survives_a_seating(tmp_path: Path) -> None:
-    game = _game(tmp_path, TEAMS_THEN_SEATS)
+    game = game_from_text(tmp_path, TEAMS_THEN_SEATS)
     state = game.new_initial_state(seed=3)
     assert state.current_player == CHANCE
     won: list[int] = []
@@ -73,9 +67,10 @@ def test_a_team_formed_in_the_hand_survives_a_seating(tmp_path: Path) -> None:
 
 
 def test_a_scenario_started_with_a_team_formed_keeps_it_through_a_seating(tmp_path: Path) -> None:
-    _game(tmp_path, TEAMS_THEN_SEATS.replace("        - if: hand_number == 1\n          then:\n"
-                                             "            - form_team: \"[0, 1]\"\n", "        - if: true\n"
-                                             "          then:\n").replace("hands: 2", "hands: 1"), "started.yaml")
+    game_from_text(tmp_path, TEAMS_THEN_SEATS.replace("        - if: hand_number == 1\n          then:\n"
+                                                      "            - form_team: \"[0, 1]\"\n", "        - if: true\n"
+                                                      "          then:\n").replace("hands: 2", "hands: 1"),
+                   name="started.yaml")
     scenario = """
 ruleset: started.yaml
 cases:
@@ -123,7 +118,7 @@ match:
 
 
 def test_a_simultaneous_rounds_effects_follow_the_places(tmp_path: Path) -> None:
-    game = _game(tmp_path, SIMULTANEOUS)
+    game = game_from_text(tmp_path, SIMULTANEOUS)
     state = game.new_initial_state(seed=1)
     deciding = []
     while state.values["order"] == []:

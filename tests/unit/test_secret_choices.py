@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.engine.resample import knowledge
 from interpreter.engine.state import State
 from interpreter.runners.transcript import describe
+from tests.play_helpers import game_from_text
 
 # Each seat lays one card of its hand face down in a pile nobody sees: all at once in a simultaneous round, or
 # in turn; SECRET is replaced by `true` or `false`.
@@ -53,9 +54,7 @@ def _played(tmp_path: Path, *, secret: bool, simultaneous: bool) -> State:
     """A match played up to the end of the round, each seat laying its first card."""
     text = GAME.replace("SECRET", "true" if secret else "false").replace(
         "ROUND", "simultaneous: true" if simultaneous else "where: true")
-    path = tmp_path / "laid.yaml"
-    path.write_text(text, encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=3)
+    state = game_from_text(tmp_path, text).new_initial_state(seed=3)
     while not state.is_terminal:
         if state.current_player == CHANCE:
             state.apply_chance()

@@ -10,8 +10,8 @@ import pytest
 
 from interpreter import load_ruleset
 from interpreter.errors import RulesetError
-from interpreter.loader import Game
 from interpreter.view import table_view
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,14 +58,8 @@ show:
 """
 
 
-def _game(tmp_path: Path, text: str = RULESET) -> Game:
-    path = tmp_path / "shown.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def test_a_definition_is_shown_as_a_value_of_the_table(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=2)
     state.apply_chance()
     shown = {variable.name: variable for variable in table_view(state, 1).variables}
@@ -101,5 +95,5 @@ def test_bridge_shows_the_board_and_its_vulnerability(tmp_path: Path) -> None:
 def test_validate_refuses_a_definition_that_is_not_one_public_value(tmp_path: Path, name: str, message: str) -> None:
     with pytest.raises(RulesetError) as caught:
         shown = f"    - {{name: pile_top}}\n    - {{name: {name}}}\n"
-        _game(tmp_path, RULESET.replace("    - {name: pile_top}\n", shown))
+        game_from_text(tmp_path, RULESET.replace("    - {name: pile_top}\n", shown))
     assert message in str(caught.value)

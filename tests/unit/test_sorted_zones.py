@@ -11,6 +11,7 @@ from interpreter import load_ruleset
 from interpreter.errors import RulesetError
 from interpreter.loader import Game
 from interpreter.view import table_view
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,12 +52,6 @@ show:
 STACK = ["KD", "7S", "10H", "AS", "8C", "7H", "9S", "QC", "JD", "8D"]
 
 
-def _game(tmp_path: Path, text: str = RULESET) -> Game:
-    path = tmp_path / "open.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def _stack(game: Game) -> list[str]:
     """STACK on top, the other cards under it in the deck's order."""
     return STACK + [text for text in map(game.deck.card_text, game.deck.cards(2)) if text not in STACK]
@@ -67,7 +62,7 @@ def _zone(game: Game, state, name: str, owner: str, seat: int):  # type: ignore[
 
 
 def test_a_zone_shown_sorted_shows_its_cards_as_a_hand(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=1)
     state.apply_chance(_stack(game))  # dealt from the dealer p0's left: p1 gets KD 10H 8C 9S JD, p0 7S AS 7H QC 8D
     assert [game.deck.card_text(card) for card in state.values["open"]] == ["KD", "10H", "8C", "9S", "JD"]
@@ -75,7 +70,7 @@ def test_a_zone_shown_sorted_shows_its_cards_as_a_hand(tmp_path: Path) -> None:
     assert _zone(game, state, "open", "", 0).cards == ("9S", "10H", "JD", "KD", "8C")
     # p0's hand, face up: p1 sees it sorted too.
     assert _zone(game, state, "hand", "p0", 1).face_up == ("7S", "AS", "7H", "8D", "QC")
-    unsorted = _game(tmp_path, RULESET.replace("    - {name: open, sorted: true}", "    - {name: open}"))
+    unsorted = game_from_text(tmp_path, RULESET.replace("    - {name: open, sorted: true}", "    - {name: open}"))
     state = unsorted.new_initial_state(seed=1)
     state.apply_chance(_stack(unsorted))
     assert _zone(unsorted, state, "open", "", 0).cards == ("KD", "10H", "8C", "9S", "JD")  # the zone's order
@@ -83,7 +78,7 @@ def test_a_zone_shown_sorted_shows_its_cards_as_a_hand(tmp_path: Path) -> None:
 
 def test_a_zone_shown_sorted_follows_the_games_hand_order(tmp_path: Path) -> None:
     text = RULESET.replace("show:\n  hand: hand\n", "show:\n  hand: hand\n  hand_order: 10 - order(card.rank)\n")
-    game = _game(tmp_path, text)
+    game = game_from_text(tmp_path, text)
     state = game.new_initial_state(seed=1)
     state.apply_chance(_stack(game))
     # High to low whatever the suit; cards of equal place keep the deck's order.
@@ -108,5 +103,5 @@ def test_bridge_shows_the_dummy_sorted_into_suits() -> None:
 
 def test_validate_sorts_only_zones_of_cards(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match=r"`show\.zones` sorts the zone `melds`, which holds melds"):
-        _game(tmp_path, RULESET.replace("    - {name: hand, sorted: true}",
-                                        "    - {name: hand, sorted: true}\n    - {name: melds, sorted: true}"))
+        game_from_text(tmp_path, RULESET.replace("    - {name: hand, sorted: true}",
+                                                 "    - {name: hand, sorted: true}\n    - {name: melds, sorted: true}"))

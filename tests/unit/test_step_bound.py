@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import interpreter.engine.game
-from interpreter import load_ruleset
 from interpreter.engine.errors import RulesetRuntimeError
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
@@ -24,9 +24,8 @@ def small_bound(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _stopped(tmp_path: Path, old: str, new: str) -> RulesetRuntimeError:
     assert old in TINY
-    path = tmp_path / "loop.yaml"
-    path.write_text(TINY.replace(old, new), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    game = game_from_text(tmp_path, TINY.replace(old, new), name="loop.yaml")  # (a test reads it back)
+    state = game.new_initial_state(seed=1, players=2)
     with pytest.raises(RulesetRuntimeError) as raised:
         state.apply_chance()  # the deal, then the loop
     return raised.value

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
 from interpreter.errors import RulesetError
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
@@ -20,9 +20,7 @@ def _load(tmp_path: Path, steps: str) -> None:
                         "  - {name: trump, type: suit}\n  - {name: out, type: seat, initial: null}\n"
                         "  - {name: bid, type: int, per: seat, initial: null}")
     text = text.replace("  led: trick[0].suit", "  led: trick[0].suit\n  current: out")
-    path = tmp_path / "game.yaml"
-    path.write_text(text.replace(SET_TRUMP, SET_TRUMP + steps), encoding="utf-8")
-    load_ruleset(path)
+    game_from_text(tmp_path, text.replace(SET_TRUMP, SET_TRUMP + steps))
 
 
 def test_the_branch_of_a_null_test_may_use_the_value(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from interpreter.engine.state import State
 from interpreter.errors import RulesetError
 from interpreter.runners.table_text import view_text
 from interpreter.view import TableView, arranged_hand, sort_hand, table_view
-from tests.play_helpers import play_out, random_choices
+from tests.play_helpers import game_from_text, play_out, random_choices
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted([*ROOT.glob("rulesets/*.yaml"), *ROOT.glob("rulesets/variants/*.yaml"),
@@ -118,8 +118,7 @@ def test_without_show_every_zone_and_variable_is_shown_under_its_name(tmp_path: 
     text = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
     bare = re.sub(r"\nshow:\n(  .*\n)+", "\n", text)
     assert "show:" not in bare
-    (tmp_path / "bare.yaml").write_text(bare, encoding="utf-8")
-    state = load_ruleset(tmp_path / "bare.yaml").new_initial_state(seed=1, players=2)
+    state = game_from_text(tmp_path, bare).new_initial_state(seed=1, players=2)
     play_out(state, random_choices(1), 6)
     view = table_view(state, 0)
     assert [variable.label for variable in view.variables] == ["tricks", "score", "trump"]
@@ -159,10 +158,8 @@ def test_hand_group_needs_hand_order(tmp_path: Path) -> None:
     text = (ROOT / "tests" / "games" / "skat.yaml").read_text(encoding="utf-8")
     start = text.index("  hand_order: |")
     end = text.index("  hand_group:")
-    path = tmp_path / "skat.yaml"
-    path.write_text(text[:start] + text[end:], encoding="utf-8")
     with pytest.raises(RulesetError, match="give `hand_order` too"):
-        load_ruleset(path)
+        game_from_text(tmp_path, text[:start] + text[end:])
 
 
 def _to_trick(path: Path, cards: int, seed: int) -> State:

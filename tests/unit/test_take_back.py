@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
 from interpreter.errors import RulesetError
 from interpreter.loader import Game
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -79,12 +79,6 @@ match:
 DEAL = ["2S", "4S", "9H", "3H", "5H", "8S"]
 
 
-def _game(tmp_path: Path, text: str = RULESET) -> Game:
-    path = tmp_path / "take_back.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def _dealt(game: Game):  # type: ignore[no-untyped-def]
     state = game.new_initial_state(seed=1)
     rest = [game.deck.card_text(c) for c in game.deck.cards(3) if game.deck.card_text(c) not in DEAL]
@@ -101,7 +95,7 @@ def _cards(game: Game, cards: list[int]) -> list[str]:
 
 
 def test_a_card_taken_back_returns_to_the_hand_and_the_same_seat_plays_again(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = _dealt(game)
     state.apply("p1 play 2S")
     assert state.broken("p2 play 5H") == ["follow suit"]  # offered, marked as breaking the rule
@@ -122,7 +116,7 @@ def test_a_card_taken_back_returns_to_the_hand_and_the_same_seat_plays_again(tmp
 
 
 def test_the_last_card_of_a_trick_is_taken_back_before_the_trick_is_won(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = _dealt(game)
     state.apply("p1 play 2S")
     state.apply("p2 play 4S")
@@ -135,7 +129,7 @@ def test_the_last_card_of_a_trick_is_taken_back_before_the_trick_is_won(tmp_path
 
 
 def test_a_card_that_stands_stays_and_a_copy_keeps_its_own_trick(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = _dealt(game)
     state.apply("p1 play 2S")
     state.apply("p2 play 5H")
@@ -152,7 +146,7 @@ def test_take_back_is_a_step_of_after_card_only(tmp_path: Path) -> None:
                             "            - {move: all, from: trick, to: played}\n            - take_back: card\n")
     with pytest.raises(RulesetError, match="`take_back` takes back the card just played to a trick: it is a step "
                                            "of a trick's `after_card`") as caught:
-        _game(tmp_path, moved)
+        game_from_text(tmp_path, moved)
     assert "(at hand.phases[1].steps[0].then[2].take_back)" in str(caught.value)
     with pytest.raises(RulesetError, match=r"must be .card. \(at .*take_back\)"):
-        _game(tmp_path, RULESET.replace("take_back: card", "take_back: trick"))
+        game_from_text(tmp_path, RULESET.replace("take_back: card", "take_back: trick"))

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.actions import Action
 from interpreter.engine.decisions import why_none
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 from interpreter.interop.catalogue import ActionCatalogue
+from tests.play_helpers import game_from_text
 
 RUMMY = """
 format: 1
@@ -74,9 +75,7 @@ match:
 def _rummy(tmp_path: Path, hand: str, pile: str, table: str = "", packs: int = 1) -> State:
     """The seat in turn holds `hand`, the pile holds `pile` (its top card last) and the seat's table the melds
     of `table` (melds joined by `/`); every other card is in the stock."""
-    path = tmp_path / "rummy.yaml"
-    path.write_text(RUMMY.replace("PACKS", str(packs)), encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state = game_from_text(tmp_path, RUMMY.replace("PACKS", str(packs))).new_initial_state(seed=1, players=2)
     while state.current_player == CHANCE:
         state.apply_chance()
     seat, deck = state.current_player, state.game.deck

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter import CHANCE, load_ruleset
-from interpreter.loader import Game
+from interpreter import CHANCE
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -76,18 +76,12 @@ match:
 """
 
 
-def _game(tmp_path: Path) -> Game:
-    path = tmp_path / "exchange.yaml"
-    path.write_text(RULESET, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def _texts(state, seat=None):  # type: ignore[no-untyped-def]
     return [state.action_text(action) for action in state.legal_actions()]
 
 
 def test_steps_and_a_decision_run_between_the_cards_of_a_trick(tmp_path: Path) -> None:
-    game = _game(tmp_path)
+    game = game_from_text(tmp_path, RULESET)
     state = game.new_initial_state(seed=3)
     assert state.current_player == CHANCE
     dealer = state.values["dealer"]

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.errors import RulesetError
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -55,9 +56,7 @@ LOW_WINS = "beats: card.suit == winning.suit and order(card.rank) < order(winnin
 
 
 def _game(tmp_path: Path, rule: str):  # type: ignore[no-untyped-def]
-    path = tmp_path / "low.yaml"
-    path.write_text(RULESET.replace("RULE", rule), encoding="utf-8")
-    return load_ruleset(path)
+    return game_from_text(tmp_path, RULESET.replace("RULE", rule))
 
 
 def _play(tmp_path: Path, rule: str) -> list[str]:
@@ -113,9 +112,7 @@ def test_to_play_is_bound_when_a_clause_that_can_fail_reads_it(tmp_path: Path, s
             '              reason: "lead a spade"')
     text = RULESET.replace('              reason: "follow suit"', rule).replace(
         "define:\n", f"define:\n  spades_first: \"{'true' if strict else 'false'}\"\n").replace("RULE", LOW_WINS)
-    path = tmp_path / "spades_first.yaml"
-    path.write_text(text, encoding="utf-8")
-    state = load_ruleset(path).new_initial_state(seed=1, players=2)
+    state = game_from_text(tmp_path, text).new_initial_state(seed=1, players=2)
     dealt = ["5S", "3S", "9S", "7S", "2H", "KH"]
     rest = [card for card in state.values["stock"] if state.card_text(card) not in dealt]
     state.apply_chance(dealt + [state.card_text(card) for card in rest])

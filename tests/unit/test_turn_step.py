@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import RulesetError
 from interpreter.loader import Game
+from tests.play_helpers import game_from_text
 
 RULESET = """
 format: 1
@@ -52,12 +53,6 @@ match:
 SHOWN = 'cards: "[last(hand[next_seat(dealer)])]"'
 
 
-def _game(tmp_path: Path, text: str = RULESET) -> Game:
-    path = tmp_path / "show.yaml"
-    path.write_text(text, encoding="utf-8")
-    return load_ruleset(path)
-
-
 def _dealt(game: Game, seed: int = 3):  # type: ignore[no-untyped-def]
     state = game.new_initial_state(seed=seed)
     while state.current_player == CHANCE:
@@ -66,7 +61,7 @@ def _dealt(game: Game, seed: int = 3):  # type: ignore[no-untyped-def]
 
 
 def test_every_card_or_the_listed_ones_turn_face_up_where_they_lie(tmp_path: Path) -> None:
-    state = _dealt(_game(tmp_path))
+    state = _dealt(game_from_text(tmp_path, RULESET))
     dealer, other = 0, 1
     dealer_hand, other_hand = state.values["hand"][dealer], state.values["hand"][other]
     assert sorted(state.face_up.of(("hand", dealer))) == sorted(dealer_hand)
@@ -78,7 +73,7 @@ def test_every_card_or_the_listed_ones_turn_face_up_where_they_lie(tmp_path: Pat
 
 
 def test_cards_turn_face_down_again(tmp_path: Path) -> None:
-    state = _dealt(_game(tmp_path))
+    state = _dealt(game_from_text(tmp_path, RULESET))
     first = state.values["hand"][0][0]
     state.apply(state.legal_actions()[0])
     still_up = list(state.face_up.of(("hand", 0)))
@@ -87,7 +82,7 @@ def test_cards_turn_face_down_again(tmp_path: Path) -> None:
 
 def test_a_card_not_in_the_zone_is_a_runtime_error_at_the_step(tmp_path: Path) -> None:
     text = RULESET.replace(SHOWN, "cards: \"[c for c in stock if c.rank == 6] + [c for c in stock]\"")
-    game = _game(tmp_path, text)
+    game = game_from_text(tmp_path, text)
     state = game.new_initial_state(seed=3)
     with pytest.raises(RulesetRuntimeError, match="is not in hand: it cannot be turned over there") as caught:
         while state.current_player == CHANCE:
@@ -98,7 +93,7 @@ def test_a_card_not_in_the_zone_is_a_runtime_error_at_the_step(tmp_path: Path) -
 
 def test_two_copies_turn_one_at_a_time(tmp_path: Path) -> None:
     text = RULESET.replace(SHOWN, "cards: \"[c for c in hand[next_seat(dealer)] if c.rank == 1]\"")
-    game = _game(tmp_path, text)
+    game = game_from_text(tmp_path, text)
     for seed in range(200):  # a deal where the other seat holds both copies of one card
         state = game.new_initial_state(seed=seed)
         while state.current_player == CHANCE:
@@ -113,8 +108,8 @@ def test_two_copies_turn_one_at_a_time(tmp_path: Path) -> None:
 
 def test_turn_checks_its_zone_and_cards(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="unknown zone `hands`"):
-        _game(tmp_path, RULESET.replace("- turn: hand[dealer]\n", "- turn: hands[dealer]\n"))
+        game_from_text(tmp_path, RULESET.replace("- turn: hand[dealer]\n", "- turn: hands[dealer]\n"))
     with pytest.raises(RulesetError, match="the cards to turn"):
-        _game(tmp_path, RULESET.replace(SHOWN, "cards: 3"))
+        game_from_text(tmp_path, RULESET.replace(SHOWN, "cards: 3"))
     with pytest.raises(RulesetError, match="face"):
-        _game(tmp_path, RULESET.replace("face: down", "face: sideways"))
+        game_from_text(tmp_path, RULESET.replace("face: down", "face: sideways"))
