@@ -16,8 +16,9 @@ knows; what a seat may not see is which cards they are. (A ruleset whose destina
 would let a seat follow its own card there; the engine's rulesets do not.)
 
 Not modelled: the order of cards in a zone the seat cannot see (only which cards, and how many), variables a seat
-may not see (kept as they are), and a state that was not played from its match's start (a scenario started at a
-phase): for it, knowledge is followed from the first time it is asked, starting from what the seat sees then.
+may not see that hold anything but cards (kept as they are: variables of cards follow the cards dealt again), and
+a state that was not played from its match's start (a scenario started at a phase): for it, knowledge is
+followed from the first time it is asked, starting from what the seat sees then.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.observation import sees_zone
+from interpreter.engine.observation import sees_variable, sees_zone
 from interpreter.engine.shuffling import shuffle
 from interpreter.engine.zones import ZoneKey
 
@@ -299,23 +300,29 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
         for index, card in zip(free, dealt, strict=True):
             exchanged.setdefault(cards[index], []).append(card)
             cards[index] = card
-    _exchange_hidden_variables(trial, exchanged)
+    _exchange_hidden_variables(trial, seat, exchanged)
     _redraw_secret_choices(trial, seat, rng)
     return trial
 
 
-def _exchange_hidden_variables(trial: State, exchanged: dict[int, list[int]]) -> None:
-    """A variable seen by nobody holds cards (`visibility: nobody`): each card of it that was dealt again is
-    replaced by the card now in its place, so the value follows the cards dealt and tells nothing of the real
-    ones (the cards that stayed where they were stay in it)."""
+def _exchange_hidden_variables(trial: State, seat: int, exchanged: dict[int, list[int]]) -> None:
+    """The variables of cards the seat does not see (seen by nobody, which holds cards; or by their owner or
+    team alone, for the others' values): each card of such a value that was dealt again is replaced by the card
+    now in its place, so the value follows the cards dealt and tells nothing of the real ones (the cards that
+    stayed where they were stay in it). Hidden values of other types are kept as they are."""
     for name, variable in trial.game.ruleset.variables.items():
-        if variable.visibility != "nobody":
+        if variable.visibility == "public" or variable.type not in _CARD_TYPES or variable.by is not None:
             continue
         stored = trial.values[name]
         if variable.per == "table":
-            trial.values[name] = _exchanged(stored, exchanged)
+            if variable.visibility == "nobody":
+                trial.values[name] = _exchanged(stored, exchanged)
         else:
-            trial.values[name] = [_exchanged(value, exchanged) for value in stored]
+            trial.values[name] = [value if sees_variable(trial, variable, owner, seat) else
+                                  _exchanged(value, exchanged) for owner, value in enumerate(stored)]
+
+
+_CARD_TYPES = ("card", "list[card]")  # (the types of the values `_exchanged` deals again)
 
 
 def _exchanged(value: Any, exchanged: dict[int, list[int]]) -> Any:

@@ -36,8 +36,8 @@ def describe(event: dict[str, Any], viewer: int | None = None) -> str | None:
 
 
 def is_hidden_from(event: dict[str, Any], seat: int) -> bool:
-    """Whether an event is an action that `seat` may not see (a hidden discard, a choice of a simultaneous
-    round before it is revealed): the engine lists those seats as its `secret_from`."""
+    """Whether an event is an action that `seat` may not see (a hidden discard, a secret choice, a choice of a
+    simultaneous round before it is revealed): the engine lists those seats as its `secret_from`."""
     return event["type"] == "action" and seat in event.get("secret_from", ())
 
 

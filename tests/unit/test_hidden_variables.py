@@ -116,6 +116,27 @@ def test_a_copy_dealt_again_holds_the_cards_dealt_in_place_of_its_own(tmp_path: 
     assert state.values["widow"] == real_widow  # (the state itself is left as it was)
 
 
+def test_a_variable_of_cards_its_owner_alone_sees_follows_the_cards_dealt_again_for_the_others(
+        tmp_path: Path) -> None:
+    # (`visibility: owner`: a bot's redeal for another seat must not keep the owner's real cards in it, which
+    # would tell the bot what it cannot see, and name cards that are now elsewhere)
+    game = game_from_text(tmp_path, RULESET.replace(
+        "{name: own_first, type: card, per: seat, visibility: nobody, initial: null}",
+        "{name: own_first, type: card, per: seat, visibility: owner, initial: null}"))
+    state = game.new_initial_state(seed=4)
+    state.apply_chance()
+    real = list(state.values["own_first"])
+    rng = random.Random(9)
+    others_moved = False
+    for _ in range(20):
+        trial = state.resample(1, rng)
+        assert trial.values["own_first"][1] == real[1]  # its own value, which it sees, as it is
+        assert trial.values["own_first"] == [first[0] for first in trial.values["hand"]]
+        others_moved = others_moved or trial.values["own_first"][0] != real[0]
+    assert others_moved
+    assert state.values["own_first"] == real
+
+
 def test_validate_wants_cards_and_no_random_pick(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match=r"`widow_size` is seen by nobody, so it holds cards \(`card` or "
                                            r"`list\[card\]`\), not `int`"):

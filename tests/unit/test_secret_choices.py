@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE
+from interpreter import CHANCE, load_ruleset
 from interpreter.engine.resample import knowledge
 from interpreter.engine.state import State
 from interpreter.runners.transcript import describe
 from tests.play_helpers import game_from_text
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
 
 # Each seat lays one card of its hand face down in a pile nobody sees: all at once in a simultaneous round, or
 # in turn; SECRET is replaced by `true` or `false`.
@@ -103,3 +105,27 @@ def test_a_simultaneous_rounds_choices_that_are_not_secret_are_revealed(tmp_path
     laid = [state.game.deck.parse_card(action.split()[-1]) for action in actions]
     known = knowledge(state, 1).get(("pile", -1), {})
     assert all(known[card] == 1 for card in laid)  # (every seat saw every card revealed)
+
+
+def test_hearts_passed_at_once_a_seat_sees_only_its_own_pass_and_the_cards_passed_to_it() -> None:
+    # tests/games/hearts.yaml, `simultaneous_pass`: three cards each in one secret choice, passed to the left in
+    # the first hand. p2 passed its cards to p3 and received p1's; it must know nothing of p0's cards to p1 or
+    # p3's to p0.
+    state = load_ruleset(GAMES / "hearts.yaml", {"simultaneous_pass": True}).new_initial_state(seed=2)
+    while state.phase != "play":
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        else:
+            state.apply(state.legal_actions()[0])
+    passes = {event["seat"]: event["action"] for event in state.events if event["type"] == "action"}
+    assert sorted(passes) == [0, 1, 2, 3]
+    assert not [event for event in state.events if event["type"] == "reveal"]
+    seen = _seen_by(state, 2)
+    assert passes[2] in seen and sorted(line for line in seen if line != passes[2]) == [
+        "p0 chooses", "p1 chooses", "p3 chooses"]
+    deck = state.game.deck
+    passed = {seat: [deck.parse_card(word) for word in text.split()[4::2]] for seat, text in passes.items()}
+    known = knowledge(state, 2)
+    assert all(known.get(("hand", 1), {}).get(card, 0) == 0 for card in passed[0])  # p0's, now p1's
+    assert all(known.get(("hand", 0), {}).get(card, 0) == 0 for card in passed[3])  # p3's, now p0's
+    assert all(known.get(("hand", 3), {}).get(card, 0) == 1 for card in passed[2])  # its own, now p3's
