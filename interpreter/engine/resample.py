@@ -311,18 +311,25 @@ def _exchange_hidden_variables(trial: State, seat: int, exchanged: dict[int, lis
     now in its place, so the value follows the cards dealt and tells nothing of the real ones (the cards that
     stayed where they were stay in it). Hidden values of other types are kept as they are."""
     for name, variable in trial.game.ruleset.variables.items():
-        if variable.visibility == "public" or variable.type not in _CARD_TYPES or variable.by is not None:
+        if variable.visibility == "public" or variable.type not in _CARD_TYPES:
             continue
         stored = trial.values[name]
+        keyed = variable.by is not None  # (a value per key, `by:`: a dict of them)
         if variable.per == "table":
             if variable.visibility == "nobody":
-                trial.values[name] = _exchanged(stored, exchanged)
+                trial.values[name] = _exchanged_keyed(stored, exchanged) if keyed else _exchanged(stored, exchanged)
         else:
             trial.values[name] = [value if sees_variable(trial, variable, owner, seat) else
-                                  _exchanged(value, exchanged) for owner, value in enumerate(stored)]
+                                  _exchanged_keyed(value, exchanged) if keyed else _exchanged(value, exchanged)
+                                  for owner, value in enumerate(stored)]
 
 
 _CARD_TYPES = ("card", "list[card]")  # (the types of the values `_exchanged` deals again)
+
+
+def _exchanged_keyed(values: dict[Any, Any], exchanged: dict[int, list[int]]) -> dict[Any, Any]:
+    """A value per key (`by:`), each key's card or cards exchanged as `_exchanged` does."""
+    return {key: _exchanged(value, exchanged) for key, value in values.items()}
 
 
 def _exchanged(value: Any, exchanged: dict[int, list[int]]) -> Any:

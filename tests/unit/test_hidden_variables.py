@@ -137,6 +137,49 @@ def test_a_variable_of_cards_its_owner_alone_sees_follows_the_cards_dealt_again_
     assert state.values["own_first"] == real
 
 
+def test_a_variable_of_cards_by_suit_its_owner_alone_sees_follows_the_cards_dealt_again(tmp_path: Path) -> None:
+    # (a value per key, `by: suit`: each seat's lowest card of each suit it holds, null for a suit it lacks)
+    text = RULESET.replace(
+        "  - {name: widow_size, type: int, initial: 0}\n",
+        "  - {name: widow_size, type: int, initial: 0}\n"
+        "  - {name: low, type: card, per: seat, by: suit, visibility: owner, initial: null}\n").replace(
+        "        - set: widow_size\n",
+        "        - for_each: seats()\n"
+        "          do:\n"
+        "            - for_each: \"[S, H, D, C]\"\n"
+        "              as: s\n"
+        "              do:\n"
+        "                - if: any(c.suit == s for c in hand[player])\n"
+        "                  then:\n"
+        "                    - set: low[player][s]\n"
+        "                      to: \"first([c for c in hand[player] if c.suit == s])\"\n"
+        "        - set: widow_size\n")
+    game = game_from_text(tmp_path, text)
+    state = game.new_initial_state(seed=4)
+    state.apply_chance()
+    real = [dict(value) for value in state.values["low"]]
+    assert sum(card is not None for card in real[0].values()) >= 1
+    suit_of = game.deck.suit_of
+
+    def firsts(hand: list[int]) -> dict[int, int | None]:
+        return {suit: next((card for card in hand if suit_of[card] == suit), None) for suit in real[0]}
+
+    rng = random.Random(9)
+    moved = False
+    for _ in range(20):
+        trial = state.resample(1, rng)
+        assert trial.values["low"][1] == real[1]  # its own, as it is
+        for owner in (0, 2):  # the others': the cards dealt in the places of the real ones
+            for suit, card in trial.values["low"][owner].items():
+                if real[owner][suit] is None:
+                    assert card is None
+                else:
+                    assert card == trial.values["hand"][owner][state.values["hand"][owner].index(real[owner][suit])]
+        moved = moved or trial.values["low"][0] != real[0]
+    assert moved and state.values["low"] == real
+    assert all(firsts(state.values["hand"][owner]) == real[owner] for owner in range(3))
+
+
 def test_validate_wants_cards_and_no_random_pick(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match=r"`widow_size` is seen by nobody, so it holds cards \(`card` or "
                                            r"`list\[card\]`\), not `int`"):
