@@ -351,6 +351,25 @@ class StepChecker:
         if scalar(entries.get("repeat")) is True and not ends:
             self.checker.error("no-end", "a repeated decision needs an option with `ends: true`", entries["decide"],
                                (*path, "decide"), hint="mark the option that finishes the turn, e.g. the discard")
+        self._check_secrets_kept(options, path)
+
+    def _check_secrets_kept(self, options: SequenceNode, path: Path) -> None:
+        """A secret choice beside an option that is not secret: the others see `p1 chooses` for the one and the
+        whole action for the other, so they learn which was taken (a warning: that may be meant)."""
+        mappings = [(index, option) for index, option in enumerate(options.items) if isinstance(option, MappingNode)]
+        secret = [(index, option) for index, option in mappings if scalar(option.entries.get("secret")) is True]
+        if not secret or len(secret) == len(mappings):
+            return
+        index, option = secret[0]
+        shown = next(other for _, other in mappings if scalar(other.entries.get("secret")) is not True)
+        verb = next((key for key in _VERBS if key in shown.entries), "option")
+        name = scalar(shown.entries[verb]) if verb in shown.entries else ""
+        self.checker.error(
+            "secret-mixed", f"the secret choice `{scalar(option.entries['choose'])}` sits beside `{verb} {name}`, "
+            "which is not secret: the other seats see which of them was taken", option.entries["secret"],
+            (*path, "options", index, "secret"),
+            hint="make every option of the decision secret, if which one was taken is to stay hidden too",
+            severity="warning")
 
     def option(self, node: MappingNode, path: Path, scope: Scope) -> None:
         entries = node.entries
@@ -563,6 +582,7 @@ class StepChecker:
 
 
 _BARE_NAME = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*")
+_VERBS = ("choose", "play", "discard", "draw", "take", "meld", "add")  # (an option's verb: one of these keys)
 
 
 def _root_name(tree: ast.Node) -> str:

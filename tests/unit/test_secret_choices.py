@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE, load_ruleset, validate_file
 from interpreter.engine.resample import knowledge
 from interpreter.engine.state import State
 from interpreter.runners.transcript import describe
@@ -129,3 +129,21 @@ def test_hearts_passed_at_once_a_seat_sees_only_its_own_pass_and_the_cards_passe
     assert all(known.get(("hand", 1), {}).get(card, 0) == 0 for card in passed[0])  # p0's, now p1's
     assert all(known.get(("hand", 0), {}).get(card, 0) == 0 for card in passed[3])  # p3's, now p0's
     assert all(known.get(("hand", 3), {}).get(card, 0) == 1 for card in passed[2])  # its own, now p3's
+
+
+def test_a_secret_choice_beside_an_open_option_is_a_warning(tmp_path: Path) -> None:
+    # `p0 chooses` beside `p0 choose pass`: the others see which was taken.
+    mixed = GAME.replace("ROUND", "where: true").replace("SECRET", "true").replace(
+        "              options:\n", "              options:\n                - choose: pass\n", 1)
+    path = tmp_path / "mixed.yaml"
+    path.write_text(mixed, encoding="utf-8")
+    findings = validate_file(path)
+    assert [(d.code, d.severity) for d in findings] == [("secret-mixed", "warning")]
+    assert "`lay` sits beside `choose pass`" in findings[0].message
+    assert findings[0].yaml_path.endswith("options[1].secret")
+    # Every option secret, or none: no warning.
+    path.write_text(mixed.replace("                - choose: pass\n",
+                                  "                - choose: pass\n                  secret: true\n"), encoding="utf-8")
+    assert validate_file(path) == []
+    path.write_text(GAME.replace("ROUND", "where: true").replace("SECRET", "false"), encoding="utf-8")
+    assert validate_file(path) == []
