@@ -7,6 +7,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from interpreter.actions import KINDS
 from interpreter.dsl import ast
 from interpreter.dsl.operators import null_guards
 from interpreter.dsl.types import ANY, BOOL, CARD, CARDS, INT, MELD, NUM, NUMBERS, SEAT, Type, list_of
@@ -362,7 +363,7 @@ class StepChecker:
             return
         index, option = secret[0]
         shown = next(other for _, other in mappings if scalar(other.entries.get("secret")) is not True)
-        verb = next((key for key in _VERBS if key in shown.entries), "option")
+        verb = next((key for key in KINDS if key in shown.entries), "option")
         name = scalar(shown.entries[verb]) if verb in shown.entries else ""
         self.checker.error(
             "secret-mixed", f"the secret choice `{scalar(option.entries['choose'])}` sits beside `{verb} {name}`, "
@@ -582,7 +583,6 @@ class StepChecker:
 
 
 _BARE_NAME = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*")
-_VERBS = ("choose", "play", "discard", "draw", "take", "meld", "add")  # (an option's verb: one of these keys)
 
 
 def _root_name(tree: ast.Node) -> str:
