@@ -185,7 +185,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
                                    "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
         if not Path(resume_path).is_file():  # a device or a pipe would be read forever
             raise click.UsageError(f"--resume: {resume_path} is not a log file")
-        log_file = cli_logs.locked_log(resume_path)  # first: nothing is read or cut while another run writes it
+        # (first: nothing is read or cut while another run writes it)
+        log_file = cli_logs.open_log(resume_path, "--resume")
         state, header, logged, chain = _resumed(resume_path, log_file)
         match_log = MatchLog(log_file, chain)
         game, count, seed = state.game, state.player_count, state.seed
@@ -210,7 +211,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     if state is None and log_path is None and human is not None:  # a person's match is always on record
         log_path, log_file = cli_logs.record_file(str(header["ruleset"]), seed)
     elif state is None and log_path:  # a new log: emptied once no other run holds it
-        log_file = cli_logs.locked_log(log_path)
+        log_file = cli_logs.open_log(log_path, "--log")
         log_file.truncate(0)
     try:
         writers = cli_logs.open_seat_logs(seat_logs)

@@ -20,6 +20,15 @@ def locked_log(path: str) -> IO[str]:
     return log_file
 
 
+def open_log(path: str, option: str) -> IO[str]:
+    """`locked_log` for a file named on the command line: one that cannot be opened (a folder that does not exist,
+    no permission) is a usage error that names the option, not a failure of the engine."""
+    try:
+        return locked_log(path)
+    except OSError as error:
+        raise click.UsageError(f"{option}: cannot write {path}: {error.strerror or error}") from None
+
+
 UNCHAINED = ("its lines are not chained by hashes (it was written by an older ruledeck), so an edit to a line "
              "could be seen only where it breaks the match")
 
@@ -60,11 +69,11 @@ def open_seat_logs(given: tuple[tuple[int, str], ...]) -> list[SeatLog]:
     writers: list[SeatLog] = []
     for seat, path in given:
         try:
-            file = locked_log(path)
-        except OSError as error:
+            file = open_log(path, "--log-seat")
+        except click.UsageError:
             for writer in writers:
                 writer.file.close()
-            raise click.UsageError(f"--log-seat: cannot write {path}: {error.strerror or error}") from None
+            raise
         file.truncate(0)
         writers.append(SeatLog(file, seat))
     return writers

@@ -80,7 +80,7 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
                                    "match goes on in it; give none of RULESET, --players, --seed, --set, --log")
         if not Path(resume_path).is_file():
             raise click.UsageError(f"--resume: {resume_path} is not a log file")
-        log_file: IO[str] = cli_logs.locked_log(resume_path)
+        log_file: IO[str] = cli_logs.open_log(resume_path, "--resume")
         state, header, logged, chain = _resumed(resume_path, log_file)
         match_log = MatchLog(log_file, chain)
         game, count, seed, log_path = state.game, state.player_count, state.seed, resume_path
@@ -103,7 +103,7 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
         if log_path is None:
             log_path, log_file = cli_logs.record_file(str(header["ruleset"]), seed)
         else:
-            log_file = cli_logs.locked_log(log_path)
+            log_file = cli_logs.open_log(log_path, "--log")
             log_file.truncate(0)
         match_log = MatchLog.start(log_file, log_header(game, header, count, seed))
     if state is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,13 +35,27 @@ def check_backend(backend: str, address: str | None) -> None:
 
 
 def check_plot(path: str | None) -> None:
-    """Before any match is played: a plot needs matplotlib, an optional extra."""
+    """Before any match is played: a plot needs a folder to be written in, and matplotlib, an optional extra."""
     if path is not None:
+        folder = Path(path).parent
+        if not folder.is_dir():
+            raise click.UsageError(f"--plot: cannot write {path}: there is no folder {folder}")
         from interpreter.runners.plot import PlotUnavailable, require_matplotlib
         try:
             require_matplotlib()
         except PlotUnavailable as error:
             raise click.UsageError(str(error)) from None
+
+
+def _written(path: str, draw: Callable[[], None]) -> None:
+    """Draw a plot to its file, once the statistics are printed: a file that cannot be written is said, and the
+    command fails, with nothing printed lost."""
+    try:
+        draw()
+    except OSError as error:
+        click.echo(f"error: --plot: cannot write {path}: {error.strerror or error}", err=True)
+        sys.exit(1)
+    click.echo(f"plot written to {path}", err=True)
 
 
 def run_job(job: Job, *, games: int, seed: int, workers: int, backend: str, address: str | None,
@@ -74,8 +89,7 @@ def report_simulation(game: Game, summary: Summary, *, header: str, as_json: boo
                        "ended (see `match.hand_cap`); their results are as the cap left them")
     if plot_path is not None and summary.records:
         from interpreter.runners.plot import plot_simulation
-        plot_simulation(summary, plot_path, title=header)
-        click.echo(f"plot written to {plot_path}", err=True)
+        _written(plot_path, lambda: plot_simulation(summary, plot_path, title=header))
     if interrupted:
         sys.exit(130)
 
@@ -184,8 +198,7 @@ def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict
             click.echo(line)
     if plot_path is not None and pairs:
         from interpreter.runners.plot import plot_comparison
-        plot_comparison(rows, a, b, plot_path, title="\n".join(header))
-        click.echo(f"plot written to {plot_path}", err=True)
+        _written(plot_path, lambda: plot_comparison(rows, a, b, plot_path, title="\n".join(header)))
     if interrupted:
         sys.exit(130)
 

@@ -133,6 +133,12 @@ def build(report: Callable[[str], None] = lambda line: None) -> Path:
     if find_spec("mypyc") is None:
         raise BuildError("the compiled build needs mypy, which brings mypyc: pip install 'ruledeck[native]'")
     destination = folder()
+    try:  # (the folder the build is kept in, known to be writable before a minute or two of compiling)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        Path(tempfile.mkdtemp(prefix=".writable-", dir=destination.parent)).rmdir()
+    except OSError as error:
+        raise BuildError(f"builds are kept in {destination.parent}, which cannot be written: "
+                         f"{error.strerror or error} (RULEDECK_NATIVE_DIR names another folder)") from None
     with tempfile.TemporaryDirectory(prefix="ruledeck-native-") as work:
         workspace = Path(work)
         # The package's source as mypy reads it (the compiled modules import the others), nothing else.

@@ -124,6 +124,34 @@ def test_a_plot_without_matplotlib_says_how_to_install_it(monkeypatch: pytest.Mo
         assert "Traceback" not in result.output
 
 
+def test_a_plot_into_a_missing_folder_is_refused_before_any_match(tmp_path: Path) -> None:
+    missing = tmp_path / "no such folder" / "plot.png"
+    for command in (["simulate", TINY], ["compare", TINY, "--b-set", "hands=1"]):
+        result = CliRunner().invoke(cli, [*command, "-n", "2", "--plot", str(missing)])
+        assert result.exit_code == 2, result.output
+        assert f"--plot: cannot write {missing}: there is no folder" in result.stderr
+        assert "Traceback" not in result.output and "Matches" not in result.output
+
+
+def test_a_plot_that_cannot_be_written_keeps_the_statistics_printed(monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path: Path) -> None:
+    import interpreter.runners.plot as plot
+
+    def refused(*_arguments: object, **_keywords: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(plot, "require_matplotlib", lambda: None)
+    monkeypatch.setattr(plot, "plot_simulation", refused)
+    monkeypatch.setattr(plot, "plot_comparison", refused)
+    path = tmp_path / "plot.png"
+    for command in (["simulate", TINY], ["compare", TINY, "--b-set", "hands=1"]):
+        result = CliRunner().invoke(cli, [*command, "-n", "2", "--players", "2", "--bots", "random",
+                                          "--plot", str(path)])
+        assert result.exit_code == 1, result.output
+        assert f"error: --plot: cannot write {path}: Permission denied" in result.stderr
+        assert "p0" in result.stdout and "Traceback" not in result.output  # (the statistics, printed first)
+
+
 def test_plots_are_written(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     for command in (["simulate", TINY], ["compare", TINY, "--b-set", "hands=1"]):

@@ -93,6 +93,17 @@ def test_a_build_needs_mypyc_and_says_how_to_get_it(monkeypatch: pytest.MonkeyPa
         native.build()
 
 
+def test_a_build_kept_in_a_folder_that_cannot_be_written_is_refused_before_compiling(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a file").write_text("not a folder")
+    monkeypatch.setenv("RULEDECK_NATIVE_DIR", str(tmp_path / "a file" / "builds"))
+    ran: list[object] = []
+    monkeypatch.setattr(subprocess, "run", lambda *arguments, **keywords: ran.append(arguments))
+    with pytest.raises(native.BuildError, match=r"a file/builds, which cannot be written: Not a directory"):
+        native.build()
+    assert ran == []  # (mypyc never started)
+
+
 def test_remove_deletes_every_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RULEDECK_NATIVE_DIR", str(tmp_path))
     _broken_build(tmp_path)

@@ -204,6 +204,13 @@ def test_seat_log_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str
         assert code == 2 and message in output, output
 
 
+def test_a_log_that_cannot_be_written_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "no such folder" / "match.jsonl"
+    code, output = _main(["play", TINY, "--players", "3", "--log", str(missing)], capsys)
+    assert code == 2 and f"--log: cannot write {missing}" in output and "Traceback" not in output, output
+    assert "internal error" not in output
+
+
 def test_a_resumed_match_writes_its_seat_logs_from_where_it_goes_on(tmp_path: Path,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     log, mine = _stopped(tmp_path), tmp_path / "p1.jsonl"
