@@ -65,14 +65,16 @@ def ruleset_key(path: str, purpose: str, *details: Any) -> tuple[str, frozenset[
     for _ in range(_MOST_FILES):
         try:
             resolved = str(current.resolve())
+            if not current.is_file():  # (a pipe is read once, by the loader; a device is never kept)
+                return None
             with open(current, "rb") as file:
                 data = file.read(_MOST_BYTES + 1)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RuntimeError):  # (RuntimeError: a loop of symbolic links)
             return None
         if len(data) > _MOST_BYTES or resolved in files:
             return None
         files.append(resolved)
-        digest.update(resolved.encode() + b"\0" + data + b"\0")
+        digest.update(os.fsencode(resolved) + b"\0" + data + b"\0")  # (a path's bytes, whatever they are)
         extends = _EXTENDS.search(data.decode("utf-8", "replace"))
         if extends is None:
             return digest.hexdigest(), frozenset(files)
@@ -100,7 +102,7 @@ def get(key: str) -> dict[str, Any] | None:
         return None
     try:
         found = json.loads(data.decode("utf-8"))
-    except ValueError:
+    except (ValueError, RecursionError):  # (an entry damaged since it was written is none)
         return None
     return found if isinstance(found, dict) else None
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -16,7 +17,7 @@ from interpreter import cache, cli_logs
 from interpreter.bundled import bundled_rulesets
 from interpreter.cli_native import native_command
 from interpreter.cli_serve import serve_command
-from interpreter.cli_stats import DEFAULT_BOTS, compare_command
+from interpreter.cli_stats import DEFAULT_BOTS, MOST_WORKERS, compare_command
 from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, render_findings
@@ -65,11 +66,15 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
         given = parse_assignments(list(assignments))
     except ParameterError as error:
         raise click.UsageError(str(error)) from None
+    if cases_path is not None:
+        _check_cases_file(cases_path)
     files = expand(ruleset_file(path) for path in paths)
     errors = warnings = 0
     for file in files:
         key = cache.ruleset_key(file, "validate", file, sorted(given.items()))
         known = cache.get(key[0]) if key is not None else None
+        if known is not None and not (type(known.get("warnings")) is int and isinstance(known.get("findings"), str)):
+            known = None  # (an entry damaged since it was written: checked again, and written anew)
         if known is not None:  # (the same files, parameters and engine were found free of errors before)
             warnings += int(known["warnings"])
             print_cached(file, str(known["findings"]), quiet)
@@ -114,6 +119,30 @@ def explain(variant: str) -> None:
     click.echo(render(file, base, found))
 
 
+def _check_cases_file(path: str) -> None:
+    """Before any playout: `--cases` names a file that can be written, and that holds nothing to lose (none yet,
+    an empty one, or cases an earlier `--cases` wrote)."""
+    from interpreter.runners.playouts import CASES_HEADER
+
+    target = Path(path)
+    if not path:
+        raise click.UsageError("--cases: give a file name")
+    if target.exists() and not target.is_file():
+        raise click.UsageError(f"--cases: {path} is not a file")
+    if not target.parent.is_dir():
+        raise click.UsageError(f"--cases: cannot write {path}: there is no folder {target.parent}")
+    try:
+        with target.open("rb") as file:
+            first = file.readline(len(CASES_HEADER) + 2)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise click.UsageError(f"--cases: cannot write {path}: {error.strerror or error}") from None
+    if first and not first.startswith(CASES_HEADER.encode()):
+        raise click.UsageError(f"--cases: {path} holds something else than cases `--cases` wrote (a ruleset, a "
+                               "scenario): give a new file")
+
+
 def _play_out(file: str, given: dict[str, Any], playouts: int, seconds: float, cases_path: str | None,
               errors: int, warnings: int) -> tuple[int, int]:
     """`validate --playouts`: play the file, print the findings; the counts of errors and warnings after them."""
@@ -126,10 +155,15 @@ def _play_out(file: str, given: dict[str, Any], playouts: int, seconds: float, c
     short = f" (the time budget allowed {report.played} of {report.planned})" if report.played < report.planned \
         else ""
     click.echo(f"{file}: {report.played} playouts{short}", err=True)
-    if cases_path and report.failing:
-        write_cases(file, report.failing, cases_path)
-        click.echo(f"{file}: {len(report.failing)} failing matches written to {cases_path}", err=True)
     found_errors = sum(1 for d in report.findings if d.severity == "error")
+    if cases_path and report.failing:
+        try:
+            write_cases(file, report.failing, cases_path)
+        except OSError as error:
+            click.echo(f"error: --cases: cannot write {cases_path}: {error.strerror or error}", err=True)
+            errors += 1
+        else:
+            click.echo(f"{file}: {len(report.failing)} failing matches written to {cases_path}", err=True)
     return errors + found_errors, warnings + len(report.findings) - found_errors
 
 
@@ -211,8 +245,7 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     if state is None and log_path is None and human is not None:  # a person's match is always on record
         log_path, log_file = cli_logs.record_file(str(header["ruleset"]), seed)
     elif state is None and log_path:  # a new log: emptied once no other run holds it
-        log_file = cli_logs.open_log(log_path, "--log")
-        log_file.truncate(0)
+        log_file = cli_logs.new_log(log_path, "--log")
     try:
         writers = cli_logs.open_seat_logs(seat_logs)
     except BaseException:
@@ -356,7 +389,7 @@ def replay_command(log_path: str, verify: bool) -> None:
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
                    "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both).")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=click.IntRange(min=1, max=MOST_WORKERS), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where the matches are played: local processes, or Ray tasks (pip install 'ruledeck[ray]').")
@@ -458,10 +491,25 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
     sys.exit(1 if failed else 0)
 
 
+_NO_ROOM = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))  # a full disk, a full quota
+
+
 def main(argv: list[str] | None = None) -> None:
     """The console entry point: no input ever ends in a traceback (set RULEDECK_DEBUG=1 to see one)."""
+    for stream in (sys.stdout, sys.stderr):  # (a path whose name is not UTF-8 is shown with its bytes escaped)
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         cli.main(args=argv, prog_name="ruledeck", standalone_mode=True)
+    except OSError as error:
+        if error.errno not in _NO_ROOM or os.environ.get("RULEDECK_DEBUG"):
+            _internal_error(error)
+        try:  # (the output itself may be what is full: said if it can be, and nothing more written to it)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            click.echo(f"error: cannot write: {error.strerror}", err=True)
+        except (OSError, ValueError):
+            pass
+        sys.exit(1)
     except RulesetRuntimeError as error:
         click.echo(error.render(), err=True)
         sys.exit(1)
@@ -472,8 +520,12 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("interrupted", err=True)
         sys.exit(130)
     except Exception as error:  # a bug: say so plainly
-        if os.environ.get("RULEDECK_DEBUG"):
-            raise
-        click.echo(f"internal error: {type(error).__name__}: {error}\n"
-                   "This is a bug in ruledeck; run again with RULEDECK_DEBUG=1 for the details.", err=True)
-        sys.exit(70)
+        _internal_error(error)
+
+
+def _internal_error(error: Exception) -> NoReturn:
+    if os.environ.get("RULEDECK_DEBUG"):
+        raise error
+    click.echo(f"internal error: {type(error).__name__}: {error}\n"
+               "This is a bug in ruledeck; run again with RULEDECK_DEBUG=1 for the details.", err=True)
+    sys.exit(70)

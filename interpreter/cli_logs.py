@@ -3,6 +3,7 @@ logged when no --log says, and the per-seat logs asked for with --log-seat."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 from typing import IO
@@ -22,11 +23,74 @@ def locked_log(path: str) -> IO[str]:
 
 def open_log(path: str, option: str) -> IO[str]:
     """`locked_log` for a file named on the command line: one that cannot be opened (a folder that does not exist,
-    no permission) is a usage error that names the option, not a failure of the engine."""
+    no permission, a device) is a usage error that names the option, not a failure of the engine."""
+    if not path:
+        raise click.UsageError(f"{option}: give a file name")
+    if Path(path).exists() and not Path(path).is_file():
+        raise click.UsageError(f"{option}: {path} is not a file")
     try:
         return locked_log(path)
     except OSError as error:
         raise click.UsageError(f"{option}: cannot write {path}: {error.strerror or error}") from None
+
+
+def new_log(path: str, option: str) -> IO[str]:
+    """A file named on the command line for a new match's log, opened, locked and emptied. Only a log of a match
+    that has ended is written over: anything else in the file (a ruleset, a scenario, a match stopped before its
+    end, which `--resume` goes on with) would be lost, so it is a usage error."""
+    log_file = open_log(path, option)  # (first: a log another run is writing is refused as such)
+    kept = _kept_content(Path(path))
+    if kept is not None:
+        log_file.close()
+        raise click.UsageError(f"{option}: {path} {kept}")
+    log_file.truncate(0)
+    return log_file
+
+
+def _kept_content(path: Path) -> str | None:
+    """Why a file may not be written over by a new log (None: it may: it does not exist, is empty, or holds the
+    log of a match that has ended)."""
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return None
+        with path.open("rb") as file:
+            first = file.readline(_LINE_READ)
+            last = _last_line(file)
+    except OSError:
+        return None  # (opening it says why it cannot be written)
+    if _event_type(first) != "match":
+        return "is not a match log, and a new log is written only over another log: give a new file"
+    if _event_type(last) != "result":
+        return (f"holds a match stopped before its end: `ruledeck play --resume {path}` goes on with it; give "
+                "another file for a new match")
+    return None
+
+
+_LINE_READ = 1 << 20  # the most of a log's line read to tell what the log is
+
+
+def _last_line(file: IO[bytes]) -> bytes:
+    """A file's last line that is not empty (read from the end, a block at a time)."""
+    end = file.seek(0, 2)
+    tail = b""
+    while end > 0 and len(tail) < _LINE_READ:
+        start = max(0, end - 65_536)
+        file.seek(start)
+        tail = file.read(end - start) + tail
+        end = start
+        lines = tail.rstrip(b"\n").rsplit(b"\n", 1)
+        if len(lines) == 2 or end == 0:
+            return lines[-1]
+    return tail
+
+
+def _event_type(line: bytes) -> str | None:
+    """The `type` of a log's line, when it is one."""
+    try:
+        event = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return event.get("type") if isinstance(event, dict) else None
 
 
 UNCHAINED = ("its lines are not chained by hashes (it was written by an older ruledeck), so an edit to a line "
@@ -53,10 +117,15 @@ def on_record(log_path: str | None) -> str:
 
 
 def check_seat_logs(given: tuple[tuple[int, str], ...], count: int, log_path: str | None) -> None:
-    """A seat that is no seat, or a per-seat log that is the full log, is a usage error."""
+    """A seat that is no seat, a log named by an empty text, or a per-seat log that is the full log, is a usage
+    error."""
+    if log_path == "":
+        raise click.UsageError("--log: give a file name")
     for seat, path in given:
         if not 0 <= seat < count:
             raise click.UsageError(f"--log-seat: seats are 0 to {count - 1}")
+        if not path:
+            raise click.UsageError("--log-seat: give a file name")
         if log_path is not None and Path(path).resolve() == Path(log_path).resolve():
             raise click.UsageError(f"--log-seat: {path} is the full log of the match; give another file")
     files = [Path(path).resolve() for _seat, path in given]
@@ -69,12 +138,11 @@ def open_seat_logs(given: tuple[tuple[int, str], ...]) -> list[SeatLog]:
     writers: list[SeatLog] = []
     for seat, path in given:
         try:
-            file = open_log(path, "--log-seat")
+            file = new_log(path, "--log-seat")
         except click.UsageError:
             for writer in writers:
                 writer.file.close()
             raise
-        file.truncate(0)
         writers.append(SeatLog(file, seat))
     return writers
 

@@ -103,8 +103,7 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
         if log_path is None:
             log_path, log_file = cli_logs.record_file(str(header["ruleset"]), seed)
         else:
-            log_file = cli_logs.open_log(log_path, "--log")
-            log_file.truncate(0)
+            log_file = cli_logs.new_log(log_path, "--log")
         match_log = MatchLog.start(log_file, log_header(game, header, count, seed))
     if state is None:
         state = game.new_initial_state(seed=seed, players=count)

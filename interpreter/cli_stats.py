@@ -34,6 +34,9 @@ def check_backend(backend: str, address: str | None) -> None:
         raise click.UsageError("--backend ray needs Ray: pip install 'ruledeck[ray]'")
 
 
+MOST_WORKERS = 4_096  # processes (or Ray tasks at once) a run may ask for: more is a mistyped number
+
+
 def check_plot(path: str | None) -> None:
     """Before any match is played: a plot needs a folder to be written in, and matplotlib, an optional extra."""
     if path is not None:
@@ -127,7 +130,7 @@ def _describe(name: str, ruleset: str, game: Game, assignments: tuple[str, ...])
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
                    "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both); the same for A and B.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=click.IntRange(min=1, max=MOST_WORKERS), default=1, show_default=True,
               help="Processes to play in (the results do not depend on it).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where the matches are played: local processes, or Ray tasks (pip install 'ruledeck[ray]').")

@@ -145,11 +145,19 @@ def find(root: Node, path: tuple[str | int, ...]) -> Node | None:
     return node
 
 
+_NO_WAIT = getattr(os, "O_NONBLOCK", 0)  # (POSIX: opening a named pipe does not wait for a writer)
+
+
 def read_file(path: str | Path) -> MappingNode:
     """Read one ruleset file: checked for size, encoding and shape, every node located."""
     shown = str(path)
     try:
-        with open(path, "rb") as file:  # never more than the bound: the path may name /dev/zero
+        # Opened without waiting (a named pipe no program writes to would wait for ever: it reads as empty), then
+        # read as any file, never more than the bound (the path may name /dev/zero).
+        descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
+        if _NO_WAIT:
+            os.set_blocking(descriptor, True)
+        with open(descriptor, "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
             size = max(os.fstat(file.fileno()).st_size, len(data))
     except ValueError:  # a NUL character in the path

@@ -78,10 +78,14 @@ class SearchAgent(Agent):
         for option in options:
             try:
                 if option.endswith("s"):
+                    if seconds is not None:
+                        raise ValueError(option)
                     seconds = float(option[:-1])
-                    if not seconds > 0:
+                    if not 0 < seconds < math.inf:  # (nan, inf and 1e999 are no budget)
                         raise ValueError(option)
                 else:
+                    if iterations is not None:
+                        raise ValueError(option)
                     iterations = int(option)
                     if iterations < 1:
                         raise ValueError(option)

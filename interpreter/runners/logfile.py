@@ -7,6 +7,7 @@ seed (from which the shuffles could be worked out again)."""
 from __future__ import annotations
 
 import json
+import os
 from typing import IO, TYPE_CHECKING, Any
 
 from interpreter.runners.integrity import CHAINED, chained, signed
@@ -24,23 +25,31 @@ _SECRET_EVENT = ("secret_from", "seed", "chain")  # (the result line names the s
 
 class MatchLog:
     """A log being written: one JSON line per event, flushed as it is written, each line chained to the one
-    before it (`chain` None: a log written before lines were chained, which goes on unchained)."""
+    before it (`chain` None: a log written before lines were chained, which goes on unchained). A log resumed
+    (an open file that already holds lines) goes on on a line of its own, even when its last line was written
+    without its newline."""
 
     def __init__(self, file: IO[str], chain: str | None) -> None:
         self.file = file
         self.chain = chain
+        self.line_open = not ends_a_line(file)  # (the first line written then starts with a newline)
 
     @classmethod
     def start(cls, file: IO[str], header: dict[str, Any]) -> MatchLog:
         """A new log: its header (signed with a digest from which the chain starts) written first."""
         first = signed({**header, CHAINED: True})
-        write_line(file, first)
-        return cls(file, first["digest"])
+        log = cls(file, None)  # (the header is not chained: the chain starts from its digest)
+        log.write(first)
+        log.chain = first["digest"]
+        return log
 
     def write(self, event: dict[str, Any]) -> None:
         if self.chain is not None:
             event = chained(event, self.chain)
             self.chain = event["chain"]
+        if self.line_open:
+            self.file.write("\n")
+            self.line_open = False
         write_line(self.file, event)
 
 
@@ -82,6 +91,31 @@ def seen_event(event: dict[str, Any], seat: int) -> dict[str, Any] | None:
     if is_hidden_from(event, seat):
         return {"type": "action", "seat": event["seat"], "action": masked_action(event), "hidden": True}
     return {key: value for key, value in event.items() if key not in _SECRET_EVENT}
+
+
+def ends_a_line(file: IO[str]) -> bool:
+    """Whether what an open log file holds ends with a whole line (or is nothing yet), so that a line written
+    next is a line of its own. A log is opened for appending, not for reading, so its last byte is read from the
+    file its name names, once that is seen to be the same file. When it cannot be read, the answer is no: an
+    empty line before the next one is harmless (the empty lines of a log are passed over)."""
+    try:
+        file.flush()
+        opened = os.fstat(file.fileno())
+    except (OSError, ValueError):  # (io.UnsupportedOperation is both)
+        return True  # (not a file of the system, such as a text in memory, which holds only what is written)
+    if opened.st_size == 0:
+        return True
+    name = getattr(file, "name", None)
+    if not isinstance(name, str):  # (a file opened from a descriptor: another reader would close it)
+        return False
+    try:
+        with open(name, "rb") as reader:
+            if not os.path.samestat(os.fstat(reader.fileno()), opened):
+                return False
+            reader.seek(opened.st_size - 1)
+            return reader.read(1) in (b"\n", b"\r")
+    except (OSError, ValueError):
+        return False
 
 
 def write_line(file: IO[str], event: dict[str, Any]) -> None:

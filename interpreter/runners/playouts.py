@@ -228,8 +228,10 @@ def write_cases(ruleset: str, failing: list[Playout], cases_path: str) -> None:
 
     text = yaml.safe_dump(scenario_cases(ruleset, failing, cases_path), sort_keys=False, allow_unicode=True,
                           width=120)
-    Path(cases_path).write_text(f"# Matches that failed in `ruledeck validate --playouts`.\n{text}",
-                                encoding="utf-8")
+    Path(cases_path).write_text(f"{CASES_HEADER}\n{text}", encoding="utf-8")
+
+
+CASES_HEADER = "# Matches that failed in `ruledeck validate --playouts`."  # (the first line of such a file)
 
 
 def scenario_cases(ruleset: str, failing: list[Playout], cases_path: str) -> dict[str, Any]:

@@ -47,6 +47,12 @@ def play_chunks(play: Callable[[Any, list[int]], list[Any]], job: Any, chunks: l
                     index = pending[reference]
                     results[index] = ray.get(reference)
                     done(len(chunks[index]))
+        except ray.exceptions.RayTaskError as failed:  # a match failed in a task: its own error, as locally
+            _cancel(ray, waiting)
+            cause = getattr(failed, "cause", None)
+            if isinstance(cause, Exception):
+                raise cause from None
+            raise
         except BaseException:  # interrupted (Ctrl-C) or failed: the tasks not finished are cancelled
             _cancel(ray, waiting)
             raise

@@ -68,10 +68,17 @@ def read_log_file(path: str | Path) -> Log:
             event = json.loads(line) if line.strip() else None
         except ValueError:  # (UnicodeDecodeError and JSONDecodeError)
             event = _DAMAGED
-        if event is _DAMAGED or (event is not None and not _well_formed(event, first=not found)):
+        except RecursionError:  # (lists or objects nested deeper than Python reads)
+            event = _TOO_DEEP
+        if event is not None and event is not _DAMAGED and _nesting(event) > _DEEPEST:
+            event = _TOO_DEEP  # (what is read is also hashed and compared: no event is nested so deep)
+        if event is _DAMAGED or event is _TOO_DEEP or (
+                event is not None and not _well_formed(event, first=not found)):
             if number == len(lines) and not line.endswith(b"\n") and found:
                 break  # the last line, cut off in the middle of writing
             what = "not JSON" if event is _DAMAGED else "not an event of a ruledeck log"
+            if event is _TOO_DEEP:
+                what += f": its lists or objects are nested more than {_DEEPEST} levels deep"
             raise ReplayError(f"{path}: line {number} is {what}" + (
                 "" if found else " (a match log starts with its `match` header line)"))
         if event is not None:
@@ -87,6 +94,27 @@ def read_log_file(path: str | Path) -> Log:
 
 
 _DAMAGED: Any = object()
+_TOO_DEEP: Any = object()
+_DEEPEST = 64  # the deepest a log line's lists and objects may be nested (an event's are a few levels deep)
+_MESSAGE_LIMIT = 1000  # the most of the engine's reason quoted (it may quote a long text from the log)
+
+
+def _nesting(value: Any) -> int:
+    """How deep a value read from JSON has lists or objects nested in each other (worked out without recursion,
+    and given up on past `_DEEPEST`)."""
+    deepest = 0
+    waiting: list[tuple[Any, int]] = [(value, 1)]
+    while waiting:
+        item, depth = waiting.pop()
+        if not isinstance(item, (list, dict)):
+            continue
+        deepest = max(deepest, depth)
+        if deepest > _DEEPEST:
+            break
+        waiting.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 _SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
     "match": (("ruleset", str), ("players", int)),
     "chance": (("zone", str), ("order", list)),
@@ -168,11 +196,16 @@ class _Rerun:
     def _shuffle(self, number: int, event: dict[str, Any]) -> None:
         if not self.state.is_chance_node:
             raise ReplayError(f"{self.path}: line {number} shuffles where the game does not")
+        odd = next(((place, card) for place, card in enumerate(event["order"], 1) if not isinstance(card, str)),
+                   None)
+        if odd is not None:
+            raise ReplayError(f"{self.path}: line {number}: the logged shuffle cannot be replayed: item {odd[0]} "
+                              f"of its order is {shorten(json.dumps(odd[1]), 40)}, not a card's text")
         try:
             self.state = _shuffled_as_logged(self.state, event["order"], seeded=self.seed is not None)
         except (IllegalActionError, ValueError) as error:
-            raise ReplayError(f"{self.path}: line {number}: the logged shuffle cannot be replayed: {error}") \
-                from None
+            raise ReplayError(f"{self.path}: line {number}: the logged shuffle cannot be replayed: "
+                              f"{shorten(str(error), _MESSAGE_LIMIT)}") from None
         except _NotTheSeedsShuffle:
             raise ReplayError(f"{self.path}: line {number}: the logged shuffle is not the one seed {self.seed} "
                               "makes there: the log was edited") from None
@@ -196,15 +229,15 @@ class _Rerun:
             try:
                 state.apply_chance(event["value"])
             except IllegalActionError as error:
-                raise ReplayError(f"{self.path}: line {number}: the logged pick cannot be replayed: {error}") \
-                    from None
+                raise ReplayError(f"{self.path}: line {number}: the logged pick cannot be replayed: "
+                                  f"{shorten(str(error), _MESSAGE_LIMIT)}") from None
 
     def _act(self, number: int, event: dict[str, Any]) -> None:
         try:
             self.state.apply(event["action"])
         except (IllegalActionError, ActionSyntaxError) as error:
             raise ReplayError(f"{self.path}: line {number}: the logged action `{shorten(event['action'])}` "
-                              f"cannot be replayed: {error}") from None
+                              f"cannot be replayed: {shorten(str(error), _MESSAGE_LIMIT)}") from None
 
     def _check_event(self, number: int, event: dict[str, Any], made: int) -> int:
         """The log's line against the engine's next event (the events of chance outcomes and actions are made

@@ -3,6 +3,7 @@ cards placed), applies actions and states what must hold. See docs/scenarios.md.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections import Counter
@@ -14,7 +15,7 @@ from interpreter.actions import ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, TERMINAL, State
-from interpreter.errors import ParameterError, RuledeckError, RulesetError
+from interpreter.errors import ParameterError, RuledeckError, RulesetError, shorten
 from interpreter.loader import load_ruleset
 from interpreter.model import VariableSpec
 from interpreter.numbers import number_text, parse_number
@@ -29,7 +30,7 @@ from interpreter.runners.scenario_start import (
     teams_formed,
     unknown_key,
 )
-from interpreter.source import MAX_FILE_BYTES, load_plain
+from interpreter.source import MAX_FILE_BYTES, MappingNode, load_plain, parse_text
 
 
 class ScenarioError(RuledeckError):
@@ -65,12 +66,13 @@ def run_file(path: str | Path) -> list[CaseResult]:
         raise ScenarioError(f"{path}: cannot read the scenario file: {error}") from None
     except RulesetError as error:  # located like a finding of `ruledeck validate`
         raise ScenarioError(error.render(), rendered=True) from None
+    root = _located(text, path)
     if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
         raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
     unknown = unknown_key(data, FILE_KEYS, "the scenario file")
     if unknown:
         raise ScenarioError(f"{path}: {unknown}")
-    ruleset = (path.parent / str(data["ruleset"])).resolve()
+    ruleset = _ruleset_path(path, data["ruleset"], root)
     games: dict[tuple[tuple[str, Any], ...], Game] = {}
     results = []
     for number, case in enumerate(data["cases"], 1):
@@ -96,6 +98,37 @@ def run_file(path: str | Path) -> list[CaseResult]:
             results.append(CaseResult(str(path), name, False, f"internal error: {type(error).__name__}: {error} "
                                       "(a bug in ruledeck; RULEDECK_DEBUG=1 shows where)"))
     return results
+
+
+def _located(text: str, path: Path) -> MappingNode | None:
+    """The file's tree with every value's line, read as a ruleset is read: a key that appears twice in one mapping
+    (YAML would keep the last one, losing the first's cases or steps) is refused, located. None when the tree
+    holds what a ruleset may not and a scenario may (a tag YAML gives a date): the file is then read without
+    lines."""
+    try:
+        return parse_text(text, str(path))
+    except RulesetError as error:
+        duplicates = [finding for finding in error.diagnostics if finding.code == "duplicate-key"]
+        if duplicates:
+            raise ScenarioError(RulesetError(duplicates).render(), rendered=True) from None
+        return None
+
+
+def _ruleset_path(path: Path, name: Any, root: MappingNode | None) -> Path:
+    """The ruleset a scenario file names, relative to the file; a `ruleset:` that is not a file name is an error
+    at its line."""
+    node = root.entries.get("ruleset") if root is not None else None
+    where = f"{path}:{node.location.line}" if node is not None else str(path)
+    shown = json.dumps(name, default=str)
+    if not isinstance(name, str) or not name.strip():
+        raise ScenarioError(f"{where}: `ruleset:` needs a file name, the ruleset's path relative to this file "
+                            f"(ruleset: ../rulesets/bourre.yaml), not {shorten(shown)}")
+    if "\x00" in name:
+        raise ScenarioError(f"{where}: `ruleset: {shorten(shown)}` is not a file name: it holds a NUL character")
+    try:
+        return (path.parent / name).resolve()
+    except (OSError, RuntimeError) as error:  # a loop of symbolic links
+        raise ScenarioError(f"{where}: the ruleset {shorten(shown)} cannot be opened: {error}") from None
 
 
 class _Case:
@@ -351,9 +384,13 @@ class _Case:
     def _step_refused(self, value: Any) -> None:
         if not isinstance(value, dict) or "action" not in value:
             raise _Failure("refused: needs {action: ..., reason: ...}")
+        try:  # a text that is no action is a mistake of the case, not a refusal (as in `legal`)
+            action = self.state.parse_action(str(value["action"]))
+        except ActionSyntaxError as error:
+            raise _Failure(f"the text is not an action, so it cannot be refused: {error}") from None
         try:
-            self.state.check(str(value["action"]))
-        except (IllegalActionError, ActionSyntaxError) as error:
+            self.state.check(action)
+        except IllegalActionError as error:
             reason = str(value.get("reason", ""))
             if reason not in str(error):
                 raise _Failure(f"refused, but for another reason: {error}") from None

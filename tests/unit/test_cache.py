@@ -49,6 +49,20 @@ def test_a_second_validate_of_unchanged_files_needs_no_checker(tmp_path: Path, m
     assert first[0] == 0 and f"{variant}: ok" in first[1]
 
 
+@pytest.mark.parametrize("damaged", ['{"warnings": "x", "findings": ""}', '{"warnings": 0}', "[" * 100_000,
+                                     '{"warnings": true, "findings": ""}'])
+def test_an_entry_damaged_since_it_was_written_is_checked_again(damaged: str, tmp_path: Path,
+                                                                own_cache: Path) -> None:
+    _, variant = _game(tmp_path)
+    first = _validate(str(variant))
+    entries = list(own_cache.rglob("*.json"))
+    assert first[0] == 0 and entries
+    for entry in entries:
+        entry.write_text(damaged, encoding="utf-8")
+    assert _validate(str(variant)) == first  # (checked again: the same findings, and no internal error)
+    assert _validate(str(variant)) == first
+
+
 def test_a_change_to_the_base_of_a_variant_is_checked_again(tmp_path: Path) -> None:
     base, variant = _game(tmp_path)
     assert _validate(str(variant))[0] == 0

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import cli
@@ -84,3 +85,13 @@ def test_python_dash_m_runs_the_same_command() -> None:
 def test_help_describes_the_exit_status() -> None:
     code, out, _ = _run("validate", "--help")
     assert code == 0 and "Exit status: 0 when every file is valid" in out
+
+
+def test_an_output_with_no_room_left_is_said_not_an_internal_error() -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        finished = subprocess.run([sys.executable, "-m", "interpreter", "list"], stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=120)
+    assert finished.returncode == 1, finished.stderr
+    assert finished.stderr.strip() == "error: cannot write: No space left on device"

@@ -124,6 +124,12 @@ def test_a_plot_without_matplotlib_says_how_to_install_it(monkeypatch: pytest.Mo
         assert "Traceback" not in result.output
 
 
+def test_a_number_of_workers_past_any_machine_is_a_usage_error() -> None:
+    for command in (["simulate", TINY], ["compare", TINY, "--b-set", "hands=1"]):
+        result = CliRunner().invoke(cli, [*command, "-n", "2", "--workers", "99999999999999999999"])
+        assert result.exit_code == 2 and "is not in the range 1<=x<=4096" in result.stderr, result.output
+
+
 def test_a_plot_into_a_missing_folder_is_refused_before_any_match(tmp_path: Path) -> None:
     missing = tmp_path / "no such folder" / "plot.png"
     for command in (["simulate", TINY], ["compare", TINY, "--b-set", "hands=1"]):

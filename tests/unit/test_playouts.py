@@ -64,3 +64,24 @@ def test_validate_playouts_fails_the_file_and_writes_cases_that_replay_the_dead_
     outcomes = run_file(cases)
     assert len(outcomes) == 2 and not any(outcome.passed for outcome in outcomes)
     assert all("has no legal action" in (outcome.message or "") for outcome in outcomes)
+
+
+def test_cases_are_never_written_over_a_file_that_holds_something_else(tmp_path: Path) -> None:
+    ruleset = tmp_path / "dead_end.yaml"
+    ruleset.write_bytes((FILES / "dead_end.yaml").read_bytes())
+    result = CliRunner().invoke(cli, ["validate", "--playouts", "1", "--cases", str(ruleset), str(ruleset)])
+    assert result.exit_code == 2 and "holds something else than cases `--cases` wrote" in result.stderr
+    assert ruleset.read_bytes() == (FILES / "dead_end.yaml").read_bytes()
+    cases = tmp_path / "cases.yaml"
+    for _ in range(2):  # (cases an earlier run wrote are written again)
+        result = CliRunner().invoke(cli, ["validate", "--playouts", "1", "--cases", str(cases), str(ruleset)])
+        assert result.exit_code == 1 and "failing matches written to" in result.stderr, result.output
+
+
+def test_cases_that_cannot_be_written_are_said_before_any_playout(tmp_path: Path) -> None:
+    for path, message in ((str(tmp_path / "no such folder" / "cases.yaml"), "there is no folder"),
+                          ("/dev/null", "is not a file"), ("", "give a file name")):
+        result = CliRunner().invoke(cli, ["validate", "--playouts", "1", "--cases", path,
+                                          str(FILES / "dead_end.yaml")])
+        assert result.exit_code == 2 and message in result.stderr, result.output
+        assert "playouts" not in result.stderr  # (refused before any match was played)

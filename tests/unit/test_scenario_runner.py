@@ -59,6 +59,22 @@ def test_a_badly_written_case_fails_alone_saying_what_is_wrong(tmp_path: Path, c
     assert results[1] == ("good", True, "")
 
 
+@pytest.mark.parametrize(("refused", "parsed"), [
+    ('{action: "p1 chose pass", reason: ""}',  # an empty reason accepts any refusal
+     "'p1 chose pass': unknown action kind 'chose'; kinds: play, choose"),
+    ('{action: "p1 chosee pass", reason: "a"}',  # "a" is in the parser's message
+     "'p1 chosee pass': unknown action kind 'chosee'"),
+    ('{action: "p1 play ZZ", reason: "ZZ"}', "'p1 play ZZ': 'ZZ' is not a card of this deck"),
+])
+def test_a_refused_step_whose_text_is_not_an_action_fails_saying_so(tmp_path: Path, refused: str,
+                                                                     parsed: str) -> None:
+    """As in `legal:`, a misspelt action is a mistake of the case, not an action the rules refuse."""
+    results = _results(tmp_path, f"  - name: misspelt\n    steps: [{{refused: {refused}}}]\n")
+    assert results[0][:2] == ("misspelt", False), results[0]
+    assert results[0][2].startswith(f"step 1 (refused): the text is not an action, so it cannot be refused: {parsed}")
+    assert results[1] == ("good", True, "")
+
+
 def test_a_variable_without_a_value_is_written_null(tmp_path: Path) -> None:
     results = _results(tmp_path, "  - name: unset trump\n    start: {phase: declare, variables: {trump: null}}\n"
                                  "    steps: [{expect: {variables: {trump: null}}}]\n")

@@ -228,6 +228,8 @@ def test_search_bot_kinds_and_their_options() -> None:
     timed = make_agent("search:1s", 1)
     assert isinstance(timed, SearchAgent) and (timed.iterations, timed.seconds) == (None, 1.0)
     assert check_kind("search:0") and check_kind("search:many") and check_kind("heuristic:3")
+    for endless in ("search:infs", "search:1e999s", "search:nans", "search:400:2s:3s", "search:1:2"):
+        assert "search takes a number of iterations" in check_kind(endless), endless  # (no budget, or two)
     assert check_kind("searcher") == "unknown bot 'searcher'"
     result = CliRunner().invoke(cli, ["play", str(HEARTS), "--bots", "search:x"])
     assert result.exit_code == 2 and "search takes a number of iterations" in result.output

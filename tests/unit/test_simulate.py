@@ -196,6 +196,23 @@ def test_the_ray_backend_plays_the_same_matches_as_local_processes() -> None:
     assert sum(seen) == 12
 
 
+def test_a_match_that_fails_on_ray_is_reported_as_it_is_locally(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray")
+    failing = tmp_path / "failing.yaml"
+    failing.write_text((ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8").replace(
+        "to: last(hand[dealer]).suit", "to: first(won[dealer]).suit"), encoding="utf-8")
+    outputs = []
+    for backend in ("local", "ray"):
+        with pytest.raises(SystemExit) as exited:
+            main(["simulate", str(failing), "-n", "4", "--workers", "2", "--backend", backend])
+        error = capsys.readouterr().err
+        assert exited.value.code == 1, error
+        outputs.append(error[error.index(f"{failing}:"):])
+    assert outputs[0] == outputs[1] and "runtime error: first() of an empty list" in outputs[1], outputs
+    assert "Traceback" not in outputs[1] and "ray::" not in outputs[1]
+
+
 def _interrupt(count: int) -> None:
     raise KeyboardInterrupt
 

@@ -1,0 +1,81 @@
+"""The files named for a match's logs (`play --log`, `--log-seat`): a new log is written only where nothing would
+be lost (no file, an empty one, or the log of a match that has ended), and a name that cannot be a log is said
+at once, before the match starts."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ROOT / "tests" / "games" / "tiny.yaml"
+
+
+def _main(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """The exit status and output of the console entry point (which turns every error into a message)."""
+    with pytest.raises(SystemExit) as exited:
+        main(arguments)
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out + captured.err
+
+
+def _play(capsys: pytest.CaptureFixture[str], *extra: str, ruleset: Path = TINY) -> tuple[int, str]:
+    return _main(["play", str(ruleset), "--players", "3", "--seed", "5", "--bots", "random", "--json", *extra],
+                 capsys)
+
+
+def test_the_ruleset_played_is_never_written_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ruleset = tmp_path / "tiny.yaml"
+    shutil.copy(TINY, ruleset)
+    for option in (["--log", str(ruleset)], ["--log-seat", "0", str(ruleset)]):
+        code, output = _play(capsys, *option, ruleset=ruleset)
+        assert code == 2 and f"{ruleset} is not a match log" in output and "give a new file" in output, output
+        assert ruleset.read_bytes() == TINY.read_bytes()
+
+
+def test_a_match_stopped_before_its_end_is_not_written_over(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "match.jsonl"
+    assert _play(capsys, "--log", str(log))[0] == 0
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    stopped = tmp_path / "stopped.jsonl"
+    stopped.write_text("".join(lines[:-1]), encoding="utf-8")  # (the match's lines without its result)
+    before = stopped.read_bytes()
+    for option in (["--log", str(stopped)], ["--log-seat", "1", str(stopped)]):
+        code, output = _play(capsys, *option)
+        assert code == 2 and "holds a match stopped before its end" in output, output
+        assert f"ruledeck play --resume {stopped}" in output
+        assert stopped.read_bytes() == before
+
+
+def test_the_log_of_a_match_that_ended_is_written_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log, seat = tmp_path / "match.jsonl", tmp_path / "p0.jsonl"
+    assert _play(capsys, "--log", str(log), "--log-seat", "0", str(seat))[0] == 0
+    first, first_seat = log.read_bytes(), seat.read_bytes()
+    code, output = _play(capsys, "--log", str(log), "--log-seat", "0", str(seat))
+    assert code == 0, output
+    assert log.read_bytes() == first and seat.read_bytes() == first_seat  # (the same match, written anew)
+    empty = tmp_path / "empty.jsonl"
+    empty.touch()
+    assert _play(capsys, "--log", str(empty))[0] == 0 and empty.read_bytes() == first
+
+
+def test_a_log_named_by_nothing_or_by_a_device_is_refused(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    for option, message in ((["--log", ""], "--log: give a file name"),
+                            (["--log-seat", "0", ""], "--log-seat: give a file name"),
+                            (["--log", "/dev/null"], "--log: /dev/null is not a file"),
+                            (["--log-seat", "0", "/dev/null"], "--log-seat: /dev/null is not a file"),
+                            (["--log", str(tmp_path)], "is a directory")):
+        code, output = _play(capsys, *option)
+        assert code == 2 and message in output and "internal error" not in output, output
+
+
+def test_a_person_s_match_with_an_empty_log_name_is_refused_before_it_starts(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, output = _main(["play", str(TINY), "--players", "3", "--human", "0", "--log", ""], capsys)
+    assert code == 2 and "--log: give a file name" in output and "is written to" not in output, output

@@ -1,0 +1,72 @@
+"""A scenario file whose keys or `ruleset:` cannot be what its author meant is an error at its line, never a
+file quietly read otherwise, nor an internal error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli import cli
+from interpreter.runners.scenarios import ScenarioError, run_file
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESET = ROOT / "rulesets" / "bourre.yaml"
+FAILING_CASE = "  - name: failing\n    steps:\n      - expect: {phase: tricks}\n"
+GOOD_CASE = "  - name: good\n    steps:\n      - expect: {phase: declare}\n"
+
+
+def _refused(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "cases.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ScenarioError) as raised:
+        run_file(path)
+    return str(raised.value)
+
+
+@pytest.mark.parametrize(("text", "line", "first", "key", "at"), [
+    # a second `cases:` would drop the first list, and its failing case with it
+    (f"ruleset: {RULESET}\nplayers: 4\ncases:\n{FAILING_CASE}cases:\n{GOOD_CASE}", 7, 3, "cases", "cases"),
+    # a second `steps:` would drop the first steps
+    (f"ruleset: {RULESET}\nplayers: 4\ncases:\n{FAILING_CASE}    steps: []\n", 7, 5, "steps", "cases[0].steps"),
+    # a second key in `expect` would drop the first expectation
+    (f"ruleset: {RULESET}\nplayers: 4\ncases:\n  - name: twice\n    steps:\n"
+     "      - expect: {phase: tricks, phase: declare}\n", 6, 6, "phase", "cases[0].steps[0].expect.phase"),
+])
+def test_a_key_twice_in_one_mapping_is_an_error_at_its_line(tmp_path: Path, text: str, line: int, first: int,
+                                                            key: str, at: str) -> None:
+    message = _refused(tmp_path, text)
+    assert message.startswith(f"{tmp_path / 'cases.yaml'}:{line}:"), message
+    assert f"error[duplicate-key]: key '{key}' appears twice in one mapping (first at line {first}) (at {at})" \
+        in message, message
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    ("null", "null"), ("3", "3"), ("[a.yaml, b.yaml]", '["a.yaml", "b.yaml"]'), ("{a: 1}", '{"a": 1}'),
+    ('""', '""'), ("true", "true"),
+])
+def test_a_ruleset_that_is_not_a_file_name_is_an_error_at_its_line(tmp_path: Path, value: str, shown: str) -> None:
+    message = _refused(tmp_path, f"# a scenario\nruleset: {value}\ncases: [{{name: a, steps: []}}]\n")
+    assert message == (f"{tmp_path / 'cases.yaml'}:2: `ruleset:` needs a file name, the ruleset's path relative "
+                       f"to this file (ruleset: ../rulesets/bourre.yaml), not {shown}")
+
+
+def test_a_ruleset_path_with_a_nul_character_is_an_error_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text('ruleset: "a\\0b.yaml"\ncases: [{name: a, steps: []}]\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["test", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f'error: {path}:1: `ruleset: "a\\u0000b.yaml"` is not a file name: it holds a NUL '
+                             "character\n")
+
+
+def test_a_ruleset_path_in_a_loop_of_links_is_an_error_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "loop.yaml").symlink_to("loop.yaml")
+    path = tmp_path / "cases.yaml"
+    path.write_text("ruleset: loop.yaml\ncases: [{name: a, steps: []}]\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["test", str(path)])
+    assert result.exit_code == 2, result.output
+    # (Python 3.11 and 3.12 refuse to resolve the path; 3.13 resolves it, and opening it fails)
+    assert result.stderr.startswith(f"error: {path}"), result.stderr
+    assert "loop.yaml" in result.stderr and "internal error" not in result.output + result.stderr
