@@ -112,6 +112,8 @@ class Action(NamedTuple):
                 raise ActionSyntaxError(f"{text!r}: arguments come in pairs, e.g. `choose play discard 3`")
             values = []
             for index in range(0, len(rest), 2):
+                if rest[index] in rest[:index:2]:
+                    raise ActionSyntaxError(f"{text!r}: the argument `{rest[index]}` is given twice")
                 argument_kind = kinds.get((words[2], rest[index])) if kinds else None
                 try:
                     values.append((rest[index], _parse_argument(deck, argument_kind, rest[index + 1])))

@@ -161,7 +161,7 @@ class Game:
 
     def new_initial_state(self, seed: int | None = None, players: int | None = None) -> State:
         count = self.ruleset.players.default if players is None else players
-        if count not in self.ruleset.players.counts():
+        if count.__class__ is not int or count not in self.ruleset.players.counts():  # (4.0 is no number of seats)
             allowed = self.ruleset.players
             raise IllegalActionError(f"{self.name} is for {allowed.minimum} to {allowed.maximum} players, "
                                      f"not {count}")

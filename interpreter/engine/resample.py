@@ -15,6 +15,10 @@ The engine's moves are public: which zone a step or an action moves cards to is 
 knows; what a seat may not see is which cards they are. (A ruleset whose destination depended on a hidden card
 would let a seat follow its own card there; the engine's rulesets do not.)
 
+A decision of another seat is a fact every seat knows, which that seat's cards must allow: a deal in which the
+seat to act has no legal action is drawn again (the holder of Hearts' two of clubs, who leads it; a pegging
+player in Cribbage who can play under 31). Other facts play has shown (a suit a seat did not follow) are not.
+
 Not modelled: the order of cards in a zone the seat cannot see (only which cards, and how many), variables a seat
 may not see that hold anything but cards (kept as they are: variables of cards follow the cards dealt again), and
 a state that was not played from its match's start (a scenario started at a phase): for it, knowledge is
@@ -29,6 +33,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.observation import sees_variable, sees_zone
 from interpreter.engine.shuffling import shuffle
 from interpreter.engine.zones import ZoneKey
@@ -252,13 +257,36 @@ def knowledge(state: State, seat: int) -> dict[ZoneKey, Counter[int]]:
     return follower.known
 
 
+_REDEALS = 100  # the deals tried for a decision of another seat that must stay possible (see `resample`)
+
+
 def resample(state: State, seat: int, rng: random.Random) -> State:
     """A copy of `state` equal to it in everything `seat` can observe, with the cards it cannot see dealt again
     at random: each zone keeps its size and its face-up cards (in their places), the cards the seat knows are
     in a zone stay in it, and the rest are shuffled among the places left. The copy's own generator is seeded
     from `rng`, so its future chance events differ; the other seats' secret choices in a simultaneous round
-    still open name cards drawn again from what they now hold."""
+    still open name cards drawn again from what they now hold. When another seat is to act, its decision is a
+    fact every seat knows, which its cards must allow (Hearts' holder of the two of clubs leads it): a deal
+    that leaves it no legal action is drawn again (up to `_REDEALS` deals; the last is kept)."""
     known = knowledge(state, seat)
+    pending = state.pending
+    for _ in range(_REDEALS):
+        trial = _dealt_again(state, seat, rng, known)
+        if pending is None or pending.seat == seat or _can_act(trial):
+            break
+    return trial
+
+
+def _can_act(trial: State) -> bool:
+    """Whether the seat to act has a legal action in a deal."""
+    try:
+        return bool(trial.legal_actions())
+    except RulesetRuntimeError:  # (no legal action: the rules name why)
+        return False
+
+
+def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKey, Counter[int]]) -> State:
+    """One deal of `resample`."""
     trial = state.clone()
     trial.rng = random.Random(rng.getrandbits(64))
     trial.hand_end_hook = state.hand_end_hook

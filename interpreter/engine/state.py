@@ -4,6 +4,7 @@ hands."""
 
 from __future__ import annotations
 
+import operator
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from interpreter.engine.meldsearch import MeldSearch
 from interpreter.engine.program import Expr, Option
 from interpreter.engine.shuffling import shuffle
 from interpreter.engine.zones import FaceUp
-from interpreter.errors import EvaluationError
+from interpreter.errors import EvaluationError, shorten
 from interpreter.numbers import number_text, plain_numbers, whole
 from interpreter.procedures import written_at
 from interpreter.source import find, parse_yaml_path
@@ -246,7 +247,7 @@ class State:
         if outcome is None:
             shuffle(self.rng, cards)
         else:
-            order = [self.game.deck.parse_card(c) if isinstance(c, str) else c for c in outcome]
+            order = self._stacked_order(outcome)
             if Counter(order) != Counter(cards):
                 raise IllegalActionError(f"the stacked order must hold exactly the {len(cards)} cards of "
                                          f"{key[0]}, each as many times as it holds them")
@@ -256,6 +257,26 @@ class State:
         self._events.append(("chance", key[0], cards[::-1]))
         self.steps = 0
         self.advance()
+
+    def _stacked_order(self, outcome: Any) -> list[int]:
+        """A stacked deck's order as given to `apply_chance`: a list of cards or their texts; IllegalActionError
+        for anything else (a text that is no card, a number that is none, `True` for a card that is 1)."""
+        if isinstance(outcome, (str, bytes)) or not isinstance(outcome, (list, tuple)):
+            raise IllegalActionError(f"a stacked order is a list of cards or their texts, not "
+                                     f"{shorten(repr(outcome))}")
+        deck = self.game.deck
+        order = []
+        for item in outcome:
+            if isinstance(item, str):
+                try:
+                    order.append(deck.parse_card(item))
+                except ValueError as error:
+                    raise IllegalActionError(str(error)) from None
+            elif item.__class__ is int and 0 <= item < len(deck.text_of):
+                order.append(item)
+            else:
+                raise IllegalActionError(f"{shorten(repr(item))} is not a card of this deck, nor a card's text")
+        return order
 
     def _pick(self, outcome: Any) -> None:
         """A value picked at random (a `random` step): by the state's own generator, or the one given (the
@@ -339,7 +360,18 @@ class State:
         leaves them out, and costs no search."""
         from interpreter.engine.observation import observe
 
-        return observe(self, seat, legal=legal)
+        return observe(self, self._seat_of(seat), legal=legal)
+
+    def _seat_of(self, seat: Any) -> int:
+        """A seat of this table as a whole number (a numpy integer is one), or ValueError: `-1` would read as the
+        last seat, and what a seat sees is not a guess."""
+        try:
+            index = operator.index(seat)
+        except TypeError:
+            index = -1
+        if isinstance(seat, bool) or not 0 <= index < self.player_count:
+            raise ValueError(f"the seats are 0 to {self.player_count - 1}, not {shorten(repr(seat))}")
+        return index
 
     def clone(self) -> State:
         """An independent copy: zones and variables copied, the history and events shared with it (each side
@@ -371,7 +403,9 @@ class State:
         random, consistently with what it has seen (see engine/resample.py); its own generator seeded from `rng`."""
         from interpreter.engine.resample import resample
 
-        return resample(self, seat, rng)
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"resample deals with a random.Random, not {shorten(repr(rng))}")
+        return resample(self, self._seat_of(seat), rng)
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -425,7 +459,15 @@ class State:
         return Action.parse(text, self.game.deck, self.game.program.choice_kinds)
 
     def _action(self, action: Action | str) -> Action:
-        return self.legal_form(self.parse_action(action) if isinstance(action, str) else action)
+        if isinstance(action, str):
+            return self.legal_form(self.parse_action(action))
+        if not isinstance(action, Action):
+            raise ActionSyntaxError(f"an action is an Action or its text (`p0 play AH`), not {shorten(repr(action))}")
+        deck_size = len(self.game.deck.text_of)
+        cards = action.cards if action.card == -1 else (*action.cards, action.card)
+        if not all(card.__class__ is int and 0 <= card < deck_size for card in cards):  # (another game's Action)
+            raise ActionSyntaxError(f"{shorten(repr(action))} names a card this deck does not have")
+        return self.legal_form(action)
 
     def legal_form(self, action: Action) -> Action:
         """The action of the legal set that `action` names with its cards in another order (`taken 4C+3D` for

@@ -86,6 +86,27 @@ def test_resample_keeps_what_the_seat_sees(path: Path, players: int, steps: int)
     assert state.observation(seat) == seen_before  # the state itself is left as it was
 
 
+def test_a_deal_for_another_seat_leaves_the_seat_to_act_a_legal_action() -> None:
+    """Hearts: the holder of the two of clubs leads it, so that whoever is to lead the first trick holds it, a fact
+    every seat knows: a deal for another seat gives it the two of clubs (without the redraw, two in three deals
+    left the leader no legal action)."""
+    hearts = game(HEARTS)
+    state = hearts.new_initial_state(seed=0, players=4)
+    chooser = random.Random(0)
+    while state.current_player == CHANCE or state.legal_actions()[0].kind != "play":
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        else:
+            state.apply(chooser.choice(state.legal_actions()))
+    leader, two_of_clubs = state.current_player, hearts.deck.parse_card("2C")
+    others = [seat for seat in range(4) if seat != leader]
+    for draw in range(30):
+        seat = others[draw % 3]
+        trial = state.resample(seat, random.Random(draw))
+        assert trial.observation(seat) == state.observation(seat)
+        assert two_of_clubs in trial.values["hand"][leader] and trial.legal_actions()
+
+
 def test_resample_is_deterministic_with_its_generator_and_reseeds_the_copy() -> None:
     state = played_to(game(HEARTS).new_initial_state(seed=2), 15)
     seat = state.current_player

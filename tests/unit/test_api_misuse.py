@@ -1,0 +1,84 @@
+"""The public API given what it does not take: each is refused with the documented exceptions (ActionSyntaxError,
+IllegalActionError, or a ValueError or TypeError naming the argument), never a bare error from inside the engine,
+and the state is left as it was."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter import CHANCE, Action, State, load_ruleset
+from interpreter.actions import ActionSyntaxError
+from interpreter.engine.errors import IllegalActionError
+
+ROOT = Path(__file__).resolve().parents[2]
+BOURRE = ROOT / "rulesets" / "bourre.yaml"
+
+
+def _at_first_decision() -> State:
+    state = load_ruleset(BOURRE).new_initial_state(seed=0, players=4)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    return state
+
+
+@pytest.mark.parametrize("given", [None, 0, 1.5, b"p1 choose pass", ["p1", "choose", "pass"], {"seat": 1}])
+def test_an_action_that_is_neither_an_action_nor_its_text_is_refused(given: Any) -> None:
+    state = _at_first_decision()
+    before = state.observation(0)
+    with pytest.raises(ActionSyntaxError, match="an action is an Action or its text"):
+        state.apply(given)
+    with pytest.raises(ActionSyntaxError):
+        state.check(given)
+    assert state.is_legal(given) is False and state.observation(0) == before
+
+
+def test_an_action_naming_a_card_the_deck_does_not_have_is_refused() -> None:
+    state = _at_first_decision()
+    for given in (Action(state.current_player, "play", card=99), Action(state.current_player, "play", card=-5),
+                  Action(state.current_player, "meld", cards=(1, 2, 300))):
+        with pytest.raises(ActionSyntaxError, match="names a card this deck does not have"):
+            state.apply(given)
+        assert state.is_legal(given) is False
+
+
+def test_an_argument_given_twice_is_no_action() -> None:
+    """`discard 9 discard 0` was taken as `discard 0` and logged as written, naming a discard of 9."""
+    state = _at_first_decision()
+    seat = state.current_player
+    with pytest.raises(ActionSyntaxError, match="the argument `discard` is given twice"):
+        state.apply(f"p{seat} choose play discard 9 discard 0")
+    assert state.is_legal(f"p{seat} choose play discard 0")
+
+
+@pytest.mark.parametrize("order", ["ZZ", 3, True, "AS", "False", "1.0", "p0"])
+def test_a_stacked_order_of_other_than_cards_is_refused(order: Any) -> None:
+    state = load_ruleset(BOURRE).new_initial_state(seed=0, players=4)
+    cards = list(state.chance_event()["contents"])  # type: ignore[index]
+    given: Any = {"ZZ": [*cards[:-1], "ZZ"], "False": [False, *range(1, 52)], "1.0": [1.0, 0, *range(2, 52)],
+                  "p0": ["p0", *cards[1:]]}.get(str(order), order)
+    with pytest.raises(IllegalActionError):
+        state.apply_chance(given)
+    assert state.current_player == CHANCE and state.chance_event()["contents"] == cards  # type: ignore[index]
+    state.apply_chance(cards)
+    assert state.current_player != CHANCE
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 99, None, "0", 1.0, True])
+def test_a_seat_that_is_not_at_the_table_is_refused(seat: Any) -> None:
+    state = _at_first_decision()
+    with pytest.raises(ValueError, match="the seats are 0 to 3"):
+        state.observation(seat)
+    with pytest.raises(ValueError, match="the seats are 0 to 3"):
+        state.resample(seat, random.Random(1))
+
+
+def test_a_deal_needs_a_generator_and_a_table_a_whole_number_of_seats() -> None:
+    state = _at_first_decision()
+    with pytest.raises(TypeError, match=r"random\.Random"):
+        state.resample(0, None)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match=r"for 2 to 8 players, not 4\.0"):
+        load_ruleset(BOURRE).new_initial_state(players=4.0)  # type: ignore[arg-type]
