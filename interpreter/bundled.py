@@ -59,12 +59,15 @@ def _exists(path: str) -> bool:
         return False
 
 
-def resolve_ruleset(argument: str) -> str:
+def resolve_ruleset(argument: str, *, folders: bool = False) -> str:
     """The file a RULESET argument stands for: an existing path, or a path-like one, as given (a missing file
-    is reported where it is read); otherwise the bundled ruleset of that name."""
-    if _exists(argument) or not is_a_name(argument):
-        return argument
+    is reported where it is read); otherwise the bundled ruleset of that name. A folder that has a bundled
+    ruleset's name stands for it only where `folders` are taken (`validate`): elsewhere the name is the bundled
+    ruleset's (`play bourre` beside a folder `bourre`)."""
     paths = bundled_paths()
+    if not is_a_name(argument) or (_exists(argument) and (folders or argument not in paths
+                                                         or not Path(argument).is_dir())):
+        return argument
     if argument not in paths:
         raise UnknownRulesetError(argument, list(paths))
     return str(paths[argument])

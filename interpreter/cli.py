@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import math
 import os
 import random
 import sys
@@ -66,9 +67,11 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
         given = parse_assignments(list(assignments))
     except ParameterError as error:
         raise click.UsageError(str(error)) from None
+    if math.isnan(playout_seconds):
+        raise click.UsageError("--playout-seconds: give a number of seconds, not nan")
     if cases_path is not None:
         _check_cases_file(cases_path)
-    files = expand(ruleset_file(path) for path in paths)
+    files = expand(ruleset_file(path, folders=True) for path in paths)
     errors = warnings = 0
     for file in files:
         key = cache.ruleset_key(file, "validate", file, sorted(given.items()))
@@ -445,7 +448,10 @@ def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, li
     count = allowed.default if players is None else players
     if count not in allowed.counts():
         raise click.UsageError(f"{game.name} is for {allowed.minimum} to {allowed.maximum} players, not {count}")
-    kinds = [kind.strip() for kind in bots.split(",") if kind.strip()]
+    kinds = [kind.strip() for kind in bots.split(",")]
+    if len(kinds) > 1 and not all(kinds):  # (`random,,heuristic` is not two kinds: one is missing)
+        raise click.UsageError(f"--bots: a kind is missing in {bots!r} (between two commas, or at an end)")
+    kinds = [kind for kind in kinds if kind]
     unknown = [problem for problem in map(check_kind, kinds) if problem is not None]
     if unknown or not kinds or len(kinds) not in (1, count):
         detail = unknown[0] if unknown else _bots_misfit(len(kinds), count, players, allowed.counts())

@@ -19,6 +19,8 @@ def expand(paths: Iterable[str]) -> list[str]:
     paths = list(paths)
     files: list[str] = []
     for path in paths:
+        if not path:  # (an empty path is no folder, though the file system reads it as this one)
+            raise click.UsageError("an empty name is no ruleset file or folder")
         if is_folder(path):
             files.extend(str(p) for p in sorted(Path(path).rglob("*.yaml")))
         else:
@@ -36,11 +38,11 @@ def complete_ruleset(context: click.Context, parameter: click.Parameter, incompl
     return [CompletionItem(incomplete, type="file")]
 
 
-def ruleset_file(argument: str) -> str:
-    """A RULESET argument as a file: a path, or the name of a bundled ruleset; an unknown name is a usage error
-    that lists the bundled ones."""
+def ruleset_file(argument: str, *, folders: bool = False) -> str:
+    """A RULESET argument as a file: a path, or the name of a bundled ruleset (or, with `folders`, a folder); an
+    unknown name is a usage error that lists the bundled ones."""
     try:
-        return resolve_ruleset(argument)
+        return resolve_ruleset(argument, folders=folders)
     except UnknownRulesetError as error:
         raise click.UsageError(str(error)) from None
 

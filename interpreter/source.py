@@ -296,20 +296,24 @@ def _yaml_syntax(error: yaml.MarkedYAMLError, source: SourceText) -> Diagnostic:
 _CONSTRUCTOR = yaml.SafeLoader("")
 
 
+def _tag_finding(node: yaml.Node, source: SourceText, location: Location, path: tuple[str | int, ...]) -> Diagnostic:
+    """A value of a type a ruleset does not take: a tag written (`!!python/object`), or a plain value that YAML
+    reads as one (`2001-12-14`, a date), which quoting makes text."""
+    tag = node.tag.replace(_STANDARD_TAG_PREFIX, "!!")
+    written = source.text[node.start_mark.index:node.start_mark.index + 1] == "!"
+    if written or not isinstance(node, yaml.ScalarNode):
+        return Diagnostic("yaml-tag", f"YAML tag `{tag}` is not allowed in a ruleset", location, yaml_path(path),
+                          hint="rulesets are plain data: remove the `!tag`")
+    return Diagnostic("yaml-tag", f"`{node.value}` reads in YAML as a {tag.removeprefix('!!')} (`{tag}`), which a "
+                      "ruleset does not take", location, yaml_path(path), hint=f"quote it: '{node.value}'")
+
+
 def _convert(
     node: yaml.Node, source: SourceText, diagnostics: list[Diagnostic], path: tuple[str | int, ...]
 ) -> Node:
     location = mark_location(source, node.start_mark, node.end_mark)
     if node.tag not in _ALLOWED_TAGS:
-        diagnostics.append(
-            Diagnostic(
-                "yaml-tag",
-                f"YAML tag `{node.tag.replace(_STANDARD_TAG_PREFIX, '!!')}` is not allowed in a ruleset",
-                location,
-                yaml_path(path),
-                hint="rulesets are plain data: remove the `!tag`",
-            )
-        )
+        diagnostics.append(_tag_finding(node, source, location, path))
         return ScalarNode(location, None)
     if isinstance(node, yaml.ScalarNode):
         too_large = check_number(node, location, yaml_path(path))
@@ -340,17 +344,20 @@ def _convert(
             )
             continue
         if key_node.tag not in _ALLOWED_TAGS:  # (a tag on a key: `!!python/object rank: ...`)
-            diagnostics.append(
-                Diagnostic("yaml-tag", f"YAML tag `{key_node.tag.replace(_STANDARD_TAG_PREFIX, '!!')}` is not "
-                           "allowed in a ruleset", key_location, yaml_path(path),
-                           hint="rulesets are plain data: remove the `!tag`")
-            )
+            diagnostics.append(_tag_finding(key_node, source, key_location, path))
             continue
         too_large = check_number(key_node, key_location, yaml_path(path))
         if too_large is not None:
             diagnostics.append(too_large)
             continue
-        key = str(_CONSTRUCTOR.construct_object(key_node))
+        constructed = _CONSTRUCTOR.construct_object(key_node)
+        if constructed is None:  # (`~:` or `null:`, which YAML reads as no key at all)
+            diagnostics.append(
+                Diagnostic("yaml-syntax", f"a mapping key must be a name, not `{key_node.value or '~'}` (null)",
+                           key_location, yaml_path(path), hint="write the key's name, or quote it")
+            )
+            continue
+        key = str(constructed)
         if key in entries:
             first = key_locations[key]
             diagnostics.append(

@@ -112,15 +112,14 @@ def run_playouts(game: Game, count: int, *, seconds: float, max_actions: int = M
     findings: list[Diagnostic] = []
     started = time.monotonic()
     played = 0
-    for seed in range(1, count + 1):
-        for players in tables:
-            if time.monotonic() - started > seconds and played:
-                break
-            playout = play_out(game, players, seed, coverage, max_actions=max_actions)
-            played += 1
-            if playout.failure is not None or playout.ran_away:
-                failing.append(playout)
-                findings.append(_finding(game, playout, max_actions))
+    for seed, players in ((seed, players) for seed in range(1, count + 1) for players in tables):
+        if time.monotonic() - started > seconds and played:
+            break  # (the whole run: a budget spent is spent for every seed left, however many)
+        playout = play_out(game, players, seed, coverage, max_actions=max_actions)
+        played += 1
+        if playout.failure is not None or playout.ran_away:
+            failing.append(playout)
+            findings.append(_finding(game, playout, max_actions))
     if played == count * len(tables):  # (an unfinished run has not earned a claim that something never occurs)
         findings.extend(_never_reached(game, coverage))
     return Report(_first_of_each(findings), played, count * len(tables), failing)

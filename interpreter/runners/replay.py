@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unicodedata import normalize
 
 from interpreter.actions import ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
@@ -250,7 +251,7 @@ class _Rerun:
                          event)
         expected = json.loads(json.dumps(events[made]))
         if expected != _without_chain(event):
-            self._differ(number, _text(expected), event)
+            self._differ(number, expected, event)
         return made + 1
 
     def _check_result(self, number: int, event: dict[str, Any], index: int) -> None:
@@ -263,11 +264,15 @@ class _Rerun:
             self._differ(number, f"the match going on ({self.state.phase})", event)
         expected = json.loads(json.dumps({"type": "result", **match_result(self.state)}))
         if expected != _without_chain(event):
-            self._differ(number, _text(expected), event)
+            self._differ(number, expected, event)
 
-    def _differ(self, number: int, expected: str, event: dict[str, Any]) -> None:
+    def _differ(self, number: int, expected: str | dict[str, Any], event: dict[str, Any]) -> None:
+        shown, found = (_text(expected) if isinstance(expected, dict) else expected), _text(_without_chain(event))
+        if isinstance(expected, dict) and normalize("NFKC", shown) == normalize("NFKC", found):
+            # (they differ where it does not show, a character that looks like another: both shown escaped)
+            shown, found = _text(expected, escaped=True), _text(_without_chain(event), escaped=True)
         raise ReplayError(f"{self.path}: line {number} differs from the match played again: expected "
-                          f"{expected}, found {_text(_without_chain(event))}")
+                          f"{shown}, found {found}")
 
 
 def match_result(state: State) -> dict[str, Any]:
@@ -280,8 +285,9 @@ def _without_chain(event: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in event.items() if key != "chain"}
 
 
-def _text(event: dict[str, Any]) -> str:
-    return shorten(json.dumps(event, ensure_ascii=False, sort_keys=True), 400)
+def _text(event: dict[str, Any], *, escaped: bool = False) -> str:
+    """An event as an error quotes it (with every character that is not ASCII escaped, when `escaped`)."""
+    return shorten(json.dumps(event, ensure_ascii=escaped, sort_keys=True), 400)
 
 
 def _game_of(path: str | Path, header: dict[str, Any]) -> Game:
@@ -294,7 +300,10 @@ def _game_of(path: str | Path, header: dict[str, Any]) -> Game:
     except RulesetError:
         raise ReplayError(f"{path}: line 1 names {shorten(str(ruleset))} as the ruleset, but it does not load as "
                           "one (`ruledeck validate` on it says why)") from None
-    except ParameterError as error:
+    except ParameterError as error:  # (another ruleset has other parameters: say so first, when it is another)
+        if header.get("rules") is not None:
+            raise ReplayError(f"{path}: line 1: {shorten(str(ruleset))} is not the ruleset the match was played "
+                              f"with (it was changed since, or it is another file: {error})") from None
         raise ReplayError(f"{path}: line 1: the ruleset does not accept the logged parameters: {error}") from None
     if header.get("rules") not in (None, rules_fingerprint(game)):
         raise ReplayError(f"{path}: line 1: {shorten(str(ruleset))} is not the ruleset the match was played with "

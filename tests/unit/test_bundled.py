@@ -70,6 +70,18 @@ def test_a_file_of_that_name_wins_over_the_bundled_ruleset(tmp_path: Path, monke
     assert code == 0 and out == "bourre: ok\n"
 
 
+def test_a_folder_of_that_name_is_no_ruleset_to_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "bourre").mkdir()
+    (tmp_path / "bourre" / "notes.yaml").write_text("not: a ruleset\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    played = CliRunner().invoke(cli, ["play", "bourre", "--set", "hands=1", "--bots", "random", "--json"])
+    assert played.exit_code == 0 and json.loads(played.stdout)["ruleset"] == "Bourré", played.output
+    explained = CliRunner().invoke(cli, ["explain", "bourre"])
+    assert "rulesets/bourre.yaml extends no ruleset" in explained.output  # (the bundled file, not the folder)
+    checked = CliRunner().invoke(cli, ["validate", "bourre"])  # (a folder is what validate takes: its files)
+    assert checked.exit_code == 1 and "notes.yaml" in checked.output
+
+
 def test_a_missing_path_is_still_a_finding_of_its_file() -> None:
     for command in ("play", "validate"):
         code, out, err = _run(command, "no/such/bourre.yaml")

@@ -70,6 +70,12 @@ def test_usage_errors_exit_2() -> None:
     assert code == 2 and "parameter hands: 0 is out of range: allowed an integer from 1 to 100" in err
     code, _, err = _run("validate", "--set", "pot_limt=3", str(TINY))
     assert code == 2 and "did you mean 'pot_limit'?" in err
+    for command in (("validate", ""), ("test", "")):  # (not the current folder, as the file system reads it)
+        code, _, err = _run(*command)
+        assert code == 2 and "an empty name is no ruleset file or folder" in err, err
+    for bots in ("random,,heuristic", "random,", ",random"):
+        code, _, err = _run("play", str(TINY), "--players", "2", "--bots", bots)
+        assert code == 2 and f"--bots: a kind is missing in {bots!r}" in err, err
 
 
 def test_parameters_from_the_command_line_are_applied() -> None:

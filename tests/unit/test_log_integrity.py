@@ -118,6 +118,19 @@ def test_a_ruleset_changed_since_the_match_was_played_is_refused(tmp_path: Path,
     assert "is not the ruleset the match was played with (it was changed since, or it is another file)" in output
 
 
+def test_another_ruleset_in_the_logged_place_is_named_as_another_whatever_its_parameters(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ruleset = tmp_path / "tiny.yaml"
+    shutil.copy(TINY, ruleset)
+    log = _stopped_match(tmp_path, ruleset)
+    ruleset.write_text(TINY.read_text(encoding="utf-8").replace(
+        '  pot_limit: {type: int, default: null, min: 1, description: "BR-36: pot limit."}\n', ""), encoding="utf-8")
+    for command in (["replay", str(log)], ["play", "--resume", str(log), "--bots", "random"]):
+        code, output = _main(command, capsys)
+        assert code == 1 and "is not the ruleset the match was played with" in output, output
+        assert "unknown parameter 'pot_limit'" in output  # (what differs, said too)
+
+
 def test_a_ruleset_moved_or_recommented_is_the_same_ruleset(tmp_path: Path) -> None:
     ruleset = tmp_path / "tiny.yaml"
     shutil.copy(TINY, ruleset)

@@ -85,3 +85,20 @@ def test_cases_that_cannot_be_written_are_said_before_any_playout(tmp_path: Path
                                           str(FILES / "dead_end.yaml")])
         assert result.exit_code == 2 and message in result.stderr, result.output
         assert "playouts" not in result.stderr  # (refused before any match was played)
+
+
+def test_a_spent_budget_ends_the_whole_run_however_many_playouts_were_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import interpreter.runners.playouts as playouts
+
+    clock = iter(range(10**9))  # (a second passes at every look at the clock)
+    looks: list[int] = []
+    monkeypatch.setattr(playouts.time, "monotonic", lambda: looks.append(1) or float(next(clock)))
+    report = run_playouts(load_ruleset(FILES / "dead_end.yaml"), 10**6, seconds=1.5)
+    assert report.played == 1 < report.planned and len(looks) == 3  # (the start, a playout, the end)
+
+
+def test_a_budget_of_seconds_that_is_no_number_is_refused() -> None:
+    result = CliRunner().invoke(cli, ["validate", "--playouts", "1", "--playout-seconds", "nan",
+                                      str(FILES / "dead_end.yaml")])
+    assert result.exit_code == 2 and "--playout-seconds: give a number of seconds, not nan" in result.stderr

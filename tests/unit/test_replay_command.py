@@ -92,6 +92,18 @@ def test_a_line_removed_or_added_is_refused_at_the_line_after_it(tmp_path: Path,
     assert code == 1 and f"line {number + 1} was edited" in output
 
 
+def test_a_difference_that_does_not_show_is_shown_escaped(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    log = _log(tmp_path)
+    number = _line_of(log, "action")
+    action = events_of(log)[number - 1]["action"]
+    before = edit_line(log, number, rechain=True, action=action.replace(" ", "\u00a0", 1))
+    code, output = _main(["replay", str(log), "--verify"], capsys)
+    assert code == 1 and f"line {number} differs from the match played again" in output, output
+    shown = json.dumps(before["action"])
+    assert f'"action": {shown}' in output and "\\u00a0" in output  # (the two, told apart)
+
+
 def test_the_first_difference_is_named_with_what_was_expected_and_found(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = _log(tmp_path)
