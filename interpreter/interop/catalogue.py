@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from interpreter.actions import Action
+from interpreter.actions import Action, argument_text
 from interpreter.engine.program import Block, Option
 
 if TYPE_CHECKING:
@@ -48,6 +48,7 @@ class ChoiceBlock:
     arguments: tuple[str, ...]
     domains: tuple[tuple[Any, ...], ...]
     start: int
+    kinds: tuple[str, ...] = ()  # (each argument's type: `suit`, `card`, ... as an action's text names its values)
 
     @property
     def size(self) -> int:
@@ -89,6 +90,7 @@ class ActionCatalogue:
         self.zones = tuple(game.ruleset.zones)
         self._zone_index = {name: index for index, name in enumerate(self.zones)}
         self._deck_text = deck.card_text
+        self._deck = deck
         most = max(deck.size_for(count) for count in game.ruleset.players.counts())  # (the largest deck)
         domains = {"bool": (False, True), "card": tuple(range(self.card_count)),
                    "rank": tuple(range(len(deck.rank_names))), "suit": tuple(range(len(deck.suits))),
@@ -103,7 +105,7 @@ class ActionCatalogue:
                      for name in key[1]]
             if not all(kind in domains for kind in types):
                 continue
-            block = ChoiceBlock(option.name, key[1], tuple(domains[kind] for kind in types), start)
+            block = ChoiceBlock(option.name, key[1], tuple(domains[kind] for kind in types), start, tuple(types))
             if block.size > CHOICE_LIMIT:
                 continue
             self.choices[key] = block
@@ -160,13 +162,10 @@ class ActionCatalogue:
         for block in self.choices.values():
             if block.start <= action_id < block.start + block.size:
                 values = block.values_of(action_id)
-                return " ".join(["choose", block.name, *(f"{name} {_shown(value)}"
-                                                        for name, value in zip(block.arguments, values, strict=True))])
+                return " ".join(["choose", block.name, *(
+                    f"{name} {argument_text(self._deck, kind, value)}"  # (as the action's own text names it)
+                    for name, kind, value in zip(block.arguments, block.kinds, values, strict=True))])
         return f"slot {action_id - self.slots_start}"
-
-
-def _shown(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _choice_options(game: Game) -> Iterator[Option]:

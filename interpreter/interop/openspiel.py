@@ -29,7 +29,7 @@ import pyspiel
 
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
-from interpreter.interop.catalogue import ActionCatalogue
+from interpreter.interop.catalogue import DEFAULT_SLOTS, ActionCatalogue
 from interpreter.interop.features import ObservationEncoder
 from interpreter.loader import load_ruleset
 
@@ -39,10 +39,11 @@ MAX_GAME_LENGTH = 1_000_000  # a bound for tools that need one (the engine ends 
 
 
 def load_game(path: str | os.PathLike[str], params: dict[str, Any] | None = None,
-              players: int | None = None) -> RuledeckGame:
-    """The OpenSpiel game of a ruleset (a file or a bundled name) with its parameters and player count."""
+              players: int | None = None, *, slots: int = DEFAULT_SLOTS) -> RuledeckGame:
+    """The OpenSpiel game of a ruleset (a file or a bundled name) with its parameters and player count, and
+    `slots` numbered ids for the actions that have no fixed one (a rummy's melds: interop/catalogue.py)."""
     game = pyspiel.load_game(SHORT_NAME, {"path": str(path), "players": players or 0,
-                                          "params": json.dumps(params or {}, sort_keys=True)})
+                                          "params": json.dumps(params or {}, sort_keys=True), "slots": slots})
     assert isinstance(game, RuledeckGame)
     return game
 
@@ -58,16 +59,16 @@ def _game_type(minimum: int = 1, maximum: int = 64) -> Any:
         max_num_players=maximum, min_num_players=minimum,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"path": "", "players": 0, "params": "{}"})
+        parameter_specification={"path": "", "players": 0, "params": "{}", "slots": DEFAULT_SLOTS})
 
 
 class Shared:
     """What every state of one game reads and never changes (a state's copies share it)."""
 
-    def __init__(self, engine: Game, players: int) -> None:
+    def __init__(self, engine: Game, players: int, slots: int = DEFAULT_SLOTS) -> None:
         self.engine = engine
         self.players = players
-        self.catalogue = ActionCatalogue(engine)
+        self.catalogue = ActionCatalogue(engine, slots=slots)
         self.encoder = ObservationEncoder(engine, players)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Shared:
@@ -76,14 +77,16 @@ class Shared:
 
 class RuledeckGame(pyspiel.Game):  # type: ignore[misc]  # (pyspiel is untyped)
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {"path": "", "players": 0, "params": "{}", **(params or {})}
+        params = {"path": "", "players": 0, "params": "{}", "slots": DEFAULT_SLOTS, **(params or {})}
         if not params["path"]:
             raise ValueError(f"{SHORT_NAME} plays a ruleset: give its file or bundled name as `path`")
+        if int(params["slots"]) < 1:
+            raise ValueError(f"{SHORT_NAME}: `slots` is a number of ids, at least 1, not {params['slots']}")
         engine = load_ruleset(str(params["path"]), params=json.loads(str(params["params"])))
         allowed = engine.ruleset.players
         players = int(params["players"]) or allowed.default
         engine.new_initial_state(seed=0, players=players)  # refuses a player count the game is not for
-        self.shared = Shared(engine, players)
+        self.shared = Shared(engine, players, int(params["slots"]))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.shared.catalogue.size, max_chance_outcomes=self.shared.catalogue.card_count,
             num_players=players, min_utility=-UTILITY_BOUND, max_utility=UTILITY_BOUND, utility_sum=None,

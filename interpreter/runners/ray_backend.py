@@ -47,7 +47,7 @@ def play_chunks(play: Callable[[Any, list[int]], list[Any]], job: Any, chunks: l
                     index = pending[reference]
                     results[index] = ray.get(reference)
                     done(len(chunks[index]))
-        except ray.exceptions.RayTaskError as failed:  # a match failed in a task: its own error, as locally
+        except _task_failure(ray) as failed:  # a match failed in a task: its own error, as locally
             _cancel(ray, waiting)
             cause = getattr(failed, "cause", None)
             if isinstance(cause, Exception):
@@ -60,6 +60,11 @@ def play_chunks(play: Callable[[Any, list[int]], list[Any]], job: Any, chunks: l
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _task_failure(ray: Any) -> Any:
+    """The exception Ray raises for a task that failed (none to catch for a Ray that names none)."""
+    return getattr(getattr(ray, "exceptions", None), "RayTaskError", ())
 
 
 def _cancel(ray: Any, references: list[Any]) -> None:

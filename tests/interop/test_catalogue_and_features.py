@@ -39,7 +39,7 @@ def test_booleans_and_suits_are_enumerated_and_distinguished_from_numbers() -> N
     catalogue = ActionCatalogue(game)
     hearts = game.deck.suits.index("H")
     named = catalogue.fixed_id(Action(0, "choose", name="name", arguments=(("suit", hearts), ("solo", True))))
-    assert named is not None and catalogue.describe(named) == f"choose name suit {hearts} solo true"
+    assert named is not None and catalogue.describe(named) == "choose name suit H solo true"  # (as its text)
     assert catalogue.fixed_id(Action(0, "choose", name="order", arguments=(("solo", 1),))) is None
 
 
@@ -55,7 +55,8 @@ def test_actions_without_a_fixed_id_take_numbered_slots_in_the_engine_order() ->
         catalogue.legal_by_id(captures)
 
 
-@pytest.mark.parametrize("path", ["rulesets/bourre.yaml", "rulesets/burraco.yaml", "tests/games/euchre.yaml"])
+@pytest.mark.parametrize("path", ["rulesets/bourre.yaml", "rulesets/burraco.yaml", "tests/games/euchre.yaml",
+                                  "tests/games/crazy_eights.yaml"])
 def test_every_legal_action_gets_one_id_through_a_match(path: str) -> None:
     game = load_ruleset(path)
     catalogue = ActionCatalogue(game)
@@ -71,6 +72,9 @@ def test_every_legal_action_gets_one_id_through_a_match(path: str) -> None:
         by_id = catalogue.legal_by_id(legal)
         assert sorted(by_id.values(), key=legal.index) == legal
         assert all(0 <= action_id < catalogue.size for action_id in by_id)
+        for action_id, action in by_id.items():  # (a fixed id is described as the action's own text says it)
+            if action_id < catalogue.slots_start:
+                assert state.action_text(action).endswith(catalogue.describe(action_id))
         state.apply(rng.choice(legal))
 
 

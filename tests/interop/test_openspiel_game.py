@@ -64,6 +64,15 @@ def test_action_ids_are_the_catalogue_ids() -> None:
         assert state.action_to_string(state.current_player(), action_id).endswith(catalogue.describe(action_id))
 
 
+def test_the_slots_of_actions_without_a_fixed_id_are_the_caller_s_to_set() -> None:
+    """As PettingZoo's `env(..., slots=N)`: a rummy's decision may offer more melds than the default slots."""
+    default, wider = load_game(BOURRE), load_game(BOURRE, slots=4096)
+    assert wider.num_distinct_actions() == default.num_distinct_actions() + 4096 - 2048
+    assert ActionCatalogue(wider.shared.engine, slots=4096).size == wider.num_distinct_actions()
+    with pytest.raises(ValueError, match="`slots` is a number of ids, at least 1"):
+        load_game(BOURRE, slots=0)
+
+
 def test_the_information_state_shows_what_the_seat_may_see() -> None:
     game = load_game(BOURRE, {"hands": 1}, 3)
     state = game.new_initial_state()
