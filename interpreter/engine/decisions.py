@@ -538,9 +538,12 @@ def _same_melds(given: Action, legal: Action) -> bool:
 
 
 def _roles_by_card(given: Action, legal: Action) -> list[tuple[str, str]]:
+    """Each card given with its role (what it stands for, or none said) against the legal action's card it is:
+    the cards given a role first, so that a card the meld holds twice, once wild (`2D=AD 2D 3D`), is matched
+    copy for copy in whatever order it is written."""
     remaining = list(zip(legal.cards, legal.roles, strict=True))
     pairs = []
-    for card, role in zip(given.cards, given.roles, strict=True):
+    for card, role in sorted(zip(given.cards, given.roles, strict=True), key=lambda pair: not pair[1]):
         match = next((i for i, (c, r) in enumerate(remaining) if c == card and (not role or r == role)), None)
         if match is None:
             return [("?", "")]
