@@ -612,3 +612,8 @@ def _run_case(game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
         raise _Failure("`steps` is a list: actions (`- p1 play AH`) and legal, refused, expect checks")
     for number, step in enumerate(steps, 1):
         runner.step(number, step)
+    unused = [f"{len(left)} of its `{name}`" for name, left in (("deals", runner.deals), ("picks", runner.picks))
+              if left]
+    if unused:  # (a deal or pick never reached: the case does not test what it says it does)
+        raise _Failure(f"the case ends with {' and '.join(unused)} never used: no shuffle or `random` step "
+                       "came to them")

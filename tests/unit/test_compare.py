@@ -124,6 +124,13 @@ def test_a_plot_without_matplotlib_says_how_to_install_it(monkeypatch: pytest.Mo
         assert "Traceback" not in result.output
 
 
+def test_two_sides_with_the_same_values_are_refused_however_written() -> None:
+    for given in (["--a-set", "hands=1", "--b-set", "hands=01"], ["--set", "hands=3", "--b-set", "hands=3"]):
+        result = CliRunner().invoke(cli, ["compare", TINY, "-n", "2", *given])
+        assert result.exit_code == 2 and "A and B are the same rules with the same parameters' values" in \
+            result.stderr, result.output
+
+
 def test_a_number_of_workers_past_any_machine_is_a_usage_error() -> None:
     for command in (["simulate", TINY], ["compare", TINY, "--b-set", "hands=1"]):
         result = CliRunner().invoke(cli, [*command, "-n", "2", "--workers", "99999999999999999999"])

@@ -38,6 +38,8 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("start: {phase: declare, hand: 0}", "hands are numbered from 1, not 0"),
     ("steps: [{expect: {hand: '--1'}}]", "hand must be a whole number, not '--1'"),
     ("deals: [AS]", "`deals` is a list of stacked orders"),
+    # a deal or pick never used: the case does not play what it says (Bourré has no `random` step)
+    ("picks: [3]", "the case ends with 1 of its `picks` never used"),
     ("params: {hands: [1]}", "`params` gives parameters their values"),
     ("steps: p0 play AS", "`steps` is a list"),
     ("seed: [1]", "seed must be a whole number"),
