@@ -496,10 +496,11 @@ def _meld_named(state: State, action: Action, hand: list[int], owner: int,
 
 
 def same_choice(legal: dict[Action, Option], action: Action) -> Action | None:
-    """The legal choice an action names with the items of its list arguments in another order."""
-    def unordered(choice: Action) -> tuple[tuple[str, Any], ...]:  # (a list as the multiset of its items)
-        return tuple((name, frozenset(Counter(value).items()) if value.__class__ is tuple else value)
-                     for name, value in choice.arguments)
+    """The legal choice an action names with its arguments, or the items of its list arguments, in another order
+    (`strain C level 1` for `level 1 strain C`)."""
+    def unordered(choice: Action) -> tuple[tuple[str, type, Any], ...]:  # (a list as the multiset of its items)
+        return tuple(sorted(((name, value.__class__, frozenset(Counter(value).items()) if value.__class__ is tuple
+                              else value) for name, value in choice.arguments), key=lambda named: named[0]))
 
     wanted = unordered(action)
     found = [a for a in legal if a.kind == "choose" and a.seat == action.seat and a.name == action.name

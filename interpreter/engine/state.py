@@ -474,8 +474,8 @@ class State:
         `taken 3D+4C`; a meld's cards in any order, or without what its wild stands for when that is clear);
         else `action` itself."""
         if self.pending is None or self.chance is not None or self.is_terminal or not (
-                action.kind == "meld" or (action.kind == "take" and action.cards) or (action.kind == "choose" and
-                                          any(value.__class__ is tuple for _, value in action.arguments))):
+                action.kind == "meld" or (action.kind == "take" and action.cards) or (action.kind == "choose" and (
+                    len(action.arguments) > 1 or any(value.__class__ is tuple for _, value in action.arguments)))):
             return action
         try:
             legal = self.legal_set()
@@ -499,7 +499,11 @@ class State:
             option = decisions.option_of(self._legal, action)
             if option is not None:  # known legal: no need to test its clauses again
                 return option, decisions.bindings_for(self, self.pending, option, action)
-        return decisions.check(self, self.pending, action)
+        checked = decisions.check(self, self.pending, action)
+        if action not in self.legal_set():  # (allowed by the rules, but not written as any legal action is)
+            raise IllegalActionError(f"{shorten(repr(action))} is not an action of the legal set: give one of "
+                                     "legal_actions(), or an action's text")
+        return checked
 
     def broken(self, action: Action | str) -> list[str]:
         """The reasons of the clauses a legal action breaks (a renege, offered because the ruleset lets those

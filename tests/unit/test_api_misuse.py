@@ -82,3 +82,28 @@ def test_a_deal_needs_a_generator_and_a_table_a_whole_number_of_seats() -> None:
         state.resample(0, None)  # type: ignore[arg-type]
     with pytest.raises(IllegalActionError, match=r"for 2 to 8 players, not 4\.0"):
         load_ruleset(BOURRE).new_initial_state(players=4.0)  # type: ignore[arg-type]
+
+
+def test_an_action_is_recorded_as_the_legal_set_writes_it_or_refused() -> None:
+    """Arguments in another order name the legal choice (and it is recorded as written there); an Action with a
+    field its kind does not have (a name on a card played) is no action of the legal set, and is refused."""
+    bridge = load_ruleset(ROOT / "tests" / "games" / "bridge.yaml").new_initial_state(seed=1)
+    while bridge.current_player == CHANCE:
+        bridge.apply_chance()
+    bid = next(action for action in bridge.legal_actions() if len(action.arguments) == 2)
+    (first, first_value), (second, second_value) = bid.arguments
+    reordered = Action(bid.seat, "choose", name=bid.name, arguments=((second, second_value), (first, first_value)))
+    for given in (reordered, bridge.action_text(reordered)):
+        trial = bridge.clone()
+        trial.apply(given)
+        assert trial.history[-1] == bid and trial.events[-1]["action"] == bridge.action_text(bid)
+    state = _at_first_decision()
+    while state.legal_actions()[0].kind != "play":
+        state.apply(state.legal_actions()[-1])
+        while state.current_player == CHANCE:
+            state.apply_chance()
+    card = state.legal_actions()[0]
+    stray = Action(card.seat, "play", card=card.card, name="anything")
+    with pytest.raises(IllegalActionError, match="is not an action of the legal set"):
+        state.apply(stray)
+    assert state.is_legal(stray) is False and state.is_legal(card)
