@@ -9,22 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from tests.cli_helpers import run_console
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "games" / "tiny.yaml"
 
 
-def _main(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """The exit status and output of the console entry point (which turns every error into a message)."""
-    with pytest.raises(SystemExit) as exited:
-        main(arguments)
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out + captured.err
 
 
 def _play(capsys: pytest.CaptureFixture[str], *extra: str, ruleset: Path = TINY) -> tuple[int, str]:
-    return _main(["play", str(ruleset), "--players", "3", "--seed", "5", "--bots", "random", "--json", *extra],
+    return run_console(["play", str(ruleset), "--players", "3", "--seed", "5", "--bots", "random", "--json", *extra],
                  capsys)
 
 
@@ -77,5 +71,5 @@ def test_a_log_named_by_nothing_or_by_a_device_is_refused(tmp_path: Path,
 
 def test_a_person_s_match_with_an_empty_log_name_is_refused_before_it_starts(
         capsys: pytest.CaptureFixture[str]) -> None:
-    code, output = _main(["play", str(TINY), "--players", "3", "--human", "0", "--log", ""], capsys)
+    code, output = run_console(["play", str(TINY), "--players", "3", "--human", "0", "--log", ""], capsys)
     assert code == 2 and "--log: give a file name" in output and "is written to" not in output, output

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import cli, main
+from interpreter.cli import cli
 from interpreter.runners.integrity import lock, signed
+from tests.cli_helpers import run_console
 from tests.log_helpers import rechained
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,16 +41,10 @@ def _with_header(log: Path, *, sign: bool, **fields: Any) -> Path:
     return log
 
 
-def _main(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """The exit status and output of the console entry point (which turns every error into a message)."""
-    with pytest.raises(SystemExit) as exited:
-        main(arguments)
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out + captured.err
 
 
 def _resume(log: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    return _main(["play", "--resume", str(log), "--bots", "random"], capsys)
+    return run_console(["play", "--resume", str(log), "--bots", "random"], capsys)
 
 
 @pytest.mark.parametrize("fields", [{"seed": 6}, {"players": 4}, {"params": {"hands": 3, "pot_limit": None}},
@@ -126,7 +121,7 @@ def test_another_ruleset_in_the_logged_place_is_named_as_another_whatever_its_pa
     ruleset.write_text(TINY.read_text(encoding="utf-8").replace(
         '  pot_limit: {type: int, default: null, min: 1, description: "BR-36: pot limit."}\n', ""), encoding="utf-8")
     for command in (["replay", str(log)], ["play", "--resume", str(log), "--bots", "random"]):
-        code, output = _main(command, capsys)
+        code, output = run_console(command, capsys)
         assert code == 1 and "is not the ruleset the match was played with" in output, output
         assert "unknown parameter 'pot_limit'" in output  # (what differs, said too)
 
@@ -150,7 +145,7 @@ def test_a_second_run_on_a_log_in_use_is_refused_and_the_log_is_left_alone(
         lock(holder, str(log))
         code, output = _resume(log, capsys)
         assert code == 1 and f"error: {log}: another ruledeck is writing this match" in output
-        code, output = _main(["play", str(TINY), "--seed", "1", "--log", str(log), "--json"], capsys)
+        code, output = run_console(["play", str(TINY), "--seed", "1", "--log", str(log), "--json"], capsys)
         assert code == 1 and "another ruledeck is writing this match" in output
     finally:
         holder.close()
@@ -160,5 +155,5 @@ def test_a_second_run_on_a_log_in_use_is_refused_and_the_log_is_left_alone(
 
 
 def test_a_device_is_no_log_to_resume(capsys: pytest.CaptureFixture[str]) -> None:
-    code, output = _main(["play", "--resume", "/dev/zero"], capsys)
+    code, output = run_console(["play", "--resume", "/dev/zero"], capsys)
     assert code == 2 and "--resume: /dev/zero is not a log file" in output

@@ -12,20 +12,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import cli, main
+from interpreter.cli import cli
 from interpreter.runners.logfile import MatchLog
+from tests.cli_helpers import run_console
 from tests.log_helpers import events_of, rechained
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = str(ROOT / "tests" / "games" / "tiny.yaml")
 
 
-def _main(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """The exit status and output of the console entry point (which turns every error into a message)."""
-    with pytest.raises(SystemExit) as exited:
-        main(arguments)
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out + captured.err
 
 
 def _lines(tmp_path: Path) -> list[str]:
@@ -46,8 +41,8 @@ def _written(tmp_path: Path, lines: list[str], name: str = "match.jsonl") -> Pat
 def _replay_and_resume(log: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple[int, str]]:
     """What `replay --verify` and `play --resume` make of a log; the log is left as it was by both."""
     before = log.read_bytes()
-    found = [_main(["replay", str(log), "--verify"], capsys),
-             _main(["play", "--resume", str(log), "--bots", "random", "--json"], capsys)]
+    found = [run_console(["replay", str(log), "--verify"], capsys),
+             run_console(["play", "--resume", str(log), "--bots", "random", "--json"], capsys)]
     assert log.read_bytes() == before
     return found
 
@@ -59,16 +54,16 @@ def test_a_log_whose_last_line_has_no_newline_is_resumed_on_a_new_line(tmp_path:
     log = tmp_path / "cut.jsonl"
     log.write_text("\n".join(_lines(tmp_path)[:20]), encoding="utf-8")  # (20 whole lines, the last one unended)
     before = log.read_bytes()
-    code, output = _main(["replay", str(log), "--verify"], capsys)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
     assert code == 0 and f"{log}: 20 lines verified" in output, output
-    code, output = _main(["play", "--resume", str(log), "--bots", "random", "--json"], capsys)
+    code, output = run_console(["play", "--resume", str(log), "--bots", "random", "--json"], capsys)
     assert code == 0, output
     after = log.read_bytes()
     assert after.startswith(before + b"\n") and not after.startswith(before + b"\n\n")  # nothing lost, no gap
     assert events_of(log)[-1]["type"] == "result"
-    code, output = _main(["replay", str(log), "--verify"], capsys)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
     assert code == 0 and "the match played again is the one logged, to its result" in output, output
-    code, output = _main(["play", "--resume", str(log), "--bots", "random"], capsys)
+    code, output = run_console(["play", "--resume", str(log), "--bots", "random"], capsys)
     assert code == 2 and "is over" in output, output
 
 
@@ -106,7 +101,7 @@ def test_a_line_nested_too_deep_is_refused_naming_it(tmp_path: Path, capsys: pyt
         allowed = list(lines)
         allowed[10] = json.dumps({**json.loads(lines[10]), "extra": _deep(63)})
         log = _written(tmp_path, rechained(allowed), "allowed.jsonl")
-        code, output = _main(["replay", str(log), "--verify"], capsys)
+        code, output = run_console(["replay", str(log), "--verify"], capsys)
         assert code == 1 and f"error: {log}: line 11 differs from the match played again" in output, output
         lines[10] = json.dumps({**json.loads(lines[10]), "extra": _deep(64)})
         lines = rechained(lines)

@@ -12,18 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from tests.cli_helpers import run_console
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "games" / "tiny.yaml"
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="symbolic links, pipes and byte names of POSIX")
 
 
-def _main(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    with pytest.raises(SystemExit) as exited:
-        main(arguments)
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out + captured.err
 
 
 @POSIX
@@ -33,7 +28,7 @@ def test_a_loop_of_symbolic_links_cannot_be_read(tmp_path: Path, monkeypatch: py
     (tmp_path / "one.yaml").symlink_to(tmp_path / "two.yaml")
     (tmp_path / "two.yaml").symlink_to(tmp_path / "one.yaml")
     for command in (["validate"], ["play"], ["simulate", "-n", "1"]):
-        code, output = _main([*command, str(tmp_path / "one.yaml")], capsys)
+        code, output = run_console([*command, str(tmp_path / "one.yaml")], capsys)
         assert code == 1 and "cannot be read: Too many levels of symbolic links" in output, output
         assert "internal error" not in output
 
@@ -48,9 +43,9 @@ def test_a_file_name_that_is_not_utf8_is_read(tmp_path: Path, monkeypatch: pytes
     except (OSError, UnicodeError):
         pytest.skip("this file system does not take such a name")
     for _ in range(2):  # (checked, then found in the cache)
-        code, output = _main(["validate", name], capsys)
+        code, output = run_console(["validate", name], capsys)
         assert code == 0 and "0 errors" in output, output
-    code, output = _main(["play", name, "--players", "3", "--seed", "1", "--bots", "random", "--json"], capsys)
+    code, output = run_console(["play", name, "--players", "3", "--seed", "1", "--bots", "random", "--json"], capsys)
     assert code == 0 and '"returns"' in output, output
 
 
@@ -71,7 +66,7 @@ def test_a_pipe_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     try:
         os.write(writing, TINY.read_bytes())  # (a ruleset fits in the pipe's buffer)
         os.close(writing)
-        code, output = _main(["validate", f"/dev/fd/{reading}"], capsys)
+        code, output = run_console(["validate", f"/dev/fd/{reading}"], capsys)
     finally:
         os.close(reading)
     assert code == 0 and "0 errors" in output, output

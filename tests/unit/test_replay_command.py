@@ -14,20 +14,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import cli, main
+from interpreter.cli import cli
 from interpreter.runners.integrity import signed
+from tests.cli_helpers import run_console
 from tests.log_helpers import edit_line, events_of, rechained
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = str(ROOT / "tests" / "games" / "tiny.yaml")
 
 
-def _main(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """The exit status and output of the console entry point (which turns every error into a message)."""
-    with pytest.raises(SystemExit) as exited:
-        main(arguments)
-    captured = capsys.readouterr()
-    return int(exited.value.code or 0), captured.out + captured.err
 
 
 def _log(tmp_path: Path, *extra: str, hands: int = 2) -> Path:
@@ -54,10 +49,10 @@ def _line_of(log: Path, kind: str, nth: int = 0) -> int:
 def test_a_log_replays_with_its_transcript_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = _log(tmp_path)
     lines = len(events_of(log))
-    code, output = _main(["replay", str(log)], capsys)
+    code, output = run_console(["replay", str(log)], capsys)
     assert code == 0 and "-- Hand 1, dealer p0 --" in output and "After hand 2:" in output
     assert f"{log}: {lines} lines verified: the match played again is the one logged, to its result" in output
-    code, output = _main(["replay", str(log), "--verify"], capsys)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
     assert code == 0 and output.startswith(f"{log}: {lines} lines verified") and "-- Hand" not in output
 
 
@@ -74,7 +69,7 @@ def test_a_line_edited_without_its_hashes_is_refused_naming_it(
     log = _log(tmp_path)
     number = _line_of(log, kind, -1 if kind != "chance" else 1)
     edit_line(log, number, rechain=False, extra="x")
-    code, output = _main(["replay", str(log), "--verify"], capsys)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
     assert code == 1
     assert f"error: {log}: line {number} was edited (or a line before it was removed or added)" in output
 
@@ -85,10 +80,10 @@ def test_a_line_removed_or_added_is_refused_at_the_line_after_it(tmp_path: Path,
     lines = log.read_text(encoding="utf-8").splitlines()
     number = _line_of(log, "action", 3)
     log.write_text("\n".join(lines[:number - 1] + lines[number:]) + "\n", encoding="utf-8")
-    code, output = _main(["replay", str(log)], capsys)
+    code, output = run_console(["replay", str(log)], capsys)
     assert code == 1 and f"line {number} was edited (or a line before it was removed or added)" in output
     log.write_text("\n".join(lines[:number] + lines[number - 1:]) + "\n", encoding="utf-8")
-    code, output = _main(["replay", str(log)], capsys)
+    code, output = run_console(["replay", str(log)], capsys)
     assert code == 1 and f"line {number + 1} was edited" in output
 
 
@@ -98,7 +93,7 @@ def test_a_difference_that_does_not_show_is_shown_escaped(tmp_path: Path,
     number = _line_of(log, "action")
     action = events_of(log)[number - 1]["action"]
     before = edit_line(log, number, rechain=True, action=action.replace(" ", "\u00a0", 1))
-    code, output = _main(["replay", str(log), "--verify"], capsys)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
     assert code == 1 and f"line {number} differs from the match played again" in output, output
     shown = json.dumps(before["action"])
     assert f'"action": {shown}' in output and "\\u00a0" in output  # (the two, told apart)
@@ -109,7 +104,7 @@ def test_the_first_difference_is_named_with_what_was_expected_and_found(
     log = _log(tmp_path)
     number = _line_of(log, "hand_end")
     before = edit_line(log, number, rechain=True, result=[99, 0, 0])  # the hashes worked out again
-    code, output = _main(["replay", str(log), "--verify"], capsys)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
     assert code == 1
     expected = json.dumps({key: value for key, value in before.items() if key != "chain"}, sort_keys=True)
     assert f"error: {log}: line {number} differs from the match played again: expected {expected}, found " in output
@@ -120,7 +115,7 @@ def test_an_edited_result_is_found(tmp_path: Path, capsys: pytest.CaptureFixture
     log = _log(tmp_path)
     number = _line_of(log, "result")
     edit_line(log, number, rechain=True, returns=[5, 0, 0])
-    code, output = _main(["replay", str(log), "--verify"], capsys)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
     assert code == 1 and f"line {number} differs from the match played again: expected " in output
     assert '"returns": [5, 0, 0]' in output.split("found", 1)[1]
 
@@ -135,7 +130,7 @@ def test_an_edited_seed_parameter_or_action_is_refused_by_resume(tmp_path: Path,
         log = tmp_path / "stopped.jsonl"
         log.write_bytes(original)
         edit_line(log, number, rechain=False, **fields)
-        code, output = _main(["play", "--resume", str(log), "--bots", "random"], capsys)
+        code, output = run_console(["play", "--resume", str(log), "--bots", "random"], capsys)
         assert code == 1 and f"error: {log}: line {number}" in output and message in output, output
         assert log.read_bytes() != original  # (the edit is kept: nothing was written to the log)
 
@@ -144,7 +139,7 @@ def test_resume_checks_every_line_not_only_the_actions(tmp_path: Path, capsys: p
     log = _stopped(tmp_path)
     number = _line_of(log, "hand")
     edit_line(log, number, rechain=True, dealer=2)
-    code, output = _main(["play", "--resume", str(log), "--bots", "random"], capsys)
+    code, output = run_console(["play", "--resume", str(log), "--bots", "random"], capsys)
     assert code == 1 and f"line {number} differs from the match played again: expected " in output
 
 
@@ -152,7 +147,7 @@ def test_a_seat_log_is_no_log_to_replay(tmp_path: Path, capsys: pytest.CaptureFi
     mine = tmp_path / "p0.jsonl"
     _log(tmp_path, "--log-seat", "0", str(mine))
     for arguments in (["replay", str(mine)], ["play", "--resume", str(mine)]):
-        code, output = _main(arguments, capsys)
+        code, output = run_console(arguments, capsys)
         assert code == 1 and "line 1: this is the log of what one seat saw (p0), without the shuffles" in output
 
 
@@ -169,14 +164,14 @@ def _unchained(log: Path) -> Path:
 def test_an_old_log_without_a_chain_is_replayed_and_resumed_with_a_warning(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = _unchained(_log(tmp_path))
-    code, output = _main(["replay", str(log), "--verify"], capsys)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
     assert code == 0 and f"warning: {log}: its lines are not chained by hashes" in output
     assert "lines verified" in output
     stopped = _unchained(_stopped(tmp_path))
     result = CliRunner().invoke(cli, ["play", "--resume", str(stopped), "--bots", "random"], input="1\n1\nq\n")
     assert result.exit_code == 130
     assert "its lines are not chained by hashes (it was written by an older ruledeck)" in result.stderr
-    code, output = _main(["replay", str(stopped)], capsys)
+    code, output = run_console(["replay", str(stopped)], capsys)
     assert code == 0 and all("chain" not in event for event in events_of(stopped))
 
 
@@ -184,7 +179,7 @@ def test_removing_the_chain_means_editing_the_header(tmp_path: Path, capsys: pyt
     log = _log(tmp_path)
     lines = [json.dumps({k: v for k, v in event.items() if k != "chain"}) for event in events_of(log)]
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    code, output = _main(["replay", str(log)], capsys)
+    code, output = run_console(["replay", str(log)], capsys)
     assert code == 1 and "line 2 was edited" in output
 
 
@@ -194,14 +189,14 @@ def test_a_broken_log_gets_a_message_not_a_traceback(tmp_path: Path, capsys: pyt
                                                      content: bytes) -> None:
     log = tmp_path / "broken.jsonl"
     log.write_bytes(content)
-    code, output = _main(["replay", str(log), "--verify"], capsys)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
     assert code == 1 and output.startswith(f"error: {log}") and "Traceback" not in output
 
 
 def test_replay_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, output = _main(["replay", str(tmp_path / "none.jsonl")], capsys)
+    code, output = run_console(["replay", str(tmp_path / "none.jsonl")], capsys)
     assert code == 2 and "does not exist" in output
-    code, output = _main(["replay", "/dev/null"], capsys)
+    code, output = run_console(["replay", "/dev/null"], capsys)
     assert code == 2 and "/dev/null is not a log file" in output
 
 
@@ -212,13 +207,13 @@ def test_seat_log_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str
                            (["--log-seat", "x", "p.jsonl"], "'x' is not a valid integer"),
                            (["--log-seat", "0", "p.jsonl", "--log-seat", "1", "p.jsonl"], "a file of its own"),
                            (["--log-seat", "0", str(tmp_path / "no" / "p.jsonl")], "--log-seat: cannot write")):
-        code, output = _main(["play", TINY, "--players", "3", "--log", full, *extra], capsys)
+        code, output = run_console(["play", TINY, "--players", "3", "--log", full, *extra], capsys)
         assert code == 2 and message in output, output
 
 
 def test_a_log_that_cannot_be_written_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "no such folder" / "match.jsonl"
-    code, output = _main(["play", TINY, "--players", "3", "--log", str(missing)], capsys)
+    code, output = run_console(["play", TINY, "--players", "3", "--log", str(missing)], capsys)
     assert code == 2 and f"--log: cannot write {missing}" in output and "Traceback" not in output, output
     assert "internal error" not in output
 
@@ -231,7 +226,7 @@ def test_a_resumed_match_writes_its_seat_logs_from_where_it_goes_on(tmp_path: Pa
     assert result.exit_code == 0, result.output
     events = events_of(mine)
     assert events[0]["seat"] == 1 and events[1]["type"] == "view" and events[-1]["type"] == "result"
-    code, output = _main(["replay", str(log), "--verify"], capsys)  # the resumed log, chained on to its end
+    code, output = run_console(["replay", str(log), "--verify"], capsys)  # the resumed log, chained on to its end
     assert code == 0, output
 
 
@@ -283,5 +278,5 @@ def test_no_edit_of_any_line_ends_in_a_traceback(tmp_path: Path, capsys: pytest.
             lines = list(original)
             lines[number] = json.dumps({**json.loads(line), key: value})
             log.write_text("\n".join(rechained(lines)) + "\n", encoding="utf-8")
-            code, output = _main(["replay", str(log), "--verify"], capsys)
+            code, output = run_console(["replay", str(log), "--verify"], capsys)
             assert code in (0, 1) and "internal error" not in output, (number + 1, key, value, output)
