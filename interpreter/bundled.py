@@ -63,7 +63,7 @@ def resolve_ruleset(argument: str, *, folders: bool = False) -> str:
     """The file a RULESET argument stands for: an existing path, or a path-like one, as given (a missing file
     is reported where it is read); otherwise the bundled ruleset of that name. A folder that has a bundled
     ruleset's name stands for it only where `folders` are taken (`validate`): elsewhere the name is the bundled
-    ruleset's (`play bourre` beside a folder `bourre`)."""
+    ruleset's (`play NAME` beside a folder `NAME`)."""
     paths = bundled_paths()
     if not is_a_name(argument) or (_exists(argument) and (folders or argument not in paths
                                                          or not Path(argument).is_dir())):

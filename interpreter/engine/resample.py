@@ -16,8 +16,9 @@ knows; what a seat may not see is which cards they are. (A ruleset whose destina
 would let a seat follow its own card there; the engine's rulesets do not.)
 
 A decision of another seat is a fact every seat knows, which that seat's cards must allow: a deal in which the
-seat to act has no legal action is drawn again (the holder of Hearts' two of clubs, who leads it; a pegging
-player in Cribbage who can play under 31). Other facts play has shown (a suit a seat did not follow) are not.
+seat to act has no legal action is drawn again (a seat that must lead a given card, so holds it; a seat asked
+to play only when it holds a card that may be played). Other facts play has shown (a suit a seat did not
+follow) are not.
 
 Not modelled: the order of cards in a zone the seat cannot see (only which cards, and how many), variables a seat
 may not see that hold anything but cards (kept as they are: variables of cards follow the cards dealt again), and
@@ -266,7 +267,7 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     in a zone stay in it, and the rest are shuffled among the places left. The copy's own generator is seeded
     from `rng`, so its future chance events differ; the other seats' secret choices in a simultaneous round
     still open name cards drawn again from what they now hold. When another seat is to act, its decision is a
-    fact every seat knows, which its cards must allow (Hearts' holder of the two of clubs leads it): a deal
+    fact every seat knows, which its cards must allow (the holder of a given card leads it): a deal
     that leaves it no legal action is drawn again (up to `_REDEALS` deals; the last is kept)."""
     known = knowledge(state, seat)
     pending = state.pending

@@ -122,7 +122,7 @@ def _ruleset_path(path: Path, name: Any, root: MappingNode | None) -> Path:
     shown = json.dumps(name, default=str)
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(f"{where}: `ruleset:` needs a file name, the ruleset's path relative to this file "
-                            f"(ruleset: ../rulesets/bourre.yaml), not {shorten(shown)}")
+                            f"(ruleset: ../rulesets/my_game.yaml), not {shorten(shown)}")
     if "\x00" in name:
         raise ScenarioError(f"{where}: `ruleset: {shorten(shown)}` is not a file name: it holds a NUL character")
     try:
