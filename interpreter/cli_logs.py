@@ -4,9 +4,10 @@ logged when no --log says, and the per-seat logs asked for with --log-seat."""
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
 
@@ -58,9 +59,12 @@ def _kept_content(path: Path) -> str | None:
             last = _last_line(file)
     except OSError:
         return None  # (opening it says why it cannot be written)
-    if _event_type(first) != "match":
+    header = _event(first)
+    if header.get("type") != "match":
         return "is not a match log, and a new log is written only over another log: give a new file"
-    if _event_type(last) != "result":
+    if _event(last).get("type") != "result":
+        if "seat" in header:  # (what one seat saw: the match itself goes on from its full log)
+            return "holds what a seat saw of a match stopped before its end: give another file"
         return (f"holds a match stopped before its end: `ruledeck play --resume {path}` goes on with it; give "
                 "another file for a new match")
     return None
@@ -84,13 +88,13 @@ def _last_line(file: IO[bytes]) -> bytes:
     return tail
 
 
-def _event_type(line: bytes) -> str | None:
-    """The `type` of a log's line, when it is one."""
+def _event(line: bytes) -> dict[str, Any]:
+    """A log's line as the event it is (empty when it is none)."""
     try:
         event = json.loads(line)
     except (ValueError, RecursionError):
-        return None
-    return event.get("type") if isinstance(event, dict) else None
+        return {}
+    return event if isinstance(event, dict) else {}
 
 
 UNCHAINED = ("its lines are not chained by hashes (it was written by an older ruledeck), so an edit to a line "
@@ -126,9 +130,9 @@ def check_seat_logs(given: tuple[tuple[int, str], ...], count: int, log_path: st
             raise click.UsageError(f"--log-seat: seats are 0 to {count - 1}")
         if not path:
             raise click.UsageError("--log-seat: give a file name")
-        if log_path is not None and Path(path).resolve() == Path(log_path).resolve():
+        if log_path is not None and os.path.realpath(path) == os.path.realpath(log_path):
             raise click.UsageError(f"--log-seat: {path} is the full log of the match; give another file")
-    files = [Path(path).resolve() for _seat, path in given]
+    files = [os.path.realpath(path) for _seat, path in given]  # (a loop of links is a name like another)
     if len(set(files)) < len(files):
         raise click.UsageError("--log-seat: each seat's log needs a file of its own")
 

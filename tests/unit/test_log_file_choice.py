@@ -46,6 +46,18 @@ def test_a_match_stopped_before_its_end_is_not_written_over(tmp_path: Path,
         assert stopped.read_bytes() == before
 
 
+def test_what_a_seat_saw_of_a_match_stopped_before_its_end_is_not_written_over(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seat = tmp_path / "p0.jsonl"
+    assert _play(capsys, "--log-seat", "0", str(seat))[0] == 0
+    lines = seat.read_text(encoding="utf-8").splitlines(keepends=True)
+    seat.write_text("".join(lines[:-1]), encoding="utf-8")
+    before = seat.read_bytes()
+    code, output = _play(capsys, "--log-seat", "0", str(seat))
+    assert code == 2 and "holds what a seat saw of a match stopped before its end" in output, output
+    assert seat.read_bytes() == before
+
+
 def test_the_log_of_a_match_that_ended_is_written_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log, seat = tmp_path / "match.jsonl", tmp_path / "p0.jsonl"
     assert _play(capsys, "--log", str(log), "--log-seat", "0", str(seat))[0] == 0
