@@ -98,6 +98,7 @@ def test_a_build_kept_in_a_folder_that_cannot_be_written_is_refused_before_compi
     (tmp_path / "a file").write_text("not a folder")
     monkeypatch.setenv("RULEDECK_NATIVE_DIR", str(tmp_path / "a file" / "builds"))
     ran: list[object] = []
+    monkeypatch.setattr(native, "find_spec", lambda name: object())  # (as if mypyc were installed: it need not be)
     monkeypatch.setattr(subprocess, "run", lambda *arguments, **keywords: ran.append(arguments))
     with pytest.raises(native.BuildError, match=r"a file/builds, which cannot be written: Not a directory"):
         native.build()
