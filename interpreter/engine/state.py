@@ -493,17 +493,17 @@ class State:
         if self.chance is not None:
             raise IllegalActionError("this is a chance node: call apply_chance()")
         assert self.pending is not None
-        if self._legal is None and any(option.breakable for option in self.pending.options):
-            self._legal_found()  # (an action that breaks a clause is legal only as the legal set marks it)
-        if self._legal is not None:
-            option = decisions.option_of(self._legal, action)
-            if option is not None:  # known legal: no need to test its clauses again
-                return option, decisions.bindings_for(self, self.pending, option, action)
-        checked = decisions.check(self, self.pending, action)
-        if action not in self.legal_set():  # (allowed by the rules, but not written as any legal action is)
-            raise IllegalActionError(f"{shorten(repr(action))} is not an action of the legal set: give one of "
-                                     "legal_actions(), or an action's text")
-        return checked
+        # The legal set is the authority (an action that breaks a clause is legal only as it marks it); the rules
+        # are asked again only to say why an action outside it is refused.
+        try:
+            option = decisions.option_of(self._legal_found(), action)
+        except RulesetRuntimeError:  # (no legal action at all: the rules say why this one is refused)
+            option = None
+        if option is not None:
+            return option, decisions.bindings_for(self, self.pending, option, action)
+        decisions.check(self, self.pending, action)  # (raises the clause that refuses it)
+        raise IllegalActionError(f"{shorten(repr(action))} is not an action of the legal set: give one of "
+                                 "legal_actions(), or an action's text")  # (allowed, but not as it is written)
 
     def broken(self, action: Action | str) -> list[str]:
         """The reasons of the clauses a legal action breaks (a renege, offered because the ruleset lets those
