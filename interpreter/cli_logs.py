@@ -130,11 +130,22 @@ def check_seat_logs(given: tuple[tuple[int, str], ...], count: int, log_path: st
             raise click.UsageError(f"--log-seat: seats are 0 to {count - 1}")
         if not path:
             raise click.UsageError("--log-seat: give a file name")
-        if log_path is not None and os.path.realpath(path) == os.path.realpath(log_path):
+        if log_path is not None and _file_identity(path) == _file_identity(log_path):
             raise click.UsageError(f"--log-seat: {path} is the full log of the match; give another file")
-    files = [os.path.realpath(path) for _seat, path in given]  # (a loop of links is a name like another)
+    files = [_file_identity(path) for _seat, path in given]
     if len(set(files)) < len(files):
         raise click.UsageError("--log-seat: each seat's log needs a file of its own")
+
+
+def _file_identity(path: str) -> object:
+    """What tells two names of one file apart from two files: the device and inode of a file that exists (a
+    hard link or a symbolic link is the file it names), else the real path (a loop of links is a name like
+    another)."""
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return os.path.realpath(path)
+    return (found.st_dev, found.st_ino)
 
 
 def open_seat_logs(given: tuple[tuple[int, str], ...]) -> list[SeatLog]:

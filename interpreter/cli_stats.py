@@ -152,18 +152,17 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
 
     check_backend(backend, address)
     check_plot(plot_path)
+    b_given = ruleset_b is not None
     ruleset_b = ruleset_a if ruleset_b is None else ruleset_b
     sides_given = ((ruleset_a, assignments + a_assignments), (ruleset_b, assignments + b_assignments))
-    if sides_given[0] == sides_given[1] and Path(ruleset_file(ruleset_a)) == Path(ruleset_file(ruleset_b)):
-        raise click.UsageError("A and B are the same ruleset with the same parameters: give B, or --a-set or "
-                               "--b-set (a parameter's value for one of them)")
     path_a, game_a, params_a = _side("A", *sides_given[0])
     path_b, game_b, params_b = _side("B", *sides_given[1])
     from interpreter.runners.integrity import rules_fingerprint
     if rules_fingerprint(game_a) == rules_fingerprint(game_b) and \
             game_a.ruleset.parameter_values == game_b.ruleset.parameter_values:  # (`hands=01` is `hands=1`)
-        raise click.UsageError("A and B are the same rules with the same parameters' values: give another B, or "
-                               "--a-set or --b-set with another value")
+        hint = ("give another B, or --a-set or --b-set with another value" if b_given else
+                "give B, or --a-set or --b-set (a parameter's value for one of them)")
+        raise click.UsageError(f"A and B are the same rules with the same parameters' values: {hint}")
     count, kinds = _table_and_bots(game_a, players, bots)
     try:
         _table_and_bots(game_b, count, bots)

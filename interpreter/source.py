@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -247,11 +248,31 @@ def load_plain(text: str, path: str) -> Any:
         composed = yaml.compose(text, Loader=yaml.SafeLoader)
         if composed is not None:
             check_expansion(composed, source)
+            _check_numbers(composed, source, [])
         return yaml.safe_load(text)
     except yaml.YAMLError as error:
         raise RulesetError([yaml_error(error, source)]) from None
     except ValueError:  # an integer of more than 4,300 digits
         raise _file_error(path, "number-too-large", "a number too long to be read", None) from None
+
+
+def _check_numbers(node: yaml.Node, source: SourceText, path: list[str | int]) -> None:
+    """Refuse, at its place, the first integer of a plain file too long for Python to read (more than 4,300
+    digits)."""
+    if isinstance(node, yaml.ScalarNode):
+        digits = sum(char not in "+-_:" for char in node.value)
+        if node.tag == "tag:yaml.org,2002:int" and digits > sys.get_int_max_str_digits() > 0:
+            location = mark_location(source, node.start_mark, node.end_mark)
+            raise RulesetError([Diagnostic("number-too-large", f"a number of {digits:,} digits is too long to be "
+                                           "read", location, yaml_path(path),
+                                           hint="quote it if it is text, not a number")])
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _check_numbers(item, source, [*path, index])
+    elif isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            _check_numbers(key, source, path)
+            _check_numbers(value, source, [*path, key.value if isinstance(key, yaml.ScalarNode) else "?"])
 
 
 def _file_error(path: str, code: str, message: str, hint: str | None) -> RulesetError:

@@ -221,6 +221,9 @@ def _file(game: Game) -> str:
     return game.ruleset.tree.location.path
 
 
+CASES_HEADER = "# Matches that failed in `ruledeck validate --playouts`."  # (the first line of such a file)
+
+
 def write_cases(ruleset: str, failing: list[Playout], cases_path: str) -> None:
     """Write the failing matches as a scenario file (see scenario_cases)."""
     import yaml
@@ -228,9 +231,6 @@ def write_cases(ruleset: str, failing: list[Playout], cases_path: str) -> None:
     text = yaml.safe_dump(scenario_cases(ruleset, failing, cases_path), sort_keys=False, allow_unicode=True,
                           width=120)
     Path(cases_path).write_text(f"{CASES_HEADER}\n{text}", encoding="utf-8")
-
-
-CASES_HEADER = "# Matches that failed in `ruledeck validate --playouts`."  # (the first line of such a file)
 
 
 def scenario_cases(ruleset: str, failing: list[Playout], cases_path: str) -> dict[str, Any]:

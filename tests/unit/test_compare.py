@@ -107,7 +107,8 @@ def test_a_paired_difference_is_narrower_than_the_two_intervals() -> None:
 
 def test_usage_errors_of_compare() -> None:
     same = CliRunner().invoke(cli, ["compare", BOURRE, "-n", "4"])
-    assert same.exit_code == 2 and "A and B are the same ruleset with the same parameters" in same.stderr
+    assert same.exit_code == 2 and "A and B are the same rules with the same parameters' values: give B, or " \
+        "--a-set or --b-set" in same.stderr
     bad = CliRunner().invoke(cli, ["compare", BOURRE, TINY, "-n", "4", "--b-set", "ante=2"])
     assert bad.exit_code == 2 and f"B ({TINY}):" in bad.stderr and "ante" in bad.stderr
     seats = CliRunner().invoke(cli, ["compare", BOURRE, TINY, "-n", "4", "--players", "7"])

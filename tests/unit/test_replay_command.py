@@ -211,6 +211,22 @@ def test_seat_log_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str
         assert code == 2 and message in output, output
 
 
+def test_a_hard_link_to_a_log_is_the_same_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Two names of one file are one log: a hard link to the full log, or two links given to two seats, are
+    # refused as such (they were taken as another run writing the match).
+    full, seat = tmp_path / "full.jsonl", tmp_path / "p1.jsonl"
+    full.write_text("")
+    os.link(full, seat)
+    code, output = run_console(["play", TINY, "--players", "3", "--log", str(full), "--log-seat", "1", str(seat)],
+                               capsys)
+    assert code == 2 and "is the full log of the match; give another file" in output, output
+    other = tmp_path / "p2.jsonl"
+    os.link(full, other)
+    code, output = run_console(["play", TINY, "--players", "3", "--log-seat", "1", str(seat), "--log-seat", "2",
+                                str(other)], capsys)
+    assert code == 2 and "a file of its own" in output, output
+
+
 def test_a_log_that_cannot_be_written_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "no such folder" / "match.jsonl"
     code, output = run_console(["play", TINY, "--players", "3", "--log", str(missing)], capsys)

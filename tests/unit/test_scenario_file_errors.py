@@ -70,3 +70,11 @@ def test_a_ruleset_path_in_a_loop_of_links_is_an_error_naming_it(tmp_path: Path)
     # (Python 3.11 and 3.12 refuse to resolve the path; 3.13 resolves it, and opening it fails)
     assert result.stderr.startswith(f"error: {path}"), result.stderr
     assert "loop.yaml" in result.stderr and "internal error" not in result.output + result.stderr
+
+
+def test_a_number_too_long_to_read_is_an_error_at_its_line(tmp_path: Path) -> None:
+    # Python reads no integer of more than 4,300 digits: the scenario file names the number's place, not 1:1.
+    message = _refused(tmp_path, f"ruleset: {RULESET}\nplayers: 4\ncases:\n  - name: a\n    seed: {'7' * 5000}\n"
+                                 "    steps: []\n")
+    assert message.startswith(f"{tmp_path / 'cases.yaml'}:5:11: error[number-too-large]: a number of 5,000 digits "
+                              "is too long to be read (at cases[0].seed)"), message[:300]
