@@ -77,7 +77,11 @@ From the loosest to the tightest binding:
 `null` is only for optional parameters and for variables declared with `initial: null`, and such a value
 must be tested before use: in `if params.x == null then a else b` the `else` branch may use `params.x` as a
 number; so may the right side of `params.x != null and ...` (and likewise `trump == null or ...` for a
-variable). The same holds for steps, for a parameter or a variable on the table: in an `if` step that tests
+variable). An item of a per-seat (or per-team, or list) variable read by a name or a number is tested the same
+way (`bid[p] != null and bid[p] > 0`), and the condition after the items of a quantifier or comprehension holds
+in what it counts, sums or makes (`sum(bid[p] for p in seats() if bid[p] != null)`); a quantifier's own
+variable is a new name, so a test of `bid[p]` outside `... for p in ...` says nothing of the `bid[p]` inside
+it. The same holds for steps, for a parameter or a variable on the table: in an `if` step that tests
 `out != null`, the steps of `then` may use `out` as a value (`change: score[out]`), and with `out == null`
 those of `else`, up to a `set` of `out` (and not inside a loop or decision that sets it, nor in the effects of
 a choice in a simultaneous round). `if`, `and` and `or` evaluate only what they need, and a

@@ -24,7 +24,15 @@ from interpreter.dsl.definitions import (
     _recursion,
     did_you_mean,
 )
-from interpreter.dsl.operators import OperatorChecks, _is_number, _plain
+from interpreter.dsl.operators import (
+    OperatorChecks,
+    _is_number,
+    _plain,
+    guard_key,
+    null_guards,
+    null_hint,
+    without_name,
+)
 from interpreter.dsl.types import (
     ANY,
     BOOL,
@@ -101,9 +109,9 @@ class Environment:
         if checker.annotations.tainted:
             raise Tainted()
         if expected is not None and not compatible(expected, result):
-            hint = "test it first: `if params.x == null then ... else ...`" if result.name == "optional" else None
+            hint = null_hint(node) if result.name == "optional" else number_for_seat_hint(expected, result)
             raise ExpressionError("type", f"{what} must be {expected}, not {result}", node.start, node.end,
-                                  hint=hint or number_for_seat_hint(expected, result))
+                                  hint=hint)
         return result, checker.annotations
 
     def instantiate(self, name: str, argument_types: tuple[Type, ...], context: Mapping[str, Type]) -> Instance:
@@ -176,10 +184,7 @@ class _Checker(OperatorChecks):
     def _expect(self, node: ast.Node, expected: Type, local: Locals, narrowed: Narrowed, what: str) -> Type:
         actual = self.check(node, local, narrowed, expected)
         if not compatible(expected, actual):
-            hint = None
-            if actual.name == "optional":
-                hint = "test it first: `if params.x == null then ... else ...`"
-            hint = hint or number_for_seat_hint(expected, actual)
+            hint = null_hint(node) if actual.name == "optional" else number_for_seat_hint(expected, actual)
             raise self._fail(node, "type", f"{what} must be {expected}, not {actual}", hint)
         return actual
 
@@ -389,8 +394,10 @@ class _Checker(OperatorChecks):
         element = self._element_type(node.collection, local, narrowed)
         inner = {**local, node.variable: element}
         self.annotations.binder_types[id(node)] = element
+        narrowed = without_name(narrowed, node.variable)
         if node.condition is not None:
             self._expect(node.condition, BOOL, inner, narrowed, "the condition after `if`")
+            narrowed = narrowed | null_guards(node.condition, "!=")  # (the body is read where it holds)
         if function in ("any", "all", "count"):
             self._expect(node.body, BOOL, inner, narrowed, f"the condition of `{function}`")
             return INT if function == "count" else BOOL
@@ -415,8 +422,10 @@ class _Checker(OperatorChecks):
         element = self._element_type(node.collection, local, narrowed)
         inner = {**local, node.variable: element}
         self.annotations.binder_types[id(node)] = element
+        narrowed = without_name(narrowed, node.variable)
         if node.condition is not None:
             self._expect(node.condition, BOOL, inner, narrowed, "the condition after `if`")
+            narrowed = narrowed | null_guards(node.condition, "!=")  # (the result is made where it holds)
         return list_of(self.check(node.result, inner, narrowed, None))
 
     def _check_listdisplay(self, node: ast.ListDisplay, local: Locals, narrowed: Narrowed,
@@ -465,6 +474,12 @@ class _Checker(OperatorChecks):
         return parameter.type
 
     def _check_index(self, node: ast.Index, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
+        item = self._indexed(node, local, narrowed)
+        if item.name == "optional" and guard_key(node) in narrowed:  # (`bid[p] != null and bid[p] > 0`)
+            return item.element
+        return item
+
+    def _indexed(self, node: ast.Index, local: Locals, narrowed: Narrowed) -> Type:
         subject = node.subject
         if isinstance(subject, ast.Name):
             kind = self._resolve_name(subject, local, bare=False)

@@ -90,7 +90,7 @@ class OperatorChecks:
         if operator in ("<", "<=", ">", ">="):
             if not (left in NUMBERS and right in NUMBERS) and (left != right or left != RANK):
                 raise self._fail(node, "type", f"`{operator}` compares two numbers or two ranks, not "
-                                 f"{left} and {right}")
+                                 f"{left} and {right}", _optional_hint(node, left, right))
             return BOOL
         if operator == "+" and left == STR and right == STR:  # two texts joined
             return STR
@@ -105,7 +105,7 @@ class OperatorChecks:
                 raise self._fail(node, "type", f"`{operator}` needs two whole numbers, not {left} and {right}",
                                  "a fraction is rounded with `floor(x)` or `ceil(x)`")
             if "optional" in (left.name, right.name):
-                hint = "test it first: `if params.x == null then ... else ...`"
+                hint = _optional_hint(node, left, right)
             elif RANK in (left, right):
                 hint = "ranks are not numbers: `order(c.rank)` gives a rank's position"
             elif SEAT in (left, right):
@@ -176,6 +176,13 @@ def null_guards(node: ast.Node, operator: str) -> frozenset[str]:
     return frozenset({tested}) if tested else frozenset()
 
 
+def _optional_hint(node: ast.Binary, left: Type, right: Type) -> str | None:
+    """`null_hint` for the side of a binary operation that may be null, if one may."""
+    if left.name == "optional":
+        return null_hint(node.left)
+    return null_hint(node.right) if right.name == "optional" else None
+
+
 def _is_number(node: ast.Node) -> bool:
     return isinstance(node, ast.Literal) and isinstance(node.value, int) and not isinstance(node.value, bool)
 
@@ -186,15 +193,42 @@ def _article(kind: Type) -> str:
 
 
 def _null_test(node: ast.Node, operator: str) -> str | None:
-    """What `node` tests against null with `operator`: `params.NAME` or a plain NAME (an optional variable)."""
+    """What `node` tests against null with `operator` (see `guard_key`)."""
     if not (isinstance(node, ast.Binary) and node.operator == operator):
         return None
     for subject, other in ((node.left, node.right), (node.right, node.left)):
-        if not (isinstance(other, ast.Literal) and other.value is None):
-            continue
-        if (isinstance(subject, ast.Field) and isinstance(subject.subject, ast.Name)
-                and subject.subject.identifier == "params"):
-            return f"params.{subject.field}"
-        if isinstance(subject, ast.Name):
-            return subject.identifier
+        if isinstance(other, ast.Literal) and other.value is None:
+            key = guard_key(subject)
+            if key is not None:
+                return key
     return None
+
+
+def guard_key(node: ast.Node) -> str | None:
+    """The name under which a test against null narrows `node`: `params.NAME`, a plain NAME (an optional
+    variable), or an item of a value per owner or a list read by a name or a number (`bid[p]`, `bid[0]`),
+    which nothing changes within one expression; None for anything else."""
+    if isinstance(node, ast.Field) and isinstance(node.subject, ast.Name) and node.subject.identifier == "params":
+        return f"params.{node.field}"
+    if isinstance(node, ast.Name):
+        return node.identifier
+    if isinstance(node, ast.Index) and isinstance(node.subject, ast.Name):
+        index = node.index
+        if isinstance(index, ast.Name):
+            return f"{node.subject.identifier}[{index.identifier}]"
+        if _is_number(index):
+            return f"{node.subject.identifier}[{index.value}]"  # type: ignore[attr-defined]
+    return None
+
+
+def null_hint(node: ast.Node) -> str:
+    """How to read a value that may be null where one that is not is needed: test it first."""
+    key = guard_key(node) or "params.x"
+    return (f"test it first: `if {key} == null then ... else ...`, or `{key} != null and ...` (in a loop, "
+            f"after the items: `... if {key} != null`)")
+
+
+def without_name(narrowed: frozenset[str], name: str) -> frozenset[str]:
+    """The narrowings that still hold where `name` is bound anew (a quantifier's variable): none that reads it."""
+    return frozenset(key for key in narrowed if key != name and not key.endswith(f"[{name}]")
+                     and not key.startswith(f"{name}["))
