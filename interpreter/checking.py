@@ -125,7 +125,8 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
                               volatile=VOLATILE_NAMES | _choice_argument_names(root),
                               has_melds=isinstance(root.entries.get("melds"), MappingNode),
                               key_words={name: v.by_words for name, v in variables.items() if v.by == "str"},
-                              unchanging=unchanging or {})
+                              unchanging=unchanging or {},
+                              unset=frozenset(name for name, variable in variables.items() if variable.unset))
     program = Program(environment)
     site = ExpressionSite(checker, environment, program)
     steps = StepChecker(checker, site, zones, variables)

@@ -40,6 +40,7 @@ class VariableSpec:
     lasts: str = "hand"  # hand | match
     visibility: str = "public"
     optional: bool = False  # declared `initial: null`: may be unset, and must be tested before use
+    unset: bool = False  # declared without `initial`: unset until a step sets it, and an error to read before
     by: str | None = None  # a second index (`by:`): str (the words of `by_words`), suit, rank, seat or team
     by_words: tuple[str, ...] = ()
 

@@ -325,6 +325,7 @@ class RulesetChecker:
                                     scalar(entries.get("lasts")) or "hand",
                                     scalar(entries.get("visibility")) or "public",
                                     optional=isinstance(initial, ScalarNode) and initial.value is None,
+                                    unset=initial is None,
                                     by=by, by_words=words)
             if variable.visibility == "nobody" and variable.type not in HIDDEN_VALUE_TYPES:
                 self.error("invalid-value", f"`{name}` is seen by nobody, so it holds cards (`card` or "

@@ -80,6 +80,7 @@ class Environment:
     volatile: frozenset[str] = VOLATILE_NAMES
     # The variables no step changes (interpreter/unchanging.py): name -> (its owner kind, its value), folded
     unchanging: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    unset: frozenset[str] = frozenset()  # the variables declared without `initial` (see Annotations.unset_reads)
     _stack: list[str] = field(default_factory=list)
     depth: int = 0  # of the expressions being checked, definitions used included: bounded, as checking recurses
 
@@ -260,6 +261,9 @@ class _Checker(OperatorChecks):
             self.annotations.bound.add(id(node))
         elif name in environment.globals:
             result = environment.globals[name]
+            if name in environment.unset and (bare or not result.is_per_owner) and "per_key" not in (
+                    result.name, result.element.name if result.is_per_owner else ""):
+                self.annotations.unset_reads[id(node)] = name
         elif name in environment.definitions:
             return self._use_definition(node, name, ())
         elif name == "params":
@@ -327,6 +331,8 @@ class _Checker(OperatorChecks):
         name = node.function
         if name in self.environment.definitions:
             argument_types = tuple(self.check(argument, local, narrowed, None) for argument in node.arguments)
+            for argument in node.arguments:  # (a variable handed on whole is read where the definition reads it)
+                self.annotations.unset_reads.pop(id(argument), None)
             return self._use_definition(node, name, argument_types)
         builtin = BUILTINS.get(name)
         if builtin is None:
@@ -489,6 +495,10 @@ class _Checker(OperatorChecks):
         if kind == ANY:
             self.check(node.index, local, narrowed, None)
             return ANY
+        if isinstance(subject, ast.Name) and kind.is_per_owner and kind.element.name != "per_key" and \
+                subject.identifier in self.environment.unset and subject.identifier not in local and \
+                subject.identifier not in self.context:
+            self.annotations.unset_reads[id(node)] = subject.identifier
         if kind.name == "per_seat":
             self._expect(node.index, SEAT, local, narrowed, "the index of a per-seat value")
             return kind.element

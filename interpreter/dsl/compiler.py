@@ -72,6 +72,29 @@ def _key(deck: Deck, values: dict[Any, Any], key: Any, by: str) -> Any:
         raise EvaluationError(missing_key(deck, by, values, key)) from None
 
 
+def _set_value(values: dict[str, Any], name: str) -> Any:
+    """A variable declared without `initial`, read where its value is falsy or it is unset: the value, or an
+    EvaluationError naming the variable when no step has set it yet (generated code reads `V[name] or ...`)."""
+    value = values[name]
+    if value is None:
+        raise EvaluationError(_unset_message(name))
+    return value
+
+
+def _set_item(items: list[Any], owner: Any, name: str) -> Any:
+    """An owner's item of a variable declared without `initial` (one per seat or team), or an EvaluationError
+    naming it when no step has set that item yet."""
+    value = items[owner]
+    if value is None:
+        raise EvaluationError(_unset_message(f"{name}[{owner}]"))
+    return value
+
+
+def _unset_message(name: str) -> str:
+    return (f"`{name}` is read before any step has set it (a variable without `initial` is unset until a step "
+            "sets it)")
+
+
 def _q_highest(items: Iterable[Any], key: Callable[[Any], Any]) -> Any:
     best = None
     best_key = None
@@ -423,7 +446,7 @@ def namespace_for(deck: Deck) -> dict[str, Any]:
         CARDS_WHERE=_cards_where(deck), BEATERS=beaters_for(deck), SUBSET_CHOICES=subset_choices,
         any=any, all=all, sum=sum, len=len, max=max, min=min, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, FRACTION=fraction,
-        KEY=functools.partial(_key, deck),
+        KEY=functools.partial(_key, deck), SET_VALUE=_set_value, SET_ITEM=_set_item,
         # (a trick's winner worked out in place as `B_trick_winner` does, with its tables: `_emit_call`)
         TRICK_STRENGTHS=namespace["B_trick_winner"].strengths, TRICK_STRENGTH=namespace["B_trick_winner"].strength,
     )
@@ -475,7 +498,8 @@ _ITERATED = {"seats": "SEAT_RANGES[V['player_count']]", "deck_cards": "DECK_CARD
 # `first` and `last` of a list whose code costs nothing to read again (a value of the game, a seat's, a local):
 # the item read in place, their call made only to fail with their own message when there is none (`_emit_call`)
 _ENDS = {"first": "0", "last": "-1"}
-_READ_AGAIN = re.compile(r"[VB]\['\w+'\](?:\[(?:[A-Za-z_]\w*|\d+|[VB]\['\w+'\])\])?|[A-Za-z_]\w*")
+_READ_AGAIN = re.compile(r"[VB]\['\w+'\](?:\[(?:[A-Za-z_]\w*|\d+|[VB]\['\w+'\])\])?|[A-Za-z_]\w*"
+                         r"|\(V\['(\w+)'\] or SET_VALUE\(V, '\1'\)\)")  # (the last: a variable without `initial`)
 # The seats of a table of each size, as a quantifier goes over them (made once: a `range` made at each loop over
 # the seats costs more than the loop over four seats): more than any ruleset seats (the format allows 16).
 SEAT_RANGES = tuple(range(count) for count in range(257))
@@ -679,10 +703,11 @@ class _Emitter:
                 and not self.loop_frames and not self.inline_depth:  # (see `Program._read_in_place`)
             return local
         code = f"{'B' if id(node) in annotations.bound else 'V'}[{node.identifier!r}]"
+        unset = annotations.unset_reads.get(id(node))  # (a variable without `initial`: an error while unset)
         if id(node) in annotations.implicit_index:
             player = self._argument("player") or ("v_player" if "player" in self.locals else "B['player']")
-            code += f"[{player}]"
-        return code
+            return f"SET_ITEM({code}, {player}, {unset!r})" if unset else f"{code}[{player}]"
+        return f"({code} or SET_VALUE(V, {unset!r}))" if unset else code
 
     def _argument(self, name: str) -> str | None:
         """The code of the argument a parameter stands for, in a definition written in place of its call."""
@@ -708,6 +733,9 @@ class _Emitter:
             # (a list of constants indexed where it is written, `[16, 12, 13][order(c.rank)]`: a tuple, which the
             # code holds as one constant, rather than a list made at every evaluation)
             return f"({', '.join(repr(self.constant(item)) for item in subject.items)},)[{self.emit(node.index)}]"
+        unset = self.annotations.unset_reads.get(id(node))  # (an owner's item of a variable without `initial`)
+        if unset is not None:
+            return f"SET_ITEM({self.emit(subject)}, {self.emit(node.index)}, {unset!r})"
         return f"{self.emit(subject)}[{self.emit(node.index)}]"
 
     def _emit_call(self, node: ast.Call) -> str:

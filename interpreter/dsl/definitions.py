@@ -66,6 +66,9 @@ class Annotations:
     used_context: set[str] = field(default_factory=set)  # contextual names used, transitively
     tainted: bool = False  # uses a definition that has errors (reported there): check on, but never compile
     bound: set[int] = field(default_factory=set)  # names bound by the place (read from B, not from V)
+    # Reads of a variable declared without `initial`, which is unset until a step sets it (node -> its name): a
+    # name read whole, or read bare for `player`'s item; an index node, for an item of one per owner.
+    unset_reads: dict[int, str] = field(default_factory=dict)
 
 # A parameterless definition is kept once per evaluation environment unless it uses one of these names,
 # which change within one decision (the card being tested, the cards being laid).
