@@ -475,13 +475,20 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
     Prints each case and `N passed, M failed`. Exit status: 0 when all pass, 1 when any fails, 2 on a usage
     error.
     """
-    from interpreter.runners.scenarios import ScenarioError
+    from interpreter.runners.scenarios import NotAScenario, ScenarioError
     from interpreter.runners.scenarios import run_file as run_scenarios
     files = expand(paths)
     passed = failed = 0
+    skipped = []
     for file in files:
         try:
             results = run_scenarios(file)
+        except NotAScenario as error:
+            if file in paths:  # (named: the person meant it)
+                click.echo(f"error: {error}", err=True)
+                sys.exit(2)
+            skipped.append(file)  # (found in a folder beside the scenario files)
+            continue
         except ScenarioError as error:
             click.echo(str(error) if error.rendered else f"error: {error}", err=True)
             sys.exit(2)
@@ -493,6 +500,11 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
             else:
                 failed += 1
                 click.echo(f"FAIL {file}: {result.name}\n     {result.message}")
+    if skipped:
+        click.echo(f"(not scenario files, skipped: {', '.join(skipped)})")
+    if skipped and not passed and not failed:
+        click.echo("error: no scenario files found (files with `ruleset:` and a list of `cases:`)", err=True)
+        sys.exit(2)
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

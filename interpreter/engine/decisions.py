@@ -596,8 +596,10 @@ def check(state: State, pending: Pending, action: Action) -> tuple[Option, Bindi
         return option, bindings_for(state, pending, option, action)
     candidates = [o for o in pending.options if o.kind == action.kind and (action.kind in ("play", "discard")
                                                                           or o.name == action.name)]
-    if not candidates:
-        offered = ", ".join(sorted({_describe(o) for o in pending.options}))
+    if not candidates:  # (the options that have a legal action now: a choice whose rules forbid it is none)
+        allowed = {id(option) for option in state.legal_set().values()}
+        offered = ", ".join(sorted({_describe(o) for o in pending.options if id(o) in allowed}
+                                   or {_describe(o) for o in pending.options}))
         raise IllegalActionError(f"p{action.seat} cannot {action.kind}"
                                  f"{' ' + action.name if action.name else ''} now; the choices are: {offered}")
     refusal: IllegalActionError | None = None

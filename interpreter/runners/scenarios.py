@@ -53,6 +53,11 @@ class CaseResult:
     message: str = ""
 
 
+class NotAScenario(ScenarioError):
+    """The file is a ruleset or a variant (`format:` or `extends:`, no `cases:`), not a scenario file: a folder
+    of both is run for its scenario files alone."""
+
+
 def run_file(path: str | Path) -> list[CaseResult]:
     """Every case of one scenario file."""
     path = Path(path)
@@ -67,6 +72,10 @@ def run_file(path: str | Path) -> list[CaseResult]:
     except RulesetError as error:  # located like a finding of `ruledeck validate`
         raise ScenarioError(error.render(), rendered=True) from None
     root = _located(text, path)
+    if isinstance(data, dict) and "cases" not in data and ("format" in data or "extends" in data):
+        kind = "a ruleset" if "format" in data else "a variant"
+        raise NotAScenario(f"{path} is {kind}, not a scenario file (`ruleset:` and a list of `cases:`): `ruledeck "
+                           f"validate {path}` checks it")
     if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
         raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
     unknown = unknown_key(data, FILE_KEYS, "the scenario file")

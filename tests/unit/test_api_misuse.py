@@ -107,3 +107,47 @@ def test_an_action_is_recorded_as_the_legal_set_writes_it_or_refused() -> None:
     with pytest.raises(IllegalActionError, match="is not an action of the legal set"):
         state.apply(stray)
     assert state.is_legal(stray) is False and state.is_legal(card)
+
+
+CHOICES = """\
+format: 1
+name: Choices forbidden now
+players: {min: 2, max: 2}
+deck: {ranks: [2, 3, 4], suits: [S, H]}
+zones:
+  - {name: stock}
+  - {name: hand, owner: seat}
+variables:
+  - {name: x, type: int, initial: 0}
+hand:
+  start: main
+  phases:
+    - name: main
+      steps:
+        - shuffle: stock
+        - deal: 2
+          from: stock
+          to: hand
+        - decide: dealer
+          options:
+            - choose: close
+              legal:
+                - rule: size(stock) == 0
+                  reason: the stock must be empty to close
+            - choose: go_on
+      next: end
+match:
+  hands: 1
+  result: x
+"""
+
+
+def test_an_action_of_a_kind_not_offered_is_told_the_choices_allowed_now(tmp_path: Path) -> None:
+    # (a choice the rules forbid now is not offered: `choose close` was listed with the stock still full)
+    path = tmp_path / "choices.yaml"
+    path.write_text(CHOICES, encoding="utf-8")
+    state = load_ruleset(path).new_initial_state(seed=1)
+    state.apply_chance()
+    with pytest.raises(IllegalActionError) as raised:
+        state.apply("p0 play 2S")
+    assert str(raised.value) == "p0 cannot play now; the choices are: choose go_on"

@@ -78,3 +78,20 @@ def test_a_number_too_long_to_read_is_an_error_at_its_line(tmp_path: Path) -> No
                                  "    steps: []\n")
     assert message.startswith(f"{tmp_path / 'cases.yaml'}:5:11: error[number-too-large]: a number of 5,000 digits "
                               "is too long to be read (at cases[0].seed)"), message[:300]
+
+
+def test_a_folder_of_rulesets_and_scenarios_runs_the_scenarios(tmp_path: Path) -> None:
+    # A designer's folder holds the ruleset, a variant and the scenarios: `ruledeck test FOLDER` runs the
+    # scenarios and names what it skipped; a ruleset named on its own is an error saying what it is.
+    (tmp_path / "game.yaml").write_text(RULESET.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "house.yaml").write_text("extends: game.yaml\nparams: {}\n", encoding="utf-8")
+    (tmp_path / "cases.yaml").write_text(f"ruleset: game.yaml\nplayers: 4\ncases:\n{GOOD_CASE}", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["test", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "1 passed, 0 failed" in result.output
+    assert f"(not scenario files, skipped: {tmp_path / 'game.yaml'}, {tmp_path / 'house.yaml'})" in result.output
+    named = CliRunner().invoke(cli, ["test", str(tmp_path / "game.yaml")])
+    assert named.exit_code == 2 and f"{tmp_path / 'game.yaml'} is a ruleset, not a scenario file" in named.stderr
+    (tmp_path / "cases.yaml").unlink()
+    alone = CliRunner().invoke(cli, ["test", str(tmp_path)])
+    assert alone.exit_code == 2 and "no scenario files found" in alone.stderr
