@@ -3,8 +3,10 @@ the others (the `web` extra)."""
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import random
+import socket
 import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from interpreter.runners.logfile import MatchLog
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+EVERY_ADDRESS = ("0.0.0.0", "::", "")  # served on every address of this machine: links name the machine
 INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web]'"
 
 
@@ -57,6 +60,7 @@ def serve_command(ruleset: str | None, players: int | None, seed: int | None, as
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
         click.echo(f"error: {INSTALL_HINT}", err=True)
         sys.exit(2)
+    _check_port(host, port)  # (before the log is made and the links are printed)
     table, log_path = _table(ruleset, players, seed, assignments, humans, bots, log_path, resume_path, bot_delay)
     if host not in LOCAL_HOSTS:
         click.echo(f"warning: serving on {host}, not on this machine alone: anyone who can reach it and has a "
@@ -114,6 +118,27 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
     return table, log_path
 
 
+def _check_port(host: str, port: int) -> None:
+    """A usage error when the table could not be served there: the port is taken (another table?), or the
+    address is not this machine's."""
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as error:
+        raise click.UsageError(f"--host: {host} is no address of this machine ({error})") from None
+    family, kind, protocol, _name, address = infos[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as the server binds it)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            reason = "is in use (another table, or another server?)" if error.errno == errno.EADDRINUSE else \
+                f"cannot be served ({error.strerror or error})"
+            raise click.UsageError(f"--port: port {port} on {host} {reason}: give another --port") from None
+
+
+
 def _seats(humans: str, count: int) -> list[int]:
     """The seats people play, from `0,2`; a usage error for anything else."""
     try:
@@ -136,7 +161,8 @@ def _serve(table: Any, host: str, port: int, log_path: str | None) -> None:
 
     from interpreter.web.app import create_app
     state = table.state
-    where = f"[{host}]" if ":" in host else host
+    shown = socket.gethostname() if host in EVERY_ADDRESS else host  # (0.0.0.0 is no address to open)
+    where = f"[{shown}]" if ":" in shown else shown
     click.echo(f"{state.game.name}: {state.player_count} players, a table at http://{where}:{port}/")
     click.echo(cli_logs.on_record(log_path).replace(" (--log-seat SEAT FILE writes what one seat sees)", ""))
     click.echo("Each person opens their own link (it is the key to the seat: give it to no one else):")
@@ -144,8 +170,12 @@ def _serve(table: Any, host: str, port: int, log_path: str | None) -> None:
         click.echo(f"  p{seat}: http://{where}:{port}/seat/{table.token_of(seat)}")
     click.echo("Ctrl-C stops the table; the match is kept in its log: `ruledeck serve --resume "
                f"{log_path}` goes on with it.")
+    server: Any = None
+    application = create_app(table, stopping=lambda: server is not None and server.should_exit)
+    server = uvicorn.Server(uvicorn.Config(application, host=host, port=port, log_level="warning",
+                                           timeout_graceful_shutdown=5))
     try:
-        uvicorn.run(create_app(table), host=host, port=port, log_level="warning")
+        server.run()
     except KeyboardInterrupt:  # (uvicorn stops the server on Ctrl-C, then raises it again)
         pass
     finally:

@@ -106,8 +106,9 @@ class TableView:
         return found
 
 
-def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS) -> TableView:
-    """What `seat` sees of the table now."""
+def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS, since_own: int = 0) -> TableView:
+    """What `seat` sees of the table now: the last `recent` lines of the hand, or with `since_own` every line
+    since the seat's own last move in it (at least `recent`, at most `since_own`)."""
     observation = state.observation(seat)
     ruleset = state.game.ruleset
     show = ruleset.show
@@ -125,7 +126,7 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS) -> Tabl
         hand_zone=show.hand,
         zones=tuple(_zones(state, observation, show, seat, team_of, events)),
         variables=tuple(_variables(state, observation, show)),
-        recent=tuple(_recent(events, seat, recent)),
+        recent=tuple(_recent(events, seat, recent, since_own)),
         standings=_standings(every_event),
         legal_actions=tuple(observation.get("legal_actions", ())),
         chosen=tuple(observation.get("chosen", ())),
@@ -368,13 +369,18 @@ def _hand_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return events
 
 
-def _recent(events: list[dict[str, Any]], seat: int, count: int) -> list[str]:
+def _recent(events: list[dict[str, Any]], seat: int, count: int, since_own: int) -> list[str]:
     lines = []
+    own = -1  # the line of the seat's own last move
     for event in events:
         if event["type"] in ("action", "reveal", "log"):
             line = describe(event, seat)
             if line is not None:
                 lines.append(line.strip())
+                if event["type"] == "action" and event.get("seat") == seat:
+                    own = len(lines) - 1
+    if since_own:
+        count = min(since_own, max(count, len(lines) - own - 1 if own >= 0 else len(lines)))
     return lines[-count:] if count else []
 
 

@@ -5,7 +5,7 @@ token is answered 404 and sees nothing of the match."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
@@ -19,11 +19,14 @@ from starlette.staticfiles import StaticFiles
 from interpreter.web.table import RefusedMove, Table
 
 KEEP_ALIVE = 15.0  # seconds between comments on a quiet event stream, so that proxies and browsers keep it open
+STOP_CHECK = 0.5  # seconds between an event stream's looks at whether the server is stopping
+MOST_BODY_BYTES = 16_384  # a move's request is a few words
 NO_SEAT = "No seat here. Open the link printed when the table was started: each seat has its own."
 
 
-def create_app(table: Table) -> Starlette:
-    """The application serving `table`."""
+def create_app(table: Table, stopping: Callable[[], bool] = lambda: False) -> Starlette:
+    """The application serving `table`; `stopping` tells when the server is stopping (its event streams end
+    then, so that Ctrl-C does not wait on the pages left open)."""
 
     def seat_of(request: Request) -> int | None:
         return table.seat_of(request.path_params["token"])
@@ -50,14 +53,22 @@ def create_app(table: Table) -> Starlette:
         seat = seat_of(request)
         if seat is None:
             return nothing()
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MOST_BODY_BYTES:
+                return JSONResponse({"error": "a move is a few words, not this much"}, status_code=413)
         try:
-            body: Any = await request.json()
-        except ValueError:
+            body: Any = json.loads(raw)
+        except (ValueError, RecursionError):  # (not JSON; JSON nested past what Python reads)
             body = None
         if not isinstance(body, dict) or not isinstance(body.get("action"), str):
             return JSONResponse({"error": 'send {"action": "play AH"}'}, status_code=400)
+        made = body.get("moves_made")
+        if made is not None and (not isinstance(made, int) or isinstance(made, bool)):
+            return JSONResponse({"error": "moves_made is the count of your moves your page showed"}, status_code=400)
         try:
-            await table.move(seat, body["action"])
+            await table.move(seat, body["action"], made)
         except RefusedMove as error:
             return JSONResponse({"error": str(error), "view": table.message(seat)}, status_code=409)
         return JSONResponse({"view": table.message(seat)})
@@ -66,7 +77,7 @@ def create_app(table: Table) -> Starlette:
         seat = seat_of(request)
         if seat is None:
             return nothing()
-        return StreamingResponse(_stream(table, seat, request), media_type="text/event-stream",
+        return StreamingResponse(_stream(table, seat, request, stopping), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     routes = [
@@ -89,14 +100,18 @@ def create_app(table: Table) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-async def _stream(table: Table, seat: int, request: Request) -> AsyncIterator[str]:
-    """The seat's view now, then again each time the table changes (a comment when it is quiet for a while)."""
+async def _stream(table: Table, seat: int, request: Request, stopping: Callable[[], bool]) -> AsyncIterator[str]:
+    """The seat's view now, then again each time the table changes (a comment when it is quiet for a while);
+    it ends when the page goes or the server stops."""
     sent = -1
-    while not await request.is_disconnected():
+    quiet = 0.0
+    while not stopping() and not await request.is_disconnected():
         if table.version != sent:
-            sent = table.version
+            sent, quiet = table.version, 0.0
             yield f"event: view\ndata: {json.dumps(table.message(seat), ensure_ascii=False)}\n\n"
             continue
-        await table.wait_for_change(sent, KEEP_ALIVE)
-        if table.version == sent:
+        await table.wait_for_change(sent, STOP_CHECK)
+        quiet += STOP_CHECK
+        if table.version == sent and quiet >= KEEP_ALIVE:
+            quiet = 0.0
             yield ": still here\n\n"

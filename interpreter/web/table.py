@@ -1,13 +1,16 @@
 """A match at a web table: the seats people play (each reached through its own secret token), bots at the
 others, the log written as the match goes, and each seat's view of it (interpreter/view.py) as a message.
 
-It imports no web framework: `app` serves it. Everything runs on one event loop, so a move and the bots'
-answers to it are never interleaved with another request."""
+It imports no web framework: `app` serves it. Everything runs on one event loop, except a bot's thinking, which
+runs in a worker thread so that the pages are served meanwhile (a search bot may think for seconds); the state
+changes only under the table's lock, which a bot holds while it thinks, so a move and the bots' answers to it are
+never interleaved with another move."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from typing import IO, Any
@@ -21,7 +24,25 @@ from interpreter.runners.replay import match_result
 from interpreter.view import table_view
 
 Chooser = Callable[[State], Action]
-RECENT_MOVES = 12  # a page shows more of the last moves than a terminal: the bots' answers arrive together
+RECENT_MOVES = 12  # the fewest of the hand's last lines a page shows (and every one since the seat's own move)
+MOST_RECENT_MOVES = 200
+MOST_ACTION_CHARACTERS = 1_000  # an action's text is a few words
+STALE = "that move was made on a page that no longer shows the table (a second tab, or a click sent twice): " \
+        "the page now shows the table as it is"
+_SEAT_WORD = re.compile(r"[pP](\d+)\s+(.*)", re.DOTALL)  # `p2 play AH`, `P2\tplay AH`
+
+
+FRENCH_SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "black")}
+
+
+def card_faces(deck: Any) -> dict[str, Any]:
+    """How the page draws this deck's cards: each suit's sign and colour (the French signs only for a deck whose
+    suits are exactly S, H, D and C: Scopa's C is coppe, not clubs; other suits are written as they are), and
+    the jokers' names."""
+    french = set(deck.suits) == set(FRENCH_SUITS)
+    suits = {suit: (FRENCH_SUITS[suit] if french else (suit, "")) for suit in deck.suits}
+    return {"suits": {suit: {"sign": sign, "colour": colour} for suit, (sign, colour) in suits.items()},
+            "jokers": list(deck.joker_ranks) if deck.has_joker else []}
 
 
 class RefusedMove(Exception):
@@ -46,6 +67,8 @@ class Table:
         self.changed = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.on_over = on_over  # told once, when the match ends
+        self.lock = asyncio.Lock()  # held while the state changes, and while a bot thinks about changing it
+        self._faces = card_faces(state.game.deck)
 
     # --- seats ---------------------------------------------------------------------------------------------
 
@@ -62,14 +85,20 @@ class Table:
 
     def message(self, seat: int) -> dict[str, Any]:
         """What the page of `seat` is sent: its view of the table, who sits where, and the result at the end."""
-        view = table_view(self.state, seat, recent=RECENT_MOVES).to_dict()
+        view = table_view(self.state, seat, recent=RECENT_MOVES, since_own=MOST_RECENT_MOVES).to_dict()
         view["version"] = self.version
+        view["moves_made"] = self.moves_made(seat)  # (sent back with a move: one made on an older page is refused)
         view["seats"] = [{"seat": other, "name": f"p{other}",
                           "kind": "you" if other == seat else "person" if other in self.humans else "bot"}
                          for other in range(self.state.player_count)]
         view["waiting_for"] = self._waiting_for()
+        view["deck"] = self._faces
         view["returns"] = plain_numbers(self.state.returns()) if self.state.is_terminal else None
         return view
+
+    def moves_made(self, seat: int) -> int:
+        """How many moves `seat` has made in the match."""
+        return sum(action.seat == seat for action in self.state.history)
 
     def _waiting_for(self) -> str | None:
         current = self.state.current_player
@@ -79,54 +108,70 @@ class Table:
 
     # --- moves ---------------------------------------------------------------------------------------------
 
-    async def move(self, seat: int, text: str) -> None:
+    async def move(self, seat: int, text: str, moves_made: int | None = None) -> None:
         """Make a move for `seat` (its text, with or without the seat), then let the bots answer; RefusedMove
-        when the move cannot be made now."""
-        if self.state.is_terminal:
+        when the move cannot be made now. `moves_made`: the count of the seat's moves its page showed (see
+        `message`), so that a move sent twice, or from a page left behind, is not made at the next turn."""
+        async with self.lock:
+            self._make(seat, text, moves_made)
+        await self.start()
+
+    def _make(self, seat: int, text: str, moves_made: int | None) -> None:
+        state = self.state
+        if state.is_terminal:
             raise RefusedMove("the match is over")
+        if moves_made is not None and moves_made != self.moves_made(seat):
+            raise RefusedMove(STALE)
+        if len(text) > MOST_ACTION_CHARACTERS:
+            raise RefusedMove("that is no move of this game (a move is a few words: pick one of the buttons)")
         words = text.strip()
-        if not words.startswith(f"p{seat} "):
-            words = f"p{seat} {words}"
+        named = _SEAT_WORD.fullmatch(words)
+        if named is not None:
+            if int(named.group(1)) != seat:
+                raise RefusedMove(f"you are p{seat}: a move for p{named.group(1)} is theirs to make")
+            words = named.group(2).strip()
+        if state.current_player == CHANCE:
+            raise RefusedMove("the cards are being dealt: wait for your turn")
         try:
-            action = self.state.parse_action(words)
-            self.state.check(action)
+            action = state.parse_action(f"p{seat} {words}")
+            state.check(action)
         except (ActionSyntaxError, IllegalActionError) as error:
             raise RefusedMove(str(error)) from None
-        self.state.apply(action)
+        state.apply(action)
         self._changed()
-        await self.start()
 
     async def start(self) -> None:
         """Play the chance events and the bots' turns up to a person's turn or the end: at once without a
         delay between bot moves, else in a task of its own, so that each bot move reaches the pages."""
         if self.bot_delay <= 0:
-            self._advance_all()
+            while await self._advance_one():
+                pass
         elif self.task is None or self.task.done():
             self.task = asyncio.create_task(self._advance_slowly())
 
-    def _advance_all(self) -> None:
-        while self._advance_one():
-            pass
-
     async def _advance_slowly(self) -> None:
-        while self._advance_one():
+        while await self._advance_one():
             await asyncio.sleep(self.bot_delay)
 
-    def _advance_one(self) -> bool:
-        """One chance event or bot move; False at a person's turn or the end."""
-        state = self.state
-        if state.is_terminal:
-            return False
-        if state.current_player == CHANCE:
-            state.apply_chance()
-        elif state.current_player in self.humans:
-            return False
-        else:
-            chooser = self.bots[state.current_player]
-            assert chooser is not None, f"no bot at p{state.current_player}"
-            state.apply(chooser(state))
-        self._changed()
-        return True
+    async def _advance_one(self) -> bool:
+        """One chance event or bot move; False at a person's turn or the end. A bot thinks in a worker thread,
+        on a copy of the state, the lock held: the pages are answered while it does, and no move changes the
+        state meanwhile."""
+        async with self.lock:
+            state = self.state
+            if state.is_terminal:
+                return False
+            if state.current_player == CHANCE:
+                state.apply_chance()
+            elif state.current_player in self.humans:
+                return False
+            else:
+                chooser = self.bots[state.current_player]
+                assert chooser is not None, f"no bot at p{state.current_player}"
+                # (on a copy: a bot may try moves in the values it reads, which the pages must never see)
+                state.apply(await asyncio.to_thread(chooser, state.clone()))
+            self._changed()
+            return True
 
     # --- the log and the pages ----------------------------------------------------------------------------
 

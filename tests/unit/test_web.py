@@ -3,6 +3,7 @@ log and resuming, and the secrecy of every response (over a whole Bourré match 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -21,7 +22,7 @@ from interpreter.cli import cli  # noqa: E402
 from interpreter.engine.errors import IllegalActionError  # noqa: E402
 from interpreter.runners.replay import replay  # noqa: E402
 from interpreter.web.app import NO_SEAT, create_app  # noqa: E402
-from interpreter.web.table import Table  # noqa: E402
+from interpreter.web.table import RefusedMove, Table  # noqa: E402
 from tests.web_helpers import BOURRE, BURRACO, Recorder, Secrecy, live_server, make_table, sse_views  # noqa: E402
 
 
@@ -242,7 +243,7 @@ def test_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_secrecy_check_sees_a_card_sent_to_the_wrong_seat() -> None:
     table = make_table(BOURRE, players=3, seed=14, humans=[0])
-    table._advance_all()
+    asyncio.run(table.start())
     secrecy = Secrecy(table.state)
     secrecy.check(0, json.dumps(table.message(0)), "p0's own view")
     other = [card for group in table.message(1)["hand"] for card in group["cards"]]
@@ -250,3 +251,147 @@ def test_the_secrecy_check_sees_a_card_sent_to_the_wrong_seat() -> None:
     assert hidden
     with pytest.raises(AssertionError, match=hidden[0]):
         secrecy.check(0, json.dumps({"hand": hidden}), "a leak")
+
+
+TEXAS = Path(__file__).resolve().parents[1] / "games" / "texas_holdem.yaml"
+SCOPA = Path(__file__).resolve().parents[1] / "games" / "scopa.yaml"
+JOKERS = Path(__file__).resolve().parents[1] / "games" / "president_jokers.yaml"
+
+
+def test_a_move_sent_again_from_an_older_page_is_refused_not_made_at_the_next_turn() -> None:
+    # A click sent twice, a second tab, a page left behind: the move names the count of the seat's moves its page
+    # showed, and a move made on an older page is refused (it folded the next hand, unseen).
+    table = make_table(TEXAS, players=4, seed=3, humans=[0])
+    client, _ = _client(table)
+    with client:
+        url = f"/seat/{table.token_of(0)}/move"
+        view = client.get(f"/seat/{table.token_of(0)}/view").json()
+        shown = view["moves_made"]
+        first = client.post(url, json={"action": view["legal_actions"][0], "moves_made": shown})
+        assert first.status_code == 200
+        mine = [action for action in table.state.history if action.seat == 0]
+        again = client.post(url, json={"action": view["legal_actions"][0], "moves_made": shown})
+        assert again.status_code == 409 and "no longer shows the table" in again.json()["error"]
+        assert [action for action in table.state.history if action.seat == 0] == mine  # (nothing made)
+        assert again.json()["view"]["moves_made"] == shown + 1
+        bad = client.post(url, json={"action": "choose fold", "moves_made": "1"})
+        assert bad.status_code == 400
+
+
+def test_a_request_too_big_or_too_deep_is_a_client_error() -> None:
+    table = make_table(BOURRE, players=3, seed=3, humans=[0])
+    client, _ = _client(table)
+    with client:
+        url = f"/seat/{table.token_of(0)}/move"
+        assert client.post(url, content=b"[" * 1000 + b"]" * 1000).status_code == 400  # (was a 500)
+        assert client.post(url, json={"action": "play " + "A" * 100_000}).status_code == 413
+        long = client.post(url, json={"action": "play " + "A" * 5_000})
+        assert long.status_code == 409 and "A" * 100 not in long.json()["error"]
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("p2 choose pass", "you are p0: a move for p2 is theirs to make"),
+    ("P2\tchoose pass", "you are p0: a move for p2 is theirs to make"),
+])
+def test_a_move_for_another_seat_is_refused_in_plain_words(text: str, said: str) -> None:
+    table = make_table(BOURRE, players=3, seed=3, humans=[0])
+    asyncio.run(table.start())
+    with pytest.raises(RefusedMove, match=said):
+        asyncio.run(table.move(0, text))
+    own = table.message(0)["legal_actions"][0]
+    asyncio.run(table.move(0, own.replace("p0 ", "P0\t", 1)))  # (its own seat, however written)
+    assert table.state.history[-1].seat != 0 or table.state.is_terminal or own in [
+        table.state.action_text(action) for action in table.state.history]
+
+
+def test_a_move_while_the_cards_are_dealt_is_told_to_wait() -> None:
+    table = make_table(BOURRE, players=4, seed=1, humans=[0], bot_delay=0.5)  # (at the shuffle, not started)
+    with pytest.raises(RefusedMove, match="the cards are being dealt: wait for your turn"):
+        asyncio.run(table.move(0, "choose pass"))
+
+
+def test_a_bot_thinks_on_a_copy_without_holding_up_the_pages() -> None:
+    # A search bot may think for seconds: the event loop answers the pages meanwhile, and the bot is given a
+    # copy of the state (the heuristic bot tries cards in the values it reads, which no page may see).
+    table = make_table(BOURRE, players=3, seed=3, humans=[0])
+    given: list[bool] = []
+    thinking = table.bots[1]
+    assert thinking is not None
+
+    def slow(state: Any) -> Any:
+        given.append(state is table.state)
+        import time
+        time.sleep(0.3)
+        return thinking(state)
+
+    table.bots = [None, slow, slow]
+
+    async def run() -> float:
+        async def probe() -> float:
+            start = asyncio.get_running_loop().time()
+            await asyncio.sleep(0.05)
+            table.message(0)
+            return asyncio.get_running_loop().time() - start
+
+        _, waited = await asyncio.gather(table.start(), probe())
+        return waited
+
+    waited = asyncio.run(run())
+    assert given and not any(given)
+    assert waited < 0.25, waited  # (it waited for the bot's 0.3 s when the bot thought on the loop)
+
+
+def test_the_last_moves_shown_reach_back_to_the_seats_own_last_move() -> None:
+    # Seven seats: more lines may come between two of a person's turns than the fewest shown (12); the page shows
+    # every line of the hand since the seat's own last move.
+    from interpreter.view import table_view
+    table = make_table(BOURRE, players=7, seed=5, humans=[0])
+    asyncio.run(table.start())
+    longer = 0
+    for _ in range(40):
+        if table.state.is_terminal:
+            break
+        asyncio.run(table.move(0, table.message(0)["legal_actions"][0]))
+        shown = list(table.message(0)["recent"])
+        whole = list(table_view(table.state, 0, recent=10_000).recent)  # (the hand's lines, all of them)
+        assert whole[len(whole) - len(shown):] == shown
+        if 12 < len(shown) < len(whole):  # (then the line before them is p0's own move; else it is of a hand before)
+            longer += 1
+            own = [table.state.action_text(action) for action in table.state.history if action.seat == 0]
+            assert whole[len(whole) - len(shown) - 1] == own[-1]
+    assert longer
+
+
+def test_the_page_is_told_how_this_deck_draws_its_cards() -> None:
+    french = make_table(BOURRE, players=3, seed=3, humans=[0]).message(0)["deck"]
+    assert french["suits"]["H"] == {"sign": "♥", "colour": "red"} and french["jokers"] == []
+    italian = make_table(SCOPA, players=2, seed=3, humans=[0]).message(0)["deck"]
+    assert italian["suits"]["C"] == {"sign": "C", "colour": ""}  # (coppe, not clubs)
+    assert make_table(JOKERS, players=4, seed=3, humans=[0]).message(0)["deck"]["jokers"] == ["BJ", "RJ"]
+
+
+def test_the_event_stream_ends_when_the_server_stops() -> None:
+    table = make_table(BOURRE, players=3, seed=3, humans=[0])
+    calls = [0]
+
+    def stopping() -> bool:
+        calls[0] += 1
+        return calls[0] > 2  # (stopping once the first view is sent)
+
+    with TestClient(create_app(table, stopping=stopping)) as client, \
+            client.stream("GET", f"/seat/{table.token_of(0)}/events") as stream:
+        body = b"".join(stream.iter_bytes())
+    assert body.count(b"event: view") == 1
+
+
+def test_a_port_in_use_is_refused_before_any_log_or_link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+    monkeypatch.chdir(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        answer = CliRunner().invoke(cli, ["serve", str(BOURRE), "--port", str(port)])
+    assert answer.exit_code == 2, answer.output
+    assert f"--port: port {port} on 127.0.0.1 is in use" in answer.output
+    assert "/seat/" not in answer.output and not list(tmp_path.glob("*.jsonl"))

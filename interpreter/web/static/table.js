@@ -4,11 +4,11 @@
 
 const token = decodeURIComponent(location.pathname.split("/")[2] || "");
 const base = "/seat/" + encodeURIComponent(token);
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RED = new Set(["H", "D"]);
-const CARD = /^(10|[2-9TJQKA])([SHDC])$/;
+const GONE = "This link is no longer a seat at this table: the table was stopped, or started again with new " +
+  "links. Use the link printed where the table was started.";
 let current = null;
 let busy = false;
+let gone = false;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -22,24 +22,37 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+function face(text) {
+  // a card's text as this deck draws it (the server sends each suit's sign and colour, and the jokers' names):
+  // {shown, colour, joker}, or null for a word that is no card
+  const deck = current && current.deck;
+  if (!deck) return null;
+  if (deck.jokers.includes(text)) return { shown: text, colour: "", joker: true };
+  for (const [suit, look] of Object.entries(deck.suits)) {
+    if (text.length > suit.length && text.endsWith(suit)) {
+      return { shown: text.slice(0, -suit.length) + look.sign, colour: look.colour, joker: false };
+    }
+  }
+  return null;
+}
+
 function card(text, extra) {
-  const match = CARD.exec(text);
-  if (text === "JK") return el("span", { class: "card joker", title: "joker" }, "JK");
-  if (!match) return el("span", { class: "card" + (extra ? " " + extra : "") }, text);
-  const colour = RED.has(match[2]) ? "red" : "black";
-  return el("span", { class: "card " + colour + (extra ? " " + extra : ""), title: text },
-            match[1] + SUITS[match[2]]);
+  const seen = face(text);
+  const more = extra ? " " + extra : "";
+  if (!seen) return el("span", { class: "card" + more }, text);
+  if (seen.joker) return el("span", { class: "card joker" + more, title: "joker " + text }, text);
+  return el("span", { class: "card " + (seen.colour || "plain") + more, title: text }, seen.shown);
 }
 
 function cardWord(word) {
   // a word of a move's text: a card (or a wild card and what it stands for, `2S=9H`) drawn in colour
   const parts = word.split(/([=+])/);
-  if (!parts.some((part) => CARD.test(part) || part === "JK")) return document.createTextNode(word);
+  if (!parts.some((part) => face(part))) return document.createTextNode(word);
   const span = el("span", {});
   for (const part of parts) {
-    const match = CARD.exec(part);
-    span.append(match ? el("span", { class: RED.has(match[2]) ? "red" : "" }, match[1] + SUITS[match[2]])
-                      : document.createTextNode(part));
+    const seen = face(part);
+    span.append(seen ? el("span", { class: seen.colour === "red" ? "red" : "" }, seen.shown)
+                     : document.createTextNode(part));
   }
   return span;
 }
@@ -224,6 +237,7 @@ function drawRecent(view) {
 
 function draw(view) {
   if (current && view.version < current.version) return;  // an answer overtaken by a newer view
+  if (current && view.version > current.version) showError("");  // (a refusal is of the table as it was)
   current = view;
   drawHeader(view);
   drawZones(view);
@@ -240,13 +254,24 @@ function showError(text) {
   box.textContent = text ? "Not allowed: " + text : "";
 }
 
+function linkGone() {
+  gone = true;
+  document.getElementById("status").textContent = GONE;
+  document.getElementById("turn").textContent = "";
+  document.getElementById("actions").replaceChildren();
+}
+
 async function move(text) {
-  if (busy) return;
+  if (busy || gone) return;
   busy = true;
   try {
+    // (with the count of this seat's moves the page showed: a click sent twice, or from a page left behind,
+    // is refused rather than made at the next turn)
     const response = await fetch(base + "/move", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: text }),
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ action: text, moves_made: current ? current.moves_made : null }),
     });
+    if (response.status === 404) { linkGone(); return; }
     const answer = await response.json();
     if (answer.view) draw(answer.view);
     showError(response.ok ? "" : answer.error);
@@ -262,8 +287,13 @@ function follow() {
   source.addEventListener("view", (event) => {
     draw(JSON.parse(event.data));
   });
-  source.onerror = () => {
+  source.onerror = async () => {
+    if (gone) return;
     document.getElementById("status").textContent = "Connection lost; trying again…";
+    try {  // (a table started again answers 404 to this link: say so, rather than trying for ever)
+      const response = await fetch(base + "/view");
+      if (response.status === 404) { source.close(); linkGone(); }
+    } catch (error) { /* the server is away: the stream tries again by itself */ }
   };
 }
 
