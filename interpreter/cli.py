@@ -385,7 +385,8 @@ def replay_command(log_path: str, verify: bool) -> None:
 
 @cli.command()
 @click.argument("ruleset", metavar="RULESET", shell_complete=complete_ruleset)
-@click.option("-n", "games", type=click.IntRange(min=1), required=True, metavar="GAMES", help="Matches to play.")
+@click.option("-n", "--matches", "games", type=click.IntRange(min=1), required=True, metavar="GAMES",
+              help="Matches to play.")
 @click.option("--players", type=int, help="Number of players (default: the ruleset's default).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")

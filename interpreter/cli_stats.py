@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +63,39 @@ def _written(path: str, draw: Callable[[], None]) -> None:
     click.echo(f"plot written to {path}", err=True)
 
 
+class _ProgressLines:
+    """Progress as a line now and then, where the bar cannot be drawn (the output is a file, a pipe, a CI log):
+    the first after FIRST seconds, then at most one each EVERY seconds, so that a long run is seen to move and a
+    short one prints nothing more."""
+
+    FIRST, EVERY = 10.0, 30.0
+
+    def __init__(self, length: int, label: str) -> None:
+        self.length, self.label = length, label
+        self.done = 0
+        self.start = time.monotonic()
+        self.next = self.start + self.FIRST
+
+    def update(self, count: int) -> None:
+        self.done += count
+        now = time.monotonic()
+        if now >= self.next and self.done < self.length:
+            self.next = now + self.EVERY
+            minutes, seconds = divmod(int(now - self.start), 60)
+            click.echo(f"{self.label} {self.done}/{self.length} matches, {minutes}m {seconds:02d}s", err=True)
+
+
+@contextlib.contextmanager
+def progress_bar(length: int, label: str) -> Iterator[Any]:
+    """A progress bar on stderr at a terminal (click's, with the time left); elsewhere, a line now and then."""
+    if sys.stderr.isatty():
+        with click.progressbar(length=length, label=label, file=sys.stderr, show_eta=True) as bar:
+            yield bar
+    else:
+        click.echo(label, err=True)  # (as click's bar prints it where it cannot draw)
+        yield _ProgressLines(length, label)
+
+
 def run_job(job: Job, *, games: int, seed: int, workers: int, backend: str, address: str | None,
             label: str) -> tuple[Summary, bool]:
     """Play a run with a progress bar; its summary, and whether Ctrl-C stopped it (the summary then holds the
@@ -68,7 +103,7 @@ def run_job(job: Job, *, games: int, seed: int, workers: int, backend: str, addr
     from interpreter.runners.simulate import RunInterrupted, simulate
 
     try:
-        with click.progressbar(length=games, label=label, file=sys.stderr, show_eta=True) as bar:
+        with progress_bar(games, label) as bar:
             return simulate(job, games=games, seed=seed, workers=workers, progress=bar.update, backend=backend,
                             address=address), False
     except RunInterrupted as stopped:  # the workers are stopped already
@@ -120,7 +155,7 @@ def _describe(name: str, ruleset: str, game: Game, assignments: tuple[str, ...])
 @click.command(name="compare")
 @click.argument("ruleset_a", metavar="A", shell_complete=complete_ruleset)
 @click.argument("ruleset_b", metavar="[B]", required=False, shell_complete=complete_ruleset)
-@click.option("-n", "games", type=click.IntRange(min=2), required=True, metavar="GAMES",
+@click.option("-n", "--matches", "games", type=click.IntRange(min=2), required=True, metavar="GAMES",
               help="Matches to play with each (the same seeds for both).")
 @click.option("--players", type=int, help="Number of players (default: A's default).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
@@ -224,7 +259,7 @@ def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend:
     # A pool of workers is started for each block; Ray, started once per run, plays each side whole.
     block = games if backend == "ray" else max(workers * 10, min(100, -(-games // 10)))
     try:
-        with click.progressbar(length=2 * games, label=label, file=sys.stderr, show_eta=True) as bar:
+        with progress_bar(2 * games, label) as bar:
             while len(runs[1].records) < games:
                 size = min(block, games - len(runs[1].records))
                 for job, run in zip(jobs, runs, strict=True):

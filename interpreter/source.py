@@ -264,7 +264,7 @@ def _check_numbers(node: yaml.Node, source: SourceText, path: list[str | int]) -
         if node.tag == "tag:yaml.org,2002:int" and digits > sys.get_int_max_str_digits() > 0:
             location = mark_location(source, node.start_mark, node.end_mark)
             raise RulesetError([Diagnostic("number-too-large", f"a number of {digits:,} digits is too long to be "
-                                           "read", location, yaml_path(path),
+                                           "read", location, yaml_path(tuple(path)),
                                            hint="quote it if it is text, not a number")])
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):

@@ -9,7 +9,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +90,16 @@ def _play_many(job: Job, seeds: list[int], setting_aside: bool = False) -> list[
         if setting_aside:
             set_aside()
     return records
+
+
+def _play_timed(job: Job, seeds: list[int]) -> tuple[list[MatchRecord], float]:
+    """`_play_many` in a local worker, with the wall time it took (which sizes the chunks that follow)."""
+    start = time.perf_counter()
+    records = _play_many(job, seeds, True)
+    return records, time.perf_counter() - start
+
+
+CHUNK_SECONDS = 1.0  # about how long a chunk of matches takes a worker: the progress moves at least that often
 
 
 def set_aside() -> None:
@@ -183,7 +193,6 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
             if not managed:
                 gc.unfreeze()
         return
-    chunks = _chunks(seeds, workers)
     _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see `loaded`)
     # What this process holds is set aside from garbage collection while the workers are started: a worker's
     # collections then leave the memory it shares with this process alone, instead of copying it page by page
@@ -194,14 +203,7 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
         gc.freeze()
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
-        # (futures of our own rather than `pool.map`, whose iterator cancels what is left when it is dropped: a
-        # future cancelled while its result arrives makes the pool's own thread fail with a traceback)
-        futures = [pool.submit(_play_many, job, chunk, True) for chunk in chunks]
-        for future in futures:
-            chunk = future.result()
-            for record in chunk:
-                collect(record)
-            done(len(chunk))
+        _pooled(pool, job, seeds, workers, collect, done)
     except BaseException:  # interrupted (Ctrl-C) or failed: stop at once, leaving no worker behind
         _stop(pool)
         raise
@@ -209,6 +211,51 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
         if not managed:
             gc.unfreeze()
     pool.shutdown()
+
+
+def _pooled(pool: ProcessPoolExecutor, job: Job, seeds: list[int], workers: int,
+            collect: Callable[[MatchRecord], None], done: Callable[[int], None]) -> None:
+    """The matches in chunks on the pool's workers, each chunk sized to take about CHUNK_SECONDS (the first ones
+    a match each, to measure how long a match takes: a slow game's matches then go one or a few at a time, so
+    that the progress moves, where a chunk of 25 matches of a minute each left it still for half an hour); at
+    most a quarter of a worker's share of the matches left and 50, so that the chunks shrink towards the end
+    and no worker waits long for the others' last matches. The progress counts each chunk as it finishes, the
+    records go to `collect` in seed order."""
+    # (futures of our own rather than `pool.map`, whose iterator cancels what is left when it is dropped: a
+    # future cancelled while its result arrives makes the pool's own thread fail with a traceback)
+    running: dict[Future[tuple[list[MatchRecord], float]], int] = {}  # a chunk's future -> its first seed's place
+    finished: dict[int, list[MatchRecord]] = {}
+    given = 0  # the seeds handed out so far
+    collected = 0  # the seeds whose records went to `collect`
+    per_match: float | None = None  # seconds, from the chunks finished
+
+    def hand_out(size: int) -> None:
+        nonlocal given
+        running[pool.submit(_play_timed, job, seeds[given:given + size])] = given
+        given += size
+
+    while given < len(seeds) and len(running) < workers:
+        hand_out(1)
+    matches = seconds = 0.0
+    while running:
+        ready, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in ready:
+            place = running.pop(future)
+            records, took = future.result()
+            finished[place] = records
+            matches, seconds = matches + len(records), seconds + took
+            per_match = seconds / matches
+            done(len(records))
+        while collected in finished:
+            records = finished.pop(collected)
+            for record in records:
+                collect(record)
+            collected += len(records)
+        while given < len(seeds) and len(running) < 2 * workers:
+            left = len(seeds) - given
+            most = max(1, min(50, left // (workers * 4)))
+            wanted = int(CHUNK_SECONDS / per_match) if per_match else most
+            hand_out(max(1, min(most, wanted, left)))
 
 
 def _start_worker() -> None:

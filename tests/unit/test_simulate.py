@@ -349,3 +349,33 @@ def test_the_chunks_of_a_run_hold_every_match_in_order_and_shrink_towards_its_en
         assert [seed for chunk in chunks for seed in chunk] == list(range(games))
         sizes = [len(chunk) for chunk in chunks]
         assert sizes == sorted(sizes, reverse=True) and max(sizes) <= 50 and sizes[-1] == 1
+
+
+def test_the_progress_moves_a_match_at_a_time_when_matches_are_slow(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Chunks are sized by how long a match takes (about CHUNK_SECONDS a chunk): matches slower than that go one
+    # at a time, so the progress moves with each (chunks of 25 left it still for half an hour on a slow game);
+    # fast ones go many at a time. The results are the same either way, in seed order.
+    import interpreter.runners.simulate as simulation
+    job = Job(BOURRE, (("hands", "1"),), 3, ("random",))
+    alone = simulate(job, games=24, seed=4, workers=1)
+    monkeypatch.setattr(simulation, "CHUNK_SECONDS", 0.0)  # (every match slower than a chunk's time)
+    steps: list[int] = []
+    slow = simulate(job, games=24, seed=4, workers=2, progress=steps.append)
+    assert steps == [1] * 24
+    assert slow.records == alone.records
+    monkeypatch.setattr(simulation, "CHUNK_SECONDS", 60.0)
+    steps.clear()
+    fast = simulate(job, games=200, seed=4, workers=2, progress=steps.append)
+    assert sum(steps) == 200 and max(steps) > 1
+    assert fast.records[:24] == alone.records
+
+
+def test_a_run_whose_output_is_no_terminal_says_its_progress_now_and_then(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a pipe, a file, a CI log: click's bar prints its label alone there, and a long run looked stuck)
+    from interpreter.cli_stats import _ProgressLines
+    monkeypatch.setattr(_ProgressLines, "FIRST", 0.0)
+    monkeypatch.setattr(_ProgressLines, "EVERY", 0.0)
+    result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "3", "--set", "hands=1", "--bots", "random"])
+    assert result.exit_code == 0, result.output
+    assert "1/3 matches, 0m" in result.stderr and "2/3 matches, 0m" in result.stderr
+    assert "3/3 matches" not in result.stderr  # (the statistics say the end)
