@@ -499,8 +499,12 @@ BUILTINS: dict[str, Builtin] = {
         _builtin("subsets", "(items: list[T], smallest: int = null, largest: int = null) -> list[list[T]]",
                  "lists", "Every choice of some of the items, each keeping their order: the smaller first, from "
                  "`smallest` items (default 0) to `largest` (default all); each choice once, even when items repeat "
-                 "(two packs). n items have 2^n subsets: more than 100,000 is an error. As a choice's argument "
-                 "values, it lets a player choose several cards in one action. Gone over by a quantifier or "
+                 "(two packs). More than 100,000 choices within the sizes asked is an error when it is worked out (n "
+                 "items have 2^n subsets; 41 cards have 112,791 of 1 to 4 cards): the subsets of a zone that may "
+                 "grow (a hand that takes a pile) are asked for at a size no play reaches in testing. As a choice's "
+                 "argument values, it lets a player choose several cards in one action; for a choice of some cards "
+                 "of a hand that may be large, let the player choose one card at a time (a decision that repeats, "
+                 "with a choice to stop). Gone over by a quantifier or "
                  "comprehension that only counts, sums, indexes or looks in each choice (`count(points(s) == 15 for "
                  "s in subsets(cs, 2))`), the choices are made one at a time as the loop reaches them, which costs "
                  "less than the whole list.",
