@@ -17,6 +17,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from interpreter.agents.base import Agent, lawful_actions
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.state import CHANCE
 
 if TYPE_CHECKING:
@@ -30,6 +31,11 @@ PLAYOUT_BUDGET = 48  # playouts per decision in all, at most (see _by_playouts):
 # bots of a betting game stayed in against huge pots, which grew to tens of thousands of chips in ten hands.
 CANDIDATES = 8  # a choice among more is decided by playouts of this many of them (see _candidates)
 PLAYOUT_ACTIONS = 400
+# A deal drawn again keeps what the seat has seen, not every fact the rules keep true by themselves (a book of
+# four laid down as soon as it is held): a playout on it may reach a position the real game cannot, where the
+# rules fail (no legal action). Such a deal is dropped, for every candidate alike, and another drawn, this many
+# times a round at most (then the round is skipped: a choice no deal could weigh is made at random).
+REDEALS = 4
 
 
 class HeuristicAgent(Agent):
@@ -140,11 +146,16 @@ class HeuristicAgent(Agent):
         rounds = max(2, min(PLAYOUTS, PLAYOUT_BUDGET // len(legal)))
         scores = [0.0] * len(legal)
         for _ in range(rounds):
-            deal = state.resample(seat, self.rng)
-            moves = self.rng.getrandbits(64)
-            for index, action in enumerate(legal):
-                scores[index] += self._playout(deal.clone() if index < len(legal) - 1 else deal, seat, action,
-                                               random.Random(moves))
+            for _attempt in range(REDEALS):
+                deal = state.resample(seat, self.rng)
+                moves = self.rng.getrandbits(64)
+                try:
+                    gains = [self._playout(deal.clone() if index < len(legal) - 1 else deal, seat, action,
+                                           random.Random(moves)) for index, action in enumerate(legal)]
+                except RulesetRuntimeError:  # (a deal the rules cannot play on: see REDEALS)
+                    continue
+                scores = [score + gain for score, gain in zip(scores, gains, strict=True)]
+                break
         best = max(scores)
         return self.rng.choice([action for action, score in zip(legal, scores, strict=True) if score == best])
 

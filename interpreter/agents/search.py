@@ -30,7 +30,8 @@ import time
 from typing import TYPE_CHECKING
 
 from interpreter.agents.base import Agent, lawful_actions
-from interpreter.agents.heuristic import HeuristicAgent
+from interpreter.agents.heuristic import REDEALS, HeuristicAgent
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.state import CHANCE
 
 if TYPE_CHECKING:
@@ -128,11 +129,10 @@ class SearchAgent(Agent):
             while rounds is None or played < rounds:
                 if done and self.seconds is not None and time.process_time() - started >= self.seconds:
                     break
-                deal = state.resample(seat, self.rng)
-                moves = self.rng.getrandbits(64)
-                for index in active:
-                    trial = deal.clone() if index != active[-1] else deal
-                    gains[index].append(self._playout(trial, seat, candidates[index], moves, rivals))
+                found = self._round(state, seat, candidates, active, rivals)
+                if found is not None:  # (None: no deal drawn again could be played on; the round is skipped)
+                    for index, gain in zip(active, found, strict=True):
+                        gains[index].append(gain)
                 done += len(active)
                 played += 1
                 if budget == math.inf and self.seconds is not None:  # (seconds alone: spent in even stages)
@@ -143,16 +143,35 @@ class SearchAgent(Agent):
             if stage < stages - 1:
                 ranked = sorted(active, key=lambda index: (-sum(gains[index]), index))[:(len(active) + 1) // 2]
                 active = sorted({*ranked, 0} if habit else ranked)
+        if not any(gains[index] for index in active):  # (no deal could be played on: the cheap choice)
+            return candidates[0]
         best = min(active, key=lambda index: (-sum(gains[index]), index))
         if habit and best != 0 and not self.convincing(gains[best], gains[0]):
             return candidates[0]
         return candidates[best]
 
+    def _round(self, state: State, seat: int, candidates: list[Action], active: list[int],
+               rivals: list[int]) -> list[float] | None:
+        """One round: every active candidate played out on one deal of the unseen cards, with the same moves
+        after it; a deal on which the rules fail is dropped and another drawn (heuristic.REDEALS), and None
+        when none could be played on."""
+        for _attempt in range(REDEALS):
+            deal = state.resample(seat, self.rng)
+            moves = self.rng.getrandbits(64)
+            try:
+                return [self._playout(deal.clone() if index != active[-1] else deal, seat, candidates[index], moves,
+                                      rivals) for index in active]
+            except RulesetRuntimeError:
+                continue
+        return None
+
     @staticmethod
     def convincing(better: list[float], habit: list[float]) -> bool:
         """Whether gains played out on the same deals as the habit's are higher by more than EVIDENCE standard
         errors of the differences (the same rounds: the habit's choice is weighed in every one)."""
-        differences = [a - b for a, b in zip(better, habit[-len(better):], strict=True)]
+        differences = [a - b for a, b in zip(better, habit[-len(better):], strict=True)] if better else []
+        if not differences:
+            return False
         mean = sum(differences) / len(differences)
         if len(differences) < 2:
             return mean > 0
@@ -178,7 +197,10 @@ class SearchAgent(Agent):
         The policy chooses on a copy dealt again, so that not even it reads a hidden card."""
         width = self.width()
         probe = state.resample(seat, self.rng)
-        chosen = [action for action in [self.policy.choose(probe)] if action in legal]
+        try:
+            chosen = [action for action in [self.policy.choose(probe)] if action in legal]
+        except RulesetRuntimeError:  # (a deal the rules cannot play on: see heuristic.REDEALS)
+            chosen = []
         habit = bool(chosen) and not self.policy.guessed
         if len(legal) <= width:
             return chosen + [action for action in legal if action not in chosen], habit

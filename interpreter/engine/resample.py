@@ -20,6 +20,10 @@ seat to act has no legal action is drawn again (a seat that must lead a given ca
 to play only when it holds a card that may be played). Other facts play has shown (a suit a seat did not
 follow) are not.
 
+Nor are facts the rules keep true by themselves (a book of four laid down as soon as a seat holds it): a deal
+may give another seat four of a rank it would have laid down, and play on it may reach a position the real game
+cannot, where the rules fail. The bots drop such a deal and draw another (agents/heuristic.py, REDEALS).
+
 Not modelled: the order of cards in a zone the seat cannot see (only which cards, and how many), variables a seat
 may not see that hold anything but cards (kept as they are: variables of cards follow the cards dealt again), and
 a state that was not played from its match's start (a scenario started at a phase): for it, knowledge is

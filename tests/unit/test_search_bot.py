@@ -366,3 +366,18 @@ def test_search_bot_spends_its_budget_and_halves_the_candidates(monkeypatch: pyt
     assert counts[state.legal_actions()[-1]] > min(counts.values())  # (the worse half dropped, stage by stage)
     timed = SearchAgent(1, iterations=None, seconds=0.05)
     assert timed.choose(state) in state.legal_actions()
+
+
+BOOKS_LATE = ROOT / "tests" / "unit" / "bot_files" / "go_fish_books_late.yaml"
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("heuristic", 1), ("search:20", 2)])
+def test_a_playout_the_rules_cannot_go_on_with_is_dropped_not_the_match(kind: str, seed: int) -> None:
+    # The deal a bot draws again keeps what its seat has seen, not every fact the rules keep true by themselves:
+    # here another seat may be dealt four of a rank that the real game would have laid down, and the playout
+    # reaches a seat with no legal action. That deal is dropped and another drawn; the match went on to fail
+    # with the playout's error, at a position the real game never reached.
+    result = CliRunner().invoke(cli, ["play", str(BOOKS_LATE), "--players", "2", "--seed", str(seed), "--bots",
+                                      kind])
+    assert result.exit_code == 0, result.output
+    assert "Match over after 1 hand" in result.output and "runtime error" not in result.output
