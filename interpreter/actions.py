@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
@@ -209,10 +210,15 @@ def argument_text(deck: Deck, kind: str | None, value: Any) -> str:
     return _named(deck, kind, value) if kind else _value_text(value)
 
 
+_SEAT_TEXT = re.compile(r"p\d+")  # a seat as text names it
+
+
 def _parse_argument(deck: Deck, kind: str | None, text: str) -> Any:
     if kind and kind.startswith("list:"):
         element = kind.removeprefix("list:") or None
         return () if text == NO_ITEMS else tuple(_parse_argument(deck, element, item) for item in text.split("+"))
+    if kind == "seat":  # (written as its number; `p2`, as seats are written elsewhere, is read too)
+        return _parse_value(text[1:] if _SEAT_TEXT.fullmatch(text) else text, deck)
     return deck.parse_value(kind, text) if kind else _parse_value(text, deck)
 
 

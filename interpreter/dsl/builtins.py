@@ -94,12 +94,13 @@ QUANTIFIERS: dict[str, QuantifierForm] = {
                        "all(c.suit == H for c in [AH, KH])"),
         QuantifierForm("count", "count(condition for x in items) -> int",
                        "How many items satisfy the condition.", "count(c.suit == H for c in [AH, KH, 2S]) == 2"),
-        QuantifierForm("sum", "sum(number for x in items) -> int", "The sum of a number over the items (0 for "
-                       "none).", "sum(order(c.rank) for c in [AH, KH]) == 23"),
-        QuantifierForm("max", "max(value for x in items) -> int or rank",
+        QuantifierForm("sum", "sum(number for x in items) -> int or num", "The sum of a number over the items (0 for "
+                       "none): an `int` when the numbers are, else a `num` (it may be a fraction).",
+                       "sum(order(c.rank) for c in [AH, KH]) == 23"),
+        QuantifierForm("max", "max(value for x in items) -> int, num or rank",
                        "The largest value over the items; an error when there are none.",
                        "max(c.rank for c in [4H, KH, 2S]) == K"),
-        QuantifierForm("min", "min(value for x in items) -> int or rank",
+        QuantifierForm("min", "min(value for x in items) -> int, num or rank",
                        "The smallest value over the items; an error when there are none.",
                        "min(c.rank for c in [4H, KH, 2S]) == 2"),
         QuantifierForm("highest", "highest(x in items by key) -> item",

@@ -433,9 +433,10 @@ _FLAT_TYPES = frozenset({"int", "num", "bool", "str", "card", "rank", "suit", "s
 
 def _shown_kind(value_type: Any) -> str:
     """How a choice's argument is written in an action's text: `card`, `rank` or `suit` by name; a list of them
-    as `list:card`, ... (`list:` for a list of other values); "" for a number, a text or a boolean."""
+    as `list:card`, ... (`list:` for a list of other values); `seat` for a seat (written as its number, read as
+    `2` or `p2`); "" for a number, a text or a boolean."""
     name = getattr(value_type, "name", "")
-    if name in ("card", "rank", "suit"):
+    if name in ("card", "rank", "suit", "seat"):
         return str(name)
     if name == "list":
         return "list:" + _shown_kind(getattr(value_type, "element", None))

@@ -46,6 +46,23 @@ def test_card_rank_and_suit_arguments_are_shown_and_read_by_name(tmp_path: Path)
     assert state.events[-1]["action"] == texts[-1]
 
 
+def test_a_seat_argument_is_written_as_its_number_and_read_as_a_seat_is_written_too(tmp_path: Path) -> None:
+    # (docs/ruleset-format.md: a seat is written `p0` in text; a choice's seat argument is written as its number,
+    # and `whom p0` was refused: "whom must be one of 0, 1, not p0")
+    old = "        - set: trump\n          to: last(hand[dealer]).suit\n"
+    asking = ("        - decide: next_seat(dealer)\n          options:\n            - choose: ask\n"
+              "              args:\n                whom: seats()\n")
+    state = game_from_text(tmp_path, TINY.replace(old, old + asking)).new_initial_state(seed=2, players=2)
+    state.apply_chance()
+    assert [state.action_text(action) for action in state.legal_actions()] == ["p1 choose ask whom 0",
+                                                                               "p1 choose ask whom 1"]
+    assert state.parse_action("p1 choose ask whom p0") == state.parse_action("p1 choose ask whom 0")
+    with pytest.raises(IllegalActionError, match="whom must be one of 0, 1, not 5"):
+        state.check(state.parse_action("p1 choose ask whom p5"))
+    state.apply("p1 choose ask whom p0")
+    assert state.events[-1]["action"] == "p1 choose ask whom 0"
+
+
 def test_a_refused_card_argument_names_the_allowed_cards(tmp_path: Path) -> None:
     state = _state(tmp_path)
     held = {state.card_text(card) for card in state.values["hand"][1]}
