@@ -150,7 +150,10 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
         key = extra[0] if extra else ""
         hint = None
         close = difflib.get_close_matches(key, allowed, n=1)
-        if close:
+        if " " in str(key).strip() and error.instance.get(key) is None:  # (`{..., text: a, b c, ...}`)
+            hint = ("is it the end of a text cut at a comma? Inside `{...}` a comma ends a value: quote a text "
+                    "that holds one (`description: \"a, b\"`)")
+        elif close:
             hint = f"did you mean `{close[0]}`?"
         elif allowed:
             hint = "allowed here: " + ", ".join(allowed)

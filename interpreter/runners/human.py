@@ -67,8 +67,24 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
                 return action
             except (ActionSyntaxError, IllegalActionError) as error:
                 click.echo(f"  {shorten(str(error), MAX_MESSAGE)}")
+                meant = _meant(state, legal, seat, answer)
+                if meant:
+                    click.echo(f"  (did you mean {meant}?)")
 
     return choose
+
+
+def _meant(state: State, legal: list[Action], seat: int, answer: str) -> str:
+    """The legal moves an answer that is no move may have meant: those whose text, the seat left out, starts
+    with its words once `choose` is put before them (`take` for `choose take`), numbered as listed."""
+    words = answer.split()
+    if not words or words[0] == "choose":
+        return ""
+    wanted = " ".join(["choose", *words])
+    found = [f"{number} `{text}`" for number, text in
+             ((number, state.action_text(action).split(" ", 1)[1]) for number, action in enumerate(legal, 1))
+             if text == wanted or text.startswith(wanted + " ")]
+    return " or ".join(found[:3]) + (" ..." if len(found) > 3 else "")
 
 
 def show(state: State, seat: int, before: tuple[int, Counter[str]] = (0, Counter())) -> tuple[int, Counter[str]]:

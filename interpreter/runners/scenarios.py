@@ -536,7 +536,8 @@ class _Case:
     def _expect_returns(self, expected: list[Any]) -> None:
         actual = self.state.returns()
         if not isinstance(expected, list) or actual != [_exact(value, "a result") for value in expected]:
-            raise _Failure(f"returns are {[number_text(value) for value in actual]}, not {expected}")
+            shown = ", ".join(number_text(value) for value in actual)  # (a fraction as `7/2`, unquoted)
+            raise _Failure(f"returns are [{shown}], not {expected}")
 
     def _zone_name(self, key: tuple[str, int]) -> str:
         name, owner = key

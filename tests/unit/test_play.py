@@ -299,3 +299,13 @@ def test_the_end_of_a_match_shows_the_rulesets_metrics_as_simulate_measures_them
     assert line.endswith(f"; at the match's end: pot after the hand {record.metric_last[0]:,.0f}.")
     code, out, _ = _run("play", str(ROOT / "tests" / "games" / "whist.yaml"), "--seed", "4", "--bots", "random")
     assert code == 0 and "Metrics" not in out  # (a ruleset without metrics)
+
+
+def test_a_choice_named_without_choose_is_pointed_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A person who types a choice's name (`pass`, as the moves list it after `choose`) is told the moves meant.
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "0", "--bots", "random",
+                        stdin="pass\nplay\nq\n")
+    assert "(did you mean 1 `choose pass`?)" in out, out
+    assert "(did you mean 2 `choose play discard 0` or 3 `choose play discard 1` or 4 `choose play discard 2` " \
+        "...?)" in out

@@ -95,3 +95,12 @@ def test_a_folder_of_rulesets_and_scenarios_runs_the_scenarios(tmp_path: Path) -
     (tmp_path / "cases.yaml").unlink()
     alone = CliRunner().invoke(cli, ["test", str(tmp_path)])
     assert alone.exit_code == 2 and "no scenario files found" in alone.stderr
+
+
+def test_a_failed_returns_expectation_shows_the_numbers_as_numbers(tmp_path: Path) -> None:
+    # (they were shown as texts in a list: `returns are ['0', '1', '1'], not [4, 6, 3]`)
+    path = tmp_path / "cases.yaml"
+    path.write_text(f"ruleset: {RULESET}\nplayers: 4\ncases:\n  - name: r\n    steps:\n      - expect: "
+                    "{returns: [9, 9, 9, 9]}\n", encoding="utf-8")
+    [result] = run_file(path)
+    assert not result.passed and "returns are [-1, -1, -1, -1], not [9, 9, 9, 9]" in result.message  # (the ante paid), result.message
