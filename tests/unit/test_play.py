@@ -306,6 +306,7 @@ def test_a_choice_named_without_choose_is_pointed_to(tmp_path: Path, monkeypatch
     monkeypatch.chdir(tmp_path)
     code, out, _ = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "0", "--bots", "random",
                         stdin="pass\nplay\nq\n")
+    assert code == 130  # (stopped with `q`: the match is kept in its log)
     assert "(did you mean 1 `choose pass`?)" in out, out
     assert "(did you mean 2 `choose play discard 0` or 3 `choose play discard 1` or 4 `choose play discard 2` " \
         "...?)" in out

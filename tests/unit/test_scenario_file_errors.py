@@ -103,4 +103,5 @@ def test_a_failed_returns_expectation_shows_the_numbers_as_numbers(tmp_path: Pat
     path.write_text(f"ruleset: {RULESET}\nplayers: 4\ncases:\n  - name: r\n    steps:\n      - expect: "
                     "{returns: [9, 9, 9, 9]}\n", encoding="utf-8")
     [result] = run_file(path)
-    assert not result.passed and "returns are [-1, -1, -1, -1], not [9, 9, 9, 9]" in result.message  # (the ante paid), result.message
+    # (each seat has paid its ante)
+    assert not result.passed and "returns are [-1, -1, -1, -1], not [9, 9, 9, 9]" in result.message, result.message
