@@ -77,9 +77,11 @@ def play_out(game: Game, players: int, seed: int, coverage: Coverage, *, max_act
     choosers = agents_for(("random",), players, seed)
     state: State | None = None
     try:
-        state = game.new_initial_state(seed=seed, players=players)
-        state.__class__ = _PhaseWatch
-        coverage.phases.add(state.phase)  # (entered before the watch began)
+        if players not in game.ruleset.players.counts():
+            game.new_initial_state(seed=seed, players=players)  # (refused, naming the table sizes allowed)
+        # (watched from its start: a match without decisions is played whole as it starts)
+        state = _PhaseWatch(game, players, seed)
+        state.start()
         while not state.is_terminal:
             if state.current_player == CHANCE:
                 state.apply_chance()

@@ -50,6 +50,12 @@ def test_options_and_phases_never_reached_are_warnings_located_at_them() -> None
                      ("warning", "no match took the option `never`", "hand.phases[0].steps[0].options[1]")}
 
 
+def test_a_match_without_decisions_is_seen_entering_its_phases() -> None:
+    # (it is played whole as it starts: its phase was reported as never entered)
+    report = run_playouts(load_ruleset(FILES / "no_decisions.yaml"), 2, seconds=60)
+    assert report.played == 2 and report.findings == []
+
+
 def test_a_cut_short_run_makes_no_claim_about_what_never_occurs() -> None:
     report = run_playouts(load_ruleset(FILES / "unreached.yaml"), 50, seconds=0)
     assert report.played == 1 < report.planned and report.findings == []
