@@ -133,9 +133,11 @@ def _check_port(host: str, port: int) -> None:
         try:
             probe.bind(address)
         except OSError as error:
-            reason = "is in use (another table, or another server?)" if error.errno == errno.EADDRINUSE else \
-                f"cannot be served ({error.strerror or error})"
-            raise click.UsageError(f"--port: port {port} on {host} {reason}: give another --port") from None
+            if error.errno == errno.EADDRINUSE:
+                raise click.UsageError(f"--port: port {port} on {host} is in use (another table, or another "
+                                       "server?): give another --port") from None
+            raise click.UsageError(f"--host: cannot serve on {host}, port {port} ({error.strerror or error}): "
+                                   "give an address of this machine") from None
 
 
 
