@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.runners.report import LABEL_WIDTH, interval, shown
+from interpreter.runners.report import LABEL_WIDTH, decimals, interval, shown
 from interpreter.runners.summary import Statistic, Summary
 from interpreter.stats import Estimate, paired_difference
 
@@ -76,8 +76,9 @@ def what_changed(rows: list[Compared]) -> list[str]:
     for row in changed:
         assert row.difference is not None and row.a is not None and row.b is not None
         statistic, difference = row.statistic, row.difference
-        amount = (f"{abs(difference.value) * 100:.1f} percentage points" if statistic.share
-                  else f"{abs(difference.value):,.2f}")
+        size = abs(difference.value)
+        amount = (f"{size * 100:.{decimals(size * 100, 1)}f} percentage points" if statistic.share
+                  else f"{size:,.{decimals(size, 2)}f}")
         lines.append(f"- {statistic.label}: {'higher' if difference.value > 0 else 'lower'} with B by {amount} "
                      f"({shown(row.a.value, statistic)} -> {shown(row.b.value, statistic)}; 95% interval of the "
                      f"difference {interval(difference, statistic, signed=True)}).")

@@ -22,11 +22,24 @@ def summary_lines(summary: Summary) -> list[str]:
 
 
 def shown(value: float, statistic: Statistic, *, signed: bool = False) -> str:
-    """A value as a report shows it: a share as a percentage, a mean with two decimals; nothing measured as -."""
+    """A value as a report shows it: a share as a percentage with one decimal, a mean with two, or more for a
+    value so small that those would read as 0 (two significant digits, at most four decimals); nothing measured
+    as -."""
     if math.isnan(value):
         return "-"
     sign = "+" if signed else ""
-    return f"{value * 100:{sign}.1f}%" if statistic.share else f"{value:{sign},.2f}"
+    if statistic.share:
+        return f"{value * 100:{sign}.{decimals(value * 100, 1)}f}%"
+    return f"{value:{sign},.{decimals(value, 2)}f}"
+
+
+def decimals(value: float, usual: int) -> int:
+    """The decimals that show `value` with two significant digits where `usual` would not (0.04 as 0.040, not
+    0.04; 0.004 as 0.0040, not 0.00), at most four."""
+    size = abs(value)
+    if size == 0 or math.isinf(size) or size >= 10 ** (1 - usual):
+        return usual
+    return min(4, max(usual, 1 - math.floor(math.log10(size))))
 
 
 def interval(estimate: Estimate, statistic: Statistic, *, signed: bool = False) -> str:

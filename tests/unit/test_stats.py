@@ -54,3 +54,11 @@ def test_paired_difference_is_the_interval_of_the_differences() -> None:
     assert found.excludes(0)
     with pytest.raises(ValueError):
         paired_difference([1, 2], [1])
+
+
+def test_a_small_mean_or_difference_is_shown_with_two_significant_digits() -> None:
+    # (a comparison read "lower with B by 0.00 (0.04 -> 0.04)" for a change the statistics found significant)
+    from interpreter.runners.report import decimals
+    shown = {value: f"{value:.{decimals(value, 2)}f}" for value in (0.0, 0.04, -0.004, 0.0004, 0.1, 12.345)}
+    assert shown == {0.0: "0.00", 0.04: "0.040", -0.004: "-0.0040", 0.0004: "0.0004", 0.1: "0.10", 12.345: "12.35"}
+    assert f"{0.04:.{decimals(0.04, 1)}f}" == "0.040" and f"{2.5:.{decimals(2.5, 1)}f}" == "2.5"
