@@ -335,6 +335,21 @@ def _definition(state: State, item: ShownItem) -> VariableView:
     return VariableView(item.name, item.label, "table", shown, value_text(shown, type_name))
 
 
+def in_hand_order(view: TableView) -> list[int]:
+    """The places of the view's legal actions in the order a person reads them: the moves of a card of the hand
+    (`play`, `discard`) in the order the hand is shown (by suit and rank, or the ruleset's groups), where the
+    rules list them in the zone's own order (the order dealt); the other moves where the rules list them."""
+    position: dict[str, int] = {}
+    for group in view.hand or ():
+        for card in group.cards:
+            position.setdefault(card, len(position))
+    texts = view.legal_actions
+    cards = {index: words[2] for index, words in enumerate(text.split() for text in texts)
+             if len(words) == 3 and words[1] in ("play", "discard") and words[2] in position}
+    by_hand = iter(sorted(cards, key=lambda index: position[cards[index]]))
+    return [next(by_hand) if index in cards else index for index in range(len(texts))]
+
+
 def value_text(value: Any, type_name: str) -> str:
     """A value as people read it: a seat as `p1`, a team as `t0`, a truth as yes or no; unset as `-`."""
     if value is None:

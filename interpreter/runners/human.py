@@ -13,7 +13,7 @@ from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 from interpreter.errors import MAX_MESSAGE, shorten
 from interpreter.runners.table_text import moves_text, view_text
-from interpreter.view import table_view
+from interpreter.view import in_hand_order, table_view
 
 
 class Quit(Exception):
@@ -46,6 +46,7 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
     def choose(state: State) -> Action:
         last_hand[0] = show(state, seat, last_hand[0])
         legal = state.legal_actions()
+        legal = [legal[index] for index in in_hand_order(table_view(state, seat))]  # (numbered as shown)
         while True:
             try:
                 answer = prompt("Your move (number or text, ? for help, q to stop)").strip()
@@ -98,7 +99,8 @@ def show(state: State, seat: int, before: tuple[int, Counter[str]] = (0, Counter
     click.echo(view_text(view, state.game.deck.suits, new_cards=new_cards), nl=False)
     click.echo(f"Your turn (p{seat}), phase {state.phase}. You may:")
     breaking = {state.action_text(action) for action in state.breaking}
-    moves = [f"{move} (breaks a rule!)" if move in breaking else move for move in view.legal_actions]
+    moves = [f"{move} (breaks a rule!)" if move in breaking else move
+             for move in (view.legal_actions[index] for index in in_hand_order(view))]
     for line in moves_text(moves, seat):
         click.echo(line)
     for move, clauses in state.breaking.items():

@@ -21,7 +21,7 @@ from interpreter.engine.state import CHANCE, State
 from interpreter.numbers import plain_numbers
 from interpreter.runners.logfile import MatchLog
 from interpreter.runners.replay import match_result
-from interpreter.view import table_view
+from interpreter.view import in_hand_order, table_view
 
 Chooser = Callable[[State], Action]
 RECENT_MOVES = 12  # the fewest of the hand's last lines a page shows (and every one since the seat's own move)
@@ -85,7 +85,9 @@ class Table:
 
     def message(self, seat: int) -> dict[str, Any]:
         """What the page of `seat` is sent: its view of the table, who sits where, and the result at the end."""
-        view = table_view(self.state, seat, recent=RECENT_MOVES, since_own=MOST_RECENT_MOVES).to_dict()
+        seen = table_view(self.state, seat, recent=RECENT_MOVES, since_own=MOST_RECENT_MOVES)
+        view = seen.to_dict()
+        view["legal_actions"] = [seen.legal_actions[index] for index in in_hand_order(seen)]  # (as the hand reads)
         view["version"] = self.version
         view["moves_made"] = self.moves_made(seat)  # (sent back with a move: one made on an older page is refused)
         view["seats"] = [{"seat": other, "name": f"p{other}",

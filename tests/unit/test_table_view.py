@@ -220,3 +220,21 @@ def test_plain_text_has_no_colour_codes_and_a_terminal_has_colour(monkeypatch: p
     assert "\x1b[" not in view_text(view, suits)
     monkeypatch.delenv("NO_COLOR")
     assert "\x1b[" in view_text(view, suits)
+
+
+def test_the_moves_of_cards_are_put_in_the_order_the_hand_is_shown() -> None:
+    # The rules list a hand's cards in the zone's order (as dealt); a person reads the hand sorted, and the
+    # terminal numbers the moves: the card moves follow the hand as shown, the other moves stay where they are.
+    import dataclasses
+
+    from interpreter.view import SuitGroup, in_hand_order
+    state = load_ruleset(ROOT / "rulesets" / "bourre.yaml").new_initial_state(seed=5, players=3)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    view = dataclasses.replace(
+        table_view(state, state.current_player),
+        hand=(SuitGroup("S", ("9S", "AS")), SuitGroup("D", ("4D", "7D"))),
+        legal_actions=("p0 choose stop", "p0 play 7D", "p0 play AS", "p0 discard 9S", "p0 play 4D", "p0 choose go"))
+    order = in_hand_order(view)
+    assert [view.legal_actions[index] for index in order] == [
+        "p0 choose stop", "p0 discard 9S", "p0 play AS", "p0 play 4D", "p0 play 7D", "p0 choose go"]
