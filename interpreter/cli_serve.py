@@ -63,8 +63,8 @@ def serve_command(ruleset: str | None, players: int | None, seed: int | None, as
     _check_port(host, port)  # (before the log is made and the links are printed)
     table, log_path = _table(ruleset, players, seed, assignments, humans, bots, log_path, resume_path, bot_delay)
     if host not in LOCAL_HOSTS:
-        click.echo(f"warning: serving on {host}, not on this machine alone: anyone who can reach it and has a "
-                   "link can play that seat (the links are the only key)", err=True)
+        click.echo(f"warning: serving on {host or 'every address'}, not on this machine alone: anyone who can "
+                   "reach it and has a link can play that seat (the links are the only key)", err=True)
     _serve(table, host, port, log_path)
 
 
@@ -119,26 +119,32 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
 
 
 def _check_port(host: str, port: int) -> None:
-    """A usage error when the table could not be served there: the port is taken (another table?), or the
-    address is not this machine's."""
+    """A usage error when the table could not be served there: the port is taken on one of the addresses the
+    server binds (another table?), or cannot be had, or the address is not this machine's."""
     if port == 0:
         return
     try:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (OSError, UnicodeError) as error:
         raise click.UsageError(f"--host: {host} is no address of this machine ({error})") from None
-    family, kind, protocol, _name, address = infos[0]
-    with socket.socket(family, kind, protocol) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as the server binds it)
-        try:
-            probe.bind(address)
-        except OSError as error:
-            if error.errno == errno.EADDRINUSE:
-                raise click.UsageError(f"--port: port {port} on {host} is in use (another table, or another "
-                                       "server?): give another --port") from None
-            raise click.UsageError(f"--host: cannot serve on {host}, port {port} ({error.strerror or error}): "
-                                   "give an address of this machine") from None
-
+    shown = host or "every address"
+    for family, kind, protocol, _name, address in dict.fromkeys(infos):  # (each address the server binds)
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as the server binds it)
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)  # (as the server binds it)
+            try:
+                probe.bind(address)
+            except OSError as error:
+                if error.errno == errno.EADDRINUSE:
+                    raise click.UsageError(f"--port: port {port} on {shown} is in use (another table, or another "
+                                           "server?): give another --port") from None
+                if error.errno == errno.EADDRNOTAVAIL:
+                    raise click.UsageError(f"--host: cannot serve on {host}: it is no address of this "
+                                           "machine") from None
+                reason = error.strerror or str(error)
+                raise click.UsageError(f"--port: port {port} on {shown} cannot be served ({reason}): give another "
+                                       "--port") from None
 
 
 def _seats(humans: str, count: int) -> list[int]:

@@ -331,8 +331,9 @@ class _Checker(OperatorChecks):
         name = node.function
         if name in self.environment.definitions:
             argument_types = tuple(self.check(argument, local, narrowed, None) for argument in node.arguments)
-            for argument in node.arguments:  # (a variable handed on whole is read where the definition reads it)
-                self.annotations.unset_reads.pop(id(argument), None)
+            for argument, kind in zip(node.arguments, argument_types, strict=True):
+                if isinstance(argument, ast.Name) and kind.is_list:  # (a list handed on whole is read where the
+                    self.annotations.unset_reads.pop(id(argument), None)  # definition goes over it)
             return self._use_definition(node, name, argument_types)
         builtin = BUILTINS.get(name)
         if builtin is None:

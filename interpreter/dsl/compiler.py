@@ -1161,7 +1161,8 @@ class _Emitter:
                     return node.operator, found[1], other
             return None
         if not (isinstance(node, ast.Index) and isinstance(node.index, ast.Name) and node.index.identifier == seat
-                and isinstance(node.subject, ast.Name)) or id(node) in self.annotations.keyed_index:
+                and isinstance(node.subject, ast.Name)) or id(node) in self.annotations.keyed_index \
+                or id(node) in self.annotations.unset_reads:  # (a variable without `initial`: each item checked)
             return None
         subject, annotations = node.subject, self.annotations
         if subject.identifier in self.locals or id(subject) in annotations.bound or id(subject) in \

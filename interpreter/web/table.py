@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import re
 import secrets
+import threading
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
@@ -43,6 +44,32 @@ def card_faces(deck: Any) -> dict[str, Any]:
     suits = {suit: (FRENCH_SUITS[suit] if french else (suit, "")) for suit in deck.suits}
     return {"suits": {suit: {"sign": sign, "colour": colour} for suit, (sign, colour) in suits.items()},
             "jokers": list(deck.joker_ranks) if deck.has_joker else []}
+
+
+def _thought(chooser: Chooser, state: State) -> asyncio.Future[Action]:
+    """A bot's choice, made in a thread of its own (a daemon: a server stopped while a search bot thinks ends at
+    once, where a worker of the loop's pool would be waited for)."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[Action] = loop.create_future()
+
+    def settle(choice: Action | None, failure: BaseException | None) -> None:
+        if answer.done():
+            return
+        if failure is not None:
+            answer.set_exception(failure)
+        else:
+            answer.set_result(choice)  # type: ignore[arg-type]
+
+    def think() -> None:
+        try:
+            choice, failure = chooser(state), None
+        except BaseException as error:  # (handed to the loop, which raises it where the choice is awaited)
+            choice, failure = None, error
+        with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
+            loop.call_soon_threadsafe(settle, choice, failure)
+
+    threading.Thread(target=think, name="ruledeck-bot", daemon=True).start()
+    return answer
 
 
 class RefusedMove(Exception):
@@ -171,7 +198,7 @@ class Table:
                 chooser = self.bots[state.current_player]
                 assert chooser is not None, f"no bot at p{state.current_player}"
                 # (on a copy: a bot may try moves in the values it reads, which the pages must never see)
-                state.apply(await asyncio.to_thread(chooser, state.clone()))
+                state.apply(await _thought(chooser, state.clone()))
             self._changed()
             return True
 

@@ -23,6 +23,8 @@ variables:
   - {name: bid, type: int, per: seat}
   - {name: kept, type: "list[card]"}
   - {name: x, type: int, initial: 0}
+define:
+  is_one(v): v == 1
 hand:
   start: main
   phases:
@@ -52,6 +54,12 @@ def _first_state(tmp_path: Path, steps: str) -> object:
      "hand.phases[0].steps[0].do[0].to"),
     # a list variable
     ("        - set: x\n          to: size(kept)\n", "`kept`", "hand.phases[0].steps[0].to"),
+    # items counted, summed or looked for over the seats (written over the variable's list, in C)
+    ("        - set: x\n          to: count(bid[q] == 1 for q in seats())\n", "`bid[0]`", "hand.phases[0].steps[0].to"),
+    ("        - set: x\n          to: sum(bid[q] for q in seats())\n", "`bid[0]`", "hand.phases[0].steps[0].to"),
+    # an item, or a value not a list, handed to a definition
+    ("        - set: x\n          to: if is_one(bid[1]) then 1 else 0\n", "`bid[1]`", "hand.phases[0].steps[0].to"),
+    ("        - set: x\n          to: if is_one(lead) then 1 else 0\n", "`lead`", "hand.phases[0].steps[0].to"),
 ])
 def test_a_variable_read_before_any_step_sets_it_is_an_error_naming_it(tmp_path: Path, steps: str, named: str,
                                                                        where: str) -> None:

@@ -395,3 +395,25 @@ def test_a_port_in_use_is_refused_before_any_log_or_link(tmp_path: Path, monkeyp
     assert answer.exit_code == 2, answer.output
     assert f"--port: port {port} on 127.0.0.1 is in use" in answer.output
     assert "/seat/" not in answer.output and not list(tmp_path.glob("*.jsonl"))
+
+
+def test_a_port_taken_on_one_of_the_addresses_served_is_refused(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--host ""` serves on every address, IPv4 and IPv6: a port taken on either one is refused before anything
+    # is made (only the first address was tried).
+    import socket
+    monkeypatch.chdir(tmp_path)
+    taken = socket.socket(socket.AF_INET6)
+    try:
+        taken.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        taken.bind(("::", 0))
+    except OSError:
+        taken.close()
+        pytest.skip("no IPv6 here")
+    with taken:
+        taken.listen()
+        port = taken.getsockname()[1]
+        answer = CliRunner().invoke(cli, ["serve", str(BOURRE), "--port", str(port), "--host", ""])
+    assert answer.exit_code == 2, answer.output
+    assert f"--port: port {port} on every address is in use" in answer.output
+    assert not list(tmp_path.glob("*.jsonl"))
