@@ -31,8 +31,8 @@ PLAYOUT_BUDGET = 48  # playouts per decision in all, at most (see _by_playouts):
 # bots of a betting game stayed in against huge pots, which grew to tens of thousands of chips in ten hands.
 CANDIDATES = 8  # a choice among more is decided by playouts of this many of them (see _candidates)
 PLAYOUT_ACTIONS = 400
-# A deal drawn again keeps what the seat has seen, not every fact the rules keep true by themselves (a book of
-# four laid down as soon as it is held): a playout on it may reach a position the real game cannot, where the
+# A deal drawn again keeps what the seat has seen, not every fact the rules keep true by themselves (four of a
+# rank laid down as soon as a seat holds them): a playout on it may reach a position the real game cannot, where the
 # rules fail (no legal action). Such a deal is dropped, for every candidate alike, and another drawn, this many
 # times a round at most (then the round is skipped: a choice no deal could weigh is made at random).
 REDEALS = 4

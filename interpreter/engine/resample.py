@@ -20,7 +20,7 @@ seat to act has no legal action is drawn again (a seat that must lead a given ca
 to play only when it holds a card that may be played). Other facts play has shown (a suit a seat did not
 follow) are not.
 
-Nor are facts the rules keep true by themselves (a book of four laid down as soon as a seat holds it): a deal
+Nor are facts the rules keep true by themselves (four of a rank laid down as soon as a seat holds them): a deal
 may give another seat four of a rank it would have laid down, and play on it may reach a position the real game
 cannot, where the rules fail. The bots drop such a deal and draw another (agents/heuristic.py, REDEALS).
 

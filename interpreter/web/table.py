@@ -38,7 +38,8 @@ FRENCH_SUITS = {"S": ("♠", "black"), "H": ("♥", "red"), "D": ("♦", "red"),
 
 def card_faces(deck: Any) -> dict[str, Any]:
     """How the page draws this deck's cards: each suit's sign and colour (the French signs only for a deck whose
-    suits are exactly S, H, D and C: Scopa's C is coppe, not clubs; other suits are written as they are), and
+    suits are exactly S, H, D and C: in another deck a C may be cups, not clubs; other suits are written as they
+    are), and
     the jokers' names."""
     french = set(deck.suits) == set(FRENCH_SUITS)
     suits = {suit: (FRENCH_SUITS[suit] if french else (suit, "")) for suit in deck.suits}
