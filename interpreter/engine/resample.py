@@ -65,6 +65,8 @@ class Knowledge:
         # The copy's zones as the seat sees them after the last event played (`_snapshot`): the copy changes only
         # by the events it plays, so this is also what the next event starts from.
         self.snapshot: _Snapshot | None = None
+        # Which zones the seat sees, for the teams as they stand (`_snapshot`): the same at almost every event.
+        self.sight: list[Any] = [None, {}]
 
     @classmethod
     def from_start(cls, state: State, seat: int) -> Knowledge:
@@ -99,7 +101,7 @@ class Knowledge:
                 kind = event[0]
                 if kind not in _INPUTS:
                     continue
-                before = self.snapshot if self.snapshot is not None else _snapshot(replica, self.seat)
+                before = self.snapshot if self.snapshot is not None else _snapshot(replica, self.seat, self.sight)
                 self.snapshot = None  # (until the event is played and followed)
                 if kind == "action":
                     replica.apply(event[1])
@@ -115,7 +117,7 @@ class Knowledge:
                         break
                     if later[0] == "reveal":
                         named.update(_named_cards(later[1], kinds))
-                after = _snapshot(replica, self.seat)
+                after = _snapshot(replica, self.seat, self.sight)
                 self._follow(before, after, named)
                 self.snapshot = after
         except Exception:  # (a state that was not played from its start: see from_now)
@@ -130,83 +132,155 @@ class Knowledge:
         that then goes, face down, to the pile of the player who won it)."""
         cards_b, seen_b, up_b = before
         cards_a, seen_a, up_a = after
-        changed = [key for key in cards_a if cards_a[key] != cards_b.get(key) or seen_a[key] != seen_b.get(key)
-                   or up_a.get(key) != up_b.get(key)]
+        changed = [key for key, held in cards_a.items() if held != cards_b.get(key)]
+        if seen_a is not seen_b or up_a != up_b:  # (a zone seen or unseen since, a card turned: rare)
+            other = {key for key in seen_a if seen_a[key] != seen_b.get(key)} if seen_a is not seen_b else set()
+            other.update(key for key in {*up_a, *up_b} if up_a.get(key) != up_b.get(key))
+            if other:
+                other.update(changed)
+                changed = [key for key in cards_a if key in other]
         if not changed:
             return
         known = self.known
         lost: dict[ZoneKey, Counter[int]] = {}
         gained: dict[ZoneKey, Counter[int]] = {}
         for key in changed:
-            was, now = Counter(cards_b.get(key, ())), Counter(cards_a[key])
-            lost[key], gained[key] = was - now, now - was
-        flows = _flows(lost, gained)  # (card, from, to), each card that changed zone
-        arriving: dict[ZoneKey, Counter[int]] = {}
-        staying: dict[ZoneKey, Counter[int]] = {}
-        for key in changed:
-            face_up_before = Counter(up_b.get(key, ()))
-            knew = Counter(cards_b.get(key, ())) if seen_b.get(key, True) else \
-                face_up_before + known.get(key, Counter())
-            out = [(card, to) for card, source, to in flows if source == key]
-            if not seen_b.get(key, True) and out:
-                shown = named & lost[key]
-                named -= shown
-                knew += shown
-                seen_leaving = face_up_before - Counter(up_a.get(key, ())) + shown
-                unseen_targets = set()
-                for card, to in out:
-                    if _sees(after, to, card):
-                        continue  # seen where it went
-                    if seen_leaving[card] > 0:
-                        seen_leaving[card] -= 1  # face up, or named: seen leaving
-                        continue
-                    unseen_targets.add(to)
-                emptied = not (Counter(cards_a[key]) & Counter(cards_b.get(key, ())))
-                if unseen_targets and not (emptied and len(unseen_targets) == 1):
-                    knew = face_up_before + shown  # a card left unseen: any card known to be here may be it
-            staying[key] = knew - lost[key]
-            remaining = Counter(knew)
+            lost[key], gained[key] = _difference(cards_b.get(key, []), cards_a[key])
+        if _nothing_learned(changed, lost, gained, before, after, known, named):
+            for key in changed:
+                known.pop(key, None)
+            return
+        _reckon(known, changed, lost, gained, before, after, named)
+
+
+def _reckon(known: dict[ZoneKey, Counter[int]], changed: list[ZoneKey], lost: dict[ZoneKey, Counter[int]],
+            gained: dict[ZoneKey, Counter[int]], before: _Snapshot, after: _Snapshot, named: Counter[int]) -> None:
+    """`Knowledge._follow`'s general reckoning: what the seat knows of each zone changed, from the cards each lost
+    and gained."""
+    cards_b, seen_b, up_b = before
+    cards_a, seen_a, up_a = after
+    flows = _flows(lost, gained)  # (card, from, to), each card that changed zone
+    arriving: dict[ZoneKey, Counter[int]] = {}
+    staying: dict[ZoneKey, Counter[int]] = {}
+    for key in changed:
+        face_up_before = Counter(up_b.get(key, ()))
+        knew = Counter(cards_b.get(key, ())) if seen_b.get(key, True) else \
+            face_up_before + known.get(key, Counter())
+        out = [(card, to) for card, source, to in flows if source == key]
+        if not seen_b.get(key, True) and out:
+            shown = named & lost[key]
+            named -= shown
+            knew += shown
+            seen_leaving = face_up_before - Counter(up_a.get(key, ())) + shown
+            unseen_targets = set()
             for card, to in out:
-                if remaining[card] > 0 and not _sees(after, to, card):
-                    remaining[card] -= 1
-                    arriving.setdefault(to, Counter())[card] += 1
-        for key in {*staying, *arriving}:
-            if seen_a[key]:
-                known.pop(key, None)
-                continue
-            found = staying.get(key, known.get(key, Counter())) + arriving.get(key, Counter())
-            found &= Counter(cards_a[key]) - Counter(up_a.get(key, ()))
-            if found:
-                known[key] = found
-            else:
-                known.pop(key, None)
+                if _sees(after, to, card):
+                    continue  # seen where it went
+                if seen_leaving[card] > 0:
+                    seen_leaving[card] -= 1  # face up, or named: seen leaving
+                    continue
+                unseen_targets.add(to)
+            emptied = not (Counter(cards_a[key]) & Counter(cards_b.get(key, ())))
+            if unseen_targets and not (emptied and len(unseen_targets) == 1):
+                knew = face_up_before + shown  # a card left unseen: any card known to be here may be it
+        staying[key] = knew - lost[key]
+        remaining = Counter(knew)
+        for card, to in out:
+            if remaining[card] > 0 and not _sees(after, to, card):
+                remaining[card] -= 1
+                arriving.setdefault(to, Counter())[card] += 1
+    for key in {*staying, *arriving}:
+        if seen_a[key]:
+            known.pop(key, None)
+            continue
+        found = staying.get(key, known.get(key, Counter())) + arriving.get(key, Counter())
+        found &= Counter(cards_a[key]) - Counter(up_a.get(key, ()))
+        if found:
+            known[key] = found
+        else:
+            known.pop(key, None)
 
 
 _Snapshot = tuple[dict[ZoneKey, list[int]], dict[ZoneKey, bool], dict[ZoneKey, list[int]]]
 
 
-def _snapshot(state: State, seat: int) -> _Snapshot:
+def _snapshot(state: State, seat: int, sight: list[Any]) -> _Snapshot:
     """Every zone's cards (a zone of melds: its melds' cards, which every seat sees), whether the seat sees
-    them, and the face-up cards of those it does not."""
+    them, and the face-up cards of those it does not. `sight` keeps, for the follower, the teams last seen and
+    which zones the seat sees with them (the same dict while the teams stay: `_follow` tells a change by it)."""
+    values = state.values
     cards: dict[ZoneKey, list[int]] = {}
-    seen: dict[ZoneKey, bool] = {}
-    up: dict[ZoneKey, list[int]] = {}
     for name, zone in state.game.ruleset.zones.items():
-        stored = state.values[name]
-        instances = [(stored, -1)] if zone.owner == "table" else list(zip(stored, range(len(stored)), strict=True))
-        for held, owner in instances:
-            key = (name, owner)
-            if zone.kind == "melds":
-                cards[key] = [card for meld in held for card in meld.cards]
-                seen[key] = True
-                continue
-            cards[key] = list(held)
-            seen[key] = sees_zone(state, zone, owner, seat)
-            if not seen[key]:
-                face_up = state.face_up.of(key)
-                if face_up:
-                    up[key] = list(face_up)
+        stored = values[name]
+        if zone.kind == "melds":
+            if zone.owner == "table":
+                cards[(name, -1)] = [card for meld in stored for card in meld.cards]
+            else:
+                for owner, held in enumerate(stored):
+                    cards[(name, owner)] = [card for meld in held for card in meld.cards]
+        elif zone.owner == "table":
+            cards[(name, -1)] = stored[:]
+        else:
+            for owner, held in enumerate(stored):
+                cards[(name, owner)] = held[:]
+    team_of = values["team_of"]
+    seen: dict[ZoneKey, bool] = sight[1]
+    if team_of != sight[0] or len(seen) != len(cards):
+        seen = {}
+        zones = state.game.ruleset.zones
+        for key in cards:
+            zone = zones[key[0]]
+            seen[key] = zone.kind == "melds" or sees_zone(state, zone, key[1], seat)
+        sight[0], sight[1] = team_of, seen
+    up = {key: list(face_up) for key, face_up in state.face_up.cards.items()
+          if face_up and not seen.get(key, True)}
     return cards, seen, up
+
+
+def _difference(was: list[int], now: list[int]) -> tuple[Counter[int], Counter[int]]:
+    """The cards a zone lost and the cards it gained (as many of each), from its cards before and after."""
+    size, count = len(was), len(now)
+    # (the common moves first: cards put on top, taken off the top, or one card taken from anywhere)
+    if count >= size:
+        if now[:size] == was:
+            return Counter(), Counter(now[size:])
+    elif was[:count] == now:
+        return Counter(was[count:]), Counter()
+    elif count == size - 1:
+        index = 0
+        while was[index] == now[index]:
+            index += 1
+        if was[index + 1:] == now[index:]:
+            return Counter((was[index],)), Counter()
+    before, after = Counter(was), Counter(now)
+    return before - after, after - before
+
+
+def _nothing_learned(changed: list[ZoneKey], lost: dict[ZoneKey, Counter[int]],
+                     gained: dict[ZoneKey, Counter[int]], before: _Snapshot, after: _Snapshot,
+                     known: dict[ZoneKey, Counter[int]], named: Counter[int]) -> bool:
+    """Whether an event leaves the seat knowing nothing of the zones it changed (`Knowledge._follow` then forgets
+    them, as its general reckoning would): every zone changed that the seat does not see after it, it did not
+    see before either, with no card face up in it and none known to be there; and no card went into such a zone,
+    or every zone a card left was such a zone (not seen, nothing face up or known) and lost no card the seat saw
+    named. Then no card the seat could place stays in a zone it cannot see, nor arrives in one: a card played
+    from a hidden hand to the table, a card drawn from a hidden stock into another's hand, the seat's own moves."""
+    seen_b, up_b = before[1], before[2]
+    seen_a = after[1]
+    into_unseen = False
+    for key in changed:
+        if not seen_a[key]:
+            if seen_b.get(key, True) or key in up_b or key in known:
+                return False
+            if gained[key]:
+                into_unseen = True
+    if into_unseen:
+        for key in changed:
+            left = lost[key]
+            if left and (seen_b.get(key, True) or key in up_b or key in known
+                         or (named and any(card in named for card in left))):
+                return False
+    return True
 
 
 def _sees(snapshot: _Snapshot, key: ZoneKey, card: int) -> bool:
