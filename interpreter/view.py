@@ -93,6 +93,7 @@ class TableView:
     # as its exact text)
     legal_actions: tuple[str, ...] = ()  # the seat's legal actions when it is its turn, in their text form
     chosen: tuple[int, ...] = ()  # in a simultaneous round, the seats that have chosen (their choices hidden)
+    simultaneous: bool = False  # whether a simultaneous round is in progress (its seats choose unseen)
     seating: tuple[int, ...] = ()  # where the seats sit, clockwise from place 0, in a game whose seats move
 
     @property
@@ -130,6 +131,7 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS, since_o
         standings=_standings(every_event),
         legal_actions=tuple(observation.get("legal_actions", ())),
         chosen=tuple(observation.get("chosen", ())),
+        simultaneous="chosen" in observation,
         seating=tuple(observation.get("seating", ())),
     )
 

@@ -33,6 +33,7 @@ try:
 except ImportError as error:
     missing(f"{error.name} is not installed (pip install 'ruledeck[web,browser-test]')")
 
+from interpreter import load_ruleset  # noqa: E402
 from interpreter.web.app import create_app  # noqa: E402
 from tests.web_helpers import BOURRE, BURRACO, live_server, make_table  # noqa: E402
 
@@ -149,3 +150,31 @@ def test_a_turn_of_burraco_is_played_by_clicking(browser: Any, tmp_path: Path) -
         assert any(move.startswith("p0 discard") for move in moves)
         assert browser.find_elements(By.CSS_SELECTOR, "#recent li")
         keep_screenshot(browser, tmp_path, "burraco-after.png")
+
+
+def test_a_simultaneous_round_says_who_has_chosen_unseen(browser: Any, tmp_path: Path) -> None:
+    """Bourré's simultaneous declaration (BR-V4): the seat that chooses last in the round is told that everyone
+    chooses without seeing the others' choices, and which seats have chosen; their choices are not shown."""
+    variant = BOURRE.parent / "variants" / "simultaneous_declaration.yaml"
+    dealer = load_ruleset(variant).new_initial_state(seed=5, players=3).values["dealer"]
+    last = (dealer + 3) % 3  # the round goes from the dealer's left, so the dealer chooses last
+    table = make_table(variant, players=3, seed=5, humans=[last])
+    with live_server(create_app(table)) as base:
+        browser.get(f"{base}/seat/{table.token_of(last)}")
+        assert wait_for_turn(browser)
+        assert table.message(last)["simultaneous"] and sorted(table.message(last)["chosen"]) == \
+            sorted(seat for seat in range(3) if seat != last)
+        turn = browser.find_element(By.ID, "turn").text
+        assert "everyone chooses without seeing the others' choices" in turn
+        others = [seat for seat in range(3) if seat != last]
+        assert "Chosen so far: " + ", ".join(f"p{seat}" for seat in others) + "." in turn
+        for seat in others:
+            tag = browser.find_element(By.CSS_SELECTOR, f'.seat-box[data-seat="p{seat}"] .tag').text
+            assert "has chosen" in tag
+        recent = " ".join(item.text for item in browser.find_elements(By.CSS_SELECTOR, "#recent li"))
+        assert not any(f"p{seat} choose play" in recent or f"p{seat} choose pass" in recent for seat in others)
+        keep_screenshot(browser, tmp_path, "bourre-simultaneous.png")
+        while wait_for_turn(browser) and table.message(last)["simultaneous"]:  # (to the first turn of play)
+            click(browser, buttons(browser)[0])
+        if not table.state.is_terminal:
+            assert "everyone chooses" not in browser.find_element(By.ID, "turn").text

@@ -238,3 +238,30 @@ def test_the_moves_of_cards_are_put_in_the_order_the_hand_is_shown() -> None:
     order = in_hand_order(view)
     assert [view.legal_actions[index] for index in order] == [
         "p0 choose stop", "p0 discard 9S", "p0 play AS", "p0 play 4D", "p0 play 7D", "p0 choose go"]
+
+
+def test_a_simultaneous_round_is_flagged_with_the_seats_that_have_chosen() -> None:
+    """Bourré's simultaneous declaration (BR-V4): while the round is open every seat's view says so, with the
+    seats that have chosen; outside it, neither."""
+    game = load_ruleset(ROOT / "rulesets" / "variants" / "simultaneous_declaration.yaml")
+    state = game.new_initial_state(seed=5, players=3)
+    choose = random_choices(5)
+    seen_open = 0
+    for _ in range(60):
+        if state.is_terminal:
+            break
+        if state.current_player == CHANCE:
+            state.apply_chance()
+            continue
+        views = [table_view(state, seat) for seat in range(3)]
+        open_round = bool(state.open_rounds)
+        assert all(view.simultaneous == open_round for view in views)
+        if open_round:
+            seen_open += 1
+            made = {action.seat for action in state.history[-3:]} if state.chosen() else set()
+            assert all(set(view.chosen) == set(state.chosen()) <= made for view in views)
+            assert state.current_player not in views[0].chosen
+        else:
+            assert all(view.chosen == () for view in views)
+        state.apply(choose(state))
+    assert seen_open >= 3

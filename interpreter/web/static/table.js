@@ -118,6 +118,7 @@ function seatTag(view, seat) {
   const kind = view.seats[seat].kind;
   const tags = [kind === "you" ? "you" : kind === "person" ? "a person" : "bot"];
   if (view.dealer === seat) tags.push("dealer");
+  if (view.simultaneous && view.chosen.includes(seat)) tags.push("has chosen");
   if (view.teams.length && view.teams.length < view.players) {
     const team = view.teams.findIndex((members) => members.includes(seat));
     if (team >= 0) tags.push("team t" + team);
@@ -141,15 +142,25 @@ function drawHeader(view) {
     turn.textContent = "Match over: " + scores.join(", ") + ". Best: " + winners.join(" and ") + yours + ".";
   } else if (view.is_your_turn) {
     turn.className = "turn yours";
-    turn.textContent = "Your turn: pick one of your moves below.";
+    turn.textContent = "Your turn: pick one of your moves below." + together(view);
   } else if (view.current_player === null) {
     turn.textContent = "The cards are being dealt…";
   } else {
     const who = view.waiting_for === "bot" ? "bot" : "player";
-    turn.textContent = "Waiting for p" + view.current_player + " (" + who + ") to play…";
+    turn.textContent = "Waiting for p" + view.current_player + " (" + who + ") to " +
+      (view.simultaneous ? "choose" : "play") + "…" + together(view);
   }
   turn.setAttribute("data-your-turn", view.is_your_turn ? "yes" : "no");
   turn.setAttribute("data-over", view.is_over ? "yes" : "no");
+}
+
+// In a simultaneous round: the seats choose one after another, none seeing the others' choices until all have chosen.
+function together(view) {
+  if (!view.simultaneous) return "";
+  const chosen = view.chosen.filter((seat) => seat !== view.seat).map((seat) => "p" + seat);
+  const mine = view.chosen.includes(view.seat) ? "Your choice is made. " : "";
+  return " This round everyone chooses without seeing the others' choices. " + mine +
+    (chosen.length ? "Chosen so far: " + chosen.join(", ") + "." : "");
 }
 
 function drawZones(view) {
