@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import importlib.util
 import random
+import shlex
 import socket
 import sys
 from pathlib import Path
@@ -61,16 +62,19 @@ def serve_command(ruleset: str | None, players: int | None, seed: int | None, as
         click.echo(f"error: {INSTALL_HINT}", err=True)
         sys.exit(2)
     _check_port(host, port)  # (before the log is made and the links are printed)
-    table, log_path = _table(ruleset, players, seed, assignments, humans, bots, log_path, resume_path, bot_delay)
+    table, log_path, going_on = _table(ruleset, players, seed, assignments, humans, bots, log_path, resume_path,
+                                       bot_delay)
     if host not in LOCAL_HOSTS:
         click.echo(f"warning: serving on {host or 'every address'}, not on this machine alone: anyone who can "
                    "reach it and has a link can play that seat (the links are the only key)", err=True)
-    _serve(table, host, port, log_path)
+    _serve(table, host, port, log_path, going_on)
 
 
 def _table(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...],
-           humans: str | None, bots: str, log_path: str | None, resume_path: str | None, bot_delay: float) -> Any:
-    """The table of a new or resumed match, with its log open, and the log's path."""
+           humans: str | None, bots: str, log_path: str | None, resume_path: str | None,
+           bot_delay: float) -> tuple[Any, str | None, str]:
+    """The table of a new or resumed match, with its log open; the log's path, and the command that goes on with
+    the match (`_going_on`)."""
     from interpreter.cli import _resumed, _table_and_bots, load_game_or_exit
     from interpreter.runners.logfile import MatchLog
     from interpreter.runners.play import agents_for, log_header
@@ -97,9 +101,11 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
         count, kinds = _table_and_bots(game, players, bots)
         header = {"ruleset": str(Path(ruleset).resolve()), "params": {name: plain_number(value) for name, value in
                                                                   game.ruleset.parameter_values.items()}}
-    given = header.get("humans") if humans is None else None  # a resumed match gives the seats back to their people
+    logged_seats = header.get("humans")  # (a resumed match gives the seats back to the people its log names)
+    given = logged_seats if humans is None else None
     seats = _seats(humans or "0", count) if not isinstance(given, list) else _seats(
         ",".join(str(seat) for seat in given), count)
+    kept_seats = logged_seats if resume_path is not None and isinstance(logged_seats, list) else seats
     header["humans"] = seats
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
@@ -115,7 +121,18 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
     choosers = [None if seat in seats else agents[seat].choose for seat in range(count)]
     table = Table(state, humans=seats, bots=choosers, log=match_log, log_file=log_file, logged=logged,
                   bot_delay=bot_delay, on_over=lambda done: _over(done, log_path))
-    return table, log_path
+    return table, log_path, _going_on(log_path, seats, kept_seats, bots)
+
+
+def _going_on(log_path: str | None, seats: list[int], kept_seats: Any, bots: str) -> str:
+    """The command that goes on with this table's match as it is played now: the log holds the ruleset, the
+    seed and the people's seats it started with, not the bots, nor seats given to people at a resumption."""
+    words = ["ruledeck", "serve", "--resume", shlex.quote(str(log_path))]
+    if seats != kept_seats:
+        words += ["--humans", ",".join(str(seat) for seat in seats)]
+    if bots != DEFAULT_BOTS:
+        words += ["--bots", shlex.quote(bots)]
+    return " ".join(words)
 
 
 def _check_port(host: str, port: int) -> None:
@@ -164,7 +181,7 @@ def _over(state: State, log_path: str | None) -> None:
                "again. Ctrl-C stops the server.")
 
 
-def _serve(table: Any, host: str, port: int, log_path: str | None) -> None:
+def _serve(table: Any, host: str, port: int, log_path: str | None, going_on: str) -> None:
     import uvicorn
 
     from interpreter.web.app import create_app
@@ -176,8 +193,7 @@ def _serve(table: Any, host: str, port: int, log_path: str | None) -> None:
     click.echo("Each person opens their own link (it is the key to the seat: give it to no one else):")
     for seat in table.humans:
         click.echo(f"  p{seat}: http://{where}:{port}/seat/{table.token_of(seat)}")
-    click.echo("Ctrl-C stops the table; the match is kept in its log: `ruledeck serve --resume "
-               f"{log_path}` goes on with it.")
+    click.echo(f"Ctrl-C stops the table; the match is kept in its log: `{going_on}` goes on with it.")
     server: Any = None
     application = create_app(table, stopping=lambda: server is not None and server.should_exit)
     server = uvicorn.Server(uvicorn.Config(application, host=host, port=port, log_level="warning",
@@ -189,5 +205,5 @@ def _serve(table: Any, host: str, port: int, log_path: str | None) -> None:
     finally:
         table.close()
     if not state.is_terminal:
-        click.echo(f"Stopped. The match so far is in {log_path}: go on with `ruledeck serve --resume {log_path}`.")
+        click.echo(f"Stopped. The match so far is in {log_path}: go on with `{going_on}`.")
         sys.exit(130)

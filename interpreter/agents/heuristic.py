@@ -111,13 +111,16 @@ class HeuristicAgent(Agent):
         trick = state.game.trick_steps.get(state.pending.where)
         if trick is None:
             return min(legal, key=lambda action: self._strength(state, action.card))
-        winners = [action for action in legal if self._would_win(state, trick, state.pending.bindings, action)]
+        bindings = state.pending.bindings
+        _, cards = state.cards.zone(state, trick["zone"], bindings)
+        winners = [action for action in legal if self._would_win(state, trick, bindings, cards, action)]
         if winners:
             return min(winners, key=lambda action: self._strength(state, action.card))
         return min(legal, key=lambda action: self._strength(state, action.card))
 
-    def _would_win(self, state: State, trick: Step, bindings: dict[str, Any], action: Action) -> bool:
-        _, cards = state.cards.zone(state, trick["zone"], bindings)
+    def _would_win(self, state: State, trick: Step, bindings: dict[str, Any], cards: list[int],
+                   action: Action) -> bool:
+        """Whether the card would win the trick as it stands (`cards`, its cards so far)."""
         trial = [*cards, action.card]
         # The trick as it would be, put in the state's values for the rule's evaluation and taken out again (a
         # copy of all the values for each card tried cost more than the rule itself)
@@ -126,7 +129,7 @@ class HeuristicAgent(Agent):
         values[name] = trial
         try:
             if trick["beats"] is None:
-                winning = state.evaluate(trick["winning_card"], dict(bindings))
+                winning = state.evaluate(trick["winning_card"], bindings)  # (which leaves them as they are)
             else:  # (each card against the one winning so far, in the order played)
                 winning = trial[0]
                 for card in trial[1:]:

@@ -187,7 +187,7 @@ def test_the_pages_of_the_others_are_pushed_each_move() -> None:
 def test_a_match_is_logged_as_it_goes_and_resumed_from_its_log(tmp_path: Path) -> None:
     from interpreter.cli_serve import _table
     log = tmp_path / "served.jsonl"
-    table, path = _table(str(BOURRE), 3, 8, (), "1", "heuristic", str(log), None, 0.0)
+    table, path, _ = _table(str(BOURRE), 3, 8, (), "1", "heuristic", str(log), None, 0.0)
     assert path == str(log)
     client, _ = _client(table)
     with client:
@@ -198,7 +198,7 @@ def test_a_match_is_logged_as_it_goes_and_resumed_from_its_log(tmp_path: Path) -
     header = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
     assert header["humans"] == [1] and header["seed"] == 8
 
-    resumed, _ = _table(None, None, None, (), None, "heuristic", None, str(log), 0.0)  # (its people's seats)
+    resumed, _, _ = _table(None, None, None, (), None, "heuristic", None, str(log), 0.0)  # (its people's seats)
     assert resumed.humans == (1,) and resumed.state.history == table.state.history
     assert resumed.token_of(1) != table.token_of(1)
     client, _ = _client(resumed)
@@ -211,10 +211,28 @@ def test_a_match_is_logged_as_it_goes_and_resumed_from_its_log(tmp_path: Path) -
         _table(None, None, None, (), "0", "heuristic", None, str(log), 0.0)
 
 
+def test_the_command_to_go_on_keeps_the_seats_and_bots_the_log_does_not(tmp_path: Path) -> None:
+    """The log gives the people's seats back as the match started; seats given to people when it was resumed,
+    and the bots, are not in it: the command printed to go on with the match names them."""
+    from interpreter.cli_serve import _table
+    log = tmp_path / "my match.jsonl"
+    table, _, going_on = _table(str(BOURRE), 3, 12, (), "1", "random", str(log), None, 0.0)
+    assert going_on == f"ruledeck serve --resume '{log}' --bots random"
+    with _client(table)[0] as client:
+        _play(client, table, seed=12, moves=2)
+    table.close()
+    resumed, _, going_on = _table(None, None, None, (), "0,2", "heuristic", None, str(log), 0.0)
+    assert resumed.humans == (0, 2) and going_on == f"ruledeck serve --resume '{log}' --humans 0,2"
+    resumed.close()
+    again, _, going_on = _table(None, None, None, (), None, "heuristic", None, str(log), 0.0)
+    assert again.humans == (1,) and going_on == f"ruledeck serve --resume '{log}'"  # (the log's own seats)
+    again.close()
+
+
 def test_an_edited_log_is_not_resumed(tmp_path: Path) -> None:
     from interpreter.cli_serve import _table
     log = tmp_path / "served.jsonl"
-    table, _ = _table(str(BOURRE), 3, 10, (), "0", "heuristic", str(log), None, 0.0)
+    table, _, _ = _table(str(BOURRE), 3, 10, (), "0", "heuristic", str(log), None, 0.0)
     with _client(table)[0] as client:
         _play(client, table, seed=10, moves=3)
     lines = log.read_text(encoding="utf-8").splitlines()
