@@ -150,7 +150,11 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
         key = extra[0] if extra else ""
         hint = None
         close = difflib.get_close_matches(key, allowed, n=1)
-        if " " in str(key).strip() and error.instance.get(key) is None:  # (`{..., text: a, b c, ...}`)
+        if error.instance.get(key) is None and any(mark in str(key) for mark in "()[]") and \
+                str(key).count("(") + str(key).count("[") != str(key).count(")") + str(key).count("]"):
+            hint = ("is it the end of an expression cut at a comma? Inside `{...}` a comma ends a value: quote an "
+                    "expression that holds one (`rule: \"f(a, b)\"`)")  # (`{rule: f(a, b), ...}`)
+        elif " " in str(key).strip() and error.instance.get(key) is None:  # (`{..., text: a, b c, ...}`)
             hint = ("is it the end of a text cut at a comma? Inside `{...}` a comma ends a value: quote a text "
                     "that holds one (`description: \"a, b\"`)")
         elif close:

@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.runners.report import LABEL_WIDTH, decimals, interval, shown
+from interpreter.runners.report import decimals, interval, label_width, shown
 from interpreter.runners.summary import Statistic, Summary
 from interpreter.stats import Estimate, paired_difference
 
@@ -54,7 +54,7 @@ def compare(a: Summary, b: Summary) -> list[Compared]:
 
 
 def comparison_lines(rows: list[Compared]) -> list[str]:
-    lines = [f"{'':<{LABEL_WIDTH}} {'A':>10} {'B':>10} {'B - A':>10}   95% interval of B - A"]
+    shown_rows = []
     for row in rows:
         statistic = row.statistic
         a = shown(row.a.value, statistic) if row.a else "-"
@@ -62,7 +62,12 @@ def comparison_lines(rows: list[Compared]) -> list[str]:
         difference = shown(row.difference.value, statistic, signed=True) if row.difference else "-"
         spread = interval(row.difference, statistic, signed=True) if row.difference else ""
         mark = "  *" if row.significant else ""
-        lines.append(f"{statistic.label:<{LABEL_WIDTH}} {a:>10} {b:>10} {difference:>10}   {spread}{mark}")
+        shown_rows.append((statistic.label, a, b, difference, spread + mark))
+    width = label_width([label for label, *_ in shown_rows])
+    values = max([10, *(len(value) for _, *numbers, _ in shown_rows for value in numbers)])
+    lines = [f"{'':<{width}} {'A':>{values}} {'B':>{values}} {'B - A':>{values}}   95% interval of B - A"]
+    lines.extend(f"{label:<{width}} {a:>{values}} {b:>{values}} {difference:>{values}}   {spread}"
+                 for label, a, b, difference, spread in shown_rows)
     return lines
 
 

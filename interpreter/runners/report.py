@@ -8,16 +8,23 @@ import math
 from interpreter.runners.summary import Statistic, Summary
 from interpreter.stats import Estimate
 
-LABEL_WIDTH = 44
+LABEL_WIDTH = 44  # the labels' column, wider when a label is longer (up to WIDEST_LABELS)
+WIDEST_LABELS = 80
+
+
+def label_width(labels: list[str]) -> int:
+    """The width of the labels' column: every label and its value in line."""
+    return min(max([LABEL_WIDTH, *(len(label) for label in labels)]), WIDEST_LABELS)
 
 
 def summary_lines(summary: Summary) -> list[str]:
     """Each statistic of a run with its 95% interval (Student's t for means, Wilson's for shares)."""
-    lines = [f"{'':<{LABEL_WIDTH}} {'value':>10}   95% interval"]
-    for statistic in summary.statistics():
-        estimate = statistic.estimate()
-        lines.append(f"{statistic.label:<{LABEL_WIDTH}} {shown(estimate.value, statistic):>10}   "
-                     f"{interval(estimate, statistic)}")
+    rows = [(statistic.label, shown(estimate.value, statistic), interval(estimate, statistic))
+            for statistic in summary.statistics() for estimate in [statistic.estimate()]]
+    width = label_width([label for label, _, _ in rows])
+    values = max([10, *(len(value) for _, value, _ in rows)])
+    lines = [f"{'':<{width}} {'value':>{values}}   95% interval"]
+    lines.extend(f"{label:<{width}} {value:>{values}}   {spread}" for label, value, spread in rows)
     return lines
 
 

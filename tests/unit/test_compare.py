@@ -37,6 +37,29 @@ def test_simulate_prints_every_statistic_with_its_interval() -> None:
         assert any(line.startswith(label) and " to " in line for line in lines), label
 
 
+def test_every_value_of_a_report_stands_in_one_column_whatever_the_labels_and_values() -> None:
+    """Seven players' long labels (`all results together (p0 + ... + p6)`) and values of 11 characters or more
+    (Bourré's pot grows with random bots) leave every value of `simulate` and `compare` right-aligned under its
+    heading."""
+    seven = ["--players", "7", "--bots", "random"]
+    for arguments, heading in ((["simulate", BOURRE, "-n", "3", *seven], "value"),
+                               (["compare", BOURRE, str(ROOT / "rulesets" / "variants" / "pot_limit.yaml"), "-n", "3",
+                                 *seven], "B - A")):
+        result = CliRunner().invoke(cli, arguments)
+        assert result.exit_code == 0, result.output
+        lines = result.stdout.splitlines()
+        header = next(index for index, line in enumerate(lines) if "95% interval" in line)
+        end = lines[header].index(heading) + len(heading)  # (where the values of that column end)
+        rows = []
+        for line in lines[header + 1:]:
+            if not line.strip():
+                break
+            rows.append(line)
+        assert any(row.startswith("all results together (p0 + p1 + p2 + p3 + p4 + p5 + p6)") for row in rows)
+        assert len(rows) > 20 and any(len(row[:end].split()[-1]) > 10 for row in rows)
+        assert all(row[end - 1] != " " and row[end] == " " for row in rows), rows
+
+
 def test_the_header_names_the_default_bots_which_play_uses_too() -> None:
     result = CliRunner().invoke(cli, ["simulate", TINY, "-n", "2", "--players", "2", "--set", "hands=1"])
     assert result.exit_code == 0, result.output
