@@ -296,6 +296,8 @@ def _check_metrics(checker: RulesetChecker, steps: StepChecker, root: MappingNod
         if isinstance(metric, MappingNode):
             value, path = metric.entries.get("value"), (*path, "value")
         kind = steps.expression(value, path, {}, None, f"the metric `{name}`")
+        if kind is not None:
+            steps.site.types[yaml_path(path)] = kind  # (a truth value's mean is a share: see runners/metrics.py)
         if kind is not None and kind not in (INT, NUM, BOOL):
             checker.error("type", f"the metric `{name}` must be a number or bool, not {kind}", value, path,
                           hint="a metric is a number (a count, a size, a total) or a truth value: "

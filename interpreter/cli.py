@@ -448,7 +448,7 @@ def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, li
     allowed = game.ruleset.players
     count = allowed.default if players is None else players
     if count not in allowed.counts():
-        raise click.UsageError(f"{game.name} is for {allowed.minimum} to {allowed.maximum} players, not {count}")
+        raise click.UsageError(f"{game.name} is for {allowed.described()}, not {count}")
     kinds = [kind.strip() for kind in bots.split(",")]
     if len(kinds) > 1 and not all(kinds):  # (`random,,heuristic` is not two kinds: one is missing)
         raise click.UsageError(f"--bots: a kind is missing in {bots!r} (between two commas, or at an end)")

@@ -155,7 +155,7 @@ def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone:
                 if needed > deck_size:
                     checker.error("deck-arithmetic", f"with {players_count} players this needs {needed} cards "
                                   f"from `{deck_zone}`, but the deck has {deck_size}", step, (*path, step_index),
-                                  hint=f"the game allows {players.minimum} to {players.maximum} players")
+                                  hint=f"the game allows {players.described()}")
                     return
             following = phase.entries["next"]
             name = str(scalar(following)) if isinstance(following, ScalarNode) else ""

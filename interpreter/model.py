@@ -22,6 +22,12 @@ class Players:
     def counts(self) -> range:
         return range(self.minimum, self.maximum + 1)
 
+    def described(self) -> str:
+        """How many players, as a message says it: `4 players`, `2 to 4 players`."""
+        if self.minimum == self.maximum:
+            return f"{self.minimum} player{'s' if self.minimum != 1 else ''}"
+        return f"{self.minimum} to {self.maximum} players"
+
 
 @dataclass(frozen=True)
 class ZoneSpec:
@@ -101,7 +107,7 @@ class Ruleset:
     tree: MappingNode
     expressions: Mapping[str, Compiled]
     warnings: tuple[Diagnostic, ...] = ()
-    shown_types: Mapping[str, Any] = field(default_factory=dict)  # type of each `{...}` of a log line
+    shown_types: Mapping[str, Any] = field(default_factory=dict)  # type of each `{...}` of a log line, each metric
     # Each node written under `procedures:` (by identity) -> its path there, to name a place where it is written.
     procedure_paths: Mapping[int, tuple[str | int, ...]] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)

@@ -207,7 +207,7 @@ class RulesetChecker:
             written = f"{minimum}"
         if not any(minimum <= count <= maximum for count in players.counts()):
             self.error("invalid-value", f"no number of players the game allows is {written}", counts,
-                       (*path, "players"), hint=f"the game is for {players.minimum} to {players.maximum} players")
+                       (*path, "players"), hint=f"the game is for {players.described()}")
         return DeckChange(minimum, maximum, scalar(entries.get("add_packs")) or 0,
                           0 if joker_names else scalar(entries.get("add_jokers")) or 0,
                           self._card_list(node, (*path, "add"), ranks, suits, joker_names) or (),

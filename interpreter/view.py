@@ -126,7 +126,7 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS, since_o
         hand=None if hand_cards is None else arranged_hand(state, seat, hand_cards),
         hand_zone=show.hand,
         zones=tuple(_zones(state, observation, show, seat, team_of, events)),
-        variables=tuple(_variables(state, observation, show)),
+        variables=tuple(_variables(state, observation, show, seat)),
         recent=tuple(_recent(events, seat, recent, since_own)),
         standings=_standings(every_event),
         legal_actions=tuple(observation.get("legal_actions", ())),
@@ -298,9 +298,12 @@ def _played_by(cards: tuple[str, ...], placements: tuple[tuple[str, str], ...]) 
 # --- variables, teams, events -----------------------------------------------------------------------------------
 
 
-def _variables(state: State, observation: dict[str, Any], show: ShowSpec) -> list[VariableView]:
+def _variables(state: State, observation: dict[str, Any], show: ShowSpec, seat: int) -> list[VariableView]:
     """The variables shown (by default every one that some seat may see), each as this seat sees it, and the
-    definitions shown with them."""
+    definitions shown with them. A value the seat may see that is not set yet reads `-`; one it may not see has
+    no text (`?` at the terminal)."""
+    from interpreter.engine.observation import sees_variable
+
     ruleset = state.game.ruleset
     views = []
     seen = {name: variable for name, variable in ruleset.variables.items() if variable.visibility != "nobody"}
@@ -314,7 +317,8 @@ def _variables(state: State, observation: dict[str, Any], show: ShowSpec) -> lis
         if variable.per == "table":
             text = value_text(value, variable.type)
         else:
-            text = [None if part is None else value_text(part, variable.type) for part in value]
+            text = [value_text(part, variable.type) if part is not None or sees_variable(state, variable, owner, seat)
+                    else None for owner, part in enumerate(value)]
         views.append(VariableView(item.name, item.label, variable.per, value, text))
     return views
 

@@ -163,8 +163,7 @@ class Game:
         count = self.ruleset.players.default if players is None else players
         if count.__class__ is not int or count not in self.ruleset.players.counts():  # (4.0 is no number of seats)
             allowed = self.ruleset.players
-            raise IllegalActionError(f"{self.name} is for {allowed.minimum} to {allowed.maximum} players, "
-                                     f"not {count}")
+            raise IllegalActionError(f"{self.name} is for {allowed.described()}, not {count}")
         state = State(self, count, seed)
         state.start()
         return state

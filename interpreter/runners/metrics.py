@@ -18,6 +18,7 @@ class Metric:
     label: str
     expression: Expr
     at_match_end: bool = False  # also reported as the match ends (e.g. chips left in a pot)
+    truth: bool = False  # a truth value (counted 1 or 0): its mean is a share of hands, between 0 and 1
 
 
 def declared_metrics(game: Game) -> tuple[Metric, ...]:
@@ -34,7 +35,8 @@ def declared_metrics(game: Game) -> tuple[Metric, ...]:
             path = ("metrics", name, "value")
         where = yaml_path(path)
         function = game.ruleset.expressions[where]
-        found.append(Metric(name, label, Expr(function, where, getattr(function, "keeps", True)), at_end))
+        truth = str(game.ruleset.shown_types.get(where)) == "bool"
+        found.append(Metric(name, label, Expr(function, where, getattr(function, "keeps", True)), at_end, truth))
     return tuple(found)
 
 

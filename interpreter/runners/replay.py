@@ -163,8 +163,7 @@ def replay_log(path: str | Path, log: Log, *, verify: bool = True) -> State:
     game = _game_of(path, header)
     players = header["players"]
     if players not in game.ruleset.players.counts():
-        raise ReplayError(f"{path}: {game.name} is for {game.ruleset.players.minimum} to "
-                          f"{game.ruleset.players.maximum} players, not {players}")
+        raise ReplayError(f"{path}: {game.name} is for {game.ruleset.players.described()}, not {players}")
     state = game.new_initial_state(seed=header.get("seed"), players=players)
     return _Rerun(path, log, state, verify).run()
 

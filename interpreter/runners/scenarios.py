@@ -158,8 +158,7 @@ class _Case:
         if start is not None:
             _mapping(start, "start", "start: {phase: tricks, zones: {...}, variables: {...}}")
         if players not in game.ruleset.players.counts():
-            raise _Failure(f"the game is for {game.ruleset.players.minimum} to {game.ruleset.players.maximum} "
-                           f"players, not {players}")
+            raise _Failure(f"the game is for {game.ruleset.players.described()}, not {players}")
         if start is None:
             self.state = game.new_initial_state(seed=seed, players=players)
         else:

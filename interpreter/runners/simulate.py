@@ -135,7 +135,8 @@ def new_summary(job: Job, games: int) -> Summary:
     """An empty summary of a run of `games` matches of a job."""
     game = _game(job.ruleset, job.params)
     return Summary(games, job.players, teams=game.teams(job.players),
-                   metrics=tuple((metric.name, metric.label, metric.at_match_end) for metric in declared_metrics(game)))
+                   metrics=tuple((metric.name, metric.label, metric.at_match_end, metric.truth)
+                                 for metric in declared_metrics(game)))
 
 
 def watch_parent(interval: float = 0.5) -> None:

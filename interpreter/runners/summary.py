@@ -35,11 +35,15 @@ class Statistic:
     label: str
     values: tuple[float, ...]
     share: bool = False  # a share of matches, with Wilson's interval, rather than a mean with Student's
+    bounded: bool = False  # each value is a share of hands (a truth value's mean): the interval within 0 and 1
 
     def estimate(self) -> Estimate:
         if self.share:
             return wilson_interval(sum(self.values), len(self.values))
-        return mean_interval([value for value in self.values if not math.isnan(value)])
+        found = mean_interval([value for value in self.values if not math.isnan(value)])
+        if self.bounded and not math.isnan(found.value):  # (Student's t knows nothing of the bounds)
+            return Estimate(found.value, max(found.low, 0.0), min(found.high, 1.0), found.count)
+        return found
 
 
 @dataclass
@@ -49,7 +53,8 @@ class Summary:
     matches: int  # planned: the records are fewer when the run was interrupted
     players: int
     teams: tuple[tuple[int, ...], ...] = ()
-    metrics: tuple[tuple[str, str, bool], ...] = ()  # each metric's name, label, and whether to show its end
+    metrics: tuple[tuple[str, str, bool, bool], ...] = ()  # each metric's name, label, whether to show its end,
+    # and whether it is a truth value (its values are shares of hands, its interval kept within 0 and 1)
     records: list[MatchRecord] = field(default_factory=list)
 
     def add(self, record: MatchRecord) -> None:
@@ -102,12 +107,12 @@ class Summary:
                                tuple(r.actions / r.hands if r.hands else math.nan for r in self.records)))
         found.append(Statistic("capped", "stopped by the hand cap", tuple(float(r.capped) for r in self.records),
                                share=True))
-        for index, (name, label, at_end) in enumerate(self.metrics):
+        for index, (name, label, at_end, truth) in enumerate(self.metrics):
             found.append(Statistic(f"metric.{name}", f"{label} (per hand)",
-                                   tuple(r.metric_means[index] for r in self.records)))
+                                   tuple(r.metric_means[index] for r in self.records), bounded=truth))
             if at_end:
                 found.append(Statistic(f"metric.{name}.end", f"{label} (at the match's end)",
-                                       tuple(r.metric_last[index] for r in self.records)))
+                                       tuple(r.metric_last[index] for r in self.records), bounded=truth))
         return found
 
     @staticmethod

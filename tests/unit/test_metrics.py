@@ -70,3 +70,28 @@ def test_a_truth_value_counts_one_or_zero(tmp_path: Path) -> None:
 def test_a_ruleset_without_metrics_measures_nothing() -> None:
     record = play_one(Job(str(ROOT / "tests" / "games" / "tiny.yaml"), (), 2, ("random",)), 3)
     assert record.metric_means == () and record.first_dealer == 0
+
+
+def test_a_truth_values_interval_stays_between_0_and_1(tmp_path: Path) -> None:
+    """A truth value's mean is a share of hands: Student's t over a few matches may reach past 0 or 1 (the
+    interval of 0.38 over two matches was -1.21 to 1.96), a share's interval never does; a number's is as it is."""
+    from interpreter.runners.simulate import new_summary
+    variant = tmp_path / "measured.yaml"
+    variant.write_text(f"extends: {ROOT / 'tests' / 'games' / 'tiny.yaml'}\nname: Tiny, measured\nparams:\n"
+                       "  hands: {default: 2}\nmetrics:\n"
+                       "  p0_best: {value: 'all(tricks[0] >= tricks[p] for p in seats())', label: p0 most tricks}\n"
+                       "  tricks_played: sum(tricks[p] for p in seats()) - 5\n", encoding="utf-8")
+    job = Job(str(variant), (), 2, ("random",))
+    assert [metric.truth for metric in declared_metrics(load_ruleset(variant))] == [True, False]
+    summary = new_summary(job, 2)
+    for seed in range(1, 40):
+        summary.records = [play_one(job, seed), play_one(job, seed + 100)]
+        shares = {statistic.key: statistic for statistic in summary.statistics()}
+        share, number = shares["metric.p0_best"].estimate(), shares["metric.tricks_played"].estimate()
+        assert 0 <= share.low <= share.value <= share.high <= 1
+        assert number.low == number.high == 0.0  # (five tricks a hand: no spread, nothing bounded)
+        first, second = (record.metric_means[0] for record in summary.records)
+        if first != second:  # (a spread that Student's t stretches past a bound)
+            break
+    else:
+        raise AssertionError("no two matches differed")

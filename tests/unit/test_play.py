@@ -18,6 +18,7 @@ from tests.log_helpers import rechained
 
 ROOT = Path(__file__).resolve().parents[2]
 BOURRE = str(ROOT / "rulesets" / "bourre.yaml")
+BURRACO = str(ROOT / "rulesets" / "burraco.yaml")
 
 
 def _run(*arguments: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -75,6 +76,8 @@ def test_a_log_cut_short_replays_its_prefix(tmp_path: Path) -> None:
 def test_bad_arguments_exit_2_naming_what_is_allowed() -> None:
     code, _, err = _run("play", BOURRE, "--players", "9")
     assert code == 2 and "Bourré is for 2 to 8 players, not 9" in err
+    code, _, err = _run("play", BURRACO, "--players", "5")
+    assert code == 2 and "Burraco is for 4 players, not 5" in err  # (not "for 4 to 4")
     code, _, err = _run("play", BOURRE, "--bots", "genius")
     assert code == 2 and "unknown bot 'genius'; bots: random, heuristic, search" in err
     code, _, err = _run("play", BOURRE, "--bots", "heuristic,random,random,random,random")

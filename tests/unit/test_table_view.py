@@ -265,3 +265,24 @@ def test_a_simultaneous_round_is_flagged_with_the_seats_that_have_chosen() -> No
             assert all(view.chosen == () for view in views)
         state.apply(choose(state))
     assert seen_open >= 3
+
+
+def test_a_seats_value_not_set_yet_reads_unset_not_hidden(tmp_path: Path) -> None:
+    """A public per-seat variable whose values are null until each seat bids (a Spades bid) reads `-` for the
+    seats that have not bid, not `?`, which means a value the seat may not see (docs/table-view.md)."""
+    text = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
+    text = text.replace("variables:\n", "variables:\n  - {name: bid, type: int, per: seat, initial: null}\n"
+                        "  - {name: secret_bid, type: int, per: seat, initial: null, visibility: owner}\n", 1)
+    text = text.replace("variables: [{name: trump, label: trumps},", "variables: [{name: bid}, {name: secret_bid}, "
+                        "{name: trump, label: trumps},")
+    state = game_from_text(tmp_path, text).new_initial_state(seed=1, players=2)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    state.values["bid"][1] = 3
+    state.values["secret_bid"][1] = 3
+    view = table_view(state, 0)
+    views = {variable.name: variable for variable in view.variables}
+    assert views["bid"].text == ["-", "3"] and views["bid"].value == [None, 3]
+    assert views["secret_bid"].text == ["-", None] and views["secret_bid"].value == [None, None]
+    lines = view_text(view, state.game.deck.suits, styled=False).splitlines()
+    assert "Bid: p0 (you) - · p1 3" in lines and "Secret bid: p0 (you) - · p1 ?" in lines, lines
