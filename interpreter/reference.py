@@ -54,7 +54,9 @@ give an `int` for whole numbers and a `num` when any of theirs is one. Transcrip
 (`3.5`, `-0.25`, `1/3`), and JSON (logs, `--json`, `observation()`) as that text, a whole number as a number.
 
 Fields: a card has `.rank` and `.suit`; a meld has `.cards`, `.kind`, `.owner`, `.wilds` (its wild cards)
-and `.naturals` (the others). Parameters are read as
+and `.naturals` (the others). A joker has no suit: its `.suit` equals no suit of the deck (another joker's, it
+does) and is written as nothing in a log line; its `.rank` is above every rank of the deck (test `is_joker(c)`
+first where that matters). Parameters are read as
 `params.NAME`. A zone or variable with one value per seat is indexed by a seat (`hand[dealer]`); written bare
 (`hand`) it means the value of the current `player`, where a `player` is bound. A variable with a second index
 (`by:`) is indexed by its owner, then by its key: `first_named[team_of(player)]['NT']` (a word of its list, a

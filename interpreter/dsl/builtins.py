@@ -553,11 +553,15 @@ BUILTINS: dict[str, Builtin] = {
         # tricks
         _builtin("beats", "(card: card, other: card, trump: suit? = null) -> bool", "tricks",
                  "Whether `card` beats `other`, the card winning a trick so far: a higher card of the same "
-                 "suit, or a trump when `other` is not a trump (no trump when `trump` is null or left out).",
+                 "suit, or a trump when `other` is not a trump (no trump when `trump` is null or left out). A "
+                 "joker is of a suit of its own, as `trick_winner` counts it.",
                  "beats(2S, AH, S) and beats(KH, 10H) and not beats(AD, 2H, S)", _beats, "deck", _beats_for),
         _builtin("trick_winner", "(cards: list[card], trump: suit? = null) -> card", "tricks",
                  "The card that wins a trick whose cards were played in this order: the highest trump, "
-                 "else the highest card of the suit led (the first played of equal cards).",
+                 "else the highest card of the suit led (the first played of equal cards). A joker counts as a "
+                 "card of a suit of its own, shared by the jokers, ranked above every rank: led, it wins unless a "
+                 "trump or a higher joker is played; played to another suit, it never wins (a game whose jokers "
+                 "do otherwise, an Excuse, writes its own `winning_card`).",
                  "trick_winner([QD, 4S, AD], S) == 4S", _trick_winner, "deck", _trick_winner_for),
         _builtin("certain_winners", "(own: list[card], others: list[card]) -> int", "tricks",
                  "How many of `own` cards are sure to win against `others` however they are played: each of "

@@ -415,6 +415,8 @@ class _Case:
 
     def _expect_phase(self, expected: Any) -> None:
         if self.state.phase != expected:
+            if self.state.is_terminal:
+                raise _Failure(f"the match is over (no phase), not in phase {expected!r}")
             raise _Failure(f"phase is {self.state.phase!r}, not {expected!r}")
 
     def _expect_current_player(self, expected: Any) -> None:

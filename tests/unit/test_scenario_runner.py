@@ -220,3 +220,15 @@ def test_start_seating_places_the_seats_of_a_game_that_moves_them(tmp_path: Path
     assert results[0] == ("seated", True, "")
     assert results[1][:2] == ("not every seat", False)
     assert "`seating` lists every seat of the table once" in results[1][2]
+
+
+def test_expecting_a_phase_once_the_match_is_over_says_the_match_is_over(tmp_path: Path) -> None:
+    """A case whose match ended (its one hand's last trick played) and that expects a phase is told the match is
+    over, not that the phase is ''."""
+    path = tmp_path / "cases.yaml"
+    path.write_text(f"ruleset: {ROOT / 'tests' / 'games' / 'tiny.yaml'}\nplayers: 2\nparams: {{hands: 1}}\ncases:\n"
+                    "  - name: over\n    start: {phase: play, zones: {hand: {p0: [2S], p1: [3S]}}, "
+                    "variables: {trump: S}}\n    steps:\n      - p1 play 3S\n      - p0 play 2S\n"
+                    "      - expect: {phase: play}\n", encoding="utf-8")
+    [result] = run_file(path)
+    assert not result.passed and "the match is over (no phase), not in phase 'play'" in result.message, result.message
