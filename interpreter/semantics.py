@@ -80,6 +80,7 @@ class RulesetChecker:
         self.diagnostics: list[Diagnostic] = []
         self.definition_sites: dict[str, tuple[ScalarNode, Path]] = {}
         self.reported_definitions: set[tuple[str, str]] = set()
+        self.using: tuple[ScalarNode, Path] | None = None  # the expression being checked (see report_definition)
         self.broken_definitions: set[str] = set()  # refused before checking (recursion): uses stay silent
         self.expressions = ExpressionBudget()
 
@@ -466,12 +467,20 @@ class RulesetChecker:
         self.diagnostics.append(Diagnostic(error.code, error.message, location, yaml_path(path), error.hint))
 
     def report_definition(self, error: DefinitionError) -> None:
+        """An error in a definition's body, at the definition; a type error found while checking a use outside
+        the definitions (the body is checked with each use's argument types: `using`) names that use too, which
+        the body alone may not show."""
         name = error.definition.name
         key = (name, error.error.message)
         if key in self.reported_definitions:
             return
         self.reported_definitions.add(key)
         node, path = self.definition_sites[name]
+        if error.error.code == "type" and self.using is not None and error.definition.parameters:
+            used, used_path = self.using
+            if used.location is not None and used_path and used_path[0] != "define":
+                where = f"checked with the types of its use at line {used.location.line} ({yaml_path(used_path)})"
+                error.error.hint = f"{where}; {error.error.hint}" if error.error.hint else where
         self.report_expression(error.error, node, path)
 
 

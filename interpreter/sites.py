@@ -48,6 +48,7 @@ class ExpressionSite:
             return None
         try:
             tree = self._parse(expression_text(node))
+            self.checker.using = (node, path)
             kind, annotations = self.environment.check(tree, scope, expected, what, self.narrowed)
         except DefinitionError as error:
             self.checker.report_definition(error)
@@ -62,6 +63,8 @@ class ExpressionSite:
             return None
         except Tainted:
             return None
+        finally:
+            self.checker.using = None
         self.compiled[yaml_path(path)] = self.program.add(tree, annotations)
         self.checked[yaml_path(path)] = (tree, annotations)
         return kind, tree
@@ -91,6 +94,7 @@ class ExpressionSite:
             offset = match.start(1)
             try:
                 tree = self._parse(match[1])
+                self.checker.using = (node, path)
                 kind, annotations = self.environment.check(tree, scope, narrowed=self.narrowed)
             except DefinitionError as error:
                 self.checker.report_definition(error)
@@ -102,6 +106,8 @@ class ExpressionSite:
                 continue
             except Tainted:
                 continue
+            finally:
+                self.checker.using = None
             where = f"{yaml_path(path)}{{{index}}}"
             self.compiled[where] = self.program.add(tree, annotations)
             self.types[where] = kind

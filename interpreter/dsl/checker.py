@@ -550,6 +550,6 @@ def number_for_seat_hint(expected: Type, actual: Type) -> str | None:
         expected, actual = expected.element, actual.element
     if actual == INT and expected in (SEAT, TEAM):
         listing = "seats()" if expected == SEAT else "teams()"
-        return (f"a number is a {expected} only when written as a number (`0`); for a number worked out, "
-                f"write `{listing}[n]`")
+        return (f"a number is a {expected} only when written as a number (`0`) where a {expected} is wanted; for a "
+                f"number worked out, or handed to a definition, write `{listing}[n]`")
     return None
