@@ -157,7 +157,9 @@ def _play_out(file: str, given: dict[str, Any], playouts: int, seconds: float, c
         click.echo(render_findings(report.findings))
     short = f" (the time budget allowed {report.played} of {report.planned})" if report.played < report.planned \
         else ""
-    click.echo(f"{file}: {report.played} playouts{short}", err=True)
+    capped = "" if not report.capped else " (every one stopped at the hand cap: random bots never reached the " \
+        "match's end)" if report.capped == report.played else f" ({report.capped} stopped at the hand cap)"
+    click.echo(f"{file}: {report.played} playouts{short}{capped}", err=True)
     found_errors = sum(1 for d in report.findings if d.severity == "error")
     if cases_path and report.failing:
         try:

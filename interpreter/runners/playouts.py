@@ -37,6 +37,7 @@ class Playout:
     actions: list[str] = field(default_factory=list)
     failure: RuledeckError | None = None
     ran_away: bool = False
+    capped: bool = False  # stopped by the hand cap rather than ended by the rules
 
 
 @dataclass
@@ -55,6 +56,7 @@ class Report:
     played: int
     planned: int
     failing: list[Playout]
+    capped: int = 0  # the matches stopped at the hand cap (the rules never ended them)
 
 
 class _PhaseWatch(State):
@@ -94,6 +96,7 @@ def play_out(game: Game, players: int, seed: int, coverage: Coverage, *, max_act
         playout.failure = error
     if state is not None:
         coverage.phases.update(state.__dict__.get("entered", ()))
+        playout.capped = state.is_terminal and state.ended_by == "hand_cap"
     return playout
 
 
@@ -113,18 +116,19 @@ def run_playouts(game: Game, count: int, *, seconds: float, max_actions: int = M
     failing: list[Playout] = []
     findings: list[Diagnostic] = []
     started = time.monotonic()
-    played = 0
+    played = capped = 0
     for seed, players in ((seed, players) for seed in range(1, count + 1) for players in tables):
         if time.monotonic() - started > seconds and played:
             break  # (the whole run: a budget spent is spent for every seed left, however many)
         playout = play_out(game, players, seed, coverage, max_actions=max_actions)
         played += 1
+        capped += playout.capped
         if playout.failure is not None or playout.ran_away:
             failing.append(playout)
             findings.append(_finding(game, playout, max_actions))
     if played == count * len(tables):  # (an unfinished run has not earned a claim that something never occurs)
         findings.extend(_never_reached(game, coverage))
-    return Report(_first_of_each(findings), played, count * len(tables), failing)
+    return Report(_first_of_each(findings), played, count * len(tables), failing, capped)
 
 
 def _first_of_each(findings: list[Diagnostic]) -> list[Diagnostic]:

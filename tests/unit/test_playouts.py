@@ -108,3 +108,19 @@ def test_a_budget_of_seconds_that_is_no_number_is_refused() -> None:
     result = CliRunner().invoke(cli, ["validate", "--playouts", "1", "--playout-seconds", "nan",
                                       str(FILES / "dead_end.yaml")])
     assert result.exit_code == 2 and "--playout-seconds: give a number of seconds, not nan" in result.stderr
+
+
+def test_matches_stopped_by_the_hand_cap_are_counted_and_said(tmp_path: Path) -> None:
+    """A match whose end random bots never reach (here `hands` past the cap) stops at the hand cap: the run says
+    so beside its count of playouts, where a designer would otherwise see nothing (a note, not a finding)."""
+    variant = tmp_path / "capped.yaml"
+    tiny = Path(__file__).resolve().parents[1] / "games" / "tiny.yaml"
+    variant.write_text(f"extends: {tiny}\nname: Tiny, capped\nparams:\n  hands: {{default: 5}}\n"
+                       "match:\n  hand_cap: 2\n", encoding="utf-8")
+    report = run_playouts(load_ruleset(variant), 2, seconds=60)
+    assert report.capped == report.played == 2 * 3 and not report.findings
+    result = CliRunner().invoke(cli, ["validate", "--playouts", "2", str(variant)])
+    assert result.exit_code == 0 and "6 playouts (every one stopped at the hand cap: random bots never reached the " \
+        "match's end)" in result.stderr
+    plain = run_playouts(load_ruleset(tiny), 1, seconds=60)
+    assert plain.capped == 0
