@@ -98,14 +98,27 @@ def caret_excerpt(where: Location) -> list[str]:
     start = max(where.column - 1, 0)
     if where.end_line == where.line and where.end_column > where.column:
         width = where.end_column - where.column
-    else:
-        width = len(source_line) - start
+    else:  # (a span that goes on past this line: to the line's end, less a comment there)
+        width = len(_without_comment(source_line)) - start
     width = max(1, min(width, max(len(source_line) - start, 1)))
     shown, start, width = _window(source_line, start, width)
     return [
         f" {number} | {shown}",
         f" {gutter} | {' ' * start}{'^' * width}",
     ]
+
+
+def _without_comment(line: str) -> str:
+    """A YAML line without its comment (`# ...` after a space, outside quotes), and the spaces before it."""
+    quote = ""
+    for index, character in enumerate(line):
+        if quote:
+            quote = "" if character == quote else quote
+        elif character in "\"'":
+            quote = character
+        elif character == "#" and (index == 0 or line[index - 1].isspace()):
+            return line[:index].rstrip()
+    return line
 
 
 def _window(line: str, start: int, width: int) -> tuple[str, int, int]:

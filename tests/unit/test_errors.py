@@ -44,3 +44,14 @@ def test_findings_of_one_kind_are_counted_after_the_first_ones() -> None:
     assert text.count("error[unknown-card]") == MAX_FINDINGS_OF_A_KIND + 1
     assert "error[type]: another kind" in text
     assert text.endswith(f"... and {100 - MAX_FINDINGS_OF_A_KIND} more error[unknown-card] in f.yaml")
+
+
+@pytest.mark.parametrize(("line", "carets"), [
+    ("- deal: 5   # five each", "  ^^^^^^^"),
+    ("- log: 'a # b' # said", "  ^^^^^^^^^^^^"),  # (a `#` inside quotes is text)
+    ('- log: "p#1"', "  ^^^^^^^^^^"),  # (and one without a space before it)
+])
+def test_a_span_past_its_first_line_is_underlined_to_the_line_end_less_a_comment(line: str, carets: str) -> None:
+    source = SourceText("f.yaml", line + "\n  from: stock\n")
+    shown, underline = caret_excerpt(Location(source, 1, 3, 2, 14))
+    assert shown.split(" | ", 1)[1] == line and underline.split(" | ", 1)[1] == carets
