@@ -223,7 +223,15 @@ def _check_variables(steps: StepChecker, root: MappingNode) -> None:
         if variable is None or "initial" not in item.entries or variable.optional:
             continue  # without `initial` a variable is unset until a step sets it; `initial: null` is optional
         scope: Scope = {"player": SEAT} if variable.per == "seat" else {}
-        steps.expression(item.entries["initial"], ("variables", index, "initial"), scope,
+        initial = item.entries["initial"]
+        if isinstance(initial, ScalarNode) and isinstance(initial.value, str) and initial.value.strip() == "null" \
+                and variable.type not in ("str",):  # (`"null"`: the expression null, not YAML's null)
+            steps.checker.error("type", f"the initial value of `{name}` must be {VARIABLE_TYPES[variable.type]}, "
+                                "not null", initial, ("variables", index, "initial"),
+                                hint="for a variable that starts with no value (optional), write `initial: null` "
+                                     "without quotes: in quotes it is the expression null")
+            continue
+        steps.expression(initial, ("variables", index, "initial"), scope,
                          VARIABLE_TYPES[variable.type], f"the initial value of `{name}`")
 
 
@@ -233,9 +241,16 @@ def _check_melds(checker: RulesetChecker, steps: StepChecker, root: MappingNode,
     melds = root.entries.get("melds")
     if not isinstance(melds, MappingNode):
         return
-    steps.expression(melds.entries.get("wild"), ("melds", "wild"), {"card": CARD}, BOOL, "`wild`")
+    wild = melds.entries.get("wild")
+    steps.expression(wild, ("melds", "wild"), {"card": CARD}, BOOL, "`wild`")
     kinds = melds.entries["kinds"]
     assert isinstance(kinds, SequenceNode)
+    if wild is not None and scalar(wild) not in (False, "false") and all(
+            isinstance(kind, MappingNode) and not scalar(kind.entries.get("max_wilds"))
+            and kind.entries.get("natural_in_place") is None for kind in kinds.items):
+        checker.error("unused-wild", "wild cards are declared, but no kind of meld takes one (`max_wilds` is 0 "
+                      "unless a kind says otherwise)", wild, ("melds", "wild"),
+                      hint="give the kinds that take wild cards `max_wilds: N`", severity="warning")
     names: set[str] = set()
     for index, kind in enumerate(kinds.items):
         assert isinstance(kind, MappingNode)

@@ -6,8 +6,10 @@ import errno
 import math
 import os
 import random
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
@@ -515,11 +517,27 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
 _NO_ROOM = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))  # a full disk, a full quota
 
 
+def _stop_on_terminate() -> None:
+    """SIGTERM (`timeout`, `kill`, a service manager) stops a command as Ctrl-C does: a match stopped is kept in
+    its log, a run reports the matches that finished. Only in the main thread, and only where the signal is
+    still the default (a caller that handles it keeps it)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return
+
+    def stop(_number: int, _frame: Any) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (a second one ends the process at once)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def main(argv: list[str] | None = None) -> None:
     """The console entry point: no input ever ends in a traceback (set RULEDECK_DEBUG=1 to see one)."""
     for stream in (sys.stdout, sys.stderr):  # (a path whose name is not UTF-8 is shown with its bytes escaped)
         if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    _stop_on_terminate()
     try:
         cli.main(args=argv, prog_name="ruledeck", standalone_mode=True)
     except OSError as error:

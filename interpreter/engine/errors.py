@@ -22,6 +22,7 @@ class RulesetRuntimeError(RuledeckError):
         self.message = message
         self.where = where
         self.location: Location | None = None  # the place in the file, when the state could find it
+        self.context = ""  # which match it happened in, for a run of many (`simulate`: its seed, how to replay it)
 
     def shown_at(self, written: str) -> None:
         """Name the place by the path it is written at (inside a procedure, for a step spliced from one)."""
@@ -30,8 +31,9 @@ class RulesetRuntimeError(RuledeckError):
     def render(self) -> str:
         """`PATH:LINE:COL: runtime error: message (at yaml.path)` and a caret excerpt, as `validate` shows
         findings; just the message when the place is not known."""
+        context = [f"  {self.context}"] if self.context else []
         if self.location is None:
-            return f"error: {self}"
+            return "\n".join([f"error: {self}", *context])
         where = self.location
         return "\n".join([f"{where.path}:{where.line}:{where.column}: runtime error: {self}",
-                          *caret_excerpt(where)])
+                          *caret_excerpt(where), *context])

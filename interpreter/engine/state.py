@@ -495,13 +495,16 @@ class State:
         assert self.pending is not None
         # The legal set is the authority (an action that breaks a clause is legal only as it marks it); the rules
         # are asked again only to say why an action outside it is refused.
+        failure: RulesetRuntimeError | None = None
         try:
             option = decisions.option_of(self._legal_found(), action)
-        except RulesetRuntimeError:  # (no legal action at all: the rules say why this one is refused)
-            option = None
+        except RulesetRuntimeError as error:  # (no legal action at all: the rules say why this one is refused)
+            option, failure = None, error
         if option is not None:
             return option, decisions.bindings_for(self, self.pending, option, action)
         decisions.check(self, self.pending, action)  # (raises the clause that refuses it)
+        if failure is not None:  # (the rules allow it, but the legal set could not be made: that is the answer)
+            raise failure
         raise IllegalActionError(f"{shorten(repr(action))} is not an action of the legal set: give one of "
                                  "legal_actions(), or an action's text")  # (allowed, but not as it is written)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import Diagnostic, Location, RuledeckError
+from interpreter.numbers import plain_number
 from interpreter.runners.play import agents_for
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, find, parse_yaml_path, yaml_path
 
@@ -150,9 +152,22 @@ def _with_others(group: list[Diagnostic]) -> Diagnostic:
     return replace(first, hint=f"{first.hint}; {more}" if first.hint else more)
 
 
+def _set_options(game: Game) -> str:
+    """The `--set` options that give the parameters the values they had (those that are not their defaults)."""
+    options = []
+    for name, spec in game.ruleset.parameters.items():
+        value = game.ruleset.parameter_values.get(name)
+        if value != spec.default:
+            text = "null" if value is None else str(value).lower() if isinstance(value, bool) else \
+                str(plain_number(value))
+            options.append(f" --set {shlex.quote(f'{name}={text}')}")
+    return "".join(options)
+
+
 def _finding(game: Game, playout: Playout, max_actions: int) -> Diagnostic:
     table = f"seed {playout.seed}, {playout.players} players, after {len(playout.actions)} actions"
-    replay = f"replay: ruledeck play FILE --bots random --players {playout.players} --seed {playout.seed}"
+    replay = f"replay: ruledeck play FILE --bots random --players {playout.players} --seed {playout.seed}" + \
+        _set_options(game)
     if playout.ran_away:
         return Diagnostic("playout-runaway", f"a match ran past {max_actions:,} actions ({table})",
                           _location(game, "match"), "match", hint=replay + "; a hand cap or an end that "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import os
+import shlex
 import signal
 import threading
 import time
@@ -13,6 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
 from interpreter.loader import load_ruleset
@@ -72,13 +74,26 @@ def play_one(job: Job, seed: int) -> MatchRecord:
     agents = agents_for(job.bots, job.players, seed)
     state = State(game, job.players, seed)
     measures = HandMeasures(state, declared_metrics(game))  # (watching before the first hand starts)
-    state.start()
-    result = play_match(game, players=job.players, seed=seed, choosers=[agent.choose for agent in agents],
-                        state=state)
+    try:
+        state.start()
+        result = play_match(game, players=job.players, seed=seed, choosers=[agent.choose for agent in agents],
+                            state=state)
+    except RulesetRuntimeError as error:
+        error.context = error.context or _replay_hint(job, seed)
+        raise
     first_dealer = result.hand_results[0]["dealer"] if result.hand_results else 0
     returns = [real(value) for value in result.returns]  # (fractions as floats: statistics are means)
     return MatchRecord(returns, result.hands, result.actions, result.ended_by == "hand_cap", first_dealer,
                        measures.per_hand_means(), measures.last())
+
+
+def _replay_hint(job: Job, seed: int) -> str:
+    """Which match of a run failed, and the command that plays it again."""
+    words = ["ruledeck", "play", shlex.quote(job.ruleset), "--players", str(job.players), "--seed", str(seed),
+             "--bots", shlex.quote(",".join(job.bots))]
+    for name, value in job.params:
+        words += ["--set", shlex.quote(f"{name}={value}")]
+    return f"in the match of seed {seed} ({job.players} players): `{' '.join(words)}` plays it again"
 
 
 def _play_many(job: Job, seeds: list[int], setting_aside: bool = False) -> list[MatchRecord]:

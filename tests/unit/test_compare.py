@@ -199,9 +199,10 @@ def test_plots_are_written(tmp_path: Path) -> None:
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
 
 
-def _interrupted(arguments: list[str]) -> subprocess.CompletedProcess[str]:
-    """Run ruledeck in its own process, send it SIGINT (Ctrl-C) once it has played for a while, and wait. (It
-    has started playing when it names the run on stderr; a busy machine may take a while to get there.)"""
+def _interrupted(arguments: list[str], stop: signal.Signals = signal.SIGINT) -> subprocess.CompletedProcess[str]:
+    """Run ruledeck in its own process, send it SIGINT (Ctrl-C, or `stop`) once it has played for a while, and
+    wait. (It has started playing when it names the run on stderr; a busy machine may take a while to get
+    there.)"""
     process = subprocess.Popen([sys.executable, "-m", "interpreter", *arguments], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                env={**os.environ, "RULEDECK_NO_CACHE": "1"})
@@ -212,7 +213,7 @@ def _interrupted(arguments: list[str]) -> subprocess.CompletedProcess[str]:
     reader.start()
     reader.join(timeout=120)
     time.sleep(4)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     out, err = process.communicate(timeout=60)
     return subprocess.CompletedProcess(process.args, process.returncode, out, "".join(started) + err)
 
@@ -226,6 +227,14 @@ def test_ctrl_c_stops_a_simulation_and_reports_the_matches_that_finished(workers
     played = int(line.split()[2])
     assert 0 < played < 100000 and f"the statistics below are of the first {played}." in line
     assert done.stdout.startswith(f"Bourré: {played} matches") and "p0 result" in done.stdout
+
+
+def test_sigterm_stops_a_simulation_as_ctrl_c_does() -> None:
+    """`timeout` and `kill` send SIGTERM: the run stops and reports the matches that finished, as with Ctrl-C."""
+    done = _interrupted(["simulate", BOURRE, "-n", "100000", *SMALL], stop=signal.SIGTERM)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
+    assert any(line.startswith("Interrupted after") for line in done.stderr.splitlines())
+    assert "p0 result" in done.stdout
 
 
 def test_ctrl_c_stops_a_comparison_and_compares_the_pairs_that_finished() -> None:

@@ -155,6 +155,18 @@ def test_more_groups_than_the_bound_is_an_error_at_the_option(tmp_path: Path, mo
         state.legal_actions()
 
 
+def test_an_action_the_rules_allow_where_the_legal_set_fails_is_refused_with_that_failure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A discard the rules allow, where the legal set cannot be made (too many groups of melds): the failure is
+    the answer (it was `Action(seat=1, ...) is not an action of the legal set`, the action shown as Python)."""
+    state = _rummy(tmp_path)
+    hold(state, "3S 3H 3D 5C 6C 7C 9H")
+    monkeypatch.setattr(meldsearch, "MOST_GROUPS", 2)
+    seat = state.current_player
+    with pytest.raises(RulesetRuntimeError, match="more than 2 ways to lay up to 2 melds at once"):
+        state.apply(f"p{seat} discard 9H")
+
+
 def test_why_no_group_is_allowed_names_each_group_with_its_clause(tmp_path: Path) -> None:
     state = _rummy(tmp_path)
     hold(state, "3S 3H 3D 5C 6C 7C")

@@ -432,3 +432,19 @@ def test_the_ranks_taken_on_a_table_are_those_of_its_sets_of_a_kind_of_one_set_p
     assert new_melds("7S 7C 7H 9D") == ["7S 7H 7C"]  # (with no table)
     assert rules().candidates(cards("7S 7C 7H 9D"), 0, table, 0) == []  # (the sevens are taken)
     assert rules().candidates(cards("9S 9C 9H"), 0, table, 0)
+
+
+def test_wild_cards_no_kind_takes_are_a_warning(tmp_path: Path) -> None:
+    """`max_wilds` is 0 unless a kind says otherwise: wild cards declared with no kind taking one could never be
+    melded (a game made from the docs played with its jokers unusable and nothing said so)."""
+    from interpreter.loader import validate_file
+    base = (Path(__file__).resolve().parents[1] / "bad_rulesets" / "type_unmelded_onto_cards.yaml").read_text()
+    text = base.replace("points(unmelded(hand, discard_pile))", "points(unmelded(hand))").replace(
+        "melds:\n  kinds:\n", "melds:\n  wild: card.rank == 2\n  kinds:\n")
+    path = tmp_path / "wild.yaml"
+    path.write_text(text, encoding="utf-8")
+    findings = validate_file(str(path))
+    assert [(d.code, d.severity, d.yaml_path) for d in findings] == [("unused-wild", "warning", "melds.wild")]
+    path.write_text(text.replace("{name: set, shape: set, min: 3}", "{name: set, shape: set, min: 3, max_wilds: 1}"),
+                    encoding="utf-8")
+    assert validate_file(str(path)) == []

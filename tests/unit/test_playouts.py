@@ -124,3 +124,18 @@ def test_matches_stopped_by_the_hand_cap_are_counted_and_said(tmp_path: Path) ->
         "match's end)" in result.stderr
     plain = run_playouts(load_ruleset(tiny), 1, seconds=60)
     assert plain.capped == 0
+
+
+def test_the_replay_hint_gives_the_parameters_the_run_was_given(tmp_path: Path) -> None:
+    """A failure found with `--set` is replayed with the same parameters: the hint names those that are not their
+    defaults (without them, `play` would play another match)."""
+    variant = tmp_path / "failing.yaml"
+    tiny = Path(__file__).resolve().parents[1] / "games" / "tiny.yaml"
+    variant.write_text(f"extends: {tiny}\nname: Tiny, failing\nparams:\n  hands: {{default: 1}}\n"
+                       "  strict: {type: bool, default: false, description: fails}\n"
+                       "define:\n  winning: 'if params.strict and size(trick) == 2 then first([c for c in trick if "
+                       "false]) else trick_winner(trick, trump)'\n", encoding="utf-8")
+    assert not run_playouts(load_ruleset(variant), 1, seconds=60).findings
+    report = run_playouts(load_ruleset(variant, {"strict": True, "hands": 2}), 1, seconds=60)
+    hint = report.findings[0].hint or ""
+    assert "--seed 1 --set hands=2 --set strict=true;" in hint, hint
