@@ -657,6 +657,11 @@ class State:
         pending = self.pending  # (a decision pending: never with a chance event, nor once the match is over)
         self.current_player = pending.seat if pending is not None else TERMINAL if self.is_terminal else CHANCE
 
+    def located(self, error: RulesetRuntimeError) -> RulesetRuntimeError:
+        """The error, given its place in the ruleset's file (for a failure found outside the hand's code)."""
+        self._locate(error)
+        return error
+
     def _locate(self, error: RulesetRuntimeError) -> None:
         """Give a ruleset's failure its place in the file (its YAML path is known)."""
         if error.location is None and error.where:

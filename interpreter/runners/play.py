@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from interpreter.agents import Agent, make_agent
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
 from interpreter.numbers import plain_numbers
@@ -84,6 +85,8 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
     # (with nothing to write to or show, the events are not made into dicts at all: a run of `simulate` reads
     # only the results)
     watched = log is not None or on_line is not None or bool(seat_logs)
+    values = state.values
+    hand, in_hand = values["hand_number"], 0
     while True:
         if watched:
             flush_events()
@@ -95,6 +98,16 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
         action = choosers[state.current_player](state)
         state.apply(action)
         actions += 1
+        if values["hand_number"] != hand:
+            hand, in_hand = values["hand_number"], 0
+        in_hand += 1
+        if in_hand > MOST_HAND_ACTIONS:
+            if watched:
+                flush_events()
+            last = ", ".join(state.action_text(taken) for taken in state.history[-4:])
+            raise state.located(RulesetRuntimeError(
+                f"hand {hand} ran past {MOST_HAND_ACTIONS:,} actions without ending: does it ever end? (the last "
+                f"actions: {last})", "hand"))
     result = MatchResult(game.name, players, seed, len(state.hand_results), state.returns(),
                          state.hand_results, actions, state.ended_by)
     ending = {"type": "result", **result.as_json()}
@@ -103,6 +116,9 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
     for seat_log in seat_logs:
         seat_log.follow(state, [ending])
     return result
+
+
+MOST_HAND_ACTIONS = 100_000  # a hand past this many actions is taken to be a loop (bots taking and giving back)
 
 
 def log_header(game: Game, header: dict[str, Any] | None, players: int, seed: int | None) -> dict[str, Any]:

@@ -402,3 +402,20 @@ def test_a_match_that_fails_is_named_with_the_command_that_plays_it_again(
         with pytest.raises(SystemExit):
             main(command.split()[1:])
         assert "runtime error: first() of an empty list" in capsys.readouterr().err
+
+
+def test_a_hand_that_never_ends_is_stopped_and_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Bots that take the discard and give it back for ever (a rummy whose hand has no end they reach) made `play`
+    write millions of lines: a hand past MOST_HAND_ACTIONS actions stops the match with an error at the hand,
+    naming its last actions (and, in a run, the match)."""
+    import interpreter.runners.play as play
+    monkeypatch.setattr(play, "MOST_HAND_ACTIONS", 30)
+    for command in (["play", str(ROOT / "tests" / "games" / "gin_rummy.yaml"), "--seed", "1", "--bots", "random"],
+                    ["simulate", str(ROOT / "tests" / "games" / "gin_rummy.yaml"), "-n", "2", "--bots", "random"]):
+        with pytest.raises(SystemExit):
+            main(command)
+        err = capsys.readouterr().err
+        assert "runtime error: hand 1 ran past 30 actions without ending: does it ever end? (the last actions: " in \
+            err and "(at hand)" in err, err
+    assert "in the match of seed " in err
