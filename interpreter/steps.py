@@ -476,6 +476,13 @@ class StepChecker:
                                     "a legality rule")
                 self.expression(clause.entries.get("breakable"), (*path, index, "breakable"), scope, BOOL,
                                 "`breakable`")
+                reason = clause.entries.get("reason")
+                if isinstance(reason, ScalarNode) and isinstance(reason.value, str) and \
+                        _TEMPLATE_LIKE.search(reason.value):
+                    self.checker.error("reason-template", "a reason is plain text: `{...}` in it is shown as "
+                                       "written, not worked out", reason, (*path, index, "reason"),
+                                       hint="say the rule in words; a value the player needs can be shown under "
+                                            "`show:`", severity="warning")
                 record = clause.entries.get("record")
                 if record is not None:
                     kind = self.target(record, (*path, index, "record"), scope)
@@ -583,6 +590,7 @@ class StepChecker:
 
 
 _BARE_NAME = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*")
+_TEMPLATE_LIKE = re.compile(r"\{[^{}]*[a-z_][^{}]*\}")  # `{contract}` in a reason, as in a log line
 
 
 def _root_name(tree: ast.Node) -> str:
