@@ -517,19 +517,20 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
 _NO_ROOM = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))  # a full disk, a full quota
 
 
-def _stop_on_terminate() -> None:
+def _stop_on_terminate() -> Any:
     """SIGTERM (`timeout`, `kill`, a service manager) stops a command as Ctrl-C does: a match stopped is kept in
     its log, a run reports the matches that finished. Only in the main thread, and only where the signal is
-    still the default (a caller that handles it keeps it)."""
+    still the default (a caller that handles it keeps it); the handler it replaced, for `main` to put back (None
+    when it replaced none). A run's worker processes put the default back (runners/simulate.py)."""
     if threading.current_thread() is not threading.main_thread() or \
             signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        return
+        return None
 
     def stop(_number: int, _frame: Any) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (a second one ends the process at once)
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, stop)
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -537,7 +538,7 @@ def main(argv: list[str] | None = None) -> None:
     for stream in (sys.stdout, sys.stderr):  # (a path whose name is not UTF-8 is shown with its bytes escaped)
         if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    _stop_on_terminate()
+    handler = _stop_on_terminate()
     try:
         cli.main(args=argv, prog_name="ruledeck", standalone_mode=True)
     except OSError as error:
@@ -560,6 +561,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except Exception as error:  # a bug: say so plainly
         _internal_error(error)
+    finally:
+        if handler is not None:  # (the caller's process, a test's, has its own SIGTERM back)
+            signal.signal(signal.SIGTERM, handler)
 
 
 def _internal_error(error: Exception) -> NoReturn:

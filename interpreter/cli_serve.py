@@ -105,7 +105,8 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
     given = logged_seats if humans is None else None
     seats = _seats(humans or "0", count) if not isinstance(given, list) else _seats(
         ",".join(str(seat) for seat in given), count)
-    kept_seats = logged_seats if resume_path is not None and isinstance(logged_seats, list) else seats
+    kept_seats = seats if resume_path is None else _seats(  # (what a plain `--resume` would give back)
+        ",".join(str(seat) for seat in logged_seats) if isinstance(logged_seats, list) else "0", count)
     header["humans"] = seats
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)

@@ -111,11 +111,17 @@ def caret_excerpt(where: Location) -> list[str]:
 def _without_comment(line: str) -> str:
     """A YAML line without its comment (`# ...` after a space, outside quotes), and the spaces before it."""
     quote = ""
+    escaped = False
     for index, character in enumerate(line):
-        if quote:
-            quote = "" if character == quote else quote
-        elif character in "\"'":
-            quote = character
+        if quote:  # (inside quotes: a double-quoted text escapes with a backslash)
+            if escaped:
+                escaped = False
+            elif character == "\\" and quote == '"':
+                escaped = True
+            elif character == quote:
+                quote = ""
+        elif character in "\"'" and (index == 0 or line[index - 1] in " \t:[{,-"):
+            quote = character  # (a quote opens only where a value may start: `dealer's` is plain text)
         elif character == "#" and (index == 0 or line[index - 1].isspace()):
             return line[:index].rstrip()
     return line

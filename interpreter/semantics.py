@@ -476,10 +476,15 @@ class RulesetChecker:
             return
         self.reported_definitions.add(key)
         node, path = self.definition_sites[name]
-        if error.error.code == "type" and self.using is not None and error.definition.parameters:
+        # (named only where the types came from that use: through definitions with parameters, which hand on
+        # its arguments, not through one without, whose own constants they would be)
+        if error.error.code == "type" and self.using is not None and error.definition.parameters and \
+                all(outer.parameters for outer in error.through):
             used, used_path = self.using
             if used.location is not None and used_path and used_path[0] != "define":
-                where = f"checked with the types of its use at line {used.location.line} ({yaml_path(used_path)})"
+                chain = "".join(f" through `{outer.name}`" for outer in error.through)
+                where = f"checked with the types of its use{chain} at line {used.location.line} " \
+                        f"({yaml_path(used_path)})"
                 error.error.hint = f"{where}; {error.error.hint}" if error.error.hint else where
         self.report_expression(error.error, node, path)
 

@@ -46,6 +46,7 @@ class ExpressionSite:
               what: str = "the expression") -> tuple[Type, ast.Node] | None:
         if not isinstance(node, ScalarNode):
             return None
+        previous = self.checker.using
         try:
             tree = self._parse(expression_text(node))
             self.checker.using = (node, path)
@@ -64,7 +65,7 @@ class ExpressionSite:
         except Tainted:
             return None
         finally:
-            self.checker.using = None
+            self.checker.using = previous
         self.compiled[yaml_path(path)] = self.program.add(tree, annotations)
         self.checked[yaml_path(path)] = (tree, annotations)
         return kind, tree
@@ -92,6 +93,7 @@ class ExpressionSite:
             return
         for index, match in enumerate(_TEMPLATE_PART.finditer(node.value)):
             offset = match.start(1)
+            previous = self.checker.using
             try:
                 tree = self._parse(match[1])
                 self.checker.using = (node, path)
@@ -107,7 +109,7 @@ class ExpressionSite:
             except Tainted:
                 continue
             finally:
-                self.checker.using = None
+                self.checker.using = previous
             where = f"{yaml_path(path)}{{{index}}}"
             self.compiled[where] = self.program.add(tree, annotations)
             self.types[where] = kind

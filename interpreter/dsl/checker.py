@@ -139,7 +139,9 @@ class Environment:
                 del self.instances[key]
                 raise
             instance.failed, instance.type = True, ANY
-            self.report(DefinitionError(definition, error))
+            failure = DefinitionError(definition, error)
+            failure.through = tuple(self.definitions[outer] for outer in self._stack[:-1])
+            self.report(failure)
         except BaseException:
             del self.instances[key]
             raise

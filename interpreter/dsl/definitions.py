@@ -95,6 +95,7 @@ class DefinitionError(ExpressionError):
                          error.end, hint=error.hint)
         self.definition = definition
         self.error = error
+        self.through: tuple[Definition, ...] = ()  # the definitions that called it, outermost first, when known
 
 
 def _recursion(stack: list[str], name: str, definition: Definition) -> DefinitionError:

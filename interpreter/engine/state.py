@@ -185,7 +185,7 @@ class State:
     def is_legal(self, action: Action | str) -> bool:
         try:
             self.check(action)
-        except (IllegalActionError, ActionSyntaxError):
+        except (IllegalActionError, ActionSyntaxError, RulesetRuntimeError):  # (the last: no legal set to be in)
             return False
         return True
 

@@ -87,6 +87,11 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
     watched = log is not None or on_line is not None or bool(seat_logs)
     values = state.values
     hand, in_hand = values["hand_number"], 0
+    if state.history:  # (a match resumed: the actions of its hand so far count too)
+        for event in reversed(state.events):
+            if event["type"] == "hand":
+                break
+            in_hand += event["type"] == "action"
     while True:
         if watched:
             flush_events()
@@ -95,13 +100,13 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
         if state.current_player == CHANCE:
             state.apply_chance()
             continue
+        if values["hand_number"] != hand:
+            hand, in_hand = values["hand_number"], 0
         action = choosers[state.current_player](state)
         state.apply(action)
         actions += 1
-        if values["hand_number"] != hand:
-            hand, in_hand = values["hand_number"], 0
         in_hand += 1
-        if in_hand > MOST_HAND_ACTIONS:
+        if in_hand > MOST_HAND_ACTIONS and values["hand_number"] == hand:
             if watched:
                 flush_events()
             last = ", ".join(state.action_text(taken) for taken in state.history[-4:])

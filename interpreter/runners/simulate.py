@@ -93,7 +93,9 @@ def _replay_hint(job: Job, seed: int) -> str:
              "--bots", shlex.quote(",".join(job.bots))]
     for name, value in job.params:
         words += ["--set", shlex.quote(f"{name}={value}")]
-    return f"in the match of seed {seed} ({job.players} players): `{' '.join(words)}` plays it again"
+    timed = " (a bot with a time budget may choose otherwise)" if any(":" in kind and kind.endswith("s")
+                                                                        for kind in job.bots) else ""
+    return f"in the match of seed {seed} ({job.players} players): `{' '.join(words)}` plays it again{timed}"
 
 
 def _play_many(job: Job, seeds: list[int], setting_aside: bool = False) -> list[MatchRecord]:
@@ -276,8 +278,11 @@ def _pooled(pool: ProcessPoolExecutor, job: Job, seeds: list[int], workers: int,
 
 def _start_worker() -> None:
     """In a worker process: Ctrl-C is for the run to answer (it stops its workers), not for each worker (which
-    would print its own traceback); and the worker ends when its run is gone."""
+    would print its own traceback); SIGTERM, which the run sends to stop its workers, ends one at once (the
+    command line's own handler, inherited, would make it a KeyboardInterrupt and a traceback); and the worker
+    ends when its run is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     watch_parent()
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from interpreter.actions import Action, ActionSyntaxError
-from interpreter.engine.errors import IllegalActionError
+from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.state import CHANCE, State
 from interpreter.numbers import plain_numbers
 from interpreter.runners.logfile import MatchLog
@@ -165,7 +165,7 @@ class Table:
         try:
             action = state.parse_action(f"p{seat} {words}")
             state.check(action)
-        except (ActionSyntaxError, IllegalActionError) as error:
+        except (ActionSyntaxError, IllegalActionError, RulesetRuntimeError) as error:
             raise RefusedMove(str(error)) from None
         state.apply(action)
         self._changed()

@@ -50,6 +50,8 @@ def test_findings_of_one_kind_are_counted_after_the_first_ones() -> None:
     ("- deal: 5   # five each", "  ^^^^^^^"),
     ("- log: 'a # b' # said", "  ^^^^^^^^^^^^"),  # (a `#` inside quotes is text)
     ('- log: "p#1"', "  ^^^^^^^^^^"),  # (and one without a space before it)
+    ('- log: "a \\" # b" # c', "  ^^^^^^^^^^^^^^^"),  # (an escaped quote does not end the text)
+    ("- log: the dealer's turn   # note", "  ^^^^^^^^^^^^^^^^^^^^^^"),  # (an apostrophe in plain text)
 ])
 def test_a_span_past_its_first_line_is_underlined_to_the_line_end_less_a_comment(line: str, carets: str) -> None:
     source = SourceText("f.yaml", line + "\n  from: stock\n")

@@ -165,6 +165,7 @@ def test_an_action_the_rules_allow_where_the_legal_set_fails_is_refused_with_tha
     seat = state.current_player
     with pytest.raises(RulesetRuntimeError, match="more than 2 ways to lay up to 2 melds at once"):
         state.apply(f"p{seat} discard 9H")
+    assert state.is_legal(f"p{seat} discard 9H") is False  # (a question with a yes or no: no legal set to be in)
 
 
 def test_why_no_group_is_allowed_names_each_group_with_its_clause(tmp_path: Path) -> None:

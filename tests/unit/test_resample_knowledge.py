@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from interpreter import CHANCE, load_ruleset
 from interpreter.engine import resample
+from tests.play_helpers import game_from_text
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RULESETS = [ROOT / "rulesets" / "bourre.yaml", ROOT / "rulesets" / "burraco.yaml",
@@ -73,3 +74,37 @@ def test_a_zones_difference_is_the_cards_it_lost_and_gained(before: list[int], a
         del after[len(after) // 2]  # one card taken from the middle
     lost, gained = resample._difference(before, after)
     assert (lost, gained) == (Counter(before) - Counter(after), Counter(after) - Counter(before))
+
+
+def test_the_zones_a_seat_sees_are_worked_out_again_when_the_teams_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hands seen by a seat's team, and a team formed after the deal (as `form_team` forms Burraco's BU-52 pair):
+    what p0 sees of p1's hand changes, so the snapshot kept per follower (`sight`) must be the snapshot made
+    afresh after every event."""
+    snapshot = resample._snapshot
+    made, differing, sights = [0], [], set()
+
+    def checked(state: Any, seat: int, sight: list[Any]) -> Any:
+        kept, fresh = snapshot(state, seat, sight), snapshot(state, seat, [None, {}])
+        made[0] += 1
+        sights.add((seat, tuple(sorted(fresh[1].items()))))
+        if kept != fresh:
+            differing.append((seat, kept[1], fresh[1]))
+        return kept
+
+    monkeypatch.setattr(resample, "_snapshot", checked)
+    text = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
+    text = text.replace("{name: hand, owner: seat, visibility: owner}", "{name: hand, owner: seat, visibility: team}")
+    text = text.replace("        - set: trump\n", "        - form_team: \"[0, 1]\"\n        - set: trump\n", 1)
+    game = game_from_text(tmp_path, text)
+    state = game.new_initial_state(seed=1, players=3)
+    rng = random.Random(1)
+    for _ in range(6):
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+        for seat in range(3):
+            resample.knowledge(state, seat)
+    assert not differing and made[0] > 10
+    assert len({entry for entry in sights if entry[0] == 0}) > 1  # (p0 saw p1's hand only once the team formed)

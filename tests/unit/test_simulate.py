@@ -382,26 +382,28 @@ def test_a_run_whose_output_is_no_terminal_says_its_progress_now_and_then(monkey
 
 
 def test_a_match_that_fails_is_named_with_the_command_that_plays_it_again(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """A runtime failure in one match of a run names its seed and players, and the `play` command (bots and
-    parameters included) that plays that match again to the same failure."""
+    parameters included) that plays that match again to the same failure; the run's other workers, stopped,
+    print nothing (their output is read from the process's own descriptors: `capfd`)."""
     variant = tmp_path / "failing.yaml"
     variant.write_text(f"extends: {ROOT / 'tests' / 'games' / 'tiny.yaml'}\nname: Tiny, failing\n"
                        "params:\n  hands: {default: 1}\n  strict: {type: bool, default: false, description: fails}\n"
                        "define:\n  winning: 'if params.strict and size(trick) == 2 then first([c for c in trick if "
                        "false]) else trick_winner(trick, trump)'\n", encoding="utf-8")
-    for workers in ("1", "2"):
+    for workers, matches in (("1", "4"), ("4", "400")):
         with pytest.raises(SystemExit):
-            main(["simulate", str(variant), "-n", "4", "--players", "2", "--bots", "random", "--set", "strict=true",
-                  "--workers", workers])
-        err = capsys.readouterr().err
+            main(["simulate", str(variant), "-n", matches, "--players", "2", "--bots", "random", "--set",
+                  "strict=true", "--workers", workers])
+        err = capfd.readouterr().err
         assert "runtime error: first() of an empty list" in err and "in the match of seed " in err, err
+        assert "Traceback" not in err, err
         command = err.split("`")[-2]
         assert command.startswith(f"ruledeck play {variant} --players 2 --seed ") and \
             command.endswith("--bots random --set strict=true")
         with pytest.raises(SystemExit):
             main(command.split()[1:])
-        assert "runtime error: first() of an empty list" in capsys.readouterr().err
+        assert "runtime error: first() of an empty list" in capfd.readouterr().err
 
 
 def test_a_hand_that_never_ends_is_stopped_and_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

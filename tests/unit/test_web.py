@@ -227,6 +227,13 @@ def test_the_command_to_go_on_keeps_the_seats_and_bots_the_log_does_not(tmp_path
     again, _, going_on = _table(None, None, None, (), None, "heuristic", None, str(log), 0.0)
     assert again.humans == (1,) and going_on == f"ruledeck serve --resume '{log}'"  # (the log's own seats)
     again.close()
+    played = tmp_path / "played.jsonl"  # (a log of `play`, whose header names no people: a resume gives p0)
+    assert CliRunner().invoke(cli, ["play", str(BOURRE), "--players", "3", "--seed", "3", "--bots", "random",
+                                    "--log", str(played)]).exit_code == 0
+    played.write_text("".join(played.read_text(encoding="utf-8").splitlines(keepends=True)[:20]), encoding="utf-8")
+    table, _, going_on = _table(None, None, None, (), "1", "heuristic", None, str(played), 0.0)
+    assert table.humans == (1,) and going_on == f"ruledeck serve --resume {played} --humans 1"
+    table.close()
 
 
 def test_an_edited_log_is_not_resumed(tmp_path: Path) -> None:
