@@ -46,8 +46,8 @@ where a team is expected (`score[0]` for a per-team `score`; teams are numbered 
 only when it is written as a number: a number worked out, a parameter among them, stays a number
 (`first_dealer: params.first` is refused as an `int` where a seat is wanted), and `seats()[params.first]`
 (or `teams()[n]`) gives the seat (or team) it counts to. So does a number handed to a definition: in
-`contract(0)` the `0` is an `int`, whatever `contract(t)` does with `t` (`team_seats(t)` refuses it); call
-`contract(teams()[0])`.
+`total(0)` the `0` is an `int`, whatever `total(t)` does with `t` (`team_seats(t)` refuses it); call
+`total(teams()[0])`.
 
 A `num` is exact: `1 / 3 + 1 / 6 == 1 / 2` holds. Arithmetic with a `num` gives a `num`; an `int` stands
 wherever a `num` is wanted, never the other way: `floor(x)` and `ceil(x)` give whole numbers, and `//`, `%`,

@@ -590,7 +590,7 @@ class StepChecker:
 
 
 _BARE_NAME = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*")
-_TEMPLATE_LIKE = re.compile(r"\{[^{}]*[a-z_][^{}]*\}")  # `{contract}` in a reason, as in a log line
+_TEMPLATE_LIKE = re.compile(r"\{[^{}]*[a-z_][^{}]*\}")  # `{total}` in a reason, as in a log line
 
 
 def _root_name(tree: ast.Node) -> str:

@@ -561,7 +561,7 @@ BUILTINS: dict[str, Builtin] = {
                  "else the highest card of the suit led (the first played of equal cards). A joker counts as a "
                  "card of a suit of its own, shared by the jokers, ranked above every rank: led, it wins unless a "
                  "trump or a higher joker is played; played to another suit, it never wins (a game whose jokers "
-                 "do otherwise, an Excuse, writes its own `winning_card`).",
+                 "do otherwise writes its own `winning_card`).",
                  "trick_winner([QD, 4S, AD], S) == 4S", _trick_winner, "deck", _trick_winner_for),
         _builtin("certain_winners", "(own: list[card], others: list[card]) -> int", "tricks",
                  "How many of `own` cards are sure to win against `others` however they are played: each of "
