@@ -20,7 +20,7 @@ from interpreter import cache, cli_logs
 from interpreter.bundled import bundled_rulesets
 from interpreter.cli_native import native_command
 from interpreter.cli_serve import serve_command
-from interpreter.cli_stats import DEFAULT_BOTS, MOST_WORKERS, compare_command
+from interpreter.cli_stats import AUTO, DEFAULT_BOTS, WORKERS_HELP, Workers, compare_command
 from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, render_findings
@@ -82,9 +82,11 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
             known = None  # (an entry damaged since it was written: checked again, and written anew)
         if known is not None:  # (the same files, parameters and engine were found free of errors before)
             warnings += int(known["warnings"])
-            print_cached(file, str(known["findings"]), quiet)
+            # (with --playouts, a file is "ok" only once it has been played too: said after the playouts)
+            print_cached(file, str(known["findings"]), quiet or bool(playouts))
             if playouts:
-                errors, warnings = _play_out(file, given, playouts, playout_seconds, cases_path, errors, warnings)
+                errors, warnings = _play_out(file, given, playouts, playout_seconds, cases_path, errors, warnings,
+                                             ok=not known["findings"] and not quiet)
             continue
         from interpreter.loader import check_file  # (here: a file answered from the cache needs no checker)
 
@@ -94,11 +96,12 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
             raise click.UsageError(f"{file}: {error}") from None
         errors += sum(1 for d in findings if d.severity == "error")
         warnings += sum(1 for d in findings if d.severity == "warning")
-        print_findings(file, findings, quiet)
+        print_findings(file, findings, quiet or bool(playouts and ruleset is not None))
         if key is not None and ruleset is not None and cache.made_from(ruleset.tree) == key[1]:
             cache.put(key[0], {"warnings": len(findings), "findings": render_findings(findings) if findings else ""})
         if playouts and ruleset is not None:
-            errors, warnings = _play_out(file, given, playouts, playout_seconds, cases_path, errors, warnings)
+            errors, warnings = _play_out(file, given, playouts, playout_seconds, cases_path, errors, warnings,
+                                         ok=not findings and not quiet)
     summary = f"{len(files)} file{'s' if len(files) != 1 else ''} checked: " \
               f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
     click.echo(summary, err=True)
@@ -149,14 +152,17 @@ def _check_cases_file(path: str) -> None:
 
 
 def _play_out(file: str, given: dict[str, Any], playouts: int, seconds: float, cases_path: str | None,
-              errors: int, warnings: int) -> tuple[int, int]:
-    """`validate --playouts`: play the file, print the findings; the counts of errors and warnings after them."""
+              errors: int, warnings: int, *, ok: bool) -> tuple[int, int]:
+    """`validate --playouts`: play the file, print the findings (or `FILE: ok` when `ok`, the checks having found
+    nothing, and the playouts find nothing either); the counts of errors and warnings after them."""
     from interpreter.loader import load_ruleset
     from interpreter.runners.playouts import run_playouts, write_cases
 
     report = run_playouts(load_ruleset(file, given, params_as_text=True), playouts, seconds=seconds)
     if report.findings:
         click.echo(render_findings(report.findings))
+    elif ok:
+        click.echo(f"{file}: ok")
     short = f" (the time budget allowed {report.played} of {report.planned})" if report.played < report.planned \
         else ""
     capped = "" if not report.capped else " (every one stopped at the hand cap: random bots never reached the " \
@@ -397,8 +403,8 @@ def replay_command(log_path: str, verify: bool) -> None:
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
                    "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both).")
-@click.option("--workers", type=click.IntRange(min=1, max=MOST_WORKERS), default=1, show_default=True,
-              help="Processes to play in (the results do not depend on it).")
+@click.option("--workers", type=Workers(), default=AUTO, show_default=True, metavar="N|auto",
+              help=WORKERS_HELP)
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where the matches are played: local processes, or Ray tasks (pip install 'ruledeck[ray]').")
 @click.option("--address", metavar="HOST:PORT",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -37,6 +38,44 @@ def check_backend(backend: str, address: str | None) -> None:
 
 
 MOST_WORKERS = 4_096  # processes (or Ray tasks at once) a run may ask for: more is a mistyped number
+AUTO = "auto"
+WORKERS_HELP = ("Processes to play in: a number, or auto (one for each CPU this process may use, never more than "
+                "the matches); the results do not depend on it.")
+
+
+class Workers(click.ParamType):
+    """`--workers`: a number of processes from 1 to MOST_WORKERS, or `auto` (0 until the run knows its size:
+    see `workers_for`)."""
+
+    name = "N|auto"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().lower()
+        if text == AUTO:
+            return 0
+        try:
+            number = int(text)
+        except ValueError:
+            self.fail(f"{value!r} is neither a number of processes nor auto", param, ctx)
+        if not 1 <= number <= MOST_WORKERS:
+            self.fail(f"{number} is not in the range 1<=x<={MOST_WORKERS} (or auto)", param, ctx)
+        return number
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the system tells it), at least one."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # (not on every system)
+        return max(1, os.cpu_count() or 1)
+
+
+def workers_for(given: int, matches: int) -> int:
+    """The processes a run of `matches` matches plays in: the number given, or for `auto` (0) one per usable CPU
+    and never more than the matches."""
+    return given if given > 0 else max(1, min(usable_cpus(), matches))
 
 
 def check_plot(path: str | None) -> None:
@@ -102,6 +141,7 @@ def run_job(job: Job, *, games: int, seed: int, workers: int, backend: str, addr
     matches that finished)."""
     from interpreter.runners.simulate import RunInterrupted, simulate
 
+    workers = workers_for(workers, games)
     try:
         with progress_bar(games, label) as bar:
             return simulate(job, games=games, seed=seed, workers=workers, progress=bar.update, backend=backend,
@@ -165,8 +205,8 @@ def _describe(name: str, ruleset: str, game: Game, assignments: tuple[str, ...])
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
                    "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both); the same for A and B.")
-@click.option("--workers", type=click.IntRange(min=1, max=MOST_WORKERS), default=1, show_default=True,
-              help="Processes to play in (the results do not depend on it).")
+@click.option("--workers", type=Workers(), default=AUTO, show_default=True, metavar="N|auto",
+              help=WORKERS_HELP)
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where the matches are played: local processes, or Ray tasks (pip install 'ruledeck[ray]').")
 @click.option("--address", metavar="HOST:PORT", help="With --backend ray: the Ray cluster to use.")
@@ -256,6 +296,7 @@ def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend:
     from interpreter.runners.simulate import RunInterrupted, new_summary, simulate
 
     runs = [new_summary(job, games) for job in jobs]
+    workers = workers_for(workers, games)
     # A pool of workers is started for each block; Ray, started once per run, plays each side whole.
     block = games if backend == "ray" else max(workers * 10, min(100, -(-games // 10)))
     try:

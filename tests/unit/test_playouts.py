@@ -72,6 +72,18 @@ def test_validate_playouts_fails_the_file_and_writes_cases_that_replay_the_dead_
     assert all("has no legal action" in (outcome.message or "") for outcome in outcomes)
 
 
+@pytest.mark.parametrize("checked_before", [False, True])
+def test_a_file_is_said_ok_only_once_its_playouts_found_nothing(checked_before: bool) -> None:
+    # (`validate` keeps a file found free of errors: the second run answers the checks from that)
+    dead_end, clean = str(FILES / "dead_end.yaml"), str(FILES / "no_decisions.yaml")
+    if checked_before:
+        assert CliRunner().invoke(cli, ["validate", dead_end, clean]).exit_code == 0
+    result = CliRunner().invoke(cli, ["validate", "--playouts", "1", dead_end, clean])
+    assert result.exit_code == 1
+    assert f"{dead_end}: ok" not in result.stdout  # (its checks pass; its playouts do not)
+    assert result.stdout.index("error[playout-dead-end]") < result.stdout.index(f"{clean}: ok")
+
+
 def test_cases_are_never_written_over_a_file_that_holds_something_else(tmp_path: Path) -> None:
     ruleset = tmp_path / "dead_end.yaml"
     ruleset.write_bytes((FILES / "dead_end.yaml").read_bytes())

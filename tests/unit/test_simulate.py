@@ -179,6 +179,35 @@ def test_bad_arguments_exit_2() -> None:
     assert result.exit_code == 2 and "--address is for --backend ray" in result.stderr
 
 
+def test_by_default_a_run_plays_in_a_process_per_usable_cpu_and_finds_what_one_process_finds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import interpreter.runners.simulate as simulation
+    asked: list[int] = []
+    real = simulation.simulate
+
+    def recorded(job: Job, **arguments: Any) -> Any:
+        asked.append(arguments["workers"])
+        return real(job, **arguments)
+    monkeypatch.setattr(simulation, "simulate", recorded)
+    monkeypatch.setattr("interpreter.cli_stats.usable_cpus", lambda: 2)
+    arguments = ["simulate", BOURRE, "-n", "6", "--set", "hands=1", "--players", "3", "--bots", "random", "--json"]
+    by_default = CliRunner().invoke(cli, arguments)
+    in_one = CliRunner().invoke(cli, [*arguments, "--workers", "1"])
+    assert by_default.exit_code == in_one.exit_code == 0, by_default.output
+    assert asked == [2, 1]
+    assert json.loads(by_default.stdout) == json.loads(in_one.stdout)
+    asked.clear()
+    assert CliRunner().invoke(cli, [*arguments[:3], "1", *arguments[4:], "--workers", "AUTO"]).exit_code == 0
+    assert asked == [1]  # (never more processes than matches)
+
+
+@pytest.mark.parametrize(("given", "said"), [("0", "0 is not in the range 1<=x<=4096 (or auto)"),
+                                             ("two", "'two' is neither a number of processes nor auto")])
+def test_a_number_of_workers_that_is_none_is_refused(given: str, said: str) -> None:
+    result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--workers", given])
+    assert result.exit_code == 2 and said in result.stderr
+
+
 def test_the_ray_backend_without_ray_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "ray" else real(name, *rest))
