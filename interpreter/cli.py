@@ -510,7 +510,8 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
                     click.echo(f"PASS {file}: {result.name}")
             else:
                 failed += 1
-                click.echo(f"FAIL {file}: {result.name}\n     {result.message}")
+                where = f"{file}:{result.line}" if result.line is not None else file
+                click.echo(f"FAIL {where}: {result.name}\n     {result.message}")
     if skipped:
         click.echo(f"(not scenario files, skipped: {', '.join(skipped)})")
     if skipped and not passed and not failed:

@@ -374,6 +374,7 @@ class _Checker(OperatorChecks):
                                  if seat_hint else f"signature: {builtin.signature}")
         if name == "order" and len(node.arguments) == 2:
             self._check_ranking_name(node.arguments[1])
+            self._check_rank_ranked(node.arguments[0], node.arguments[1])
         return substitute(builtin.returns, bindings)
 
     def _check_ranking_name(self, argument: ast.Node) -> None:
@@ -384,6 +385,16 @@ class _Checker(OperatorChecks):
             hint = (f"the deck's rankings: {', '.join(rankings)}" if rankings
                     else "declare it under `deck.rankings`")
             raise self._fail(argument, "unknown-name", f"the deck has no ranking {argument.value!r}", hint)
+
+    def _check_rank_ranked(self, rank: ast.Node, ranking: ast.Node) -> None:
+        """`order(Q, 'fail')`, a rank written out that the ranking leaves out, fails wherever it runs: said now."""
+        written = rank.text if isinstance(rank, ast.Symbol) else str(rank.value) \
+            if isinstance(rank, ast.Literal) and type(rank.value) is int else None
+        assert isinstance(ranking, ast.Literal)  # (a name the deck has: checked just now)
+        ranks = self.environment.deck.rankings[ranking.value]
+        if written is not None and written not in ranks:
+            raise self._fail(rank, "type", f"rank {written} is not in the ranking {ranking.value!r}",
+                             f"its ranks, low to high: {', '.join(ranks)}")
 
     def _check_quantifier(self, node: ast.Quantifier, local: Locals, narrowed: Narrowed,
                           expected: Type | None) -> Type:
@@ -464,6 +475,12 @@ class _Checker(OperatorChecks):
         if kind == ANY:
             return ANY
         fields = FIELDS.get(kind.name)
+        if kind.name == "optional" and node.field in FIELDS.get(kind.arguments[0].name, {}):
+            # (`called.suit` where `called` may be null: a field of the value, once it is known not to be)
+            known = f"known({guard_key(subject) or '...'}).{node.field}"
+            raise self._fail(node, "type", f"`.{node.field}` of a value that may be null ({kind})",
+                             start=subject.end, hint=f"{null_hint(subject)}; or read `{known}`, which fails where "
+                             "it is null")
         if fields is None or node.field not in fields:
             allowed = ", ".join(f".{f}" for f in fields) if fields else "none"
             raise self._fail(node, "type", f"{kind} has no field `.{node.field}` (fields: {allowed})",

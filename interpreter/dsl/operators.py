@@ -108,9 +108,15 @@ class OperatorChecks:
                 hint = _optional_hint(node, left, right)
             elif RANK in (left, right):
                 hint = "ranks are not numbers: `order(c.rank)` gives a rank's position"
+            elif operator == "+" and STR in (left, right):
+                # (`'p' + player` in a log line: the line's own `{...}` writes any value as text)
+                hint = f"`+` joins two texts, and {right if left == STR else left} is not one: in a log line, " \
+                    "write the value in its own braces (`p{player} goes alone`, `{c} wins`)"
             elif SEAT in (left, right):
                 hint = "seats are not numbers: use `next_seat(seat)` or `seats_from(seat)`"
-            raise self._fail(node, "type", f"`{operator}` needs two numbers, not {left} and {right}", hint)
+            wanted = "adds two numbers or joins two texts" if operator == "+" and STR in (left, right) \
+                else "needs two numbers"
+            raise self._fail(node, "type", f"`{operator}` {wanted}, not {left} and {right}", hint)
         return NUM if operator == "/" or NUM in (left, right) else INT
 
     def _check_equality(self, node: ast.Binary, left: Type, right: Type) -> Type:

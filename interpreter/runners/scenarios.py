@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.actions import ActionSyntaxError
+from interpreter.dsl.definitions import did_you_mean
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, TERMINAL, State
@@ -30,7 +31,7 @@ from interpreter.runners.scenario_start import (
     teams_formed,
     unknown_key,
 )
-from interpreter.source import MAX_FILE_BYTES, MappingNode, load_plain, parse_text
+from interpreter.source import MAX_FILE_BYTES, MappingNode, SequenceNode, load_plain, parse_text
 
 
 class ScenarioError(RuledeckError):
@@ -51,6 +52,7 @@ class CaseResult:
     name: str
     passed: bool
     message: str = ""
+    line: int | None = None  # where the case starts in its file, when the file could be read with lines
 
 
 class NotAScenario(ScenarioError):
@@ -84,8 +86,11 @@ def run_file(path: str | Path) -> list[CaseResult]:
     ruleset = _ruleset_path(path, data["ruleset"], root)
     games: dict[tuple[tuple[str, Any], ...], Game] = {}
     results = []
+    case_nodes = root.entries.get("cases") if root is not None else None
+    lines = [item.location.line for item in case_nodes.items] if isinstance(case_nodes, SequenceNode) else []
     for number, case in enumerate(data["cases"], 1):
         name = str(case.get("name", f"case {number}")) if isinstance(case, dict) else f"case {number}"
+        line = lines[number - 1] if number <= len(lines) else None
         try:
             if not isinstance(case, dict):
                 raise _Failure("a case is a mapping with `name`, `steps` and a start")
@@ -94,18 +99,18 @@ def run_file(path: str | Path) -> list[CaseResult]:
             if key not in games:
                 games[key] = load_ruleset(ruleset, params)
             _run_case(games[key], data, case)
-            results.append(CaseResult(str(path), name, True))
+            results.append(CaseResult(str(path), name, True, line=line))
         except _Failure as failure:
-            results.append(CaseResult(str(path), name, False, str(failure)))
+            results.append(CaseResult(str(path), name, False, str(failure), line))
         except (RulesetError, ParameterError) as error:
             raise ScenarioError(f"{path}: the ruleset {ruleset} cannot be loaded:\n{error}") from None
         except RuledeckError as error:
-            results.append(CaseResult(str(path), name, False, f"{type(error).__name__}: {error}"))
+            results.append(CaseResult(str(path), name, False, f"{type(error).__name__}: {error}", line))
         except Exception as error:  # a bug: this case fails, saying so, and the others still run
             if os.environ.get("RULEDECK_DEBUG"):
                 raise
             results.append(CaseResult(str(path), name, False, f"internal error: {type(error).__name__}: {error} "
-                                      "(a bug in ruledeck; RULEDECK_DEBUG=1 shows where)"))
+                                      "(a bug in ruledeck; RULEDECK_DEBUG=1 shows where)", line))
     return results
 
 
@@ -266,15 +271,19 @@ class _Case:
         for name, value in _mapping(start.get("variables") or {}, "variables", "{pot: 3, chips: {p0: 5}}").items():
             spec = self.game.ruleset.variables.get(name)
             if spec is None:
-                raise _Failure(f"the ruleset has no variable {name!r}")
-            if spec.per == "table":
-                variables[name] = self.variable_value(spec, value)
-            else:
-                owners = self._owners(name, value, spec.per)
-                variables[name] = owners  # filled below, over the initial values
+                raise _Failure(self._no_variable(name))
+            try:
+                if spec.per == "table":
+                    variables[name] = self.variable_value(spec, value)
+                else:
+                    variables[name] = self._converted(name, self._owners(name, value, spec.per))
+            except _Failure as failure:
+                raise _Failure(f"variable `{name}`: {failure}") from None
         phase = str(start.get("phase", self.game.program.start))
         if phase not in self.game.program.phases:
-            raise _Failure(f"the ruleset has no phase {phase!r}")
+            phases = list(self.game.program.phases)
+            raise _Failure(f"the ruleset has no phase {phase!r} "
+                           f"({did_you_mean(phase, phases) or 'phases: ' + ', '.join(phases)})")
         declared = self.game.ruleset.variables
         per_owner = {name: value for name, value in variables.items() if declared[name].per != "table"}
         plain = {name: value for name, value in variables.items() if declared[name].per == "table"}
@@ -287,10 +296,14 @@ class _Case:
             zones=self._zone_entries(start.get("zones") or {}, placing=True),
             face_up=self._zone_entries(start.get("face_up") or {}),
             variables={**plain, **teams_formed(self.game, state.player_count, start.get("teams"), self.seat, seated)},
-            owned={name: self._converted(name, owners) for name, owners in per_owner.items()},
+            owned=per_owner,
             rest_zone=rest_zone(self.game, start.get("rest")),
             leader=None if start.get("leader") is None else self.seat(start["leader"]), seating=seating,
         )
+
+    def _no_variable(self, name: str) -> str:
+        close = did_you_mean(name, list(self.game.ruleset.variables))
+        return f"the ruleset has no variable {name!r}" + (f" ({close})" if close else "")
 
     @staticmethod
     def _hand_number(value: Any) -> int:
@@ -370,8 +383,10 @@ class _Case:
 
     def _act(self, text: str) -> None:
         try:
-            self.state.apply(text)
-        except (IllegalActionError, ActionSyntaxError) as error:
+            self.state.apply(self.state.parse_action(text))
+        except ActionSyntaxError as error:  # (a mistake of the case, as in `legal` and `refused`: not a refusal)
+            raise _Failure(f"the text is not an action of this game: {error}") from None
+        except IllegalActionError as error:
             raise _Failure(f"refused: {error}") from None
         self._resolve_chance()
 
@@ -490,7 +505,7 @@ class _Case:
             if spec is None and self._expect_shown_definition(name, value):
                 continue
             if spec is None:
-                raise _Failure(f"the ruleset has no variable {name!r}")
+                raise _Failure(self._no_variable(name))
             stored = self.state.values[name]
             if spec.by is not None:
                 self._expect_keyed(spec, value)

@@ -34,7 +34,18 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("steps: [{expect: {counts: [stock]}}]", "`counts` is a mapping"),
     ("start: [declare]", "`start` is a mapping"),
     ("start: {phase: declare, zones: [AS]}", "`zones` is a mapping"),
-    ("start: {phase: declare, variables: {pot: lots}}", "an int variable's value must be a whole number, not 'lots'"),
+    ("start: {phase: declare, variables: {pot: lots}}",
+     "variable `pot`: an int variable's value must be a whole number, not 'lots'"),
+    ("start: {phase: declare, variables: {next_to_deal: AH}}",
+     "variable `next_to_deal`: expected a seat such as p2, not 'AH'"),
+    ("start: {phase: declare, variables: {chips: {p9: 3}}}", "variable `chips`: there is no seat p9"),
+    ("start: {phase: tricsk}", "the ruleset has no phase 'tricsk' (did you mean `tricks`?)"),
+    ("start: {phase: nowhere}", "the ruleset has no phase 'nowhere' (phases: "),
+    ("start: {phase: declare, variables: {pott: 3}}", "the ruleset has no variable 'pott' (did you mean `pot`?)"),
+    # a misspelt action is a mistake of the case, not an action the rules refuse (as in `legal` and `refused`)
+    ("steps: [p1 chose pass]", "step 1 (p1 chose pass): the text is not an action of this game: 'p1 chose pass': "
+                               "unknown action kind 'chose'"),
+    ("steps: [p1 play 9S]", "step 1 (p1 play 9S): refused: "),
     ("start: {phase: declare, hand: 0}", "hands are numbered from 1, not 0"),
     ("steps: [{expect: {hand: '--1'}}]", "hand must be a whole number, not '--1'"),
     ("deals: [AS]", "`deals` is a list of stacked orders"),
@@ -232,3 +243,11 @@ def test_expecting_a_phase_once_the_match_is_over_says_the_match_is_over(tmp_pat
                     "      - expect: {phase: play}\n", encoding="utf-8")
     [result] = run_file(path)
     assert not result.passed and "the match is over (no phase), not in phase 'play'" in result.message, result.message
+
+
+def test_a_failing_case_is_located_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text(HEADER + GOOD_CASE + "\n  # a comment\n  - name: bad\n    steps: [p1 chose pass]\n",
+                    encoding="utf-8")
+    good, bad = run_file(path)
+    assert (good.passed, good.line, bad.passed, bad.line) == (True, 4, False, 9)
