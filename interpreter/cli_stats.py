@@ -43,7 +43,7 @@ WORKERS_HELP = ("Processes to play in: a number, or auto (one for each CPU this 
                 "the matches); the results do not depend on it.")
 
 
-class Workers(click.ParamType):
+class Workers(click.ParamType):  # type: ignore[type-arg]  # (generic in newer click; not in 8.1, allowed too)
     """`--workers`: a number of processes from 1 to MOST_WORKERS, or `auto` (0 until the run knows its size:
     see `workers_for`)."""
 

@@ -390,7 +390,7 @@ class _Checker(OperatorChecks):
         """`order(Q, 'fail')`, a rank written out that the ranking leaves out, fails wherever it runs: said now."""
         written = rank.text if isinstance(rank, ast.Symbol) else str(rank.value) \
             if isinstance(rank, ast.Literal) and type(rank.value) is int else None
-        assert isinstance(ranking, ast.Literal)  # (a name the deck has: checked just now)
+        assert isinstance(ranking, ast.Literal) and isinstance(ranking.value, str)  # (a name the deck has: checked)
         ranks = self.environment.deck.rankings[ranking.value]
         if written is not None and written not in ranks:
             raise self._fail(rank, "type", f"rank {written} is not in the ranking {ranking.value!r}",
