@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.model import ShownItem, ShowSpec
 from interpreter.runners.transcript import describe
 from interpreter.source import MappingNode, ScalarNode, SequenceNode
@@ -141,7 +142,30 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS, since_o
 
 def arranged_hand(state: State, seat: int, cards: list[str]) -> tuple[SuitGroup, ...]:
     """A seat's hand as its view shows it: in the ruleset's `show.hand_order`, grouped by `show.hand_group` (by
-    printed suit without it), or else sorted by suit (`sort_hand`)."""
+    printed suit without it), or else sorted by suit (`sort_hand`). Where the ruleset's order cannot be worked
+    out (it reads a variable no step has set yet), the hand is sorted by suit: a way of showing the cards never
+    stops the match (`validate --playouts` reports it: `hand_order_failure`)."""
+    try:
+        return _in_ruleset_order(state, seat, cards)
+    except RulesetRuntimeError:
+        return sort_hand(state.game.deck, cards)
+
+
+def hand_order_failure(state: State, seat: int) -> RulesetRuntimeError | None:
+    """Why the ruleset's `show.hand_order` or `show.hand_group` cannot arrange `seat`'s hand now, or None."""
+    hand = state.game.ruleset.show.hand
+    if hand is None or "show.hand_order" not in state.game.ruleset.expressions:
+        return None
+    held = state.values.get(hand)
+    cards = held[seat] if isinstance(held, list) and seat < len(held) and isinstance(held[seat], list) else []
+    try:
+        _in_ruleset_order(state, seat, [state.game.deck.card_text(card) for card in cards])
+    except RulesetRuntimeError as error:
+        return state.located(error)
+    return None
+
+
+def _in_ruleset_order(state: State, seat: int, cards: list[str]) -> tuple[SuitGroup, ...]:
     from interpreter.engine.program import Expr
 
     deck = state.game.deck

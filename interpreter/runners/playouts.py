@@ -24,6 +24,7 @@ from interpreter.errors import Diagnostic, Location, RuledeckError
 from interpreter.numbers import plain_number
 from interpreter.runners.play import agents_for
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, find, parse_yaml_path, yaml_path
+from interpreter.view import hand_order_failure
 
 MAX_ACTIONS = 100_000  # a match's bound of actions in a playout: past it, the match is reported as running away
 DEAD_END = "no legal action"
@@ -38,6 +39,7 @@ class Playout:
     seed: int
     actions: list[str] = field(default_factory=list)
     failure: RuledeckError | None = None
+    hand_order: tuple[RulesetRuntimeError, int, int] | None = None  # `show.hand_order` failing: why, seat, actions
     ran_away: bool = False
     capped: bool = False  # stopped by the hand cap rather than ended by the rules
 
@@ -80,6 +82,7 @@ def play_out(game: Game, players: int, seed: int, coverage: Coverage, *, max_act
     playout = Playout(players, seed)
     choosers = agents_for(("random",), players, seed)
     state: State | None = None
+    shown: set[tuple[Any, ...]] = set()  # (hand, phase, seat): where a seat's hand was arranged as its view shows it
     try:
         if players not in game.ruleset.players.counts():
             game.new_initial_state(seed=seed, players=players)  # (refused, naming the table sizes allowed)
@@ -93,6 +96,7 @@ def play_out(game: Game, players: int, seed: int, coverage: Coverage, *, max_act
             if len(playout.actions) >= max_actions:
                 playout.ran_away = True
                 break
+            _check_hand_order(state, playout, shown)
             _take_turn(state, choosers[state.current_player].choose(state), playout, coverage)
     except RuledeckError as error:
         playout.failure = error
@@ -100,6 +104,19 @@ def play_out(game: Game, players: int, seed: int, coverage: Coverage, *, max_act
         coverage.phases.update(state.__dict__.get("entered", ()))
         playout.capped = state.is_terminal and state.ended_by == "hand_cap"
     return playout
+
+
+def _check_hand_order(state: State, playout: Playout, shown: set[tuple[Any, ...]]) -> None:
+    """The hand of the seat to act arranged as a person's view shows it (`show.hand_order`), once a phase of each
+    hand for each seat: a failure (a variable read before it is set) does not stop a match, whose view then sorts
+    the hand by suit, but the ruleset's order is not what the person sees there."""
+    seat = state.current_player
+    place = (state.values.get("hand_number"), state.phase, seat)
+    if playout.hand_order is None and place not in shown:
+        shown.add(place)
+        failure = hand_order_failure(state, seat)
+        if failure is not None:
+            playout.hand_order = (failure, seat, len(playout.actions))
 
 
 def _take_turn(state: State, action: Any, playout: Playout, coverage: Coverage) -> None:
@@ -125,10 +142,14 @@ def run_playouts(game: Game, count: int, *, seconds: float, max_actions: int = M
         playout = play_out(game, players, seed, coverage, max_actions=max_actions)
         played += 1
         capped += playout.capped
+        if playout.hand_order is not None:
+            findings.append(_hand_order_finding(game, playout))
         if playout.failure is not None or playout.ran_away:
             failing.append(playout)
             findings.append(_finding(game, playout, max_actions))
-    if played == count * len(tables):  # (an unfinished run has not earned a claim that something never occurs)
+    # (a run cut short, or with matches that stopped on a failure, has not earned a claim that something never
+    # occurs: what those matches would have reached is not known)
+    if played == count * len(tables) and not failing:
         findings.extend(_never_reached(game, coverage))
     return Report(_first_of_each(findings), played, count * len(tables), failing, capped)
 
@@ -182,16 +203,29 @@ def _finding(game: Game, playout: Playout, max_actions: int) -> Diagnostic:
                       path=_file(game), hint=replay + last)
 
 
+def _hand_order_finding(game: Game, playout: Playout) -> Diagnostic:
+    assert playout.hand_order is not None
+    error, seat, actions = playout.hand_order
+    return Diagnostic("playout-hand-order", f"the hand of p{seat} cannot be put in `show.hand_order` here: "
+                      f"{error.message} (seed {playout.seed}, {playout.players} players, after {actions} actions)",
+                      error.location, error.where, severity="warning",
+                      hint="a person's view then shows the hand sorted by suit; an order that reads a variable "
+                           "set during the hand can test it first (`if x == null then ... else ...`, with `x` "
+                           f"declared `initial: null`); replay: ruledeck play FILE --human {seat} --players "
+                           f"{playout.players} --seed {playout.seed}{_set_options(game)}")
+
+
 def _never_reached(game: Game, coverage: Coverage) -> list[Diagnostic]:
     tree = game.ruleset.tree
     found = [Diagnostic("playout-unreached", f"no match entered the phase `{name}`",
                         _location(game, where), where, severity="warning",
-                        hint="a phase the bots never reach may be unreachable in play; more --playouts may reach it")
+                        hint="a phase the bots never reach may be unreachable in play (or with these parameters' "
+                             "values); more --playouts may reach it")
              for name, where in _phases(tree) if name not in coverage.phases]
     found.extend(Diagnostic("playout-unreached", f"no match took the option `{label}`", _location(game, where),
                             where, severity="warning",
-                            hint="an option never taken may be refused in every position; more --playouts may "
-                                 "take it")
+                            hint="an option never taken may be refused in every position (or with these "
+                                 "parameters' values); more --playouts may take it")
                  for label, where in _options(tree) if where not in coverage.options)
     return found
 

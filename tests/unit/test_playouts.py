@@ -50,6 +50,24 @@ def test_options_and_phases_never_reached_are_warnings_located_at_them() -> None
                      ("warning", "no match took the option `never`", "hand.phases[0].steps[0].options[1]")}
 
 
+def test_a_hand_order_that_cannot_be_worked_out_is_a_warning_located_at_it() -> None:
+    report = run_playouts(load_ruleset(FILES / "hand_order_unset.yaml"), 8, seconds=60)
+    (finding,) = report.findings  # (once the suit is chosen, the order holds: p1's hand is arranged)
+    assert (finding.code, finding.severity, finding.yaml_path) == ("playout-hand-order", "warning", "show.hand_order")
+    assert "the hand of p0 cannot be put in `show.hand_order` here: `chosen` is read before" in finding.message
+    assert "(seed 1, 2 players, after 0 actions)" in finding.message
+    assert finding.location is not None and finding.location.line == 14
+    assert finding.hint is not None and "--human 0 --players 2 --seed 1" in finding.hint
+    assert "7 other matches too" in finding.hint  # (one finding for the place, the others counted)
+    assert report.failing == []  # (the matches themselves played to their end)
+
+
+def test_nothing_is_said_never_reached_when_matches_stopped_on_a_failure() -> None:
+    report = run_playouts(load_ruleset(FILES / "fails_early.yaml"), 2, seconds=60)
+    assert [finding.code for finding in report.findings] == ["playout-failure"]  # (not: phase `second` unreached)
+    assert len(report.failing) == report.played == 2
+
+
 def test_a_match_without_decisions_is_seen_entering_its_phases() -> None:
     # (it is played whole as it starts: its phase was reported as never entered)
     report = run_playouts(load_ruleset(FILES / "no_decisions.yaml"), 2, seconds=60)

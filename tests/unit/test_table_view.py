@@ -154,6 +154,19 @@ def test_a_ruleset_orders_and_groups_the_hand_shown() -> None:
         ("7D", "10D", "JD"), ("9H", "JH", "AH"), ("10S", "KS"), ("JC", "QC")]
 
 
+def test_a_hand_order_that_cannot_be_worked_out_yet_shows_the_hand_sorted_by_suit() -> None:
+    # (its order reads a suit chosen at the first decision: before, a person's view still shows the hand)
+    game = load_ruleset(ROOT / "tests" / "unit" / "playout_files" / "hand_order_unset.yaml")
+    state = game.new_initial_state(seed=1, players=2)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    hand = [state.card_text(card) for card in state.values["hand"][0]]
+    assert table_view(state, 0).hand == sort_hand(game.deck, hand)
+    state.apply("p0 choose hearts")  # (now the hearts come last)
+    assert [card for group in table_view(state, 0).hand or () for card in group.cards] == \
+        sorted(hand, key=lambda card: (card.endswith("H"), game.deck.parse_card(card)))
+
+
 def test_hand_group_needs_hand_order(tmp_path: Path) -> None:
     text = (ROOT / "tests" / "games" / "skat.yaml").read_text(encoding="utf-8")
     start = text.index("  hand_order: |")
