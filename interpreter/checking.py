@@ -8,6 +8,7 @@ expressions in place, phases, deck arithmetic) -> compiler -> Ruleset.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -390,11 +391,17 @@ def _hidden_reads(name: str, definitions: dict[str, Any], steps: StepChecker) ->
     return None
 
 
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
 def _check_unused(checker: RulesetChecker, environment: Environment, site: ExpressionSite,
                   definitions: dict[str, Any]) -> None:
     if site.unparsed:
         return  # what an expression with a syntax error uses is unknown: no warning can be sure
-    used = _closure(site.mentioned & set(definitions), definitions)
+    # (a definition that could not be read may use others: the names its text holds count as used)
+    written = {word for name in checker.broken_definitions if name in definitions
+               for word in _WORD.findall(definitions[name].text)}
+    used = _closure((site.mentioned | written) & set(definitions), definitions)
     known = {*environment.globals, *CONTEXTUAL, *definitions, "params"}
     for name, definition in definitions.items():
         if name in used or name in checker.broken_definitions:

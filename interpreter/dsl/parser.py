@@ -255,7 +255,9 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
     if str(token) in ("=",):
         hint = "compare with `==`"
     if str(token) == "for" and " for " in text[:position]:
-        hint = "a comprehension or quantifier has one `for`; for pairs of items, go through subsets(items, 2, 2)"
+        hint = "a comprehension or quantifier has one `for`: for pairs of items of one list, go through " \
+            "subsets(items, 2, 2); for an item of each of two lists, put one inside the other (`any(any(... for " \
+            "b in second) for a in first)`)"
     return ExpressionError("expr-syntax", f"unexpected {shown}", position, end, hint=hint)
 
 
