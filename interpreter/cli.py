@@ -21,7 +21,15 @@ from interpreter.bundled import bundled_rulesets
 from interpreter.cli_native import native_command
 from interpreter.cli_serve import serve_command
 from interpreter.cli_stats import AUTO, DEFAULT_BOTS, WORKERS_HELP, Workers, compare_command
-from interpreter.cli_support import complete_ruleset, echo_json, expand, print_cached, print_findings, ruleset_file
+from interpreter.cli_support import (
+    complete_ruleset,
+    echo_json,
+    expand,
+    is_scenario_file,
+    print_cached,
+    print_findings,
+    ruleset_file,
+)
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, render_findings
 from interpreter.numbers import plain_number, signed
@@ -75,6 +83,13 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
         _check_cases_file(cases_path)
     files = expand(ruleset_file(path, folders=True) for path in paths)
     errors = warnings = 0
+    scenarios = [file for file in files if is_scenario_file(file)]
+    for file in scenarios:
+        if file in paths:  # (named: a mistake worth an error; found in a folder beside the rulesets: skipped)
+            click.echo(f"{file}: error: a scenario file (`ruleset:` and `cases:`), not a ruleset: `ruledeck test "
+                       f"{file}` runs its cases")
+            errors += 1
+    files = [file for file in files if file not in scenarios]
     for file in files:
         key = cache.ruleset_key(file, "validate", file, sorted(given.items()))
         known = cache.get(key[0]) if key is not None else None
@@ -102,6 +117,10 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
         if playouts and ruleset is not None:
             errors, warnings = _play_out(file, given, playouts, playout_seconds, cases_path, errors, warnings,
                                          ok=not findings and not quiet)
+    skipped = [file for file in scenarios if file not in paths]
+    if skipped:
+        shown = ", ".join(skipped[:3]) + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+        click.echo(f"(scenario files, skipped: {shown}; `ruledeck test` runs them)")
     summary = f"{len(files)} file{'s' if len(files) != 1 else ''} checked: " \
               f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
     click.echo(summary, err=True)
@@ -491,6 +510,7 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
     files = expand(paths)
     passed = failed = 0
     skipped = []
+    unread = 0  # scenario files that could not be read: said, and the others still run
     for file in files:
         try:
             results = run_scenarios(file)
@@ -502,7 +522,8 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
             continue
         except ScenarioError as error:
             click.echo(str(error) if error.rendered else f"error: {error}", err=True)
-            sys.exit(2)
+            unread += 1
+            continue
         for result in results:
             if result.passed:
                 passed += 1
@@ -514,11 +535,12 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
                 click.echo(f"FAIL {where}: {result.name}\n     {result.message}")
     if skipped:
         click.echo(f"(not scenario files, skipped: {', '.join(skipped)})")
-    if skipped and not passed and not failed:
+    if skipped and not passed and not failed and not unread:
         click.echo("error: no scenario files found (files with `ruleset:` and a list of `cases:`)", err=True)
         sys.exit(2)
-    click.echo(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    could_not = f", {unread} scenario file{'s' if unread != 1 else ''} could not be read (above)" if unread else ""
+    click.echo(f"{passed} passed, {failed} failed{could_not}")
+    sys.exit(2 if unread else 1 if failed else 0)
 
 
 _NO_ROOM = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))  # a full disk, a full quota

@@ -4,6 +4,7 @@ printing findings."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -45,6 +46,20 @@ def ruleset_file(argument: str, *, folders: bool = False) -> str:
         return resolve_ruleset(argument, folders=folders)
     except UnknownRulesetError as error:
         raise click.UsageError(str(error)) from None
+
+
+_TOP_KEY = re.compile(r"^(format|extends|ruleset|cases):", re.MULTILINE)
+
+
+def is_scenario_file(path: str) -> bool:
+    """Whether a file reads as a scenario file (`ruleset:` and `cases:` at its top level, no `format:` nor
+    `extends:`), from its text alone: a ruleset named to `validate` by mistake, or found in a folder."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            keys = set(_TOP_KEY.findall(file.read(1_000_000)))
+    except OSError:
+        return False
+    return {"ruleset", "cases"} <= keys and not keys & {"format", "extends"}
 
 
 def is_folder(path: str) -> bool:

@@ -379,7 +379,7 @@ class _Case:
         except _Failure as failure:
             raise _Failure(f"step {number} ({_short(step)}): {failure}") from None
         except RulesetRuntimeError as error:
-            raise _Failure(f"step {number} ({_short(step)}): the ruleset failed: {error}") from None
+            raise _Failure(f"step {number} ({_short(step)}): the ruleset failed: {error}{_place(error)}") from None
 
     def _act(self, text: str) -> None:
         try:
@@ -614,12 +614,21 @@ def _owner_text(owner: int, per: str) -> str:
 
 
 def _cards_text(case: _Case, cards: list[int]) -> str:
-    return "[" + " ".join(sorted(case.deck.card_text(card) for card in cards)) + "]"
+    """Cards as a failure shows them: by suit, then rank, whatever their order in the zone."""
+    deck = case.deck
+    ordered = sorted(cards, key=lambda card: (deck.suit_of[card], deck.rank_of[card], card))
+    return "[" + " ".join(deck.card_text(card) for card in ordered) + "]"
 
 
 def _short(step: Any) -> str:
     text = step if isinstance(step, str) else next(iter(step)) if isinstance(step, dict) and step else repr(step)
     return str(text)[:60]
+
+
+def _place(error: RulesetRuntimeError) -> str:
+    """Where in the ruleset's file a failure happened, as ` (FILE:LINE:COL)`, when it is known."""
+    place = error.location
+    return f" ({place.path}:{place.line}:{place.column})" if place is not None else ""
 
 
 def _run_case(game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
@@ -632,7 +641,7 @@ def _run_case(game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
     except IllegalActionError as error:
         raise _Failure(f"the start is not possible: {error}") from None
     except RulesetRuntimeError as error:
-        raise _Failure(f"the ruleset failed while starting: {error}") from None
+        raise _Failure(f"the ruleset failed while starting: {error}{_place(error)}") from None
     steps = case.get("steps") or []
     if not isinstance(steps, list):
         raise _Failure("`steps` is a list: actions (`- p1 play AH`) and legal, refused, expect checks")

@@ -101,3 +101,21 @@ def test_an_output_with_no_room_left_is_said_not_an_internal_error() -> None:
                                   text=True, timeout=120)
     assert finished.returncode == 1, finished.stderr
     assert finished.stderr.strip() == "error: cannot write: No space left on device"
+
+
+def test_validate_names_a_scenario_file_as_one_and_skips_those_of_a_folder(tmp_path: Path) -> None:
+    scenario = ROOT / "tests" / "scenarios" / "hearts" / "hearts.yaml"
+    named = CliRunner().invoke(cli, ["validate", str(scenario)])
+    assert named.exit_code == 1
+    assert f"{scenario}: error: a scenario file (`ruleset:` and `cases:`), not a ruleset: `ruledeck test " \
+           f"{scenario}` runs its cases" in named.stdout
+    assert "error[schema]" not in named.stdout
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "game.yaml").write_text((ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8"),
+                                      encoding="utf-8")
+    (folder / "cases.yaml").write_text(scenario.read_text(encoding="utf-8"), encoding="utf-8")
+    found = CliRunner().invoke(cli, ["validate", str(folder)])
+    assert found.exit_code == 0, found.output
+    assert f"(scenario files, skipped: {folder / 'cases.yaml'}; `ruledeck test` runs them)" in found.stdout
+    assert "1 file checked: 0 errors" in found.stderr

@@ -105,3 +105,13 @@ def test_a_failed_returns_expectation_shows_the_numbers_as_numbers(tmp_path: Pat
     [result] = run_file(path)
     # (each seat has paid its ante)
     assert not result.passed and "returns are [-1, -1, -1, -1], not [9, 9, 9, 9]" in result.message, result.message
+
+
+def test_a_folder_with_a_scenario_file_that_cannot_be_read_runs_the_others_and_counts_it(tmp_path: Path) -> None:
+    (tmp_path / "a_broken.yaml").write_text(f"ruleset: {RULESET}\ncases:\n  - name: [unclosed\n", encoding="utf-8")
+    (tmp_path / "b_cases.yaml").write_text(f"ruleset: {RULESET}\nplayers: 4\ncases:\n{GOOD_CASE}", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["test", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{tmp_path / 'a_broken.yaml'}:3:11: error[yaml-syntax]")
+    assert f"PASS {tmp_path / 'b_cases.yaml'}: good" in result.stdout
+    assert result.stdout.endswith("1 passed, 0 failed, 1 scenario file could not be read (above)\n")

@@ -251,3 +251,22 @@ def test_a_failing_case_is_located_at_its_line(tmp_path: Path) -> None:
                     encoding="utf-8")
     good, bad = run_file(path)
     assert (good.passed, good.line, bad.passed, bad.line) == (True, 4, False, 9)
+
+
+def test_cards_a_failure_names_are_shown_by_suit_then_rank(tmp_path: Path) -> None:
+    # (not as texts sort: `10H` before `7H`)
+    case = ("  - name: zones\n    start: {phase: declare, zones: {hand: {p1: [10H, 7H, AS, 8H]}}}\n"
+            "    steps: [{expect: {zones: {hand: {p1: [7H]}}}}]\n")
+    results = _results(tmp_path, case)
+    assert "holds [AS 7H 8H 10H]" in results[0][2], results[0]  # (Bourré's suits: S, H, D, C)
+
+
+def test_a_failure_of_the_ruleset_in_a_case_names_its_place_in_the_ruleset_file(tmp_path: Path) -> None:
+    ruleset = ROOT / "tests" / "unit" / "playout_files" / "fails_early.yaml"  # (the first card of an empty pile)
+    path = tmp_path / "cases.yaml"
+    path.write_text(f"ruleset: {ruleset}\nplayers: 2\ncases:\n  - name: fails\n    steps: [p0 choose go]\n",
+                    encoding="utf-8")
+    (result,) = run_file(path)
+    assert not result.passed
+    assert result.message == ("step 1 (p0 choose go): the ruleset failed: first() of an empty list (at "
+                              f"hand.phases[0].steps[1].to) ({ruleset}:21:15)")
