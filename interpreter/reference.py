@@ -71,7 +71,9 @@ From the loosest to the tightest binding:
 | operators | meaning |
 |---|---|
 | `if c then a else b` | a conditional; both branches have one type |
-| `or`, `and`, `not` | booleans, short-circuit |
+| `or` | either; short-circuit (the right side is not worked out when the left holds) |
+| `and` | both; short-circuit: `a or b and c` is `a or (b and c)` |
+| `not` | negation of a condition: `not a and b` is `(not a) and b` |
 | `==` `!=` `<` `<=` `>` `>=` `in` `not in` | comparisons (not chained); `<` orders numbers and ranks |
 | `+` `-` | numbers; `+` also joins two lists, or two texts (`'p' + 'lays'`; a number is not made a text) |
 | `*` `/` `//` `%` | numbers; `/` divides exactly (`7 / 2` is 3.5), `//` rounds down, `%` is the remainder |

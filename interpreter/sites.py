@@ -91,6 +91,13 @@ class ExpressionSite:
         """A `log` line: each `{expression}` inside it is checked (any type)."""
         if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
             return
+        stray = re.search(r"[{}]", _TEMPLATE_PART.sub(lambda part: " " * len(part[0]), node.value))
+        if stray is not None:  # (a brace outside `{...}`: a value's braces not closed, or one closed twice)
+            opening = stray[0] == "{"
+            self.checker.report_expression(ExpressionError(
+                "expr-syntax", "a `{` without its `}`" if opening else "a `}` without its `{`", stray.start(),
+                stray.start() + 1, hint="a value in a log line is written in braces, `{hand_number}`; an "
+                "expression inside them may not hold braces"), node, path)
         for index, match in enumerate(_TEMPLATE_PART.finditer(node.value)):
             offset = match.start(1)
             previous = self.checker.using

@@ -258,7 +258,7 @@ class StepChecker:
         if "as" in entries:
             self._check_local_name(name, entries["as"], (*path, "as"), scope)
         element: Type = ANY
-        if kind is not None:
+        if kind is not None and kind != ANY:  # (ANY: a value whose own error is reported already)
             if not kind.is_list:
                 self.checker.error("type", f"`for_each` goes through a list, not {kind}", entries["for_each"],
                                    (*path, "for_each"))
@@ -268,6 +268,10 @@ class StepChecker:
                     self.checker.error("type", f"`for_each` over a list of {element} needs a name: add `as:`",
                                        entries["for_each"], (*path, "for_each"),
                                        hint="`player` is always a seat; e.g. `as: team`")
+        if "as" not in entries and "player" in scope:
+            self.checker.error("shadowed-player", "`for_each` without `as:` binds `player` to each item: the "
+                               "steps inside it no longer see the `player` bound around it", entries["for_each"],
+                               (*path, "for_each"), hint="name the items: `as: other`", severity="warning")
         inner = {**scope, name: element}
         self.expression(entries.get("where"), (*path, "where"), inner, BOOL, "`where`")
         self.steps(entries["do"], (*path, "do"), inner)

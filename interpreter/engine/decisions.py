@@ -3,6 +3,7 @@ action that names the clause refusing it."""
 
 from __future__ import annotations
 
+import difflib
 import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -612,14 +613,34 @@ def check(state: State, pending: Pending, action: Action) -> tuple[Option, Bindi
     raise refusal
 
 
+def _arguments_wanted(state: State, option: Option, given: list[str]) -> str:
+    """Why a choice's arguments are refused: the names it takes, a legal action of it as an example, and the
+    names given that it does not take (with the closest one it does)."""
+    declared = [name for name, _ in option.arguments]
+    if not declared:
+        return f"`choose {option.name}` takes no arguments"
+    try:
+        example = next((state.action_text(legal) for legal in state.legal_actions()
+                        if legal.kind == "choose" and legal.name == option.name), "")
+    except RulesetRuntimeError:  # (no legal set to take an example from)
+        example = ""
+    names = declared[0] if len(declared) == 1 else f"{', '.join(declared[:-1])} and {declared[-1]}"
+    wanted = f"`choose {option.name}` takes {names}" + (f", e.g. `{example}`" if example else "")
+    for name in given:
+        if name not in declared:
+            close = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
+            wanted += f"; it takes no `{name}`" + (f" (did you mean `{close[0]}`?)" if close else "")
+    missing = [name for name in declared if name not in given]
+    return wanted + (f"; `{'`, `'.join(missing)}` not given" if missing else "")
+
+
 def _check_option(state: State, pending: Pending, option: Option, action: Action) -> Bindings:
     bindings = dict(pending.bindings)
     if option.kind == "choose":
         declared = dict(option.arguments)
         given = dict(action.arguments)
         if set(given) != set(declared):
-            wanted = " ".join(f"{name} N" for name in declared) or "no arguments"
-            raise IllegalActionError(f"`choose {option.name}` takes {wanted}")
+            raise IllegalActionError(_arguments_wanted(state, option, list(given)))
         for name, expression in option.arguments:
             allowed = frozen(state.evaluate(expression, pending.bindings))
             if given[name] not in allowed:

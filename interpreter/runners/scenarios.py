@@ -176,7 +176,7 @@ class _Case:
     def seat(self, value: Any) -> int:
         text = str(value)
         if isinstance(value, bool) or not (text.isdigit() or (text.startswith("p") and text[1:].isdigit())):
-            raise _Failure(f"expected a seat such as p2, not {value!r}{_NULL_HINT if text == 'null' else ''}")
+            raise _Failure(f"expected a seat such as p2, not {_given(value)}{_NULL_HINT if text == 'null' else ''}")
         number = int(text[1:]) if text.startswith("p") else int(text)
         if not 0 <= number < self.state.player_count:
             raise _Failure(f"there is no seat {text} at a table of {self.state.player_count}")
@@ -184,7 +184,7 @@ class _Case:
 
     def cards(self, values: Any) -> list[int]:
         if not isinstance(values, list):
-            raise _Failure(f"expected a list of cards, not {values!r}")
+            raise _Failure(f"expected a list of cards, not {_given(values)}")
         try:
             return [self.deck.parse_card(str(value)) for value in values]
         except ValueError as error:
@@ -198,7 +198,7 @@ class _Case:
             if element == "card" and isinstance(value, str):
                 return self.cards(value.split())
             if not isinstance(value, list):
-                raise _Failure(f"a {type_name} variable's value is a list, not {value!r}")
+                raise _Failure(f"a {type_name} variable's value is a list, not {_given(value)}")
             return [self.value(element, item) for item in value]
         if type_name == "seat":
             return self.seat(value)
@@ -207,12 +207,12 @@ class _Case:
         if type_name == "suit":
             found = self.deck.suit_index(str(value))
             if found is None:
-                raise _Failure(f"no suit {value!r}{_NULL_HINT if value == 'null' else ''}")
+                raise _Failure(f"no suit {_given(value)}{_NULL_HINT if value == 'null' else ''}")
             return found
         if type_name == "rank":
             found = self.deck.rank_index(str(value))
             if found is None:
-                raise _Failure(f"no rank {value!r}{_NULL_HINT if value == 'null' else ''}")
+                raise _Failure(f"no rank {_given(value)}{_NULL_HINT if value == 'null' else ''}")
             return found
         if type_name == "team":
             return self.team(value)
@@ -221,9 +221,9 @@ class _Case:
         if type_name == "num":
             return _exact(value, "a num variable's value")
         if type_name == "bool" and not isinstance(value, bool):
-            raise _Failure(f"a bool variable's value is true or false, not {value!r}")
+            raise _Failure(f"a bool variable's value is true or false, not {_given(value)}")
         if type_name == "str" and not isinstance(value, str):
-            raise _Failure(f"a str variable's value is a text, not {value!r}")
+            raise _Failure(f"a str variable's value is a text, not {_given(value)}")
         return value
 
     def team(self, value: Any) -> int:
@@ -250,7 +250,7 @@ class _Case:
         for name, value in _mapping(given or {}, "zones", "{hand: {p0: [AS, KH]}, stock: [2C]}").items():
             zone = self.game.ruleset.zones.get(name)
             if zone is None:
-                raise _Failure(f"the ruleset has no zone {name!r}")
+                raise _Failure(self._no_zone(name))
             if zone.kind == "melds" and not placing:
                 raise _Failure(f"`{name}` holds melds, not cards: a scenario cannot list them; expect how many "
                                f"there are with `counts: {{{name}: ...}}`")
@@ -301,6 +301,10 @@ class _Case:
             leader=None if start.get("leader") is None else self.seat(start["leader"]), seating=seating,
         )
 
+    def _no_zone(self, name: str) -> str:
+        close = did_you_mean(name, list(self.game.ruleset.zones))
+        return f"the ruleset has no zone {name!r}" + (f" ({close})" if close else "")
+
     def _no_variable(self, name: str) -> str:
         close = did_you_mean(name, list(self.game.ruleset.variables))
         return f"the ruleset has no variable {name!r}" + (f" ({close})" if close else "")
@@ -324,7 +328,7 @@ class _Case:
         if spec.by is None:
             return self.value(spec.type, value)
         if not isinstance(value, dict):
-            raise _Failure(f"{spec.name} has one value per key: give them as {{key: value, ...}}, not {value!r}")
+            raise _Failure(f"{spec.name} has one value per key: give them as {{key: value, ...}}, not {_given(value)}")
         keys = {text: key for key, text in spec.keys(self.deck, self.state.player_count,
                                                      len(self.game.teams(self.state.player_count)))}
         converted = {}
@@ -375,7 +379,7 @@ class _Case:
                     raise _Failure(f"unknown step {kind!r}; steps are an action, legal, refused and expect")
                 handler(value)
             else:
-                raise _Failure(f"a step is an action (`p1 play AH`) or one of legal, refused, expect: {step!r}")
+                raise _Failure(f"a step is an action (`p1 play AH`) or one of legal, refused, expect: {_given(step)}")
         except _Failure as failure:
             raise _Failure(f"step {number} ({_short(step)}): {failure}") from None
         except RulesetRuntimeError as error:
@@ -431,8 +435,8 @@ class _Case:
     def _expect_phase(self, expected: Any) -> None:
         if self.state.phase != expected:
             if self.state.is_terminal:
-                raise _Failure(f"the match is over (no phase), not in phase {expected!r}")
-            raise _Failure(f"phase is {self.state.phase!r}, not {expected!r}")
+                raise _Failure(f"the match is over (no phase), not in phase {_given(expected)}")
+            raise _Failure(f"phase is {self.state.phase!r}, not {_given(expected)}")
 
     def _expect_current_player(self, expected: Any) -> None:
         current = self.state.current_player
@@ -454,7 +458,7 @@ class _Case:
 
     def _expect_seating(self, expected: Any) -> None:
         if not isinstance(expected, list):
-            raise _Failure(f"seating: expected a list of seats, clockwise from place 0, not {expected!r}")
+            raise _Failure(f"seating: expected a list of seats, clockwise from place 0, not {_given(expected)}")
         seating = list(self.state.values["_seating"])
         if seating != [self.seat(seat) for seat in expected]:
             raise _Failure(f"seating is [{', '.join(f'p{seat}' for seat in seating)}], not "
@@ -462,7 +466,7 @@ class _Case:
 
     def _expect_teams(self, expected: Any) -> None:
         if not isinstance(expected, list) or not all(isinstance(team, list) for team in expected):
-            raise _Failure(f"teams: expected a list of teams, each a list of seats, not {expected!r}")
+            raise _Failure(f"teams: expected a list of teams, each a list of seats, not {_given(expected)}")
         team_of = self.state.values["team_of"]
         actual = [sorted(seat for seat, owner in enumerate(team_of) if owner == team)
                   for team in range(max(team_of) + 1)]
@@ -484,7 +488,7 @@ class _Case:
         for name, value in _mapping(expected, "counts", "counts: {stock: 27, hand: {p0: 5}}").items():
             zone = self.game.ruleset.zones.get(name)
             if zone is None:
-                raise _Failure(f"the ruleset has no zone {name!r}")
+                raise _Failure(self._no_zone(name))
             owners = {-1: value} if zone.owner == "table" else self._owners(name, value, zone.owner)
             for owner, count in owners.items():
                 actual = len(self.state.cards.zone_list(self.state, (name, owner)))
@@ -576,12 +580,23 @@ class _Case:
 _NULL_HINT = " (for no value, write null without quotes: `trump: null`)"
 
 
+def _given(value: Any) -> str:
+    """A value a case gave, as YAML writes it (`true`, `null`, a text in quotes), for a message."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else str(value).lower()
+    if isinstance(value, list):
+        return "[" + ", ".join(_given(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_given(item)}" for key, item in value.items()) + "}"
+    return repr(value)
+
+
 def _number(value: Any, what: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
         return int(value)
-    raise _Failure(f"{what} must be a whole number, not {value!r}")
+    raise _Failure(f"{what} must be a whole number, not {_given(value)}")
 
 
 def _exact(value: Any, what: str) -> Any:
@@ -595,7 +610,7 @@ def _exact(value: Any, what: str) -> Any:
 
 def _mapping(value: Any, what: str, example: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise _Failure(f"`{what}` is a mapping, e.g. {example}; not {value!r}")
+        raise _Failure(f"`{what}` is a mapping, e.g. {example}; not {_given(value)}")
     return value
 
 
@@ -605,7 +620,7 @@ def _params(value: Any) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict) or not all(isinstance(v, (int, float, str, bool)) or v is None
                                               for v in value.values()):
-        raise _Failure(f"`params` gives parameters their values, e.g. params: {{hands: 1}}; not {value!r}")
+        raise _Failure(f"`params` gives parameters their values, e.g. params: {{hands: 1}}; not {_given(value)}")
     return value
 
 

@@ -46,6 +46,10 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("steps: [p1 chose pass]", "step 1 (p1 chose pass): the text is not an action of this game: 'p1 chose pass': "
                                "unknown action kind 'chose'"),
     ("steps: [p1 play 9S]", "step 1 (p1 play 9S): refused: "),
+    ("steps: [{expect: {zones: {stokc: []}}}]", "the ruleset has no zone 'stokc' (did you mean `stock`?)"),
+    ("steps: [{expect: {variables: {pot: yes}}}]", "an int variable's value must be a whole number, not true"),
+    ("steps: [p1 choose play discrad 2]", "refused: `choose play` takes discard, e.g. `p1 choose play discard 0`; "
+                                          "it takes no `discrad` (did you mean `discard`?); `discard` not given"),
     ("start: {phase: declare, hand: 0}", "hands are numbered from 1, not 0"),
     ("steps: [{expect: {hand: '--1'}}]", "hand must be a whole number, not '--1'"),
     ("deals: [AS]", "`deals` is a list of stacked orders"),
