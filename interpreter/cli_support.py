@@ -55,9 +55,11 @@ def is_scenario_file(path: str) -> bool:
     """Whether a file reads as a scenario file (`ruleset:` and `cases:` at its top level, no `format:` nor
     `extends:`), from its text alone: a ruleset named to `validate` by mistake, or found in a folder."""
     try:
+        if not Path(path).is_file():  # (a pipe is read once, by the checks: never opened here)
+            return False
         with open(path, encoding="utf-8", errors="replace") as file:
             keys = set(_TOP_KEY.findall(file.read(1_000_000)))
-    except OSError:
+    except (OSError, ValueError):  # (ValueError: a name with a NUL character)
         return False
     return {"ruleset", "cases"} <= keys and not keys & {"format", "extends"}
 
