@@ -61,6 +61,7 @@ class ZoneView:
     played_by: tuple[str, ...] = ()  # with `cards`, who put each card there (`p2`, or "" when not known)
     is_trick: bool = False  # a zone that tricks are played into
     melds: tuple[MeldView, ...] | None = None  # for a zone of melds
+    spread: bool = False  # cards laid out side by side (`show.zones` sorts them), not a pile with a top card
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,7 @@ def _zone(item: ShownItem, owner: str, is_yours: bool, seen: dict[str, Any], is_
     if "cards" in seen:
         cards = tuple(seen["cards"])
         return ZoneView(item.name, item.label, owner, is_yours, cards=cards, is_trick=is_trick,
-                        played_by=_played_by(cards, placements) if placements else ())
+                        played_by=_played_by(cards, placements) if placements else (), spread=item.sorted)
     return ZoneView(item.name, item.label, owner, is_yours, count=seen.get("count"),
                     face_up=tuple(seen.get("face_up", ())))
 

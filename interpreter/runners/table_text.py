@@ -142,8 +142,9 @@ def _table_zone(zone: ZoneView, painter: CardPainter) -> Text:
         return Text(SEPARATOR).join(Text(f"{who or '?'} ").append_text(painter.card(card))
                                     for card, who in zip(zone.cards, zone.played_by, strict=True))
     text = painter.cards(zone.cards)
-    if len(zone.cards) > 1:
-        text.append(f"  (top: {zone.cards[-1]}, {len(zone.cards)} cards)", style=DIM)
+    if len(zone.cards) > 1:  # (a pile's top card is the one a draw or a capture takes; a spread has none)
+        text.append(f"  ({len(zone.cards)} cards)" if zone.spread else
+                    f"  (top: {zone.cards[-1]}, {len(zone.cards)} cards)", style=DIM)
     return text
 
 

@@ -299,3 +299,19 @@ def test_a_seats_value_not_set_yet_reads_unset_not_hidden(tmp_path: Path) -> Non
     assert views["secret_bid"].text == ["-", None] and views["secret_bid"].value == [None, None]
     lines = view_text(view, state.game.deck.suits, styled=False).splitlines()
     assert "Bid: p0 (you) - · p1 3" in lines and "Secret bid: p0 (you) - · p1 ?" in lines, lines
+
+
+def test_a_pile_shows_its_top_card_and_a_spread_shows_none() -> None:
+    # (the top of a pile is the card a draw or a capture takes; cards laid side by side, as `show.zones` sorts a
+    # zone, have no top: Scopa's table, Bridge's dummy)
+    from interpreter.runners.table_text import CardPainter, _table_zone
+    from interpreter.view import ZoneView
+    painter = CardPainter(["S", "H", "D", "C"])
+    pile = ZoneView("discards", "discards", cards=("8S", "4D", "5H"))
+    spread = ZoneView("table", "table", cards=("4D", "5H", "8S"), spread=True)
+    assert _table_zone(pile, painter).plain.endswith("(top: 5H, 3 cards)")
+    assert _table_zone(spread, painter).plain.endswith("(3 cards)") and "top" not in _table_zone(spread, painter).plain
+    game = load_ruleset(ROOT / "tests" / "games" / "bridge.yaml")
+    state = game.new_initial_state(seed=1, players=4)
+    shown = {zone.name: zone.spread for zone in table_view(state, 0).zones if zone.owner == ""}
+    assert shown == {"trick": False, "dummy": True}  # (bridge.yaml shows the dummy `sorted`)
