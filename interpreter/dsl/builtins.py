@@ -167,6 +167,7 @@ def _without(items: Sequence[Any], removed: Sequence[Any]) -> list[Any]:
 MAX_SUBSETS = 100_000  # beyond this, a choice among subsets is no longer a decision a player can weigh
 
 
+SEARCH_EFFORT = 20 * MAX_SUBSETS  # the choices `subsets_adding_to` may look at (most are left at once)
 _FEW_ITEMS = MAX_SUBSETS.bit_length() - 1  # (2 ** 16 subsets at the most, no more than MAX_SUBSETS: not counted)
 
 
@@ -236,6 +237,73 @@ def _value(deck: Deck, card: int) -> int:
 
 def _points(deck: Deck, cards: Sequence[int]) -> int:
     return sum(map(deck.value_of.__getitem__, cards))  # (summed in C)
+
+
+def _subsets_adding_to(deck: Deck, cards: Sequence[int], totals: Sequence[int]) -> list[list[int]]:
+    """`subsets_adding_to`: the choices of one or more of the cards whose points add up to one of the totals, as
+    `[s for s in subsets(cards, 1) if points(s) in totals]` lists them (the smaller first, each in the cards' order,
+    each choice once with two packs)."""
+    wanted = set(totals)
+    if not cards or not wanted:
+        return []
+    values = [deck.value_of[card] for card in cards]
+    found = enumerated_places(values, wanted) if len(values) <= _FEW_ITEMS else searched_places(values, wanted)
+    return _choices_once(cards, found)
+
+
+def enumerated_places(values: Sequence[int], wanted: set[int]) -> list[tuple[int, ...]]:
+    """The places of the values of each choice that adds up to a wanted total, every choice gone over in C, size
+    by size (its values summed, kept when wanted): for few values, where this costs less than any search."""
+    places = range(len(values))
+    return [taken for size in range(1, len(values) + 1) for taken in itertools.compress(
+        itertools.combinations(places, size), map(wanted.__contains__, map(sum, itertools.combinations(values, size))))]
+
+
+def searched_places(values: Sequence[int], wanted: set[int]) -> list[tuple[int, ...]]:
+    """`enumerated_places` found by a search that leaves a choice as soon as the values after it can no longer
+    bring it to a wanted total: for many values, of which few choices add up to one."""
+    count = len(values)
+    lowest, highest = min(wanted), max(wanted)
+    # What the values from each place on can still add, at the least and at the most (they may be negative)
+    least = [0] * (count + 1)
+    most = [0] * (count + 1)
+    for place in range(count - 1, -1, -1):
+        least[place] = least[place + 1] + min(values[place], 0)
+        most[place] = most[place + 1] + max(values[place], 0)
+    found: list[tuple[int, ...]] = []
+    waiting: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]  # (the next place, the sum so far, the places)
+    effort = 0  # the choices looked at, bounded as `subsets` bounds the choices it makes
+    while waiting:
+        start, added_so_far, chosen = waiting.pop()
+        effort += count - start
+        if effort > SEARCH_EFFORT:
+            raise EvaluationError(f"subsets_adding_to() of {count} cards looks at more than {SEARCH_EFFORT:,} "
+                                  "choices: narrow the cards")
+        for place in range(start, count):
+            if added_so_far + least[place] > highest or added_so_far + most[place] < lowest:
+                break  # (the values from here on, and so from any later place, cannot reach a total)
+            added = added_so_far + values[place]
+            taken = (*chosen, place)
+            if added in wanted:
+                found.append(taken)
+                if len(found) > MAX_SUBSETS:
+                    raise EvaluationError(f"subsets_adding_to() of {count} cards finds more than {MAX_SUBSETS:,} "
+                                          "choices: narrow the cards")
+            if place + 1 < count:
+                waiting.append((place + 1, added, taken))
+    found.sort(key=lambda places: (len(places), places))
+    return found
+
+
+def _choices_once(cards: Sequence[int], found: list[tuple[int, ...]]) -> list[list[int]]:
+    """The cards at each tuple of places, in order; with two packs, a choice of the same cards once (the first)."""
+    choices = [[cards[place] for place in places] for places in found]
+    if len(set(cards)) == len(cards):
+        return choices
+    once: dict[tuple[int, ...], list[int]] = {}
+    for choice in choices:
+        once.setdefault(tuple(sorted(choice)), choice)
+    return list(once.values())
 
 
 def _card_of(deck: Deck, rank: int, suit: int) -> int:
@@ -511,6 +579,14 @@ BUILTINS: dict[str, Builtin] = {
                  "less than the whole list.",
                  "subsets([1, 2, 3], 2) == [[1, 2], [1, 3], [2, 3], [1, 2, 3]] and size(subsets([1, 2])) == 4",
                  _subsets),
+        _builtin("subsets_adding_to", "(cards: list[card], totals: list[int]) -> list[list[card]]", "cards",
+                 "Every choice of one or more of the cards whose points (`deck.values`) add up to one of the "
+                 "totals, as `[s for s in subsets(cards, 1) if points(s) in totals]` lists them (the smaller "
+                 "first, each keeping the cards' order, each choice once with two packs), found without going "
+                 "through every subset: the captures of a fishing game (the table cards a card in hand is worth: "
+                 "`subsets_adding_to(table, [value(card)])`), the fifteens of a cribbage hand. More than 100,000 "
+                 "choices is an error when it is worked out.",
+                 "subsets_adding_to([AH, KH], [0]) == [[AH], [KH], [AH, KH]]", _subsets_adding_to, "deck"),
         # numbers
         _builtin("total", "(numbers: list[N]) -> N", "numbers", "The sum of a list of numbers (a `num` when any "
                  "of them is).", "total([1, 2, 3]) == 6 and total([1 / 2, 1]) == 3 / 2", sum),
