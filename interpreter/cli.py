@@ -521,6 +521,9 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
             skipped.append(file)  # (found in a folder beside the scenario files)
             continue
         except ScenarioError as error:
+            if file not in paths and not is_scenario_file(file):  # (a ruleset beside them that cannot be read)
+                skipped.append(file)
+                continue
             click.echo(str(error) if error.rendered else f"error: {error}", err=True)
             unread += 1
             continue

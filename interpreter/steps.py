@@ -553,7 +553,8 @@ class StepChecker:
         self.clauses(entries["legal"], (*path, "legal"), {**playing, "card": CARD, "to_play": INT}, "play")
         winning, beats = entries.get("winning_card"), entries.get("beats")
         if (winning is None) == (beats is None):
-            self.checker.error("schema", "a trick needs `winning_card` or `beats` (one of the two)",
+            self.checker.error("schema", "a trick gives `winning_card` or `beats`, not both" if beats is not None
+                               else "a trick needs `winning_card` or `beats` (one of the two)",
                                beats or entries["trick"], (*path, "beats" if beats is not None else "trick"),
                                hint="`winning_card` names the card that wins a finished trick; `beats` says whether "
                                     "`card` takes the trick from `winning`, the card winning it so far")
@@ -594,7 +595,8 @@ class StepChecker:
 
 
 _BARE_NAME = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*")
-_TEMPLATE_LIKE = re.compile(r"\{[^{}]*[a-z_][^{}]*\}")  # `{total}` in a reason, as in a log line
+# `{total}`, `{3}` in a reason, as in a log line (not `{AS, KS}`: cards written as a set)
+_TEMPLATE_LIKE = re.compile(r"\{[^{}]*[a-z_][^{}]*\}|\{\s*-?[0-9]+\s*\}")
 
 
 def _root_name(tree: ast.Node) -> str:

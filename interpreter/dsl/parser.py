@@ -242,6 +242,8 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
             hint = "compare with `==`"
         elif char in "&|!":
             hint = "write `and`, `or`, `not`"
+        elif char in _LOOK_ALIKES:
+            hint = f"write `{_LOOK_ALIKES[char]}`: {char!r} only looks like it"
         elif char.isalpha():
             hint = "names are lower case; cards, ranks and suits upper case (AH, K, H)"
         return ExpressionError("expr-syntax", f"unexpected character {char!r}", position, position + 1, hint=hint)
@@ -254,11 +256,18 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
     hint = _expected_hint(error.expected)
     if str(token) in ("=",):
         hint = "compare with `==`"
+    if str(token) == "if" and text[:position].strip():  # (`a if c else b`, as Python writes it)
+        hint = "a conditional is written `if c then a else b`"
     if str(token) == "for" and " for " in text[:position]:
         hint = "a comprehension or quantifier has one `for`: for pairs of items of one list, go through " \
             "subsets(items, 2, 2); for an item of each of two lists, put one inside the other (`any(any(... for " \
             "b in second) for a in first)`)"
     return ExpressionError("expr-syntax", f"unexpected {shown}", position, end, hint=hint)
+
+
+# Characters that look like an operator of the language (pasted from a word processor): the one meant
+_LOOK_ALIKES = {"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u00d7": "*", "\u00f7": "/", "\u2264": "<=",
+                "\u2265": ">=", "\u2260": "!=", "\u2018": "'", "\u2019": "'", "\u201c": "'", "\u201d": "'"}
 
 
 def _unclosed(text: str) -> int | None:

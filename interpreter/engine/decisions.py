@@ -601,8 +601,11 @@ def check(state: State, pending: Pending, action: Action) -> tuple[Option, Bindi
         allowed = {id(option) for option in state.legal_set().values()}
         offered = ", ".join(sorted({_describe(o) for o in pending.options if id(o) in allowed}
                                    or {_describe(o) for o in pending.options}))
+        named = [o.name for o in pending.options if o.kind == action.kind and o.name]
+        close = difflib.get_close_matches(action.name, named, n=1, cutoff=0.6) if action.name else []
+        meant = f" (did you mean `{action.kind} {close[0]}`?)" if close else ""
         raise IllegalActionError(f"p{action.seat} cannot {action.kind}"
-                                 f"{' ' + action.name if action.name else ''} now; the choices are: {offered}")
+                                 f"{' ' + action.name if action.name else ''} now{meant}; the choices are: {offered}")
     refusal: IllegalActionError | None = None
     for option in candidates:
         try:
@@ -634,6 +637,14 @@ def _arguments_wanted(state: State, option: Option, given: list[str]) -> str:
     return wanted + (f"; `{'`, `'.join(missing)}` not given" if missing else "")
 
 
+def _same_items(value: tuple[Any, ...], allowed: Any) -> tuple[Any, ...]:
+    """The value among those allowed with the same items as `value` in another order (`4D+3H` for `3H+4D`), so that
+    the rules judge the list that was meant; else `value` itself."""
+    wanted = Counter(value)
+    return next((other for other in allowed if other.__class__ is tuple and len(other) == len(value)
+                 and Counter(other) == wanted), value)
+
+
 def _check_option(state: State, pending: Pending, option: Option, action: Action) -> Bindings:
     bindings = dict(pending.bindings)
     if option.kind == "choose":
@@ -643,6 +654,8 @@ def _check_option(state: State, pending: Pending, option: Option, action: Action
             raise IllegalActionError(_arguments_wanted(state, option, list(given)))
         for name, expression in option.arguments:
             allowed = frozen(state.evaluate(expression, pending.bindings))
+            if given[name] not in allowed and given[name].__class__ is tuple:  # (a list written in another order)
+                given[name] = _same_items(given[name], allowed)
             if given[name] not in allowed:
                 kind = state.game.program.choice_kinds.get((option.name, name))
                 shown = [argument_text(state.game.deck, kind, value) for value in allowed]

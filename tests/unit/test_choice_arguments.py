@@ -425,3 +425,16 @@ def test_a_choice_of_many_fixed_values_is_made_when_first_offered_not_when_the_g
     bets = [state.action_text(action) for action in state.legal_actions() if action.name == "bet"]
     assert len(bets) == 40 * 40 and bets[0] == f"p{seat} choose bet amount 1 times 1"
     assert bets[-1] == f"p{seat} choose bet amount 40 times 40"
+
+
+def test_a_refused_list_written_in_another_order_is_refused_by_the_rule(tmp_path: Path) -> None:
+    # (a legal list may be written in any order; a list the rules refuse, written in another order than the
+    # allowed values list it, was refused as no value at all, hiding the rule's reason)
+    state = _several(tmp_path, seed=6)
+    names = [state.card_text(card) for card in state.values["hand"][1]]
+    trump = state.game.deck.suit_name(state.values["trump"])
+    with_trump = next(n for n in names if n.endswith(trump))
+    other = next(n for n in names if n != with_trump)
+    backwards = sorted((with_trump, other), key=names.index, reverse=True)
+    with pytest.raises(IllegalActionError, match="two cards given hold no trump"):
+        state.check(f"p1 choose give given {backwards[0]}+{backwards[1]}")

@@ -20,3 +20,11 @@ def test_a_reason_written_as_a_log_line_is_a_warning(tmp_path: Path) -> None:
         [("reason-template", "warning", "hand.phases[1].steps[0].legal[0].reason")]
     path.write_text(text.replace('reason: "you must follow suit"', 'reason: "follow suit {AS, KS}"'), encoding="utf-8")
     assert validate_file(str(path)) == []
+
+
+def test_a_number_in_braces_in_a_reason_is_a_warning_too(tmp_path: Path) -> None:
+    from interpreter import validate_file
+    text = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "reason.yaml"
+    path.write_text(text.replace('reason: "you must follow suit"', 'reason: "at most {3} cards"'), encoding="utf-8")
+    assert [d.code for d in validate_file(str(path))] == ["reason-template"]

@@ -115,3 +115,11 @@ def test_a_folder_with_a_scenario_file_that_cannot_be_read_runs_the_others_and_c
     assert result.stderr.startswith(f"{tmp_path / 'a_broken.yaml'}:3:11: error[yaml-syntax]")
     assert f"PASS {tmp_path / 'b_cases.yaml'}: good" in result.stdout
     assert result.stdout.endswith("1 passed, 0 failed, 1 scenario file could not be read (above)\n")
+
+
+def test_a_ruleset_that_cannot_be_read_beside_the_scenarios_is_skipped_not_counted(tmp_path: Path) -> None:
+    (tmp_path / "game.yaml").write_text("format: 1\nname: [unclosed\n", encoding="utf-8")
+    (tmp_path / "cases.yaml").write_text(f"ruleset: {RULESET}\nplayers: 4\ncases:\n{GOOD_CASE}", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["test", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith(f"(not scenario files, skipped: {tmp_path / 'game.yaml'})\n1 passed, 0 failed\n")

@@ -46,6 +46,7 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("steps: [p1 chose pass]", "step 1 (p1 chose pass): the text is not an action of this game: 'p1 chose pass': "
                                "unknown action kind 'chose'"),
     ("steps: [p1 play 9S]", "step 1 (p1 play 9S): refused: "),
+    ("steps: [p1 choose plya]", "refused: p1 cannot choose plya now (did you mean `choose play`?); the choices are"),
     ("steps: [{expect: {zones: {stokc: []}}}]", "the ruleset has no zone 'stokc' (did you mean `stock`?)"),
     ("steps: [{expect: {variables: {pot: yes}}}]", "an int variable's value must be a whole number, not true"),
     ("steps: [p1 choose play discrad 2]", "refused: `choose play` takes discard, e.g. `p1 choose play discard 0`; "
