@@ -106,6 +106,13 @@ def _remove_key(root: MappingNode, dotted: str, node: ScalarNode, index: int, di
     parts = dotted.split(".")
     here: Node = root
     for part in parts[:-1]:
+        if isinstance(here, SequenceNode) or any("[" in each for each in parts):  # (`phases[1].x`, `phases.1`)
+            diagnostics.append(Diagnostic(
+                "extends-remove", f"cannot remove `{dotted}`: `remove` reaches keys of mappings only, not the "
+                "items of a list", node.location, f"remove[{index}]", hint="give the item an `id` in the base "
+                "and change it with `changes:` (`- id: ..., update: {...}` or `replace: ...`): see Changing one "
+                "named item in docs/ruleset-format.md"))
+            return
         if not isinstance(here, MappingNode) or part not in here.entries:
             here = None  # type: ignore[assignment]
             break

@@ -183,6 +183,9 @@ class _Case:
         return number
 
     def cards(self, values: Any) -> list[int]:
+        """Cards as a case gives them: a YAML list, or one text (`"JC 9C"`, as a variable's cards may be given)."""
+        if isinstance(values, str):
+            values = values.split()
         if not isinstance(values, list):
             raise _Failure(f"expected a list of cards, not {_given(values)}")
         try:
@@ -259,11 +262,17 @@ class _Case:
                     placed[(name, owner)] = placed_melds(self.game, name, owner, melds, laid, self.cards)
                     laid += len(melds)
             elif zone.owner == "table":
-                placed[(name, -1)] = self.cards(value)
+                placed[(name, -1)] = self._zone_cards(name, -1, value)
             else:
                 for owner, cards in self._owners(name, value, zone.owner).items():
-                    placed[(name, owner)] = self.cards(cards)
+                    placed[(name, owner)] = self._zone_cards(name, owner, cards)
         return placed
+
+    def _zone_cards(self, name: str, owner: int, given: Any) -> list[int]:
+        try:
+            return self.cards(given)
+        except _Failure as failure:
+            raise _Failure(f"{self._zone_name((name, owner))}: {failure}") from None
 
     def _start_at(self, start: dict[str, Any]) -> None:
         variables: dict[str, Any] = {}

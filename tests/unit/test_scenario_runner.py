@@ -46,6 +46,8 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("steps: [p1 chose pass]", "step 1 (p1 chose pass): the text is not an action of this game: 'p1 chose pass': "
                                "unknown action kind 'chose'"),
     ("steps: [p1 play 9S]", "step 1 (p1 play 9S): refused: "),
+    ("start: {phase: declare, zones: {hand: {p1: [AS, KX]}}}", "hand[p1]: "),
+    ("start: {phase: declare, zones: {stock: 3}}", "stock: expected a list of cards, not 3"),
     ("steps: [p1 choose plya]", "refused: p1 cannot choose plya now (did you mean `choose play`?); the choices are"),
     ("steps: [{expect: {zones: {stokc: []}}}]", "the ruleset has no zone 'stokc' (did you mean `stock`?)"),
     ("steps: [{expect: {variables: {pot: yes}}}]", "an int variable's value must be a whole number, not true"),
@@ -275,3 +277,10 @@ def test_a_failure_of_the_ruleset_in_a_case_names_its_place_in_the_ruleset_file(
     assert not result.passed
     assert result.message == ("step 1 (p0 choose go): the ruleset failed: first() of an empty list (at "
                               f"hand.phases[0].steps[1].to) ({ruleset}:21:15)")
+
+
+
+def test_cards_of_a_zone_may_be_given_as_one_text(tmp_path: Path) -> None:
+    case = ("  - name: text\n    start: {phase: declare, zones: {hand: {p1: \"AS KH 2C\"}}}\n"
+            "    steps: [{expect: {zones: {hand: {p1: \"2C AS KH\"}}}}]\n")
+    assert _results(tmp_path, case)[0] == ("text", True, "")

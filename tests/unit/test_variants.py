@@ -92,3 +92,15 @@ def test_removing_a_key_the_base_lacks_is_an_error(tmp_path: Path) -> None:
     (finding,) = raised.value.diagnostics
     assert finding.code == "extends-remove"
     assert finding.message == "cannot remove `params.nothing`: the base has no such key"
+
+
+@pytest.mark.parametrize("path", ["hand.phases[0].steps[0].for_each", "hand.phases.0.next", "hand.phases[0]"])
+def test_removing_a_key_inside_a_list_says_how_to_change_an_item(tmp_path: Path, path: str) -> None:
+    (tmp_path / "v.yaml").write_text(
+        f"format: 1\nextends: {FILES / 'base.yaml'}\nremove: ['{path}']\n", encoding="utf-8")
+    with pytest.raises(RulesetError) as raised:
+        load_merged(tmp_path / "v.yaml")
+    (finding,) = raised.value.diagnostics
+    assert finding.code == "extends-remove"
+    assert finding.message == f"cannot remove `{path}`: `remove` reaches keys of mappings only, not the items of a list"
+    assert finding.hint is not None and "`changes:`" in finding.hint
