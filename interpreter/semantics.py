@@ -485,8 +485,27 @@ class RulesetChecker:
                 chain = "".join(f" through `{outer.name}`" for outer in error.through)
                 where = f"checked with the types of its use{chain} at line {used.location.line} " \
                         f"({yaml_path(used_path)})"
+                inner = self._inner_call(error)
+                if inner is not None:  # (the call that handed those types on, inside the definition calling it)
+                    outer_chain = "".join(f" through `{outer.name}`" for outer in error.through[:-1])
+                    where = f"checked with the types of {inner}, used{outer_chain} at line {used.location.line} " \
+                            f"({yaml_path(used_path)})"
                 error.error.hint = f"{where}; {error.error.hint}" if error.error.hint else where
         self.report_expression(error.error, node, path)
+
+
+    def _inner_call(self, error: DefinitionError) -> str | None:
+        """The call of the failing definition inside the definition that called it, as `f(x)` at line N (in
+        `g`), when it is known and written in that definition's text."""
+        call = error.call
+        if call is None or not error.through:
+            return None
+        caller = error.through[-1]
+        site = self.definition_sites.get(caller.name)
+        if site is None or not isinstance(site[0], ScalarNode) or not isinstance(site[0].value, str):
+            return None
+        location = site[0].location_of(call.start, call.end)
+        return f"`{caller.text[call.start:call.end]}` at line {location.line} (in `{caller.name}`)"
 
 
 def mentioned_names(tree: ast.Node) -> set[str]:

@@ -82,6 +82,7 @@ class Environment:
     unchanging: dict[str, tuple[str, Any]] = field(default_factory=dict)
     unset: frozenset[str] = frozenset()  # the variables declared without `initial` (see Annotations.unset_reads)
     _stack: list[str] = field(default_factory=list)
+    _calls: list[ast.Node] = field(default_factory=list)  # the calls of the definitions in `_stack`, in turn
     depth: int = 0  # of the expressions being checked, definitions used included: bounded, as checking recurses
 
     def symbol_candidates(self, text: str) -> dict[str, Any]:
@@ -141,6 +142,7 @@ class Environment:
             instance.failed, instance.type = True, ANY
             failure = DefinitionError(definition, error)
             failure.through = tuple(self.definitions[outer] for outer in self._stack[:-1])
+            failure.call = self._calls[-1] if self._calls else None
             self.report(failure)
         except BaseException:
             del self.instances[key]
@@ -309,6 +311,7 @@ class _Checker(OperatorChecks):
                 raise self._fail(node, "arity", f"`{name}` takes no arguments: write `{name}`")
             raise self._fail(node, "arity", f"`{name}` takes {len(definition.parameters)} argument(s) "
                              f"({', '.join(definition.parameters)}), not {len(argument_types)}")
+        self.environment._calls.append(node)
         try:
             instance = self.environment.instantiate(name, argument_types, self.context)
         except ContextError as error:
@@ -318,6 +321,8 @@ class _Checker(OperatorChecks):
                              hint=f"`{error.name}` is bound only in some places of a ruleset") from None
         except ExpressionError as error:
             raise DefinitionError(definition, error) from None
+        finally:
+            self.environment._calls.pop()
         if instance.failed:
             self.annotations.tainted = True
             return ANY

@@ -96,6 +96,7 @@ class DefinitionError(ExpressionError):
         self.definition = definition
         self.error = error
         self.through: tuple[Definition, ...] = ()  # the definitions that called it, outermost first, when known
+        self.call: ast.Node | None = None  # the call that was checked: in the text of `through[-1]`, or of the use
 
 
 def _recursion(stack: list[str], name: str, definition: Definition) -> DefinitionError:
