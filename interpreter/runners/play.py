@@ -97,13 +97,18 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
             flush_events()
         if state.is_terminal:
             break
-        if state.current_player == CHANCE:
-            state.apply_chance()
-            continue
-        if values["hand_number"] != hand:
-            hand, in_hand = values["hand_number"], 0
-        action = choosers[state.current_player](state)
-        state.apply(action)
+        try:
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            if values["hand_number"] != hand:
+                hand, in_hand = values["hand_number"], 0
+            action = choosers[state.current_player](state)
+            state.apply(action)
+        except RulesetRuntimeError:  # (the transcript and the log show the action the rules failed after)
+            if watched:
+                flush_events()
+            raise
         actions += 1
         in_hand += 1
         if in_hand > MOST_HAND_ACTIONS and values["hand_number"] == hand:

@@ -313,3 +313,18 @@ def test_a_choice_named_without_choose_is_pointed_to(tmp_path: Path, monkeypatch
     assert "(did you mean 1 `choose pass`?)" in out, out
     assert "(did you mean 2 `choose play discard 0` or 3 `choose play discard 1` or 4 `choose play discard 2` " \
         "...?)" in out
+
+
+def test_the_action_the_rules_fail_after_is_in_the_transcript_and_the_log(tmp_path: Path) -> None:
+    # (fails_early.yaml fails on the first card of an empty pile, in the steps after p0's choice)
+    from interpreter import load_ruleset
+    from interpreter.agents import make_agent
+    from interpreter.engine.errors import RulesetRuntimeError
+    from interpreter.runners.play import play_match
+    game = load_ruleset(ROOT / "tests" / "unit" / "playout_files" / "fails_early.yaml")
+    lines: list[str] = []
+    with (tmp_path / "log.jsonl").open("w", encoding="utf-8") as log, pytest.raises(RulesetRuntimeError):
+        play_match(game, players=2, seed=1, choosers=[make_agent("random", 1).choose] * 2, on_line=lines.append,
+                   log=log)
+    assert lines[-1] == "p0 choose go"
+    assert '"action": "p0 choose go"' in (tmp_path / "log.jsonl").read_text(encoding="utf-8").splitlines()[-1]
