@@ -367,7 +367,7 @@ def test_an_interrupted_run_in_one_process_says_how_far_it_got(monkeypatch: pyte
 
     monkeypatch.setattr(simulation, "play_one", play_then_stop)
     with pytest.raises(SystemExit) as exited:
-        main(["simulate", str(ROOT / "tests" / "games" / "tiny.yaml"), "-n", "5", "--bots", "random"])
+        main(["simulate", str(ROOT / "tests" / "games" / "tiny.yaml"), "-n", "5", "--bots", "random", "--workers", "1"])
     assert exited.value.code == 130
     captured = capsys.readouterr()
     assert "Interrupted after 1 of 5 matches: the statistics below are of the first 1." in captured.err
