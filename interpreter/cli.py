@@ -186,7 +186,7 @@ def _play_out(file: str, given: dict[str, Any], playouts: int, seconds: float, c
         else ""
     capped = "" if not report.capped else " (every one stopped at the hand cap: random bots never reached the " \
         "match's end)" if report.capped == report.played else f" ({report.capped} stopped at the hand cap)"
-    click.echo(f"{file}: {report.played} playouts{short}{capped}", err=True)
+    click.echo(f"{file}: {report.played} playout{'s' if report.played != 1 else ''}{short}{capped}", err=True)
     found_errors = sum(1 for d in report.findings if d.severity == "error")
     if cases_path and report.failing:
         try:

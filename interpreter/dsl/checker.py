@@ -152,6 +152,16 @@ class Environment:
         return instance
 
 
+# Functions a designer reaches for that the language does not have, and what to write instead
+_FACE = ("no expression reads whether a card is face up (a known gap of the format): keep the cards shown in a "
+         "variable of cards, set by the steps that turn them")
+_NOT_IN_THE_LANGUAGE = {
+    "len": "`size(items)` counts the items", "length": "`size(items)` counts the items",
+    "is_face_up": _FACE, "face_up": _FACE, "is_face_down": _FACE, "face_down": _FACE,
+    "str": "a log line writes any value in braces: `p{player} has {points(hand)}`",
+    "sum_of": "`sum(value(c) for c in cards)`, or `points(cards)` for their points",
+}
+
 Locals = dict[str, Type]
 MAX_CHECK_DEPTH = 150  # more than one expression may nest (parser.MAX_EXPRESSION_DEPTH), less than Python allows
 Narrowed = frozenset[str]
@@ -349,7 +359,7 @@ class _Checker(OperatorChecks):
                                  f"`{QUANTIFIERS[name].form.split(' -> ')[0]}`")
             known = [*BUILTINS, *self.environment.definitions]
             raise self._fail(node, "unknown-name", f"unknown function `{name}`",
-                             did_you_mean(name, known), end=node.name_end)
+                             did_you_mean(name, known) or _NOT_IN_THE_LANGUAGE.get(name), end=node.name_end)
         if builtin.category == "melds" and not self.environment.has_melds:
             raise self._fail(node, "unknown-name", f"`{name}` needs a `melds:` section: the kinds of meld it "
                              "works with", hint="declare the melds under `melds: {kinds: [...]}`",

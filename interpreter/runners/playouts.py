@@ -27,6 +27,7 @@ from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, find
 from interpreter.view import hand_order_failure
 
 MAX_ACTIONS = 100_000  # a match's bound of actions in a playout: past it, the match is reported as running away
+LONG_HAND = 1_000  # a hand that took more than half of a runaway match's actions, and this many, never ended
 DEAD_END = "no legal action"
 _TABLE = re.compile(r"\((seed \d+, \d+ players)")
 
@@ -41,6 +42,7 @@ class Playout:
     failure: RuledeckError | None = None
     hand_order: tuple[RulesetRuntimeError, int, int] | None = None  # `show.hand_order` failing: why, seat, actions
     ran_away: bool = False
+    stuck: tuple[int, str, int] | None = None  # for a match that ran away: its hand, phase, and the hand's actions
     capped: bool = False  # stopped by the hand cap rather than ended by the rules
 
 
@@ -89,12 +91,16 @@ def play_out(game: Game, players: int, seed: int, coverage: Coverage, *, max_act
         # (watched from its start: a match without decisions is played whole as it starts)
         state = _PhaseWatch(game, players, seed)
         state.start()
+        hand, hand_began = state.values["hand_number"], 0  # (the hand being played, and its first action)
         while not state.is_terminal:
             if state.current_player == CHANCE:
                 state.apply_chance()
                 continue
+            if state.values["hand_number"] != hand:
+                hand, hand_began = state.values["hand_number"], len(playout.actions)
             if len(playout.actions) >= max_actions:
                 playout.ran_away = True
+                playout.stuck = (hand, state.phase, len(playout.actions) - hand_began)
                 break
             _check_hand_order(state, playout, shown)
             _take_turn(state, choosers[state.current_player].choose(state), playout, coverage)
@@ -186,10 +192,17 @@ def _set_options(game: Game) -> str:
 
 
 def _finding(game: Game, playout: Playout, max_actions: int) -> Diagnostic:
-    table = f"seed {playout.seed}, {playout.players} players, after {len(playout.actions)} actions"
+    table = f"seed {playout.seed}, {playout.players} players, after {len(playout.actions):,} actions"
     replay = f"replay: ruledeck play FILE --bots random --players {playout.players} --seed {playout.seed}" + \
         _set_options(game)
     if playout.ran_away:
+        hand, phase, in_hand = playout.stuck or (0, "", 0)
+        where = next((where for name, where in _phases(game.ruleset.tree) if name == phase), None)
+        if where is not None and in_hand * 2 > max_actions and in_hand >= LONG_HAND:  # (a hand that never ends)
+            return Diagnostic("playout-runaway", f"hand {hand} ran for {in_hand:,} actions without ending, in "
+                              f"the phase `{phase}` ({table})", _location(game, where), where,
+                              hint=replay + "; a loop of this phase whose end the bots never reach (a `turns` or "
+                              "`repeat` whose `until` never holds, a decision that repeats without a way out)")
         return Diagnostic("playout-runaway", f"a match ran past {max_actions:,} actions ({table})",
                           _location(game, "match"), "match", hint=replay + "; a hand cap or an end that "
                           "the bots can reach bounds it")

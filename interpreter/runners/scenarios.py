@@ -370,8 +370,12 @@ class _Case:
                 in_zone = Counter(state.cards.zone_list(state, key))
                 missing = Counter(order) - in_zone
                 if missing:
-                    raise _Failure(f"the stacked order names cards not in {key[0]}: "
-                                   f"{' '.join(self.deck.card_text(c) for c in missing.elements())}")
+                    over = [f"{self.deck.card_text(card)} ({count} times, {key[0]} holds {in_zone[card]})"
+                            for card, count in Counter(order).items() if card in missing and in_zone[card]]
+                    absent = [self.deck.card_text(card) for card in missing if not in_zone[card]]
+                    raise _Failure("the stacked order names " + "; ".join(
+                        ([f"cards not in {key[0]}: {' '.join(absent)}"] if absent else []) +
+                        ([f"cards more times than {key[0]} holds them: {', '.join(over)}"] if over else [])))
                 rest = in_zone - Counter(order)
                 state.apply_chance(order + sorted(rest.elements()))
             else:

@@ -169,3 +169,11 @@ def test_the_replay_hint_gives_the_parameters_the_run_was_given(tmp_path: Path) 
     report = run_playouts(load_ruleset(variant, {"strict": True, "hands": 2}), 1, seconds=60)
     hint = report.findings[0].hint or ""
     assert "--seed 1 --set hands=2 --set strict=true;" in hint, hint
+
+
+def test_a_hand_that_never_ends_is_reported_at_its_phase() -> None:
+    report = run_playouts(load_ruleset(FILES / "runaway_hand.yaml"), 1, seconds=60, max_actions=3_000)
+    (finding,) = report.findings
+    assert (finding.code, finding.yaml_path) == ("playout-runaway", "hand.phases[0]")
+    assert finding.message.startswith("hand 1 ran for 3,000 actions without ending, in the phase `main`")
+    assert finding.hint is not None and "whose `until` never holds" in finding.hint

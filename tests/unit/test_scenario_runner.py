@@ -48,6 +48,9 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("steps: [p1 play 9S]", "step 1 (p1 play 9S): refused: "),
     ("start: {phase: declare, zones: {hand: {p1: [AS, KX]}}}", "hand[p1]: "),
     ("start: {phase: declare, zones: {stock: 3}}", "stock: expected a list of cards, not 3"),
+    ("deals: [[AS, AS, 2C]]", "the stacked order names cards more times than stock holds them: AS (2 times, stock "
+                              "holds 1)"),
+    ("deals: [[AS, ZZ]]", "'ZZ' is not a card"),
     ("steps: [p1 choose plya]", "refused: p1 cannot choose plya now (did you mean `choose play`?); the choices are"),
     ("steps: [{expect: {zones: {stokc: []}}}]", "the ruleset has no zone 'stokc' (did you mean `stock`?)"),
     ("steps: [{expect: {variables: {pot: yes}}}]", "an int variable's value must be a whole number, not true"),

@@ -26,3 +26,15 @@ def test_a_syntax_error_says_what_was_meant(text: str, message: str, hint: str) 
                                   "[c for c in hand if c.rank == K]", "sum(value(c) for c in hand if c.suit == H)"])
 def test_the_language_s_own_forms_still_read(text: str) -> None:
     parse(text)
+
+
+@pytest.mark.parametrize(("text", "hint"), [
+    ("is_face_up(AH)", "no expression reads whether a card is face up (a known gap of the format)"),
+    ("len([AH])", "`size(items)` counts the items"),
+])
+def test_a_function_the_language_does_not_have_says_what_to_write(text: str, hint: str) -> None:
+    from interpreter.cards import standard_deck
+    from interpreter.dsl.checker import Environment
+    with pytest.raises(ExpressionError) as raised:
+        Environment(standard_deck(), {}).check(parse(text))
+    assert raised.value.code == "unknown-name" and raised.value.hint is not None and raised.value.hint.startswith(hint)
