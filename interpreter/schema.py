@@ -182,6 +182,8 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
             else None
         if word is not None and "string" in wanted:
             hint = f"YAML reads `{word}` as {YAML_WORDS[word.lower()]}: quote it (\"{word}\") to write the word"
+        if wanted == ["string"] and isinstance(error.instance, (int, float)) and not isinstance(error.instance, bool):
+            hint = f"YAML reads {error.instance} as a number: quote it ('{error.instance}') to write a word"
         # A list or mapping in the wrong place: point at its key, not at its first item.
         location = None
         if path and isinstance(path[-1], str) and isinstance(error.instance, (list, dict)):
