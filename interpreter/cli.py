@@ -28,6 +28,7 @@ from interpreter.cli_support import (
     is_scenario_file,
     print_cached,
     print_findings,
+    reads_as_ruleset,
     ruleset_file,
 )
 from interpreter.engine.errors import RulesetRuntimeError
@@ -521,7 +522,7 @@ def test_command(paths: tuple[str, ...], quiet: bool) -> None:
             skipped.append(file)  # (found in a folder beside the scenario files)
             continue
         except ScenarioError as error:
-            if file not in paths and not is_scenario_file(file):  # (a ruleset beside them that cannot be read)
+            if file not in paths and reads_as_ruleset(file):  # (a ruleset beside them that cannot be read)
                 skipped.append(file)
                 continue
             click.echo(str(error) if error.rendered else f"error: {error}", err=True)

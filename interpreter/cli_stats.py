@@ -65,11 +65,31 @@ class Workers(click.ParamType):  # type: ignore[type-arg]  # (generic in newer c
 
 
 def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity, where the system tells it), at least one."""
+    """The CPUs this process may run on (its affinity, where the system tells it), and no more than a container's
+    share of CPU time allows (cgroup v2's `cpu.max`, v1's quota and period: two CPUs' worth on a host of 64); at
+    least one."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        count = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # (not on every system)
-        return max(1, os.cpu_count() or 1)
+        count = os.cpu_count() or 1
+    share = _cgroup_share()
+    return max(1, min(count, share) if share is not None else count)
+
+
+def _cgroup_share() -> int | None:
+    """The CPUs a container's quota of CPU time amounts to, rounded up; None where no quota is set or known."""
+    for quota_file, period_file in (("/sys/fs/cgroup/cpu.max", None),
+                                    ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu/cpu.cfs_period_us")):
+        try:
+            words = Path(quota_file).read_text(encoding="ascii").split()
+            if period_file is not None:
+                words += Path(period_file).read_text(encoding="ascii").split()
+            quota, period = int(words[0]), int(words[1])
+        except (OSError, ValueError, IndexError):  # (no such file, `max`: no quota)
+            continue
+        if quota > 0 and period > 0:
+            return -(-quota // period)
+    return None
 
 
 def workers_for(given: int, matches: int) -> int:

@@ -51,16 +51,26 @@ def ruleset_file(argument: str, *, folders: bool = False) -> str:
 _TOP_KEY = re.compile(r"^(format|extends|ruleset|cases):", re.MULTILINE)
 
 
+def reads_as_ruleset(path: str) -> bool:
+    """Whether a file's text has a ruleset's or a variant's top-level `format:` or `extends:` (from its text
+    alone, for a file that cannot be read as YAML); never for a pipe."""
+    return bool(_top_keys(path) & {"format", "extends"})
+
+
+def _top_keys(path: str) -> set[str]:
+    try:
+        if not Path(path).is_file():  # (a pipe is read once, by the checks: never opened here)
+            return set()
+        with open(path, encoding="utf-8", errors="replace") as file:
+            return set(_TOP_KEY.findall(file.read(1_000_000)))
+    except (OSError, ValueError):  # (ValueError: a name with a NUL character)
+        return set()
+
+
 def is_scenario_file(path: str) -> bool:
     """Whether a file reads as a scenario file (`ruleset:` and `cases:` at its top level, no `format:` nor
     `extends:`), from its text alone: a ruleset named to `validate` by mistake, or found in a folder."""
-    try:
-        if not Path(path).is_file():  # (a pipe is read once, by the checks: never opened here)
-            return False
-        with open(path, encoding="utf-8", errors="replace") as file:
-            keys = set(_TOP_KEY.findall(file.read(1_000_000)))
-    except (OSError, ValueError):  # (ValueError: a name with a NUL character)
-        return False
+    keys = _top_keys(path)
     return {"ruleset", "cases"} <= keys and not keys & {"format", "extends"}
 
 

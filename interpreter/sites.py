@@ -12,7 +12,7 @@ from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program
 from interpreter.dsl.definitions import Annotations, DefinitionError, Tainted
 from interpreter.dsl.types import Type
-from interpreter.errors import ExpressionError
+from interpreter.errors import Diagnostic, ExpressionError
 from interpreter.semantics import Path, RulesetChecker, Scope, expression_text, mentioned_names
 from interpreter.source import Node, ScalarNode, written_word, yaml_path
 
@@ -94,10 +94,11 @@ class ExpressionSite:
         stray = re.search(r"[{}]", _TEMPLATE_PART.sub(lambda part: " " * len(part[0]), node.value))
         if stray is not None:  # (a brace outside `{...}`: a value's braces not closed, or one closed twice)
             opening = stray[0] == "{"
-            self.checker.report_expression(ExpressionError(
-                "expr-syntax", "a `{` without its `}`" if opening else "a `}` without its `{`", stray.start(),
-                stray.start() + 1, hint="a value in a log line is written in braces, `{hand_number}`; an "
-                "expression inside them may not hold braces"), node, path)
+            self.checker.diagnostics.append(Diagnostic(
+                "log-brace", ("a `{` without its `}`" if opening else "a `}` without its `{`") + ": the line shows "
+                "it as it stands", node.location_of(stray.start(), stray.start() + 1), yaml_path(path),
+                "a value in a log line is written in braces, `{hand_number}`, and an expression inside them may "
+                "not hold braces", "warning"))
         for index, match in enumerate(_TEMPLATE_PART.finditer(node.value)):
             offset = match.start(1)
             previous = self.checker.using

@@ -68,7 +68,7 @@ class StepChecker:
                 f"{what}s: " + ", ".join(kinds) if kinds else f"declare it under `{what}s:`")
             code = "unknown-zone" if what == "zone" else "unknown-variable"
             message = f"unknown {what} `{name}`"
-            if not isinstance(base, ast.Name):  # (`if slot == 'a' then a[player] else b[player]`)
+            if not isinstance(base, (ast.Name, ast.Symbol, ast.Literal)):  # (`if c then a[player] else b[player]`)
                 message = f"a {what} is named (`hand[player]`), not worked out by an expression"
                 hint = f"write an `if` step for each {what} it may be" + \
                     (f" ({what}s: {', '.join(kinds)})" if kinds else "")

@@ -104,17 +104,19 @@ def _resolved_file(path: Path, extends: ScalarNode) -> Path:
 def _remove_key(root: MappingNode, dotted: str, node: ScalarNode, index: int, diagnostics: list[Diagnostic]) -> None:
     """Delete the key at a dotted path (`define.follows`) from the merged tree."""
     parts = dotted.split(".")
-    here: Node = root
-    for part in parts[:-1]:
-        if isinstance(here, SequenceNode) or any("[" in each for each in parts):  # (`phases[1].x`, `phases.1`)
+    here: Node | None = root
+    for position, part in enumerate(parts):
+        if isinstance(here, SequenceNode) or "[" in part:  # (`hand.phases[1].beats`, `hand.phases.1`)
             diagnostics.append(Diagnostic(
                 "extends-remove", f"cannot remove `{dotted}`: `remove` reaches keys of mappings only, not the "
                 "items of a list", node.location, f"remove[{index}]", hint="give the item an `id` in the base "
                 "and change it with `changes:` (`- id: ..., update: {...}` or `replace: ...`): see Changing one "
                 "named item in docs/ruleset-format.md"))
             return
+        if position == len(parts) - 1:
+            break
         if not isinstance(here, MappingNode) or part not in here.entries:
-            here = None  # type: ignore[assignment]
+            here = None
             break
         here = here.entries[part]
     if isinstance(here, MappingNode):

@@ -584,7 +584,7 @@ BUILTINS: dict[str, Builtin] = {
                  "totals, as `[s for s in subsets(cards, 1) if points(s) in totals]` lists them (the smaller "
                  "first, each keeping the cards' order, each choice once with two packs), found without going "
                  "through every subset: the captures of a fishing game (the table cards a card in hand is worth: "
-                 "`subsets_adding_to(table, [value(card)])`), the fifteens of a cribbage hand. More than 100,000 "
+                 "`subsets_adding_to(table, [value(card)])`), the choices of a hand worth fifteen. More than 100,000 "
                  "choices is an error when it is worked out.",
                  "subsets_adding_to([AH, KH], [0]) == [[AH], [KH], [AH, KH]]", _subsets_adding_to, "deck"),
         # numbers

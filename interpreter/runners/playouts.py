@@ -224,8 +224,8 @@ def _hand_order_finding(game: Game, playout: Playout) -> Diagnostic:
                       error.location, error.where, severity="warning",
                       hint="a person's view then shows the hand sorted by suit; an order that reads a variable "
                            "set during the hand can test it first (`if x == null then ... else ...`, with `x` "
-                           f"declared `initial: null`); replay: ruledeck play FILE --human {seat} --players "
-                           f"{playout.players} --seed {playout.seed}{_set_options(game)}")
+                           f"declared `initial: null`); replay: ruledeck play FILE --human {seat} --bots random "
+                           f"--players {playout.players} --seed {playout.seed}{_set_options(game)}")
 
 
 def _never_reached(game: Game, coverage: Coverage) -> list[Diagnostic]:

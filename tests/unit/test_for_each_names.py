@@ -68,3 +68,14 @@ def test_a_for_each_over_a_value_with_an_error_of_its_own_is_not_refused_again(t
                     encoding="utf-8")
     findings = validate_file(str(path))
     assert [(d.code, d.message) for d in findings] == [("type", "cannot join list[seat] and list[bool]")]
+
+
+def test_a_zone_misspelt_with_a_capital_is_named_with_the_closest_zone(tmp_path: Path) -> None:
+    path = tmp_path / "game.yaml"
+    text = GAME.replace("NAMED", "as: other").replace("  - {name: stock}\n", "  - {name: stock}\n  - {name: pile}\n")
+    text = text.replace("                        - change: score[player]\n                          by: 1\n",
+                        "                        - {move: all, from: Stock, to: pile}\n")
+    path.write_text(text, encoding="utf-8")
+    (finding,) = validate_file(str(path))
+    assert (finding.code, finding.message, finding.hint) == ("unknown-zone", "unknown zone `Stock`",
+                                                             "did you mean `stock`?")

@@ -57,7 +57,7 @@ def test_a_hand_order_that_cannot_be_worked_out_is_a_warning_located_at_it() -> 
     assert "the hand of p0 cannot be put in `show.hand_order` here: `chosen` is read before" in finding.message
     assert "(seed 1, 2 players, after 0 actions)" in finding.message
     assert finding.location is not None and finding.location.line == 14
-    assert finding.hint is not None and "--human 0 --players 2 --seed 1" in finding.hint
+    assert finding.hint is not None and "--human 0 --bots random --players 2 --seed 1" in finding.hint
     assert "7 other matches too" in finding.hint  # (one finding for the place, the others counted)
     assert report.failing == []  # (the matches themselves played to their end)
 

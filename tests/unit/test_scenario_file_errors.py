@@ -123,3 +123,13 @@ def test_a_ruleset_that_cannot_be_read_beside_the_scenarios_is_skipped_not_count
     result = CliRunner().invoke(cli, ["test", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert result.stdout.endswith(f"(not scenario files, skipped: {tmp_path / 'game.yaml'})\n1 passed, 0 failed\n")
+
+
+def test_a_broken_scenario_file_in_a_folder_is_counted_not_skipped(tmp_path: Path) -> None:
+    # (only a file that reads as a ruleset or a variant is skipped: one without `ruleset:` is a broken scenario)
+    (tmp_path / "a_cases.yaml").write_text(f"ruleset: {RULESET}\nplayers: 4\ncases:\n{GOOD_CASE}", encoding="utf-8")
+    (tmp_path / "b_broken.yaml").write_text(f"players: 4\ncases:\n{GOOD_CASE}", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["test", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "not scenario files" not in result.stdout
+    assert result.stdout.endswith("1 passed, 0 failed, 1 scenario file could not be read (above)\n")

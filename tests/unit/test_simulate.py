@@ -453,3 +453,13 @@ def test_a_hand_that_never_ends_is_stopped_and_named(tmp_path: Path, monkeypatch
         assert "runtime error: hand 1 ran past 30 actions without ending: does it ever end? (the last actions: " in \
             err and "(at hand)" in err, err
     assert "in the match of seed " in err
+
+
+def test_the_usable_cpus_are_no_more_than_a_container_s_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    import interpreter.cli_stats as stats
+    monkeypatch.setattr(stats.os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    monkeypatch.setattr(stats, "_cgroup_share", lambda: 2)  # (a container given two CPUs' worth of time)
+    assert stats.usable_cpus() == 2
+    monkeypatch.setattr(stats, "_cgroup_share", lambda: None)  # (no quota)
+    assert stats.usable_cpus() == 64
+    assert stats.workers_for(0, 3) == 3 and stats.workers_for(0, 1000) == 64 and stats.workers_for(5, 1) == 5

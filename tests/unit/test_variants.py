@@ -94,7 +94,8 @@ def test_removing_a_key_the_base_lacks_is_an_error(tmp_path: Path) -> None:
     assert finding.message == "cannot remove `params.nothing`: the base has no such key"
 
 
-@pytest.mark.parametrize("path", ["hand.phases[0].steps[0].for_each", "hand.phases.0.next", "hand.phases[0]"])
+@pytest.mark.parametrize("path", ["hand.phases[0].steps[0].for_each", "hand.phases.0.next", "hand.phases[0]",
+                                  "hand.phases.0", "phases[0]"])
 def test_removing_a_key_inside_a_list_says_how_to_change_an_item(tmp_path: Path, path: str) -> None:
     (tmp_path / "v.yaml").write_text(
         f"format: 1\nextends: {FILES / 'base.yaml'}\nremove: ['{path}']\n", encoding="utf-8")
