@@ -225,7 +225,9 @@ def _describe(name: str, ruleset: str, game: Game, assignments: tuple[str, ...])
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
                    "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both); the same for A and B.")
-@click.option("--workers", type=Workers(), default=AUTO, show_default=True, metavar="N|auto",
+# (one process unless asked: a comparison starts a pool of workers for each block of matches, and Ctrl-C
+# arriving while one starts may not stop the run; `simulate`, with one pool, plays on every CPU by default)
+@click.option("--workers", type=Workers(), default="1", show_default=True, metavar="N|auto",
               help=WORKERS_HELP)
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where the matches are played: local processes, or Ray tasks (pip install 'ruledeck[ray]').")
