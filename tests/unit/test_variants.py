@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import compile_ruleset, load_ruleset
-from interpreter.errors import RulesetError
+from interpreter.errors import Diagnostic, RulesetError
 from interpreter.source import ScalarNode, SequenceNode, find, to_plain
 from interpreter.variants import load_merged
 
@@ -84,24 +84,25 @@ def test_a_variant_removes_keys_of_the_base_by_dotted_path(tmp_path: Path) -> No
     assert compile_ruleset(tmp_path / "v.yaml").warnings == ()
 
 
-def test_removing_a_key_the_base_lacks_is_an_error(tmp_path: Path) -> None:
-    (tmp_path / "v.yaml").write_text(
-        f"format: 1\nextends: {FILES / 'base.yaml'}\nremove: [params.nothing]\n", encoding="utf-8")
-    with pytest.raises(RulesetError) as raised:
-        load_merged(tmp_path / "v.yaml")
-    (finding,) = raised.value.diagnostics
-    assert finding.code == "extends-remove"
-    assert finding.message == "cannot remove `params.nothing`: the base has no such key"
-
-
-@pytest.mark.parametrize("path", ["hand.phases[0].steps[0].for_each", "hand.phases.0.next", "hand.phases[0]",
-                                  "hand.phases.0", "phases[0]"])
-def test_removing_a_key_inside_a_list_says_how_to_change_an_item(tmp_path: Path, path: str) -> None:
+def _removal_refused(tmp_path: Path, path: str) -> Diagnostic:
+    """The one finding of a variant of base.yaml that removes `path`."""
     (tmp_path / "v.yaml").write_text(
         f"format: 1\nextends: {FILES / 'base.yaml'}\nremove: ['{path}']\n", encoding="utf-8")
     with pytest.raises(RulesetError) as raised:
         load_merged(tmp_path / "v.yaml")
     (finding,) = raised.value.diagnostics
     assert finding.code == "extends-remove"
+    return finding
+
+
+def test_removing_a_key_the_base_lacks_is_an_error(tmp_path: Path) -> None:
+    finding = _removal_refused(tmp_path, "params.nothing")
+    assert finding.message == "cannot remove `params.nothing`: the base has no such key"
+
+
+@pytest.mark.parametrize("path", ["hand.phases[0].steps[0].for_each", "hand.phases.0.next", "hand.phases[0]",
+                                  "hand.phases.0", "phases[0]"])
+def test_removing_a_key_inside_a_list_says_how_to_change_an_item(tmp_path: Path, path: str) -> None:
+    finding = _removal_refused(tmp_path, path)
     assert finding.message == f"cannot remove `{path}`: `remove` reaches keys of mappings only, not the items of a list"
     assert finding.hint is not None and "`changes:`" in finding.hint
