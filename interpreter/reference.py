@@ -107,7 +107,7 @@ A comprehension makes a new list: `[c for c in hand if c.suit == led]` keeps the
 `count(c.suit == trump for c in hand)`, `sum(value(c) for c in hand if c.rank != A)`. There is no
 `x in items: ...` form: a `: ` would end a plain YAML value. A comprehension or quantifier has one `for`:
 for pairs or larger groups of items of one list, use `subsets(items, 2, 2)` (every pair, each in the items'
-order); for an item of each of two lists, put one quantifier inside the other: `any(any(beats(c, d, trump) for d in
+order); for an item of each of two lists, put one quantifier inside the other: `any(any(beats(c, d) for d in
 trick) for c in hand)`.
 
 | form | meaning | example |
