@@ -225,9 +225,7 @@ def _describe(name: str, ruleset: str, game: Game, assignments: tuple[str, ...])
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
                    "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both); the same for A and B.")
-# (one process unless asked: a comparison starts a pool of workers for each block of matches, and Ctrl-C
-# arriving while one starts may not stop the run; `simulate`, with one pool, plays on every CPU by default)
-@click.option("--workers", type=Workers(), default="1", show_default=True, metavar="N|auto",
+@click.option("--workers", type=Workers(), default=AUTO, show_default=True, metavar="N|auto",
               help=WORKERS_HELP)
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where the matches are played: local processes, or Ray tasks (pip install 'ruledeck[ray]').")
@@ -315,19 +313,22 @@ def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend:
                label: str) -> tuple[list[Summary], bool]:
     """Both runs of a comparison, in turns of a block of matches each (so that Ctrl-C leaves pairs to compare),
     with one progress bar; the runs, and whether Ctrl-C stopped them."""
-    from interpreter.runners.simulate import RunInterrupted, new_summary, simulate
+    from interpreter.runners.simulate import new_summary, simulate, worker_pool
 
     runs = [new_summary(job, games) for job in jobs]
     workers = workers_for(workers, games)
-    # A pool of workers is started for each block; Ray, started once per run, plays each side whole.
+    # Local workers play every block, A's and B's, on one pool started once; Ray, started once per run, plays
+    # each side whole.
     block = games if backend == "ray" else max(workers * 10, min(100, -(-games // 10)))
+    pooled = backend != "ray" and workers > 1
     try:
-        with progress_bar(2 * games, label) as bar:
+        with progress_bar(2 * games, label) as bar, \
+                (worker_pool(jobs, workers) if pooled else contextlib.nullcontext()) as pool:
             while len(runs[1].records) < games:
                 size = min(block, games - len(runs[1].records))
                 for job, run in zip(jobs, runs, strict=True):
                     simulate(job, games=size, seed=seed, workers=workers, progress=bar.update, backend=backend,
-                             address=address, summary=run)
-    except RunInterrupted:
+                             address=address, summary=run, pool=pool)
+    except KeyboardInterrupt:  # (a RunInterrupted, or Ctrl-C between two blocks: the pairs finished compare)
         return runs, True
     return runs, False

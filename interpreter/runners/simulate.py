@@ -3,13 +3,15 @@ same whatever the number of worker processes."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import multiprocessing
 import os
 import shlex
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
@@ -131,18 +133,23 @@ def set_aside() -> None:
 
 
 def simulate(job: Job, *, games: int, seed: int, workers: int, progress: Callable[[int], None] | None = None,
-             backend: str = "local", address: str | None = None, summary: Summary | None = None) -> Summary:
+             backend: str = "local", address: str | None = None, summary: Summary | None = None,
+             pool: WorkerPool | None = None) -> Summary:
     """Play `games` matches and gather their statistics: in this process, in `workers` local processes, or
     with `backend="ray"` as Ray tasks (on the cluster at `address`, or a local Ray with `workers` CPUs). The
     matches are put in seed order whatever order they finish in. A `summary` given is added to: its matches
-    are the run's first ones, and these are the next `games`. Ctrl-C raises RunInterrupted with the matches
-    that finished."""
+    are the run's first ones, and these are the next `games`. A `pool` given (`worker_pool`) plays them on its
+    workers, which it keeps for the next runs (a comparison's blocks). Ctrl-C raises RunInterrupted with the
+    matches that finished."""
     if summary is None:
         summary = new_summary(job, games)
     first = len(summary.records)
     seeds = [match_seed(seed, number) for number in range(first, first + games)]
     try:
-        _outcomes(job, seeds, workers, backend, address, progress, summary.add)
+        if pool is not None and backend != "ray":
+            pool.play(job, seeds, progress, summary.add)
+        else:
+            _outcomes(job, seeds, workers, backend, address, progress, summary.add)
     except KeyboardInterrupt:
         raise RunInterrupted(summary) from None
     return summary
@@ -211,7 +218,30 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
             if not managed:
                 gc.unfreeze()
         return
-    _game(job.ruleset, job.params)  # loaded once here: workers started by fork find it loaded (see `loaded`)
+    with worker_pool([job], workers) as pool:
+        pool.play(job, seeds, progress, collect)
+
+
+class WorkerPool:
+    """Local worker processes for the runs of some jobs (`worker_pool`), kept from one run to the next: a
+    comparison plays its blocks of matches, A's and B's in turns, on one pool, started once."""
+
+    def __init__(self, executor: ProcessPoolExecutor, workers: int) -> None:
+        self.executor = executor
+        self.workers = workers
+
+    def play(self, job: Job, seeds: list[int], progress: Callable[[int], None] | None,
+             collect: Callable[[MatchRecord], None]) -> None:
+        """The matches of `seeds` on the workers, each record given to `collect` in seed order."""
+        _pooled(self.executor, job, seeds, self.workers, collect, progress or (lambda count: None))
+
+
+@contextlib.contextmanager
+def worker_pool(jobs: list[Job], workers: int) -> Iterator[WorkerPool]:
+    """A pool of `workers` local processes for the runs of `jobs`, stopped at the end of the block: at once,
+    with the matches not played, when the block ends by an exception (Ctrl-C)."""
+    for job in jobs:  # (loaded once here: workers started by fork find them loaded, see `loaded`)
+        _game(job.ruleset, job.params)
     # What this process holds is set aside from garbage collection while the workers are started: a worker's
     # collections then leave the memory it shares with this process alone, instead of copying it page by page
     # (measured: 5-10% of a worker's time on a run of a thousand short matches). Not when the caller has set
@@ -219,16 +249,19 @@ def _outcomes(job: Job, seeds: list[int], workers: int, backend: str, address: s
     managed = gc.get_freeze_count() > 0
     if not managed:
         gc.freeze()
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    # (the processes this one had before: any started since is the pool's, even one that Ctrl-C caught being
+    # started, before the pool counted it)
+    before = set(multiprocessing.active_children())
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
     try:
-        _pooled(pool, job, seeds, workers, collect, done)
+        yield WorkerPool(executor, workers)
     except BaseException:  # interrupted (Ctrl-C) or failed: stop at once, leaving no worker behind
-        _stop(pool)
+        _stop(executor, before)
         raise
     finally:
         if not managed:
             gc.unfreeze()
-    pool.shutdown()
+    executor.shutdown()
 
 
 def _pooled(pool: ProcessPoolExecutor, job: Job, seeds: list[int], workers: int,
@@ -286,12 +319,16 @@ def _start_worker() -> None:
     watch_parent()
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def _stop(pool: ProcessPoolExecutor, before: set[Any]) -> None:
     """End the worker processes now, and with them the matches not played: `shutdown` alone waits for every
     match queued, and so would the end of the program. The pool then finds its workers gone and fails what was
     queued; nothing is cancelled (CPython's pool may fail with a traceback in its own thread when a result
-    arrives for a future just cancelled)."""
+    arrives for a future just cancelled). A process started since `before` (the processes there were before
+    the pool) that the pool does not list yet, caught by Ctrl-C as it started, is ended too: it would wait for
+    work, and the end of the program would wait for it."""
     workers = list((getattr(pool, "_processes", None) or {}).values())  # (no public way before Python 3.14)
+    workers += [process for process in multiprocessing.active_children()
+                if process not in before and process not in workers]
     for process in workers:
         process.terminate()
     pool.shutdown(wait=False)
