@@ -645,6 +645,15 @@ def _same_items(value: tuple[Any, ...], allowed: Any) -> tuple[Any, ...]:
                  and Counter(other) == wanted), value)
 
 
+def allows(state: State, pending: Pending, option: Option, action: Action) -> bool:
+    """Whether the clauses of `option` allow `action` as the state stands (RulesetRuntimeError where they fail)."""
+    try:
+        _check_option(state, pending, option, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
 def _check_option(state: State, pending: Pending, option: Option, action: Action) -> Bindings:
     bindings = dict(pending.bindings)
     if option.kind == "choose":

@@ -17,8 +17,15 @@ would let a seat follow its own card there; the engine's rulesets do not.)
 
 A decision of another seat is a fact every seat knows, which that seat's cards must allow: a deal in which the
 seat to act has no legal action is drawn again (a seat that must lead a given card, so holds it; a seat asked
-to play only when it holds a card that may be played). Other facts play has shown (a suit a seat did not
-follow) are not.
+to play only when it holds a card that may be played). A card another seat played or discarded in sight shows
+what its hand does not hold (`Knowledge._shown_by_play`): a card that, held beside the one played and the
+cards known to be there, would have made that play illegal (a card of the suit led, when it did not follow; a
+card that beats the trick, when it did not head it) is not there, until the hand takes in a card the seat does
+not see; a deal puts none of those cards there (`absent`). Asked only of a card option whose rules read what
+every seat sees and the hand the card came from (`_reads_what_all_see`), so that the seat learns nothing that
+the rules do not show it; and only as "this card would forbid that play", which holds for the rules of play
+that forbid a card when the hand holds another (follow, trump, head the trick, the lowest first), not for a
+rule about how many cards the hand holds, which the test, on a hand of two or three cards, does not ask.
 
 Nor are facts the rules keep true by themselves (four of a rank laid down as soon as a seat holds them): a deal
 may give another seat four of a rank it would have laid down, and play on it may reach a position the real game
@@ -33,17 +40,21 @@ followed from the first time it is asked, starting from what the seat sees then.
 from __future__ import annotations
 
 import random
+import re
 import weakref
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from interpreter.engine.decisions import allows
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.observation import sees_variable, sees_zone
 from interpreter.engine.shuffling import shuffle
 from interpreter.engine.zones import ZoneKey
+from interpreter.source import find, parse_yaml_path, scalar
 
 if TYPE_CHECKING:
+    from interpreter.actions import Action
     from interpreter.engine.game import Game
     from interpreter.engine.state import State
 
@@ -62,6 +73,10 @@ class Knowledge:
         self.consumed = consumed  # how many of the match's events the copy has been through
         self.last = last  # the last of them (to tell that a state is the same match, further on)
         self.known: dict[ZoneKey, Counter[int]] = {}
+        # For zones the seat cannot see, the cards play has shown they do not hold (see `_shown_by_play`), and
+        # the plays not yet asked what they show: worked out only when a deal needs them (`resolved`).
+        self.absent: dict[ZoneKey, set[int]] = {}
+        self.plays: list[_Play] = []
         # The copy's zones as the seat sees them after the last event played (`_snapshot`): the copy changes only
         # by the events it plays, so this is also what the next event starts from.
         self.snapshot: _Snapshot | None = None
@@ -104,6 +119,8 @@ class Knowledge:
                 before = self.snapshot if self.snapshot is not None else _snapshot(replica, self.seat, self.sight)
                 self.snapshot = None  # (until the event is played and followed)
                 if kind == "action":
+                    if event[1].seat != self.seat and self.seat not in event[2]:
+                        self._shown_by_play(replica, event[1], before)
                     replica.apply(event[1])
                 else:  # (a shuffle's order, the card dealt first, first; or the value picked)
                     replica.apply_chance(event[2])
@@ -118,6 +135,8 @@ class Knowledge:
                     if later[0] == "reveal":
                         named.update(_named_cards(later[1], kinds))
                 after = _snapshot(replica, self.seat, self.sight)
+                if self.absent or self.plays:
+                    self._keep_absent(before, after, named)
                 self._follow(before, after, named)
                 self.snapshot = after
         except Exception:  # (a state that was not played from its start: see from_now)
@@ -151,6 +170,175 @@ class Knowledge:
                 known.pop(key, None)
             return
         _reckon(known, changed, lost, gained, before, after, named)
+
+
+    def _shown_by_play(self, replica: State, action: Action, before: _Snapshot) -> None:
+        """A card another seat plays or discards in sight, from a zone this seat cannot see: kept (with a copy of
+        the state at the decision) to ask, when a deal needs it, which cards would have made it illegal."""
+        pending = replica.pending
+        if pending is None or action.card < 0 or action.kind not in ("play", "discard"):
+            return
+        options = [option for option in pending.options if option.kind == action.kind and option.source is not None]
+        if len(options) != 1 or options[0].breakable or not options[0].clauses:
+            return  # (a card that might come from two zones; a rule that may be broken; no rule at all)
+        option = options[0]
+        source = option.source
+        assert source is not None
+        try:
+            owner = replica.cards.owner(replica, source, pending.bindings)
+        except (RulesetRuntimeError, KeyError, TypeError, ValueError):
+            return
+        key = (source.name, owner)
+        cards_b, seen_b, up_b = before
+        if seen_b.get(key, True) or not _reads_what_all_see(replica.game, option, source.name):
+            return
+        shown = sorted([*up_b.get(key, ()), *self.known.get(key, Counter()).elements()])
+        if action.card not in shown:
+            shown.append(action.card)
+        # (the cards it may hold: those of the zones the seat cannot see, but the face-up ones and those it knows
+        # to be elsewhere)
+        elsewhere = {card for other, cards in up_b.items() for card in cards} | \
+            {card for other, known in self.known.items() if other != key for card in known}
+        candidates = sorted({card for other, cards in cards_b.items() if other != key and not seen_b[other]
+                             for card in cards} - set(shown) - elsewhere)
+        if candidates:
+            self.plays.append(_Play(replica.clone(), action, option, key, shown, candidates))
+
+    def resolved(self) -> Knowledge:
+        """This knowledge with what the plays kept have shown worked out."""
+        for play in self.plays:
+            self._learn(play)
+        self.plays = []
+        return self
+
+    def _learn(self, play: _Play) -> None:
+        """The cards that, held beside the card played and those known to be in its zone, would have made the play
+        illegal: not in that zone."""
+        absent = self.absent.get(play.key, set())
+        candidates = [card for card in play.candidates if card not in absent]
+        if not candidates or _allows(play, play.shown) is not True:
+            return
+        found = {card for card in candidates if _allows(play, [*play.shown, card]) is False}
+        if found:
+            self.absent[play.key] = absent | found
+
+    def _keep_absent(self, before: _Snapshot, after: _Snapshot, named: Counter[int]) -> None:
+        """After an event: a zone that took in a card this seat did not see may now hold any card (what play had
+        shown of it is forgotten); the cards it saw arrive there are no longer absent."""
+        watched = {*self.absent, *(play.key for play in self.plays)}
+        for key in watched:
+            was, now = before[0].get(key, []), after[0].get(key, [])
+            if was == now:
+                continue
+            gained = _difference(was, now)[1]
+            if not gained:
+                continue
+            if after[1].get(key, True) or any(not _sees(after, key, card) and named[card] <= 0 for card in gained):
+                self.absent.pop(key, None)
+                self.plays = [play for play in self.plays if play.key != key]
+            else:
+                for play in [play for play in self.plays if play.key == key]:
+                    self._learn(play)
+                self.plays = [play for play in self.plays if play.key != key]
+                if key in self.absent:
+                    self.absent[key] -= set(gained)
+
+
+class _Play(NamedTuple):
+    """A card played in sight of the seat from a zone it cannot see: the state at its decision (a copy), the
+    action and its option, the zone, the cards known to be there beside it, and the cards that may be."""
+
+    state: State
+    action: Action
+    option: Any
+    key: ZoneKey
+    shown: list[int]
+    candidates: list[int]
+
+
+def _allows(play: _Play, held: list[int]) -> bool | None:
+    """Whether the rules allow the play with its zone holding `held` (its own cards given back after); None when
+    they fail on it."""
+    state, action, option = play.state, play.action, play.option
+    name, owner = play.key
+    values = state.values
+    place: Any = values if owner < 0 else values[name]
+    index: Any = name if owner < 0 else owner
+    kept = place[index]
+    place[index] = held
+    pending = state.pending
+    assert pending is not None
+    try:
+        if option.card_filter is not None:  # (the clauses at once, as the legal set tests them)
+            return action.card in option.card_filter(values, dict(pending.bindings), list(dict.fromkeys(held)))
+        return allows(state, pending, option, action)
+    except Exception:  # (the rules fail on so few cards: nothing is learnt)
+        return None
+    finally:
+        place[index] = kept
+
+
+# Per game, each card option (by its place in the ruleset) -> whether its rules read only what every seat sees
+# and the zone its card comes from.
+_PUBLIC_RULES: weakref.WeakKeyDictionary[Game, dict[str, bool]] = weakref.WeakKeyDictionary()
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _reads_what_all_see(game: Game, option: Any, source: str) -> bool:
+    """Whether the rules of a card option read nothing a seat may not see but the zone the card comes from: no
+    other zone or variable that is not public (through the definitions they use), nor `placed_by`. Read from the
+    rules' text (a name inside a quoted text counts too: the answer errs towards no)."""
+    found = _PUBLIC_RULES.setdefault(game, {})
+    answer = found.get(option.where)
+    if answer is None:
+        answer = found[option.where] = _reads_only_public(game, option, source)
+    return answer
+
+
+def _reads_only_public(game: Game, option: Any, source: str) -> bool:
+    ruleset = game.ruleset
+    texts: list[str] = []
+    for clause in option.clauses:
+        for expression in (clause.rule, clause.prefers, clause.breakable):
+            if expression is None:
+                continue
+            node = find(ruleset.tree, parse_yaml_path(expression.where.split("#")[0]))
+            text = scalar(node) if node is not None else None
+            if not isinstance(text, str):
+                return False  # (a rule whose text is not found: no answer, so no)
+            texts.append(text)
+    definitions = _definition_texts(ruleset.tree)
+    names: set[str] = set()
+    pending = [word for text in texts for word in _WORD.findall(text)]
+    while pending:
+        word = pending.pop()
+        if word in names:
+            continue
+        names.add(word)
+        if word in definitions:
+            pending.extend(_WORD.findall(definitions[word]))
+    if "placed_by" in names:
+        return False
+    for name in names:
+        zone = ruleset.zones.get(name)
+        if zone is not None and zone.visibility != "public" and name != source:
+            return False
+        variable = ruleset.variables.get(name)  # (as the checker tells a value not every seat sees)
+        if variable is not None and variable.visibility != "public" and (
+                variable.per != "table" or variable.visibility == "nobody"):
+            return False
+    return True
+
+
+def _definition_texts(tree: Any) -> dict[str, str]:
+    """Each definition's name and the text of its body."""
+    define = find(tree, ("define",))
+    found: dict[str, str] = {}
+    for name, body in getattr(define, "entries", {}).items():
+        text = scalar(body)
+        if isinstance(text, str):
+            found[str(name).split("(")[0].strip()] = text
+    return found
 
 
 def _reckon(known: dict[ZoneKey, Counter[int]], changed: list[ZoneKey], lost: dict[ZoneKey, Counter[int]],
@@ -320,20 +508,25 @@ _FOLLOWERS: weakref.WeakKeyDictionary[Game, list[Knowledge]] = weakref.WeakKeyDi
 
 def knowledge(state: State, seat: int) -> dict[ZoneKey, Counter[int]]:
     """For each zone `seat` cannot see, the cards it knows are there (beyond the face-up ones)."""
+    return follower_of(state, seat).known
+
+
+def follower_of(state: State, seat: int) -> Knowledge:
+    """What `seat` knows of the cards it cannot see, followed up to `state`."""
     kept = _FOLLOWERS.setdefault(state.game, [])
     for index, follower in enumerate(kept):
         if follower.seat == seat and follower.seed == state.seed and follower.follows(state):
             kept.pop(index)
             if follower.catch_up(state):
                 kept.insert(0, follower)
-                return follower.known
+                return follower
             break
     follower = Knowledge.from_start(state, seat)
     if not follower.catch_up(state):
         follower = Knowledge.from_now(state, seat)
     kept.insert(0, follower)
     del kept[_KEPT:]
-    return follower.known
+    return follower
 
 
 _REDEALS = 100  # the deals tried for a decision of another seat that must stay possible (see `resample`)
@@ -347,10 +540,10 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     still open name cards drawn again from what they now hold. When another seat is to act, its decision is a
     fact every seat knows, which its cards must allow (the holder of a given card leads it): a deal
     that leaves it no legal action is drawn again (up to `_REDEALS` deals; the last is kept)."""
-    known = knowledge(state, seat)
+    follower = follower_of(state, seat).resolved()
     pending = state.pending
     for _ in range(_REDEALS):
-        trial = _dealt_again(state, seat, rng, known)
+        trial = _dealt_again(state, seat, rng, follower.known, follower.absent)
         if pending is None or pending.seat == seat or _can_act(trial):
             break
     return trial
@@ -364,12 +557,16 @@ def _can_act(trial: State) -> bool:
         return False
 
 
-def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKey, Counter[int]]) -> State:
-    """One deal of `resample`."""
+def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKey, Counter[int]],
+                 absent: dict[ZoneKey, set[int]] | None = None) -> State:
+    """One deal of `resample`: a zone that play has shown lacks some cards (`absent`) is dealt first, from the
+    other cards (each such zone is then dealt as a deal conditioned on it alone would be; when the cards left
+    cannot fill it, it takes what is left)."""
     trial = state.clone()
     trial.rng = random.Random(rng.getrandbits(64))
     trial.hand_end_hook = state.hand_end_hook
     places: list[tuple[list[int], list[int], list[int]]] = []
+    barred: dict[int, set[int]] = {}  # a place's index -> the cards it may not be dealt
     pool: list[int] = []
     for name, zone in state.game.ruleset.zones.items():
         if zone.kind == "melds":
@@ -379,6 +576,9 @@ def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKe
         for cards, owner in instances:
             if not cards or sees_zone(state, zone, owner, seat):
                 continue
+            banned = absent.get((name, owner)) if absent else None
+            if banned:
+                barred[len(places)] = banned  # (the place appended next)
             if not trial.face_up.cards.get((name, owner)) and not known.get((name, owner)):
                 # (no card of it face up, none known to be in it, as with most zones: every place is dealt again)
                 pool.extend(cards)
@@ -392,6 +592,7 @@ def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKe
                 else:
                     free.append(index)
             if not free:
+                barred.pop(len(places), None)
                 continue
             loose = Counter(cards[index] for index in free)
             kept = known.get((name, owner), Counter()) & loose
@@ -399,10 +600,22 @@ def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKe
             places.append((cards, free, sorted(kept.elements())))
     pool.sort()  # (what the seat does not know, in an order that does not depend on where the cards are)
     shuffle(rng, pool)
+    first: dict[int, list[int]] = {}  # the cards dealt first to the places play has shown lack some
+    for index, banned in barred.items():
+        wanted = len(places[index][1]) - len(places[index][2])
+        chosen = [place for place, card in enumerate(pool) if card not in banned][:wanted]
+        if len(chosen) < wanted:  # (the other cards cannot fill it: it takes what is left too)
+            chosen += [place for place in range(len(pool)) if place not in chosen][:wanted - len(chosen)]
+        first[index] = [pool[place] for place in chosen]
+        for place in sorted(chosen, reverse=True):
+            del pool[place]
     exchanged: dict[int, list[int]] = {}  # each card dealt again -> the cards dealt in its places
-    for cards, free, stays in places:
-        dealt = stays + pool[:len(free) - len(stays)]
-        del pool[:len(free) - len(stays)]
+    for number, (cards, free, stays) in enumerate(places):
+        dealt = first.get(number)
+        if dealt is None:
+            dealt = pool[:len(free) - len(stays)]
+            del pool[:len(free) - len(stays)]
+        dealt = stays + dealt
         shuffle(rng, dealt)
         for index, card in zip(free, dealt, strict=True):
             exchanged.setdefault(cards[index], []).append(card)
