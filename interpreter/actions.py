@@ -15,8 +15,9 @@
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from interpreter.cards import Deck
@@ -82,15 +83,20 @@ class Action(NamedTuple):
         return f" {MELD_JOIN} ".join(shown)
 
     @staticmethod
-    def parse(text: str, deck: Deck, kinds: Mapping[tuple[str, str], str] | None = None) -> Action:
-        """The action a canonical text names (`kinds` as for `text`). Raises ActionSyntaxError saying what is
-        wrong."""
+    def parse(text: str, deck: Deck, kinds: Mapping[tuple[str, str], str] | None = None,
+              offered: Collection[str] = ()) -> Action:
+        """The action a canonical text names (`kinds` as for `text`; `offered`: the kinds of action the game
+        has, which a misspelt kind is told). Raises ActionSyntaxError saying what is wrong."""
         words = text.split()
         if len(words) < 3 or not words[0].startswith("p") or not words[0][1:].isdigit():
             raise ActionSyntaxError(f"{text!r} is not an action: expected e.g. `p2 play AH` or `p0 choose pass`")
         seat, kind = int(words[0][1:]), words[1]
         if kind not in KINDS:
-            raise ActionSyntaxError(f"{text!r}: unknown action kind {kind!r}; kinds: {', '.join(KINDS)}")
+            listed = [name for name in KINDS if name in offered] or list(KINDS)
+            close = difflib.get_close_matches(kind, listed, n=1, cutoff=0.6)
+            meant = f" (did you mean `{close[0]}`?)" if close else ""
+            raise ActionSyntaxError(f"{text!r}: unknown action kind {kind!r}{meant}; "
+                                    f"{'this game has' if offered else 'kinds:'} {', '.join(listed)}")
         if kind in CARD_KINDS:
             if len(words) != 3:
                 raise ActionSyntaxError(f"{text!r}: `{kind}` takes one card, e.g. `p{seat} {kind} AH`")

@@ -169,6 +169,7 @@ class Program:
     reseats: bool = False  # a `seating` step may move the seats: the order round the table is read from the state
     # (choice, argument) -> `card`, `rank` or `suit` for an argument shown by name ("" or absent: as it is)
     choice_kinds: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    action_kinds: frozenset[str] = frozenset()  # the kinds of action some option of the game offers
 
 
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
@@ -186,6 +187,7 @@ class _Builder:
         self.simultaneous = False
         self.reseats = False
         self.choice_kinds: dict[tuple[str, str], str] = {}
+        self.action_kinds: set[str] = set()
         self.zones = ruleset.zones
         self.variables = ruleset.variables
 
@@ -319,6 +321,7 @@ class _Builder:
     def option(self, node: MappingNode, path: Path) -> Option:
         e = node.entries
         kind = next(k for k in ("choose", "play", "discard", "draw", "take", "meld", "add") if k in e)
+        self.action_kinds.add(kind)
         source = None if kind == "choose" else self.ref(e[kind], (*path, kind))
         arguments: tuple[tuple[str, Expr], ...] = ()
         if kind == "choose" and isinstance(e.get("args"), MappingNode):
@@ -381,6 +384,7 @@ class _Builder:
         source = str(_scalar(e.get("from")) or "hand")
         where = yaml_path(p)
         # Playing to a trick is a `play` option from the player's own zone to the trick.
+        self.action_kinds.add("play")
         option = Option("play", source, where, Ref(source, None, True, where), zone, (),
                         self.clauses(e["legal"], (*p, "legal")),
                         card_filter=self.expressions.get(yaml_path((*p, "legal")) + "#filter"))
@@ -494,6 +498,7 @@ def build_program(ruleset: Ruleset) -> Program:
         ends_when=builder.expr(entries.get("ends_when"), ("match", "ends_when")),
         result=builder.required(entries["result"], ("match", "result")), initial=initial,
         has_simultaneous_rounds=builder.simultaneous, choice_kinds=builder.choice_kinds, reseats=builder.reseats,
+        action_kinds=frozenset(builder.action_kinds),
     )
 
 

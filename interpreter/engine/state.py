@@ -456,7 +456,7 @@ class State:
         return self.game.action_text(action)
 
     def parse_action(self, text: str) -> Action:
-        return Action.parse(text, self.game.deck, self.game.program.choice_kinds)
+        return Action.parse(text, self.game.deck, self.game.program.choice_kinds, self.game.program.action_kinds)
 
     def _action(self, action: Action | str) -> Action:
         if isinstance(action, str):

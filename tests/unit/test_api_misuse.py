@@ -36,6 +36,21 @@ def test_an_action_that_is_neither_an_action_nor_its_text_is_refused(given: Any)
     assert state.is_legal(given) is False and state.observation(0) == before
 
 
+@pytest.mark.parametrize(("ruleset", "text", "message"), [
+    ("bourre.yaml", "p1 plya 5H", "unknown action kind 'plya' (did you mean `play`?); this game has play, choose, "
+                                  "discard"),
+    ("burraco.yaml", "p1 plya 5H", "unknown action kind 'plya'; this game has discard, draw, take, meld, add"),
+    ("burraco.yaml", "p1 dicsard 5H", "unknown action kind 'dicsard' (did you mean `discard`?); this game has "),
+])
+def test_a_misspelt_kind_of_action_is_told_the_kinds_of_the_game(ruleset: str, text: str, message: str) -> None:
+    state = load_ruleset(ROOT / "rulesets" / ruleset).new_initial_state(seed=0, players=4)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    with pytest.raises(ActionSyntaxError) as raised:
+        state.apply(text)
+    assert message in str(raised.value)
+
+
 def test_an_action_naming_a_card_the_deck_does_not_have_is_refused() -> None:
     state = _at_first_decision()
     for given in (Action(state.current_player, "play", card=99), Action(state.current_player, "play", card=-5),

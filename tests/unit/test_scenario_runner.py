@@ -44,7 +44,8 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("start: {phase: declare, variables: {pott: 3}}", "the ruleset has no variable 'pott' (did you mean `pot`?)"),
     # a misspelt action is a mistake of the case, not an action the rules refuse (as in `legal` and `refused`)
     ("steps: [p1 chose pass]", "step 1 (p1 chose pass): the text is not an action of this game: 'p1 chose pass': "
-                               "unknown action kind 'chose'"),
+                               "unknown action kind 'chose' (did you mean `choose`?); this game has play, choose, "
+                               "discard"),
     ("steps: [p1 play 9S]", "step 1 (p1 play 9S): refused: "),
     ("start: {phase: declare, zones: {hand: {p1: [AS, KX]}}}", "hand[p1]: "),
     ("start: {phase: declare, zones: {stock: 3}}", "stock: expected a list of cards, not 3"),
@@ -84,7 +85,7 @@ def test_a_badly_written_case_fails_alone_saying_what_is_wrong(tmp_path: Path, c
 
 @pytest.mark.parametrize(("refused", "parsed"), [
     ('{action: "p1 chose pass", reason: ""}',  # an empty reason accepts any refusal
-     "'p1 chose pass': unknown action kind 'chose'; kinds: play, choose"),
+     "'p1 chose pass': unknown action kind 'chose' (did you mean `choose`?); this game has play, choose, discard"),
     ('{action: "p1 chosee pass", reason: "a"}',  # "a" is in the parser's message
      "'p1 chosee pass': unknown action kind 'chosee'"),
     ('{action: "p1 play ZZ", reason: "ZZ"}', "'p1 play ZZ': 'ZZ' is not a card of this deck"),
