@@ -21,11 +21,16 @@ to play only when it holds a card that may be played). A card another seat playe
 what its hand does not hold (`Knowledge._shown_by_play`): a card that, held beside the one played and the
 cards known to be there, would have made that play illegal (a card of the suit led, when it did not follow; a
 card that beats the trick, when it did not head it) is not there, until the hand takes in a card the seat does
-not see; a deal puts none of those cards there (`absent`). Asked only of a card option whose rules read what
-every seat sees and the hand the card came from (`_reads_what_all_see`), so that the seat learns nothing that
-the rules do not show it; and only as "this card would forbid that play", which holds for the rules of play
-that forbid a card when the hand holds another (follow, trump, head the trick, the lowest first), not for a
-rule about how many cards the hand holds, which the test, on a hand of two or three cards, does not ask.
+not see; a deal puts none of those cards there (`absent`) when a deal can. Every card the seat cannot place is
+asked, wherever it lies. Asked only of a card option whose rules read nothing the seat does not see but that
+hand, as its own seat's (`_names_read`: no other hidden zone or variable, no other seat's hand, no name a step
+bound around the decision), so that the seat learns nothing the rules do not show it. The test rests on the
+rules forbidding a play with any hand that holds a card which forbids it in a small hand (the rules of play:
+follow, trump, head the trick, the lowest first, "only when nothing else"); a rule that frees a play when the
+hand holds more (`or AS in hand`) breaks that, and once fuller hands drawn from the cards the seat cannot
+place show it (`_stricter_with_more`), that option's plays show nothing more to the seat and what they seemed
+to show is forgotten. That check draws a few hands, not every one: a rule freed only by a rare combination of
+cards may go unnoticed, and a deal may then keep a card from a hand that holds it.
 
 Nor are facts the rules keep true by themselves (four of a rank laid down as soon as a seat holds them): a deal
 may give another seat four of a rank it would have laid down, and play on it may reach a position the real game
@@ -39,6 +44,7 @@ followed from the first time it is asked, starting from what the seat sees then.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import weakref
@@ -77,6 +83,9 @@ class Knowledge:
         # the plays not yet asked what they show: worked out only when a deal needs them (`resolved`).
         self.absent: dict[ZoneKey, set[int]] = {}
         self.plays: list[_Play] = []
+        # The card options (by their place in the ruleset) whose rules were found to allow a play with more cards
+        # that they forbid with fewer (see `_stricter_with_more`): nothing is learnt from them.
+        self.unlearnt: set[str] = set()
         # The copy's zones as the seat sees them after the last event played (`_snapshot`): the copy changes only
         # by the events it plays, so this is also what the next event starts from.
         self.snapshot: _Snapshot | None = None
@@ -120,7 +129,8 @@ class Knowledge:
                 self.snapshot = None  # (until the event is played and followed)
                 if kind == "action":
                     if event[1].seat != self.seat and self.seat not in event[2]:
-                        self._shown_by_play(replica, event[1], before)
+                        with contextlib.suppress(Exception):  # (a bonus: a failure loses only what it shows)
+                            self._shown_by_play(replica, event[1], before)
                     replica.apply(event[1])
                 else:  # (a shuffle's order, the card dealt first, first; or the value picked)
                     replica.apply_chance(event[2])
@@ -171,7 +181,6 @@ class Knowledge:
             return
         _reckon(known, changed, lost, gained, before, after, named)
 
-
     def _shown_by_play(self, replica: State, action: Action, before: _Snapshot) -> None:
         """A card another seat plays or discards in sight, from a zone this seat cannot see: kept (with a copy of
         the state at the decision) to ask, when a deal needs it, which cards would have made it illegal."""
@@ -190,19 +199,22 @@ class Knowledge:
             return
         key = (source.name, owner)
         cards_b, seen_b, up_b = before
-        if seen_b.get(key, True) or not _reads_what_all_see(replica.game, option, source.name):
+        if seen_b.get(key, True):
             return
+        names = _names_read(replica.game, option, source.name)
+        if names is None or names & (set(pending.bindings) - _PUBLIC_BINDINGS):
+            return  # (its rules read what the seat may not see, or a name a step bound around the decision)
         shown = sorted([*up_b.get(key, ()), *self.known.get(key, Counter()).elements()])
         if action.card not in shown:
             shown.append(action.card)
-        # (the cards it may hold: those of the zones the seat cannot see, but the face-up ones and those it knows
-        # to be elsewhere)
+        # (the cards it may hold: those of the zones the seat cannot see, its own among them, but the face-up ones
+        # and those it knows to be elsewhere: what the seat cannot place, whichever zone holds them)
         elsewhere = {card for other, cards in up_b.items() for card in cards} | \
             {card for other, known in self.known.items() if other != key for card in known}
-        candidates = sorted({card for other, cards in cards_b.items() if other != key and not seen_b[other]
-                             for card in cards} - set(shown) - elsewhere)
+        candidates = sorted({card for other, cards in cards_b.items() if not seen_b[other] for card in cards}
+                            - set(shown) - elsewhere)
         if candidates:
-            self.plays.append(_Play(replica.clone(), action, option, key, shown, candidates))
+            self.plays.append(_Play(replica.clone(), action, option, key, shown, candidates, len(cards_b[key])))
 
     def resolved(self) -> Knowledge:
         """This knowledge with what the plays kept have shown worked out."""
@@ -213,14 +225,22 @@ class Knowledge:
 
     def _learn(self, play: _Play) -> None:
         """The cards that, held beside the card played and those known to be in its zone, would have made the play
-        illegal: not in that zone."""
+        illegal: not in that zone, when its rules forbid the play with those cards and more besides (see
+        `_stricter_with_more`)."""
+        if play.option.where in self.unlearnt:
+            return
         absent = self.absent.get(play.key, set())
         candidates = [card for card in play.candidates if card not in absent]
         if not candidates or _allows(play, play.shown) is not True:
             return
         found = {card for card in candidates if _allows(play, [*play.shown, card]) is False}
-        if found:
-            self.absent[play.key] = absent | found
+        if not found:
+            return
+        if not _stricter_with_more(play, sorted(found)):  # (and what its earlier plays seemed to show goes too)
+            self.unlearnt.add(play.option.where)
+            self.absent.clear()
+            return
+        self.absent[play.key] = absent | found
 
     def _keep_absent(self, before: _Snapshot, after: _Snapshot, named: Counter[int]) -> None:
         """After an event: a zone that took in a card this seat did not see may now hold any card (what play had
@@ -254,6 +274,34 @@ class _Play(NamedTuple):
     key: ZoneKey
     shown: list[int]
     candidates: list[int]
+    size: int  # the cards in the zone then
+
+
+# The names the engine binds around a decision that every seat sees (the seat deciding, the seats still to play to
+# the trick, the winner of the last trick, ...); a name a step binds (`for_each`'s `as:`) may hold anything.
+_PUBLIC_BINDINGS = frozenset({"player", "to_play", "winner", "round", "receiver"})
+_FILLS = 3  # the hands of the zone's size tried for each card found, in `_stricter_with_more`
+
+
+def _stricter_with_more(play: _Play, found: list[int]) -> bool:
+    """Whether the rules, which forbid the play beside each card `found` (and the cards known to be in the
+    zone), also forbid it beside those and other cards it might hold, filling the zone to its size: the test
+    the inference rests on, that a card which forbids a play in a small hand forbids it in any hand holding it
+    (the rules of play that forbid a card when the hand holds another). A rule that frees a play when the hand
+    holds some card (`or AS in hand`) fails it on a hand that holds that card, and the play is then taken to
+    show nothing. Tried on a few hands drawn from the cards the seat cannot place, in an order fixed by those
+    cards alone (so two states the seat cannot tell apart learn alike)."""
+    spare = play.size - len(play.shown) - 1
+    if spare <= 0:
+        return True
+    draw = random.Random(len(play.candidates) * 1_000_003 + sum(play.candidates))
+    for card in found:
+        others = [other for other in play.candidates if other != card]
+        for _ in range(_FILLS):
+            fill = draw.sample(others, min(spare, len(others)))
+            if _allows(play, [*play.shown, card, *fill]) is True:
+                return False
+    return True
 
 
 def _allows(play: _Play, held: list[int]) -> bool | None:
@@ -278,24 +326,24 @@ def _allows(play: _Play, held: list[int]) -> bool | None:
         place[index] = kept
 
 
-# Per game, each card option (by its place in the ruleset) -> whether its rules read only what every seat sees
-# and the zone its card comes from.
-_PUBLIC_RULES: weakref.WeakKeyDictionary[Game, dict[str, bool]] = weakref.WeakKeyDictionary()
+# Per game, each card option (by its place in the ruleset) -> the names its rules read, or None when they read
+# what a seat may not see besides the zone its card comes from.
+_RULES_READ: weakref.WeakKeyDictionary[Game, dict[str, frozenset[str] | None]] = weakref.WeakKeyDictionary()
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
-def _reads_what_all_see(game: Game, option: Any, source: str) -> bool:
-    """Whether the rules of a card option read nothing a seat may not see but the zone the card comes from: no
-    other zone or variable that is not public (through the definitions they use), nor `placed_by`. Read from the
-    rules' text (a name inside a quoted text counts too: the answer errs towards no)."""
-    found = _PUBLIC_RULES.setdefault(game, {})
-    answer = found.get(option.where)
-    if answer is None:
-        answer = found[option.where] = _reads_only_public(game, option, source)
-    return answer
+def _names_read(game: Game, option: Any, source: str) -> frozenset[str] | None:
+    """The names the rules of a card option read (through the definitions they use), or None when they read a
+    zone or variable that not every seat sees (`placed_by` too), but the zone the card comes from as its own
+    seat's (`hand`, `hand[player]`; not `hand[partner(player)]`). Read from the rules' text: a name inside a
+    quoted text counts too, so the answer errs towards None."""
+    found = _RULES_READ.setdefault(game, {})
+    if option.where not in found:
+        found[option.where] = _rules_read(game, option, source)
+    return found[option.where]
 
 
-def _reads_only_public(game: Game, option: Any, source: str) -> bool:
+def _rules_read(game: Game, option: Any, source: str) -> frozenset[str] | None:
     ruleset = game.ruleset
     texts: list[str] = []
     for clause in option.clauses:
@@ -305,29 +353,31 @@ def _reads_only_public(game: Game, option: Any, source: str) -> bool:
             node = find(ruleset.tree, parse_yaml_path(expression.where.split("#")[0]))
             text = scalar(node) if node is not None else None
             if not isinstance(text, str):
-                return False  # (a rule whose text is not found: no answer, so no)
+                return None  # (a rule whose text is not found: no answer, so no)
             texts.append(text)
     definitions = _definition_texts(ruleset.tree)
     names: set[str] = set()
-    pending = [word for text in texts for word in _WORD.findall(text)]
+    pending = list(texts)
     while pending:
-        word = pending.pop()
-        if word in names:
-            continue
-        names.add(word)
-        if word in definitions:
-            pending.extend(_WORD.findall(definitions[word]))
+        text = pending.pop()
+        if re.search(rf"\b{re.escape(source)}\s*\[(?!\s*player\s*\])", text):
+            return None  # (another seat's, or one worked out)
+        for word in _WORD.findall(text):
+            if word not in names:
+                names.add(word)
+                if word in definitions:
+                    pending.append(definitions[word])
     if "placed_by" in names:
-        return False
+        return None
     for name in names:
         zone = ruleset.zones.get(name)
         if zone is not None and zone.visibility != "public" and name != source:
-            return False
+            return None
         variable = ruleset.variables.get(name)  # (as the checker tells a value not every seat sees)
         if variable is not None and variable.visibility != "public" and (
                 variable.per != "table" or variable.visibility == "nobody"):
-            return False
-    return True
+            return None
+    return frozenset(names)
 
 
 def _definition_texts(tree: Any) -> dict[str, str]:
@@ -559,9 +609,8 @@ def _can_act(trial: State) -> bool:
 
 def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKey, Counter[int]],
                  absent: dict[ZoneKey, set[int]] | None = None) -> State:
-    """One deal of `resample`: a zone that play has shown lacks some cards (`absent`) is dealt first, from the
-    other cards (each such zone is then dealt as a deal conditioned on it alone would be; when the cards left
-    cannot fill it, it takes what is left)."""
+    """One deal of `resample`: the zones that play has shown lack some cards (`absent`) are dealt first, each from
+    the cards it may hold (see `_barred_first`)."""
     trial = state.clone()
     trial.rng = random.Random(rng.getrandbits(64))
     trial.hand_end_hook = state.hand_end_hook
@@ -600,15 +649,8 @@ def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKe
             places.append((cards, free, sorted(kept.elements())))
     pool.sort()  # (what the seat does not know, in an order that does not depend on where the cards are)
     shuffle(rng, pool)
-    first: dict[int, list[int]] = {}  # the cards dealt first to the places play has shown lack some
-    for index, banned in barred.items():
-        wanted = len(places[index][1]) - len(places[index][2])
-        chosen = [place for place, card in enumerate(pool) if card not in banned][:wanted]
-        if len(chosen) < wanted:  # (the other cards cannot fill it: it takes what is left too)
-            chosen += [place for place in range(len(pool)) if place not in chosen][:wanted - len(chosen)]
-        first[index] = [pool[place] for place in chosen]
-        for place in sorted(chosen, reverse=True):
-            del pool[place]
+    first = _barred_first(rng, pool, [len(free) - len(stays) for _, free, stays in places], barred) \
+        if barred else {}
     exchanged: dict[int, list[int]] = {}  # each card dealt again -> the cards dealt in its places
     for number, (cards, free, stays) in enumerate(places):
         dealt = first.get(number)
@@ -623,6 +665,41 @@ def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKe
     _exchange_hidden_variables(trial, seat, exchanged)
     _redraw_secret_choices(trial, seat, rng)
     return trial
+
+
+_BARRED_TRIES = 100  # the shuffles of the cards tried for a deal that keeps every zone from the cards it lacks
+
+
+def _barred_first(rng: random.Random, pool: list[int], wanted: list[int],
+                  barred: dict[int, set[int]]) -> dict[int, list[int]]:
+    """The cards dealt first to the places that play has shown lack some cards (`barred`: a place's index -> the
+    cards it lacks), taken out of `pool` (shuffled; `wanted`: how many cards each place takes from it): the place
+    that may take the fewest of the pool's cards first, each the first cards of the pool it may take, so that a
+    place alone is dealt as a deal conditioned on it would be. When a place cannot be filled so, the pool is
+    shuffled again and the deal tried again (`_BARRED_TRIES` times); then each place takes what is left."""
+    order = sorted(barred, key=lambda index: (sum(card not in barred[index] for card in pool), index))
+    for _ in range(_BARRED_TRIES):
+        left = list(pool)
+        first: dict[int, list[int]] = {}
+        for index in order:
+            allowed = [card for card in left if card not in barred[index]][:wanted[index]]
+            if len(allowed) < wanted[index]:
+                break
+            first[index] = allowed
+            for card in allowed:
+                left.remove(card)
+        else:
+            pool[:] = left
+            return first
+        shuffle(rng, pool)
+    first = {}
+    for index in order:  # (no deal found keeps them all: each place takes what it may, then what is left)
+        places = [place for place, card in enumerate(pool) if card not in barred[index]][:wanted[index]]
+        places += [place for place in range(len(pool)) if place not in places][:wanted[index] - len(places)]
+        first[index] = [pool[place] for place in places]
+        for place in sorted(places, reverse=True):
+            del pool[place]
+    return first
 
 
 def _exchange_hidden_variables(trial: State, seat: int, exchanged: dict[int, list[int]]) -> None:
