@@ -27,10 +27,10 @@ hand, as its own seat's (`_names_read`: no other hidden zone or variable, no oth
 bound around the decision), so that the seat learns nothing the rules do not show it. The test rests on the
 rules forbidding a play with any hand that holds a card which forbids it in a small hand (the rules of play:
 follow, trump, head the trick, the lowest first, "only when nothing else"); a rule that frees a play when the
-hand holds more (`or AS in hand`) breaks that, and once fuller hands drawn from the cards the seat cannot
-place show it (`_stricter_with_more`), that option's plays show nothing more to the seat and what they seemed
-to show is forgotten. That check draws a few hands, not every one: a rule freed only by a rare combination of
-cards may go unnoticed, and a deal may then keep a card from a hand that holds it.
+hand holds more (`or AS in hand`) breaks that: each card found is tried again beside each other card the seat
+cannot place, and in a few hands of the zone's size (`_stricter_with_more`), and a play any of those allow
+shows nothing. Those are not every hand: a rule freed only by a combination of three or more cards may go
+unnoticed, and a deal may then keep a card from a hand that holds it.
 
 Nor are facts the rules keep true by themselves (four of a rank laid down as soon as a seat holds them): a deal
 may give another seat four of a rank it would have laid down, and play on it may reach a position the real game
@@ -83,9 +83,6 @@ class Knowledge:
         # the plays not yet asked what they show: worked out only when a deal needs them (`resolved`).
         self.absent: dict[ZoneKey, set[int]] = {}
         self.plays: list[_Play] = []
-        # The card options (by their place in the ruleset) whose rules were found to allow a play with more cards
-        # that they forbid with fewer (see `_stricter_with_more`): nothing is learnt from them.
-        self.unlearnt: set[str] = set()
         # The copy's zones as the seat sees them after the last event played (`_snapshot`): the copy changes only
         # by the events it plays, so this is also what the next event starts from.
         self.snapshot: _Snapshot | None = None
@@ -226,9 +223,9 @@ class Knowledge:
     def _learn(self, play: _Play) -> None:
         """The cards that, held beside the card played and those known to be in its zone, would have made the play
         illegal: not in that zone, when its rules forbid the play with those cards and more besides (see
-        `_stricter_with_more`)."""
-        if play.option.where in self.unlearnt:
-            return
+        `_stricter_with_more`; a play that fails that shows nothing). (What a seat learns depends only on the
+        plays since its zone last took in a card the seat did not see, each worked out in turn, whenever that is
+        done.)"""
         absent = self.absent.get(play.key, set())
         candidates = [card for card in play.candidates if card not in absent]
         if not candidates or _allows(play, play.shown) is not True:
@@ -236,9 +233,7 @@ class Knowledge:
         found = {card for card in candidates if _allows(play, [*play.shown, card]) is False}
         if not found:
             return
-        if not _stricter_with_more(play, sorted(found)):  # (and what its earlier plays seemed to show goes too)
-            self.unlearnt.add(play.option.where)
-            self.absent.clear()
+        if not _stricter_with_more(play, sorted(found)):
             return
         self.absent[play.key] = absent | found
 
@@ -281,19 +276,26 @@ class _Play(NamedTuple):
 # the trick, the winner of the last trick, ...); a name a step binds (`for_each`'s `as:`) may hold anything.
 _PUBLIC_BINDINGS = frozenset({"player", "to_play", "winner", "round", "receiver"})
 _FILLS = 3  # the hands of the zone's size tried for each card found, in `_stricter_with_more`
+_PAIRS = 600  # the most pairs (a card found, another card) tried there, each with the cards known
 
 
 def _stricter_with_more(play: _Play, found: list[int]) -> bool:
     """Whether the rules, which forbid the play beside each card `found` (and the cards known to be in the
-    zone), also forbid it beside those and other cards it might hold, filling the zone to its size: the test
-    the inference rests on, that a card which forbids a play in a small hand forbids it in any hand holding it
-    (the rules of play that forbid a card when the hand holds another). A rule that frees a play when the hand
-    holds some card (`or AS in hand`) fails it on a hand that holds that card, and the play is then taken to
-    show nothing. Tried on a few hands drawn from the cards the seat cannot place, in an order fixed by those
-    cards alone (so two states the seat cannot tell apart learn alike)."""
+    zone), also forbid it beside those and other cards it might hold: the ground the inference stands on, that
+    a card which forbids a play in a small hand forbids it in any hand holding it (the rules of play that forbid
+    a card when the hand holds another). A rule that frees a play when the hand holds some card (`or AS in
+    hand`; a cinch that a run of trumps makes) fails it on a hand that holds that card, and the play is then
+    taken to show nothing. Tried beside each other card the seat cannot place, one at a time (at most
+    `_PAIRS`), then on a few hands of the zone's size drawn from those cards, in an order fixed by them alone (so
+    two states the seat cannot tell apart learn alike)."""
     spare = play.size - len(play.shown) - 1
     if spare <= 0:
         return True
+    pairs = [(card, other) for card in found for other in play.candidates if other != card]
+    if len(pairs) > _PAIRS:  # (beside each card found, each other card it might hold: at most _PAIRS of them)
+        pairs = random.Random(len(play.candidates) * 7 + sum(found)).sample(pairs, _PAIRS)
+    if any(_allows(play, [*play.shown, card, other]) is True for card, other in sorted(pairs)):
+        return False
     draw = random.Random(len(play.candidates) * 1_000_003 + sum(play.candidates))
     for card in found:
         others = [other for other in play.candidates if other != card]
@@ -330,6 +332,7 @@ def _allows(play: _Play, held: list[int]) -> bool | None:
 # what a seat may not see besides the zone its card comes from.
 _RULES_READ: weakref.WeakKeyDictionary[Game, dict[str, frozenset[str] | None]] = weakref.WeakKeyDictionary()
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_REBINDS_PLAYER = re.compile(r"\bfor\s+player\b")  # a comprehension whose items are named `player`
 
 
 def _names_read(game: Game, option: Any, source: str) -> frozenset[str] | None:
@@ -360,13 +363,16 @@ def _rules_read(game: Game, option: Any, source: str) -> frozenset[str] | None:
     pending = list(texts)
     while pending:
         text = pending.pop()
-        if re.search(rf"\b{re.escape(source)}\s*\[(?!\s*player\s*\])", text):
-            return None  # (another seat's, or one worked out)
+        if re.search(rf"\b{re.escape(source)}\s*\[(?!\s*player\s*\])", text) or _REBINDS_PLAYER.search(text):
+            return None  # (another seat's zone, or one worked out; `player` bound anew, to any seat)
         for word in _WORD.findall(text):
             if word not in names:
                 names.add(word)
                 if word in definitions:
-                    pending.append(definitions[word])
+                    parameters, body = definitions[word]
+                    if "player" in parameters:
+                        return None  # (a definition's `player` is whatever seat its caller gives)
+                    pending.append(body)
     if "placed_by" in names:
         return None
     for name in names:
@@ -380,14 +386,15 @@ def _rules_read(game: Game, option: Any, source: str) -> frozenset[str] | None:
     return frozenset(names)
 
 
-def _definition_texts(tree: Any) -> dict[str, str]:
-    """Each definition's name and the text of its body."""
+def _definition_texts(tree: Any) -> dict[str, tuple[list[str], str]]:
+    """Each definition's name, its parameters and the text of its body."""
     define = find(tree, ("define",))
-    found: dict[str, str] = {}
+    found: dict[str, tuple[list[str], str]] = {}
     for name, body in getattr(define, "entries", {}).items():
         text = scalar(body)
         if isinstance(text, str):
-            found[str(name).split("(")[0].strip()] = text
+            head, _, parameters = str(name).partition("(")
+            found[head.strip()] = (_WORD.findall(parameters), text)
     return found
 
 
