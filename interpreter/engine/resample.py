@@ -29,7 +29,7 @@ rules forbidding a play with any hand that holds a card which forbids it in a sm
 follow, trump, head the trick, the lowest first, "only when nothing else"); a rule that frees a play when the
 hand holds more (`or AS in hand`) breaks that: each card found is tried again beside each other card the seat
 cannot place, and in a few hands of the zone's size (`_stricter_with_more`), and a play any of those allow
-shows nothing. Those are not every hand: a rule freed only by a combination of three or more cards may go
+shows nothing. Those are not every hand: a rule freed only by two or more other cards together may go
 unnoticed, and a deal may then keep a card from a hand that holds it.
 
 Nor are facts the rules keep true by themselves (four of a rank laid down as soon as a seat holds them): a deal
@@ -284,7 +284,7 @@ def _stricter_with_more(play: _Play, found: list[int]) -> bool:
     zone), also forbid it beside those and other cards it might hold: the ground the inference stands on, that
     a card which forbids a play in a small hand forbids it in any hand holding it (the rules of play that forbid
     a card when the hand holds another). A rule that frees a play when the hand holds some card (`or AS in
-    hand`; a cinch that a run of trumps makes) fails it on a hand that holds that card, and the play is then
+    hand`; a duty that a run of trumps lifts) fails it on a hand that holds that card, and the play is then
     taken to show nothing. Tried beside each other card the seat cannot place, one at a time (at most
     `_PAIRS`), then on a few hands of the zone's size drawn from those cards, in an order fixed by them alone (so
     two states the seat cannot tell apart learn alike)."""

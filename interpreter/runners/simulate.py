@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing
 import os
 import shlex
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -242,6 +242,8 @@ def worker_pool(jobs: list[Job], workers: int) -> Iterator[WorkerPool]:
     with the matches not played, when the block ends by an exception (Ctrl-C)."""
     for job in jobs:  # (loaded once here: workers started by fork find them loaded, see `loaded`)
         _game(job.ruleset, job.params)
+    if sys.platform == "win32":
+        workers = min(workers, 61)  # (the most a pool takes there)
     # What this process holds is set aside from garbage collection while the workers are started: a worker's
     # collections then leave the memory it shares with this process alone, instead of copying it page by page
     # (measured: 5-10% of a worker's time on a run of a thousand short matches). Not when the caller has set
@@ -249,19 +251,41 @@ def worker_pool(jobs: list[Job], workers: int) -> Iterator[WorkerPool]:
     managed = gc.get_freeze_count() > 0
     if not managed:
         gc.freeze()
-    # (the processes this one had before: any started since is the pool's, even one that Ctrl-C caught being
-    # started, before the pool counted it)
-    before = set(multiprocessing.active_children())
-    executor = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    executor: ProcessPoolExecutor | None = None
     try:
+        # Ctrl-C and SIGTERM wait while the workers start (all at once, at the first task): one that arrived as
+        # a worker was being forked could be lost in the fork's own clean-up, or stop a worker before it set its
+        # handlers, with a traceback. They are answered as soon as the workers have started.
+        with _signals_held():
+            executor = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+            for _ in range(workers):  # (each start method starts them all by then)
+                executor.submit(int)
         yield WorkerPool(executor, workers)
     except BaseException:  # interrupted (Ctrl-C) or failed: stop at once, leaving no worker behind
-        _stop(executor, before)
+        if executor is not None:
+            _stop(executor)
         raise
     finally:
         if not managed:
             gc.unfreeze()
     executor.shutdown()
+
+
+_HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back from this thread (and from the threads and processes it starts meanwhile)
+    until the block ends, then answered (where the platform can hold signals)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
 
 
 def _pooled(pool: ProcessPoolExecutor, job: Job, seeds: list[int], workers: int,
@@ -316,19 +340,17 @@ def _start_worker() -> None:
     ends when its run is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # (forked while its run held them back: see `worker_pool`)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     watch_parent()
 
 
-def _stop(pool: ProcessPoolExecutor, before: set[Any]) -> None:
+def _stop(pool: ProcessPoolExecutor) -> None:
     """End the worker processes now, and with them the matches not played: `shutdown` alone waits for every
     match queued, and so would the end of the program. The pool then finds its workers gone and fails what was
     queued; nothing is cancelled (CPython's pool may fail with a traceback in its own thread when a result
-    arrives for a future just cancelled). A process started since `before` (the processes there were before
-    the pool) that the pool does not list yet, caught by Ctrl-C as it started, is ended too: it would wait for
-    work, and the end of the program would wait for it."""
+    arrives for a future just cancelled)."""
     workers = list((getattr(pool, "_processes", None) or {}).values())  # (no public way before Python 3.14)
-    workers += [process for process in multiprocessing.active_children()
-                if process not in before and process not in workers]
     for process in workers:
         process.terminate()
     pool.shutdown(wait=False)

@@ -213,7 +213,8 @@ def test_plots_are_written(tmp_path: Path) -> None:
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
 
 
-def _interrupted(arguments: list[str], stop: signal.Signals = signal.SIGINT) -> subprocess.CompletedProcess[str]:
+def _interrupted(arguments: list[str], stop: signal.Signals = signal.SIGINT,
+                 delay: float = 4.0) -> subprocess.CompletedProcess[str]:
     """Run ruledeck in its own process, send it SIGINT (Ctrl-C, or `stop`) once it has played for a while, and
     wait. (It has started playing when it names the run on stderr; a busy machine may take a while to get
     there.)"""
@@ -226,7 +227,7 @@ def _interrupted(arguments: list[str], stop: signal.Signals = signal.SIGINT) -> 
     reader = threading.Thread(target=lambda: started.append(stream.read(1)), daemon=True)
     reader.start()
     reader.join(timeout=120)
-    time.sleep(4)
+    time.sleep(delay)
     process.send_signal(stop)
     out, err = process.communicate(timeout=60)
     return subprocess.CompletedProcess(process.args, process.returncode, out, "".join(started) + err)
@@ -251,6 +252,17 @@ def test_sigterm_stops_a_simulation_as_ctrl_c_does(workers: str) -> None:
     assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
     assert any(line.startswith("Interrupted after") for line in done.stderr.splitlines())
     assert "p0 result" in done.stdout
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("delay", [0.0, 0.005, 0.01])
+def test_a_stop_as_the_workers_start_is_answered_at_once(stop: signal.Signals, delay: float) -> None:
+    """Ctrl-C or SIGTERM as the run starts its workers (a few milliseconds after it names the run): it waits
+    while they start, then stops the run, with no traceback (one arriving as a worker was forked was sometimes
+    lost, and the run went on; or it stopped a worker before the worker set its handlers)."""
+    done = _interrupted(["compare", BOURRE, "-n", "100000", *SMALL, "--b-set", "ante=2", "--json",
+                         "--workers", "2"], stop=stop, delay=delay)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
