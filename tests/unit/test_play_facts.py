@@ -95,25 +95,31 @@ def test_without_what_play_shows_the_deals_would_give_that_seat_those_suits(monk
                                                (ROOT / "tests" / "games" / "president.yaml", 4)])
 def test_what_play_shows_is_always_true(path: Path, players: int) -> None:
     """Over random matches, whatever play has shown a seat a hand does not hold, it does not hold."""
-    learnt = 0
-    for seed in range(3):
-        state = load_ruleset(path).new_initial_state(seed=seed, players=players)
-        rng = random.Random(seed)
-        for _ in range(120):
-            if state.is_terminal:
-                break
-            if state.current_player == CHANCE:
-                state.apply_chance()
-                continue
-            state.apply(rng.choice(state.legal_actions()))
-            if state.current_player == CHANCE or state.is_terminal:
-                continue
-            for seat in range(players):
-                for key, cards in follower_of(state, seat).resolved().absent.items():
-                    learnt += len(cards)
-                    assert not set(held(state, key)) & cards, (seed, seat, key)
+    learnt = sum(learnt_truly(load_ruleset(path), seed, players, 120) for seed in range(3))
     if path.stem in ("bourre", "hearts", "whist", "euchre"):  # (trick games: a renounce shows something)
         assert learnt > 0
+
+
+def learnt_truly(played: Game, seed: int, players: int, actions: int) -> int:
+    """A random match of `actions` actions, every seat's knowledge checked after each: whatever play has shown
+    a hand lacks, it lacks. The cards learnt, counted at every check."""
+    state = played.new_initial_state(seed=seed, players=players)
+    rng = random.Random(seed)
+    learnt = 0
+    for _ in range(actions):
+        if state.is_terminal:
+            break
+        if state.current_player == CHANCE:
+            state.apply_chance()
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+        if state.current_player == CHANCE or state.is_terminal:
+            continue
+        for seat in range(players):
+            for key, cards in follower_of(state, seat).resolved().absent.items():
+                learnt += len(cards)
+                assert not set(held(state, key)) & cards, (seed, seat, key)
+    return learnt
 
 
 WHIST = ROOT / "tests" / "games" / "whist.yaml"
@@ -196,19 +202,7 @@ def test_a_rule_that_frees_a_play_when_the_hand_holds_more_shows_nothing_false(
     monkeypatch.setattr(resampling, "_stricter_with_more",
                         lambda *arguments: refused.append(not checked(*arguments)) or not refused[-1])
     for seed in range(1, 6):
-        state = whist.new_initial_state(seed=seed, players=4)
-        rng = random.Random(seed)
-        for _ in range(52):
-            if state.current_player == CHANCE:
-                state.apply_chance()
-                continue
-            state.apply(rng.choice(state.legal_actions()))
-            if state.current_player == CHANCE or state.is_terminal:
-                continue
-            for seat in range(4):
-                follower = follower_of(state, seat).resolved()
-                for key, cards in follower.absent.items():
-                    assert not set(held(state, key)) & cards, (seed, seat, key)
+        learnt_truly(whist, seed, 4, 52)
     assert any(refused)
     resampling._FOLLOWERS.clear()
 
