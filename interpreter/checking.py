@@ -24,7 +24,7 @@ from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, Rul
 from interpreter.flow import check_deck_arithmetic, check_phases
 from interpreter.model import Ruleset, ShowSpec
 from interpreter.parameters import ParamValue, resolve
-from interpreter.procedures import expand_procedures, procedure_nodes, written_at
+from interpreter.procedures import Calls, calls_note, expand_procedures, procedure_nodes, written_at
 from interpreter.semantics import (
     CONTEXTUAL,
     ENGINE_NAMES,
@@ -59,7 +59,7 @@ def compile_afresh(path: str | Path, params: Mapping[str, Any] | None, *, params
 def _compile_tree(path: str | Path, root: MappingNode, params: Mapping[str, Any] | None, *,
                   params_as_text: bool) -> Ruleset:
     written = procedure_nodes(root)  # (before the calls are spliced)
-    spliced = expand_procedures(root)
+    spliced, calls = expand_procedures(root, written)
     if any(d.severity == "error" for d in spliced):
         raise RulesetError(spliced)
     _check_structure(path, root, written)
@@ -73,12 +73,12 @@ def _compile_tree(path: str | Path, root: MappingNode, params: Mapping[str, Any]
         try:
             ruleset = _check_and_compile(checker, str(path), root, specs, values, unchanging)
         except RulesetError as error:
-            raise RulesetError(_written(root, error.diagnostics, written)) from None
+            raise RulesetError(_written(root, error.diagnostics, written, calls)) from None
         if unchanging is not None or not ruleset.unchanging:
             break
         unchanging = dict(ruleset.unchanging)
-    return dataclasses.replace(ruleset, warnings=tuple(_written(root, list(ruleset.warnings), written)),
-                               procedure_paths=written)
+    return dataclasses.replace(ruleset, warnings=tuple(_written(root, list(ruleset.warnings), written, calls)),
+                               procedure_paths=written, procedure_calls=calls)
 
 
 def _check_structure(path: str | Path, root: MappingNode, written: dict[int, Path_]) -> None:
@@ -96,15 +96,22 @@ def _check_structure(path: str | Path, root: MappingNode, written: dict[int, Pat
         cache.put(key[0], {"structure": "valid"})
 
 
-def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int, Path_]) -> list[Diagnostic]:
-    """The findings with the YAML path where each is written: inside a procedure, for one found in its steps;
-    a finding in a procedure called from several places, once."""
+def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int, Path_],
+             calls: Calls | None = None) -> list[Diagnostic]:
+    """The findings with the YAML path where each is written: inside a procedure, for one found in its steps,
+    with a note naming the call that spliced that step in; a finding in a procedure called from several places,
+    once, naming each call it was found by."""
     found: dict[tuple[object, ...], Diagnostic] = {}
     for diagnostic in diagnostics:
         if diagnostic.yaml_path:
-            diagnostic = dataclasses.replace(diagnostic, yaml_path=written_at(root, diagnostic.yaml_path, written))
-        found.setdefault((diagnostic.code, diagnostic.message, diagnostic.yaml_path, diagnostic.sort_key()),
-                         diagnostic)
+            note = calls_note(calls or {}, diagnostic.yaml_path)
+            diagnostic = dataclasses.replace(diagnostic, yaml_path=written_at(root, diagnostic.yaml_path, written),
+                                             notes=(*diagnostic.notes, note) if note else diagnostic.notes)
+        key = (diagnostic.code, diagnostic.message, diagnostic.yaml_path, diagnostic.sort_key())
+        kept = found.setdefault(key, diagnostic)
+        if kept is not diagnostic:  # (the same finding by another call: its note too)
+            found[key] = dataclasses.replace(kept, notes=(*kept.notes, *(
+                note for note in diagnostic.notes if note not in kept.notes)))
     return list(found.values())
 
 

@@ -50,6 +50,7 @@ class Diagnostic:
     hint: str | None = None
     severity: Severity = "error"
     path: str | None = None  # for findings about a whole file that has no usable position
+    notes: tuple[str, ...] = ()  # more about the place (the calls that spliced a procedure's step in)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         where = self.location
@@ -74,6 +75,7 @@ class Diagnostic:
             lines.extend(caret_excerpt(where))
         if self.hint:
             lines.append(f"  hint: {shorten(self.hint, MAX_MESSAGE)}")
+        lines.extend(f"  note: {shorten(note, MAX_MESSAGE)}" for note in self.notes)
         return "\n".join(lines)
 
 

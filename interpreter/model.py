@@ -10,6 +10,7 @@ from interpreter.cards import Deck
 from interpreter.dsl.compiler import Compiled, GeneratedModule
 from interpreter.errors import Diagnostic
 from interpreter.parameters import ParamSpec, ParamValue
+from interpreter.procedures import Call
 from interpreter.source import MappingNode
 
 
@@ -110,6 +111,9 @@ class Ruleset:
     shown_types: Mapping[str, Any] = field(default_factory=dict)  # type of each `{...}` of a log line, each metric
     # Each node written under `procedures:` (by identity) -> its path there, to name a place where it is written.
     procedure_paths: Mapping[int, tuple[str | int, ...]] = field(default_factory=dict)
+    # Each step spliced from a procedure (its path in the hand, procedures spliced in) -> the calls that put it
+    # there (procedures.Call), to name them where it fails.
+    procedure_calls: Mapping[tuple[str | int, ...], tuple[Call, ...]] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
     show: ShowSpec = field(default_factory=ShowSpec)
     # The module of generated code the expressions' functions come from (what a kept ruleset makes them again

@@ -1,24 +1,62 @@
 """Named lists of steps: a ruleset's `procedures:` section, and `- call: name` steps that stand for a
 procedure's steps, spliced in place before anything else checks the ruleset. Every spliced node keeps the file
-and line it was written at, so a finding inside a procedure points at the procedure."""
+and line it was written at, so a finding inside a procedure points at the procedure; the calls it was spliced
+by are kept too (`Call`), so the finding also names the call that brought it there."""
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from interpreter.errors import Diagnostic
+from interpreter.errors import Diagnostic, Location
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, find, parse_yaml_path, yaml_path
 
 Path = tuple[str | int, ...]
 
 
+class Call(NamedTuple):
+    """A `- call:` step that spliced a procedure's steps in: the procedure, where the call is written (its YAML
+    path, inside another procedure for a call from one) and its place in the file."""
+
+    procedure: str
+    where: str
+    location: Location
+
+    def describe(self) -> str:
+        where = self.location
+        return f"`{self.procedure}`, called at {self.where} ({where.path}:{where.line}:{where.column})"
+
+
+Calls = dict[Path, tuple[Call, ...]]  # a spliced step's path in the spliced tree -> the calls that put it there
+
+
+def calls_note(calls: Mapping[Path, tuple[Call, ...]], where: str) -> str | None:
+    """What names the calls that brought the place `where` (a path in the spliced tree) into the hand, the
+    innermost first, as a traceback's last lines: "in procedure `tally`, called at hand.phases[0].steps[3]
+    (file:12:9)"; None for a place written in the hand itself."""
+    if not calls or not where:
+        return None
+    parts = parse_yaml_path(where)
+    chain: list[Call] = []
+    for end in range(1, len(parts) + 1):
+        chain.extend(calls.get(parts[:end], ()))
+    if not chain:
+        return None
+    return "in procedure " + "; in procedure ".join(call.describe() for call in reversed(chain))
+
+
 @dataclass
 class _Splicer:
     procedures: dict[str, Node]
+    written: Mapping[int, Path]  # every node of the file, by identity, with the path it is written at
     diagnostics: list[Diagnostic] = field(default_factory=list)
     calls: dict[str, set[str]] = field(default_factory=dict)  # who calls whom ("" for the hand itself)
+    # The calls that put each spliced item in its list (the list's identity, the item's place): the call that
+    # spliced it, then those that spliced it into that procedure's steps.
+    sites: dict[tuple[int, int], tuple[Call, ...]] = field(default_factory=dict)
+    kept: list[Node] = field(default_factory=list)  # (the lists `sites` names by identity, alive while it is)
 
     def expand(self, node: Node, path: Path, calling: list[str]) -> None:
         if isinstance(node, MappingNode):
@@ -33,11 +71,18 @@ class _Splicer:
                     items.append(item)
                     continue
                 self.calls.setdefault(calling[-1] if calling else "", set()).add(name)
-                items.extend(self.body(name, item, (*path, index), calling))
+                assert isinstance(item, MappingNode)
+                call = Call(name, yaml_path(self.written.get(id(item), (*path, index))),
+                            item.entries["call"].location)
+                for inner in self.body(name, item, (*path, index), calling):
+                    self.sites[id(node), len(items)] = (call, *inner[1])
+                    items.append(inner[0])
             node.items[:] = items
+            self.kept.append(node)
 
-    def body(self, name: str, item: Node, path: Path, calling: list[str]) -> list[Node]:
-        assert isinstance(item, MappingNode)
+    def body(self, name: str, item: MappingNode, path: Path,
+             calling: list[str]) -> list[tuple[Node, tuple[Call, ...]]]:
+        """The steps a call splices in, each with the calls inside the procedure that spliced it there."""
         where = item.entries["call"].location
         if len(item.entries) > 1:
             extra = ", ".join(key for key in item.entries if key != "call")
@@ -59,8 +104,24 @@ class _Splicer:
         if not isinstance(found, SequenceNode):
             return []  # the schema reports a procedure that is not a list of steps
         copy = SequenceNode(found.location, list(found.items))
-        self.expand(copy, path, [*calling, name])
-        return copy.items
+        inner = [self.sites.get((id(found), place), ()) for place in range(len(found.items))]
+        self.expand(copy, path, [*calling, name])  # (no call left in a procedure spliced already)
+        spliced_now = [self.sites.get((id(copy), place), ()) for place in range(len(copy.items))]
+        if any(spliced_now) or len(spliced_now) != len(inner):  # (one declared later: its calls spliced now)
+            inner = spliced_now
+        return list(zip(copy.items, inner, strict=True))
+
+    def spliced_calls(self, node: Node, path: Path, found: Calls) -> None:
+        """The calls that put each spliced step where it is in the spliced tree, by its path there."""
+        if isinstance(node, MappingNode):
+            for key, value in node.entries.items():
+                self.spliced_calls(value, (*path, key), found)
+        elif isinstance(node, SequenceNode):
+            for place, item in enumerate(node.items):
+                chain = self.sites.get((id(node), place))
+                if chain:
+                    found[(*path, place)] = chain
+                self.spliced_calls(item, (*path, place), found)
 
     def reached(self) -> set[str]:
         """The procedures the hand calls, directly or through others."""
@@ -74,11 +135,12 @@ class _Splicer:
         return seen
 
 
-def expand_procedures(root: MappingNode) -> list[Diagnostic]:
-    """Splice every `call` step (in `hand`, and in procedures) into the steps it names; the findings."""
+def expand_procedures(root: MappingNode, written: Mapping[int, Path]) -> tuple[list[Diagnostic], Calls]:
+    """Splice every `call` step (in `hand`, and in procedures) into the steps it names (`written`: the nodes'
+    paths before, from `procedure_nodes`); the findings, and the calls each spliced step of the hand came by."""
     section = root.entries.get("procedures")
     procedures = dict(section.entries) if isinstance(section, MappingNode) else {}
-    splicer = _Splicer(procedures)
+    splicer = _Splicer(procedures, written)
     for name, body in procedures.items():  # procedures calling procedures, first
         splicer.expand(body, ("procedures", name), [name])
     hand = root.entries.get("hand")
@@ -93,7 +155,10 @@ def expand_procedures(root: MappingNode) -> list[Diagnostic]:
     unique: dict[tuple[object, ...], Diagnostic] = {}
     for diagnostic in splicer.diagnostics:
         unique.setdefault((diagnostic.code, diagnostic.sort_key()), diagnostic)
-    return list(unique.values())
+    calls: Calls = {}
+    if isinstance(hand, MappingNode) and splicer.sites:
+        splicer.spliced_calls(hand, ("hand",), calls)
+    return list(unique.values()), calls
 
 
 def _called(item: Node) -> str | None:

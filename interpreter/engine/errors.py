@@ -23,6 +23,7 @@ class RulesetRuntimeError(RuledeckError):
         self.where = where
         self.location: Location | None = None  # the place in the file, when the state could find it
         self.context = ""  # which match it happened in, for a run of many (`simulate`: its seed, how to replay it)
+        self.notes: tuple[str, ...] = ()  # more about the place (the call that spliced a procedure's step in)
 
     def shown_at(self, written: str) -> None:
         """Name the place by the path it is written at (inside a procedure, for a step spliced from one)."""
@@ -32,8 +33,9 @@ class RulesetRuntimeError(RuledeckError):
         """`PATH:LINE:COL: runtime error: message (at yaml.path)` and a caret excerpt, as `validate` shows
         findings; just the message when the place is not known."""
         context = [f"  {self.context}"] if self.context else []
+        notes = [f"  note: {note}" for note in self.notes]
         if self.location is None:
-            return "\n".join([f"error: {self}", *context])
+            return "\n".join([f"error: {self}", *notes, *context])
         where = self.location
         return "\n".join([f"{where.path}:{where.line}:{where.column}: runtime error: {self}",
-                          *caret_excerpt(where), *context])
+                          *caret_excerpt(where), *notes, *context])

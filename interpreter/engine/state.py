@@ -25,7 +25,7 @@ from interpreter.engine.shuffling import shuffle
 from interpreter.engine.zones import FaceUp
 from interpreter.errors import EvaluationError, shorten
 from interpreter.numbers import number_text, plain_numbers, whole
-from interpreter.procedures import written_at
+from interpreter.procedures import calls_note, written_at
 from interpreter.source import find, parse_yaml_path
 
 if TYPE_CHECKING:
@@ -672,3 +672,6 @@ class State:
             written = written_at(ruleset.tree, error.where, ruleset.procedure_paths)
             if written != error.where:
                 error.shown_at(written)
+                note = calls_note(ruleset.procedure_calls, error.where)
+                if note and note not in error.notes:
+                    error.notes = (*error.notes, note)

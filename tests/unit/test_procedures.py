@@ -106,3 +106,67 @@ def test_a_step_after_a_call_is_named_where_it_is_written(tmp_path: Path) -> Non
     path = ruleset(tmp_path, three, "        - call: three\n        - {change: dealt, by: dealtt}\n")
     (finding,) = [d for d in validate_file(path) if d.severity == "error"]
     assert finding.yaml_path == "hand.phases[0].steps[1].by"  # spliced, it is the fourth step
+
+
+def _line_of(path: Path, text: str) -> int:
+    return path.read_text().splitlines().index(text) + 1
+
+
+def test_a_finding_in_a_procedure_names_the_call_that_brought_it(tmp_path: Path) -> None:
+    broken = "  bad:\n    - {change: dealt, by: dealtt}\n"
+    path = ruleset(tmp_path, broken, "        - {deal: 1, from: stock, to: hand}\n        - call: bad\n")
+    (finding,) = [d for d in validate_file(path) if d.severity == "error"]
+    line = _line_of(path, "        - call: bad")
+    assert finding.notes == (f"in procedure `bad`, called at hand.phases[0].steps[1] ({path}:{line}:17)",)
+    assert f"  note: in procedure `bad`, called at hand.phases[0].steps[1] ({path}:{line}:17)" in finding.render()
+
+
+def test_a_finding_in_a_procedure_called_twice_names_both_calls(tmp_path: Path) -> None:
+    broken = "  bad:\n    - {change: dealt, by: dealtt}\n"
+    path = ruleset(tmp_path, broken, "        - call: bad\n        - {deal: 1, from: stock, to: hand}\n"
+                                     "        - call: bad\n")
+    (finding,) = [d for d in validate_file(path) if d.severity == "error"]
+    assert [note.split(" (")[0] for note in finding.notes] == [
+        "in procedure `bad`, called at hand.phases[0].steps[0]",
+        "in procedure `bad`, called at hand.phases[0].steps[2]"]  # as written: the call is the third step
+
+
+def test_a_finding_reached_through_two_procedures_names_each_call_innermost_first(tmp_path: Path) -> None:
+    nested = "  outer:\n    - {deal: 1, from: stock, to: hand}\n    - call: inner\n" \
+             "  inner:\n    - {change: dealt, by: dealtt}\n"
+    path = ruleset(tmp_path, nested, "        - call: outer\n")
+    (finding,) = [d for d in validate_file(path) if d.severity == "error"]
+    inner_line, outer_line = _line_of(path, "    - call: inner"), _line_of(path, "        - call: outer")
+    assert finding.notes == (f"in procedure `inner`, called at procedures.outer[1] ({path}:{inner_line}:13); "
+                             f"in procedure `outer`, called at hand.phases[0].steps[0] ({path}:{outer_line}:17)",)
+
+
+def test_a_finding_inside_a_nested_list_of_a_procedure_names_the_call(tmp_path: Path) -> None:
+    # a procedure declared after the one that calls it, called inside an `if`
+    nested = "  outer:\n    - if: dealt == 0\n      then:\n        - call: inner\n" \
+             "  inner:\n    - {change: dealt, by: dealtt}\n"
+    path = ruleset(tmp_path, nested, "        - call: outer\n")
+    (finding,) = [d for d in validate_file(path) if d.severity == "error"]
+    assert finding.yaml_path == "procedures.inner[0].by"
+    assert [note.split(" (")[0] for note in finding.notes[0].split("; ")] == [
+        "in procedure `inner`, called at procedures.outer[0].then[0]",
+        "in procedure `outer`, called at hand.phases[0].steps[0]"]
+
+
+def test_a_finding_written_in_the_hand_has_no_note(tmp_path: Path) -> None:
+    three = "  three:\n    - {change: dealt, by: 1}\n    - {change: dealt, by: 2}\n"
+    path = ruleset(tmp_path, three, "        - call: three\n        - {change: dealt, by: dealtt}\n")
+    (finding,) = [d for d in validate_file(path) if d.severity == "error"]
+    assert finding.notes == ()
+
+
+def test_a_runtime_failure_in_a_procedure_names_the_call(tmp_path: Path) -> None:
+    from interpreter.engine.errors import RulesetRuntimeError
+
+    failing = "  bad:\n    - {change: dealt, by: 1 // (dealt - dealt)}\n"
+    path = ruleset(tmp_path, failing, "        - {change: dealt, by: 1}\n        - call: bad\n")
+    with pytest.raises(RulesetRuntimeError) as raised:
+        load_ruleset(path).new_initial_state(seed=1, players=2)
+    line = _line_of(path, "        - call: bad")
+    assert raised.value.notes == (f"in procedure `bad`, called at hand.phases[0].steps[1] ({path}:{line}:17)",)
+    assert raised.value.render().splitlines()[-1] == f"  note: {raised.value.notes[0]}"

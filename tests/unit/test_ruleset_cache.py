@@ -89,6 +89,7 @@ def test_a_runtime_failure_is_placed_as_in_a_fresh_load(tmp_path: Path, monkeypa
         rendered.append(raised.value.render())
     assert rendered[0] == rendered[1]
     assert "division by zero (at procedures.bad[0].by)" in rendered[0]
+    assert "note: in procedure `bad`, called at hand.phases[0].steps[" in rendered[0]  # (the calls kept too)
     assert "1 // (size(stock) - size(stock))" in rendered[0] and "^" in rendered[0]  # the caret excerpt
 
 
