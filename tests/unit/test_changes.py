@@ -48,6 +48,22 @@ def test_replace_keeps_the_id_and_remove_deletes_only_the_named_item(tmp_path: P
     assert [next(iter(step)) for step in deal_steps(path)] == ["shuffle", "deal"]
 
 
+def test_removing_the_last_clause_leaves_the_play_always_legal(tmp_path: Path) -> None:
+    path = variant(tmp_path, "  - remove: follow_suit\n")
+    assert play_steps(path)[0]["legal"] == []
+
+    def second_cards(ruleset: Path) -> tuple[int, int]:  # the second card's legal set, and its hand
+        state = load_ruleset(ruleset).new_initial_state(seed=3, players=4)
+        while state.current_player < 0:
+            state.apply_chance()
+        state.apply(state.legal_actions()[0])
+        return len(state.legal_actions()), len(state.values["hand"][state.current_player])
+
+    legal, held = second_cards(path)
+    assert legal == held  # any card of the hand, following suit or not
+    assert second_cards(tmp_path / "base.yaml")[0] < held  # (the base's clause narrows this hand)
+
+
 def test_update_merges_keys_and_insert_puts_items_next_to_the_named_one(tmp_path: Path) -> None:
     path = variant(tmp_path, "  - update: trump_from_dealer\n    with: {to: S}\n"
                              "  - before: trump_from_dealer\n    insert: [{log: before}]\n"
