@@ -24,7 +24,16 @@ from interpreter.errors import Diagnostic, EvaluationError, ExpressionError, Rul
 from interpreter.flow import check_deck_arithmetic, check_phases
 from interpreter.model import Ruleset, ShowSpec
 from interpreter.parameters import ParamValue, resolve
-from interpreter.procedures import Calls, calls_note, expand_procedures, procedure_nodes, written_at
+from interpreter.procedures import (
+    Call,
+    Calls,
+    calls_to,
+    chain_note,
+    every_call,
+    expand_procedures,
+    procedure_nodes,
+    written_at,
+)
 from interpreter.semantics import (
     CONTEXTUAL,
     ENGINE_NAMES,
@@ -98,20 +107,26 @@ def _check_structure(path: str | Path, root: MappingNode, written: dict[int, Pat
 
 def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int, Path_],
              calls: Calls | None = None) -> list[Diagnostic]:
-    """The findings with the YAML path where each is written: inside a procedure, for one found in its steps,
-    with a note naming the call that spliced that step in; a finding in a procedure called from several places,
-    once, naming each call it was found by."""
+    """The findings with the YAML path where each is written: inside a procedure, for one found in its steps;
+    a finding in a procedure called from several places, once. Such a finding notes the calls that brought it
+    there (the procedure is fine elsewhere), unless every call of the procedure brings it (it is the
+    procedure's own)."""
     found: dict[tuple[object, ...], Diagnostic] = {}
+    chains: dict[tuple[object, ...], list[tuple[Call, ...]]] = {}
     for diagnostic in diagnostics:
+        chain = calls_to(calls or {}, diagnostic.yaml_path)
         if diagnostic.yaml_path:
-            note = calls_note(calls or {}, diagnostic.yaml_path)
-            diagnostic = dataclasses.replace(diagnostic, yaml_path=written_at(root, diagnostic.yaml_path, written),
-                                             notes=(*diagnostic.notes, note) if note else diagnostic.notes)
+            diagnostic = dataclasses.replace(diagnostic, yaml_path=written_at(root, diagnostic.yaml_path, written))
         key = (diagnostic.code, diagnostic.message, diagnostic.yaml_path, diagnostic.sort_key())
-        kept = found.setdefault(key, diagnostic)
-        if kept is not diagnostic:  # (the same finding by another call: its note too)
-            found[key] = dataclasses.replace(kept, notes=(*kept.notes, *(
-                note for note in diagnostic.notes if note not in kept.notes)))
+        found.setdefault(key, diagnostic)
+        if chain and chain not in chains.setdefault(key, []):
+            chains[key].append(chain)
+    reaching = every_call(calls or {}) if chains else {}
+    for key, brought in chains.items():
+        if len(brought) > 1 and set(brought) == reaching.get(brought[0][-1].procedure):
+            continue  # (found wherever the procedure is called: its own)
+        kept = found[key]
+        found[key] = dataclasses.replace(kept, notes=(*kept.notes, *map(chain_note, brought)))
     return list(found.values())
 
 

@@ -32,19 +32,38 @@ class Call(NamedTuple):
 Calls = dict[Path, tuple[Call, ...]]  # a spliced step's path in the spliced tree -> the calls that put it there
 
 
-def calls_note(calls: Mapping[Path, tuple[Call, ...]], where: str) -> str | None:
-    """What names the calls that brought the place `where` (a path in the spliced tree) into the hand, the
-    innermost first, as a traceback's last lines: "in procedure `tally`, called at hand.phases[0].steps[3]
-    (file:12:9)"; None for a place written in the hand itself."""
+def calls_to(calls: Mapping[Path, tuple[Call, ...]], where: str | Path) -> tuple[Call, ...]:
+    """The calls that brought the place `where` (a path in the spliced tree) into the hand, the outermost
+    first; none for a place written in the hand itself."""
     if not calls or not where:
-        return None
-    parts = parse_yaml_path(where)
+        return ()
+    parts = parse_yaml_path(where) if isinstance(where, str) else where
     chain: list[Call] = []
     for end in range(1, len(parts) + 1):
         chain.extend(calls.get(parts[:end], ()))
-    if not chain:
-        return None
+    return tuple(chain)
+
+
+def chain_note(chain: tuple[Call, ...]) -> str:
+    """The calls, innermost first, as a traceback's last lines: "in procedure `tally`, called at
+    hand.phases[0].steps[3] (file:12:9)"."""
     return "in procedure " + "; in procedure ".join(call.describe() for call in reversed(chain))
+
+
+def calls_note(calls: Mapping[Path, tuple[Call, ...]], where: str) -> str | None:
+    """The note naming the calls that brought the place `where` into the hand (`chain_note`); None for a place
+    written in the hand itself."""
+    chain = calls_to(calls, where)
+    return chain_note(chain) if chain else None
+
+
+def every_call(calls: Mapping[Path, tuple[Call, ...]]) -> dict[str, set[tuple[Call, ...]]]:
+    """Each procedure spliced into the hand -> every chain of calls that brings its steps there."""
+    found: dict[str, set[tuple[Call, ...]]] = {}
+    for where in calls:
+        chain = calls_to(calls, where)
+        found.setdefault(chain[-1].procedure, set()).add(chain)
+    return found
 
 
 @dataclass

@@ -271,7 +271,7 @@ class StepChecker:
                 if name == "player" and element not in (SEAT, ANY):
                     self.checker.error("type", f"`for_each` over a list of {element} needs a name: add `as:`",
                                        entries["for_each"], (*path, "for_each"),
-                                       hint="`player` is always a seat; e.g. `as: team`")
+                                       hint=f"`player` is always a seat; e.g. `as: {self._item_name(element, scope)}`")
         if "as" not in entries and "player" in scope:
             self.checker.error("shadowed-player", "`for_each` without `as:` binds `player` to each item: the "
                                "steps inside it no longer see the `player` bound around it", entries["for_each"],
@@ -295,6 +295,17 @@ class StepChecker:
                                f"{'lists' if is_list else 'single values'} here but "
                                f"{'lists' if first[0] else 'single values'} at {first[1]}", node, path,
                                hint="an action's text must read back alike: give one of them another name")
+
+    def _item_name(self, element: Type, scope: Scope) -> str:
+        """A name for the items of a list of `element` that hides nothing (`each_rank`, `each_team`)."""
+        from interpreter.semantics import CONTEXTUAL, ENGINE_NAMES, KEYWORDS
+
+        word = re.sub(r"\W+", "_", str(element)).strip("_") or "item"
+        taken = {*self.zones, *self.variables, *self.site.environment.definitions, *KEYWORDS, *ENGINE_NAMES,
+                 *CONTEXTUAL, *scope}
+        name = f"each_{word}"
+        return name if name not in taken else next((f"{name}_{n}" for n in range(2, 100) if f"{name}_{n}" not in taken),
+                                                   "items")
 
     def _check_local_name(self, name: str, node: Node, path: Path, scope: Scope) -> None:
         """A name a step binds must not hide a zone, a variable, a definition or a name the engine binds."""

@@ -79,3 +79,13 @@ def test_a_zone_misspelt_with_a_capital_is_named_with_the_closest_zone(tmp_path:
     (finding,) = validate_file(str(path))
     assert (finding.code, finding.message, finding.hint) == ("unknown-zone", "unknown zone `Stock`",
                                                              "did you mean `stock`?")
+
+
+def test_items_other_than_seats_need_a_name_and_the_hint_gives_one_that_hides_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "game.yaml"
+    text = GAME.replace("- for_each: seats()\n                      NAMED\n", "- for_each: \"[7, 8]\"\n")
+    path.write_text(text.replace("  - {name: score,", "  - {name: each_int, type: int, initial: 0}\n"
+                                 "  - {name: score,"), encoding="utf-8")
+    finding = next(d for d in validate_file(str(path)) if d.code == "type")
+    assert finding.message == "`for_each` over a list of int needs a name: add `as:`"
+    assert finding.hint == "`player` is always a seat; e.g. `as: each_int_2`"  # (`each_int` is a variable)

@@ -121,14 +121,24 @@ def test_a_finding_in_a_procedure_names_the_call_that_brought_it(tmp_path: Path)
     assert f"  note: in procedure `bad`, called at hand.phases[0].steps[1] ({path}:{line}:17)" in finding.render()
 
 
-def test_a_finding_in_a_procedure_called_twice_names_both_calls(tmp_path: Path) -> None:
+def test_a_finding_that_only_some_calls_bring_names_those_calls(tmp_path: Path) -> None:
+    # `seat` is bound at the first call (inside the loop) and not at the third
+    counting = "  count_seat:\n    - {change: dealt, by: 'if seat == dealer then 1 else 0'}\n"
+    path = ruleset(tmp_path, counting, "        - for_each: seats()\n          as: seat\n          do:\n"
+                                       "            - call: count_seat\n"
+                                       "        - {deal: 1, from: stock, to: hand}\n        - call: count_seat\n")
+    (finding,) = [d for d in validate_file(path) if d.severity == "error"]
+    assert finding.code == "unknown-name" and finding.yaml_path == "procedures.count_seat[0].by"
+    line = _line_of(path, "        - call: count_seat")
+    assert finding.notes == (f"in procedure `count_seat`, called at hand.phases[0].steps[2] ({path}:{line}:17)",)
+
+
+def test_a_finding_that_every_call_brings_is_the_procedures_own_and_has_no_note(tmp_path: Path) -> None:
     broken = "  bad:\n    - {change: dealt, by: dealtt}\n"
     path = ruleset(tmp_path, broken, "        - call: bad\n        - {deal: 1, from: stock, to: hand}\n"
                                      "        - call: bad\n")
     (finding,) = [d for d in validate_file(path) if d.severity == "error"]
-    assert [note.split(" (")[0] for note in finding.notes] == [
-        "in procedure `bad`, called at hand.phases[0].steps[0]",
-        "in procedure `bad`, called at hand.phases[0].steps[2]"]  # as written: the call is the third step
+    assert finding.yaml_path == "procedures.bad[0].by" and finding.notes == ()
 
 
 def test_a_finding_reached_through_two_procedures_names_each_call_innermost_first(tmp_path: Path) -> None:
