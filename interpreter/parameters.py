@@ -34,7 +34,9 @@ def exact_number(value: object) -> Bound | None:
 
 @dataclass(frozen=True)
 class ParamSpec:
-    """One declared parameter. A parameter whose default is null is optional: it may be unset (null)."""
+    """One declared parameter. A parameter whose default is null is optional: it may be unset (null); so is one
+    declared `optional: true` whatever its default (a variant that gives an optional parameter a default keeps it
+    optional: see variants.py)."""
 
     name: str
     type: str  # int | num | bool | str
@@ -43,10 +45,11 @@ class ParamSpec:
     minimum: Bound | None = None
     maximum: Bound | None = None
     choices: tuple[str, ...] = ()
+    declared_optional: bool = False  # `optional: true`
 
     @property
     def optional(self) -> bool:
-        return self.default is None
+        return self.default is None or self.declared_optional
 
     def allowed(self) -> str:
         """The allowed values in words, for error messages and help."""

@@ -265,8 +265,11 @@ class RulesetChecker:
                 default = exact_number(default)  # (`1/2`, written as text, or a decimal: the number exactly)
             spec = ParamSpec(
                 name, kind, default, str(scalar(entries["description"])), bounds[0], bounds[1],
-                tuple(str(scalar(c)) for c in _items(entries.get("choices"))),
+                tuple(str(scalar(c)) for c in _items(entries.get("choices"))), scalar(entries.get("optional")) is True,
             )
+            if scalar(entries.get("optional")) is False and default is None:
+                self.error("param-value", f"`{name}` has no default (null), so it is optional", entries["optional"],
+                           (*path, "optional"), hint="give it a default, or leave `optional` out")
             if spec.choices and spec.type != "str":
                 self.error("param-value", "only a str parameter has choices", entries["choices"], (*path, "choices"))
             if (spec.minimum is not None or spec.maximum is not None) and spec.type not in ("int", "num"):
@@ -564,7 +567,9 @@ def parameter_types(specs: dict[str, ParamSpec], values: dict[str, ParamValue]) 
     result = {}
     for name, spec in specs.items():
         kind = PARAM_TYPES[spec.type]
-        result[name] = Parameter(optional(kind) if spec.optional else kind, values.get(name), spec.choices)
+        # (typed by its value: an optional parameter given a value is read as one, its test for null allowed)
+        unset = spec.optional and values.get(name, spec.default) is None
+        result[name] = Parameter(optional(kind) if unset else kind, values.get(name), spec.choices, spec.optional)
     return result
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from interpreter.changes import AppliedChange, apply_changes, check_ids
 from interpreter.errors import Diagnostic, RulesetError, shorten
-from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, read_file, yaml_path
+from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, read_file, scalar, yaml_path
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -74,6 +74,7 @@ def _load(path: Path, chain: list[Path], shown: str, applied: list[AppliedChange
                         {k: v for k, v in root.key_locations.items() if k not in own})
     merged = merge(parent, child, (), diagnostics)
     assert isinstance(merged, MappingNode)
+    _keep_optional(parent, child, merged)
     removals = root.entries.get("remove")
     if isinstance(removals, SequenceNode):
         for index, item in enumerate(removals.items):
@@ -84,6 +85,25 @@ def _load(path: Path, chain: list[Path], shown: str, applied: list[AppliedChange
     if diagnostics:
         raise RulesetError(diagnostics)
     return merged
+
+
+def _keep_optional(parent: MappingNode, child: MappingNode, merged: MappingNode) -> None:
+    """A parameter that is optional in the base (its default null) stays optional when the variant gives it a
+    default without saying `optional:` itself: the variant changes the value it starts with, not the values it
+    takes, and the base's rules may test it for null (`if params.pot_limit == null then ...`)."""
+    before, given, after = (node.entries.get("params") for node in (parent, child, merged))
+    if not (isinstance(before, MappingNode) and isinstance(given, MappingNode) and isinstance(after, MappingNode)):
+        return
+    for name, declaration in given.entries.items():
+        base, now = before.entries.get(name), after.entries.get(name)
+        if not (isinstance(declaration, MappingNode) and isinstance(base, MappingNode)
+                and isinstance(now, MappingNode)) or "optional" in declaration.entries:
+            continue
+        if "default" in base.entries and scalar(base.entries["default"]) is None \
+                and scalar(base.entries.get("optional")) is not False and scalar(now.entries.get("default")) is not None:
+            where = now.entries["default"].location
+            now.entries["optional"] = ScalarNode(where, True)
+            now.key_locations["optional"] = where
 
 
 def _resolved_file(path: Path, extends: ScalarNode) -> Path:

@@ -31,11 +31,14 @@ class Definition:
 
 @dataclass(frozen=True)
 class Parameter:
-    """A ruleset parameter as the checker sees it: its type (optional when it may be null), value, choices."""
+    """A ruleset parameter as the checker sees it: its type (optional when its value is null), value, choices,
+    and whether it is declared optional (it may be null in another configuration: a test for null is no
+    mistake even where its value is set)."""
 
     type: Type
     value: Any
     choices: tuple[str, ...] = ()
+    declared_optional: bool = False
 
 
 @dataclass

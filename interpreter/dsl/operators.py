@@ -120,7 +120,7 @@ class OperatorChecks:
         return NUM if operator == "/" or NUM in (left, right) else INT
 
     def _check_equality(self, node: ast.Binary, left: Type, right: Type) -> Type:
-        if not (compatible(left, right) or compatible(right, left)):
+        if not (compatible(left, right) or compatible(right, left)) and not self._optional_parameter_test(node):
             from interpreter.dsl.checker import number_for_seat_hint
 
             hint = "compare a card's rank with a rank: `c.rank == K`" if CARD in (left, right) else \
@@ -128,6 +128,17 @@ class OperatorChecks:
             raise self._fail(node, "type", f"comparing {left} with {right} is always false", hint=hint)
         self._check_choice(node)
         return BOOL
+
+    def _optional_parameter_test(self, node: ast.Binary) -> bool:
+        """`params.limit == null` where the optional parameter has a value: false here, true in another
+        configuration of the same rules (a variant's default, a `--set`), so no mistake."""
+        for subject, other in ((node.left, node.right), (node.right, node.left)):
+            if (isinstance(subject, ast.Field) and isinstance(subject.subject, ast.Name)
+                    and subject.subject.identifier == "params" and isinstance(other, ast.Literal)
+                    and other.value is None):
+                parameter = self.environment.parameters.get(subject.field)
+                return parameter is not None and parameter.declared_optional
+        return False
 
     def _check_choice(self, node: ast.Binary) -> None:
         for subject, other in ((node.left, node.right), (node.right, node.left)):
