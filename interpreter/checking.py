@@ -122,11 +122,11 @@ def _written(root: MappingNode, diagnostics: list[Diagnostic], written: dict[int
         if chain and chain not in chains.setdefault(key, []):
             chains[key].append(chain)
     reaching = every_call(calls or {}) if chains else {}
-    for key, brought in chains.items():
+    for finding, brought in chains.items():
         if len(brought) > 1 and set(brought) == reaching.get(brought[0][-1].procedure):
             continue  # (found wherever the procedure is called: its own)
-        kept = found[key]
-        found[key] = dataclasses.replace(kept, notes=(*kept.notes, *map(chain_note, brought)))
+        kept = found[finding]
+        found[finding] = dataclasses.replace(kept, notes=(*kept.notes, *map(chain_note, brought)))
     return list(found.values())
 
 

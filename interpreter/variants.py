@@ -99,8 +99,9 @@ def _keep_optional(parent: MappingNode, child: MappingNode, merged: MappingNode)
         if not (isinstance(declaration, MappingNode) and isinstance(base, MappingNode)
                 and isinstance(now, MappingNode)) or "optional" in declaration.entries:
             continue
-        if "default" in base.entries and scalar(base.entries["default"]) is None \
-                and scalar(base.entries.get("optional")) is not False and scalar(now.entries.get("default")) is not None:
+        optional_before = "default" in base.entries and scalar(base.entries["default"]) is None \
+            and scalar(base.entries.get("optional")) is not False
+        if optional_before and scalar(now.entries.get("default")) is not None:
             where = now.entries["default"].location
             now.entries["optional"] = ScalarNode(where, True)
             now.key_locations["optional"] = where
