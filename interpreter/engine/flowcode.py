@@ -26,6 +26,8 @@ FILENAME = "<ruleset flow>"
 _LOCAL = re.compile(r"\((_\w+)\)")  # an expression's code that reads a local the generated code holds
 _PLAIN = re.compile(r"[A-Za-z_]\w*|-?\d+")  # code for a value that reading again costs nothing: a local or a number
 _EXPRESSION_FILES = frozenset({FILENAME, EXPRESSIONS_FILENAME})
+# The event a step that changes the dealer records (the log's `dealer` line): who deals from then on.
+DEALER_EVENT = "S._events.items.append(('dealer', V['dealer']))"
 _CALL = re.compile(r"\b(?:E\d+|q_\d+|d_\w+)\(")  # a call of an expression's or a definition's function
 
 
@@ -297,7 +299,11 @@ class StepWriter:
         if step["copied"]:  # (a list variable keeps its own list: never a zone's, which changes as cards move)
             value = f"list({value})"
         target, _ = self.place(step["target"], bindings, indent)
+        if step["target"].name == "dealer":  # (a change of dealer is an event)
+            self.line(f"{'    ' * indent}_dealt_by = V['dealer']")
         self.line(f"{'    ' * indent}{target} = {value}", step.where)
+        if step["target"].name == "dealer":
+            self.line(f"{'    ' * indent}if V['dealer'] != _dealt_by: {DEALER_EVENT}")
 
     def _change(self, step: Step, bindings: str, indent: int) -> None:
         by = self.value(step["by"], bindings, indent)

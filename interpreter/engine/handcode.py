@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.actions import Action, frozen, subset_actions
 from interpreter.dsl.compiler import SEAT_RANGES
 from interpreter.engine.decisions import Pending, legal_actions, melds_into
-from interpreter.engine.flowcode import constant_of
+from interpreter.engine.flowcode import DEALER_EVENT, constant_of
 from interpreter.engine.program import Option, Phase, Program, Step
 from interpreter.engine.sitecode import SiteWriter
 
@@ -188,7 +188,11 @@ class _HandWriter(SiteWriter):
         self.stop_at(after)
         self.begin(after)
         target, _ = self.place(step["target"], scope, 2)
+        if step["target"].name == "dealer":  # (a change of dealer is an event)
+            self.code("_dealt_by = V['dealer']")
         self.code(f"{target} = S.picked")
+        if step["target"].name == "dealer":
+            self.code(f"if V['dealer'] != _dealt_by: {DEALER_EVENT}")
 
     def _stopping_end(self, step: Step, scope: str) -> None:
         """The hand ends here (and, with `end: match`, the match after it)."""

@@ -445,6 +445,8 @@ class State:
                                                    for part in event[1])}
         if kind == "hand":
             return {"type": "hand", "hand": event[1], "dealer": event[2]}
+        if kind == "dealer":
+            return {"type": "dealer", "dealer": event[1]}
         return {"type": "hand_end", "hand": event[1], "result": plain_numbers(event[2])}
 
     # --- text forms --------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from interpreter.engine.state import State
 
 # The events a seat sees as they are (shuffles and hidden actions are shown in part; no other kind is shown).
-_PUBLIC = frozenset({"hand", "action", "reveal", "log", "hand_end", "result", "pick"})
+_PUBLIC = frozenset({"hand", "dealer", "action", "reveal", "log", "hand_end", "result", "pick"})
 # The header's fields a per-seat log leaves out: the seed gives every shuffle, and the digest is its own.
 _SECRET_HEADER = ("seed", "digest", "human")
 _SECRET_EVENT = ("secret_from", "seed", "chain")  # (the result line names the seed too)

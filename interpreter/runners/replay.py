@@ -122,6 +122,7 @@ _SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
     "pick": (("at", str), ("value", str)),
     "action": (("action", str),),
     "hand": (("hand", int), ("dealer", int)),
+    "dealer": (("dealer", int),),
     "hand_end": (("hand", int), ("result", list)),
     "reveal": (("action", str),),
     "breaks": (("action", str), ("rules", list)),

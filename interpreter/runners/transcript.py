@@ -15,6 +15,8 @@ def describe(event: dict[str, Any], viewer: int | None = None) -> str | None:
         return masked_action(event)
     if kind == "hand":
         return f"\n-- Hand {event['hand']}, dealer p{event['dealer']} --"
+    if kind == "dealer":
+        return f"  The dealer is p{event['dealer']}."
     if kind == "chance":
         return f"The {event['zone']} is shuffled."
     if kind == "breaks":  # (known to the one who broke the rule, until the ruleset finds it out)
