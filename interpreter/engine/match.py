@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from interpreter.engine.state import State
 
 DEFAULT_HAND_CAP = 1000  # the most hands of a match whose ruleset sets no `hand_cap`
+MOST_HANDS = 1_000_000  # the most hands any match may be set to last (`hands`, `hand_cap`): more is a mistake
 
 Bindings = dict[str, Any]
 
@@ -362,6 +363,10 @@ class MatchLoop:
         # The default cap guards against a match that never ends; it never cuts a fixed number of hands short.
         cap = self._match_value(state, program.hand_cap) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
                                                                                           hands or 0)
+        for length, where in ((hands, "match.hands"), (cap, "match.hand_cap")):
+            if length is not None and length > MOST_HANDS:
+                raise RulesetRuntimeError(f"a match of {length:,} hands is more than the {MOST_HANDS:,} a match may "
+                                          "be set to last (a parameter given too large a number?)", where)
         ended = program.ends_when is not None and self._match_value(state, program.ends_when)
         if state.ending_match or ended or (hands is not None and number >= hands) or number >= cap:
             state.is_terminal = True
