@@ -130,12 +130,13 @@ def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone:
     phases_node = hand.entries["phases"]
     assert isinstance(phases_node, SequenceNode)
     by_name = {name: (index, phase) for index, name, phase in walk_named(phases_node.items)}
+    warned = False  # (about the fewest players a deal to every seat would not fit: once)
     for players_count in players.counts():
         try:
             deck_size = deck.size_for(players_count)
         except ValueError:  # (a card set aside that the deck does not hold: reported with the deck)
             continue
-        needed = 0
+        needed = most = 0  # (the cards taken; and as many as they may be, each deal to some seats to all seats)
         seen: set[str] = set()
         name = str(scalar(hand.entries["start"]))
         while name in by_name and name not in seen:
@@ -143,7 +144,16 @@ def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone:
             index, phase = by_name[name]
             path: Path = ("hand", "phases", index, "steps")
             for step_index, step in enumerate(_items(phase.entries.get("steps"))):
-                taken = _taken(step, (*path, step_index), deck_zone, players_count, count)
+                taken, at_most = _taken(step, (*path, step_index), deck_zone, players_count, count)
+                most += at_most if at_most is not None and at_most > 0 else 0
+                if most > deck_size and not warned and needed + (taken or 0) <= deck_size:
+                    warned = True
+                    checker.error("deck-arithmetic", f"with {players_count} players, if every deal of the opening "
+                                  f"goes to every seat, this needs {most} cards from `{deck_zone}`, but the deck "
+                                  f"has {deck_size}", step, (*path, step_index), severity="warning",
+                                  hint=f"the game allows {players.described()}; the receivers of a deal (`seats:`) "
+                                  "are known only as the game runs: narrow `players`, or be sure that so many "
+                                  "seats are never dealt to (`validate --playouts` plays them)")
                 if taken is None:
                     continue
                 if taken < 0 and not _written_as_number(step):  # (a number is refused where it is written)
@@ -171,24 +181,29 @@ def _items(node: Node | None) -> list[Node]:
     return node.items if isinstance(node, SequenceNode) else []
 
 
-def _taken(step: Node, path: Path, deck_zone: str, players_count: int, count: Counter) -> int | None:
+def _taken(step: Node, path: Path, deck_zone: str, players_count: int,
+           count: Counter) -> tuple[int | None, int | None]:
+    """The cards a step takes from the deck's zone, when known before play; and the most it may take (a deal
+    to receivers known only as the game runs, to every seat)."""
     if not isinstance(step, MappingNode):
-        return None
+        return None, None
     entries = step.entries
     if scalar(entries.get("from")) != deck_zone:
-        return None
+        return None, None
     try:
         if "deal" in entries:
             each = count(entries["deal"], (*path, "deal"), players_count)
-            receivers = players_count
+            if each is None:
+                return None, None
             if "seats" in entries:
-                receivers_count = count(entries["seats"], (*path, "seats"), players_count)
-                if receivers_count is None:
-                    return None
-                receivers = receivers_count
-            return None if each is None else each * receivers
+                receivers = count(entries["seats"], (*path, "seats"), players_count)
+                if receivers is None:
+                    return None, each * players_count
+                return each * receivers, each * receivers
+            return each * players_count, each * players_count
         if "move" in entries and scalar(entries["move"]) != "all":
-            return count(entries["move"], (*path, "move"), players_count)
+            taken = count(entries["move"], (*path, "move"), players_count)
+            return taken, taken
     except EvaluationError:
-        return None
-    return None
+        return None, None
+    return None, None
