@@ -73,6 +73,19 @@ def resolve_ruleset(argument: str, *, folders: bool = False) -> str:
     return str(paths[argument])
 
 
+def extended_file(folder: Path, written: str) -> Path:
+    """The file an `extends:` line names from a file in `folder`: the path relative to it, or, when no such file
+    is there, the bundled ruleset of that name (`extends: bourre`, or `bourre.yaml`, from any folder)."""
+    path = folder / written
+    try:
+        if path.is_file() or Path(written).name != written:
+            return path
+    except (OSError, ValueError):
+        return path
+    found = bundled_paths().get(written.removesuffix(".yaml"))
+    return found if found is not None else path
+
+
 def bundled_rulesets() -> list[BundledRuleset]:
     """Every bundled ruleset, each game followed by its variants."""
     described = [_describe(name, path) for name, path in bundled_paths().items()]

@@ -78,7 +78,9 @@ def ruleset_key(path: str, purpose: str, *details: Any) -> tuple[str, frozenset[
         extends = _EXTENDS.search(data.decode("utf-8", "replace"))
         if extends is None:
             return digest.hexdigest(), frozenset(files)
-        current = current.parent / extends[1]
+        from interpreter.bundled import extended_file  # (as the loader finds it: a bundled ruleset by name)
+
+        current = extended_file(current.parent, extends[1])
     return None
 
 

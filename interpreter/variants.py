@@ -7,8 +7,10 @@ lists whose items all have a `name:` merge by name, in the parent's order with n
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
+from interpreter.bundled import bundled_paths, extended_file
 from interpreter.changes import AppliedChange, apply_changes, check_ids
 from interpreter.errors import Diagnostic, RulesetError, shorten
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, read_file, scalar, yaml_path
@@ -45,8 +47,9 @@ def _load(path: Path, chain: list[Path], shown: str, applied: list[AppliedChange
     if not isinstance(extends, ScalarNode) or not isinstance(extends.value, str) or not extends.value:
         raise RulesetError([Diagnostic("schema", "`extends` must be a relative path to a ruleset file",
                                        extends.location, "extends")])
-    parent_path = (path.parent / extends.value)
-    parent_shown = str(Path(shown).parent / extends.value)
+    parent_path = extended_file(path.parent, extends.value)
+    parent_shown = str(Path(shown).parent / extends.value) if parent_path == path.parent / extends.value \
+        else str(parent_path)
     parent_resolved = _resolved_file(parent_path, extends)
     here = [*chain, resolved]
     if parent_resolved in here:
@@ -117,9 +120,15 @@ def _resolved_file(path: Path, extends: ScalarNode) -> Path:
             return path.resolve()
     except OSError as error:  # a name longer than the system allows, a loop of links
         problem = f"which cannot be a file ({error.strerror or error})"
+    written = str(extends.value)
+    close = difflib.get_close_matches(written.removesuffix(".yaml"), list(bundled_paths()), n=1) \
+        if Path(written).name == written else []
+    hint = f"did you mean the bundled `{close[0]}`?" if close else \
+        "the path is relative to the file that says `extends:`; a bundled ruleset is named alone " \
+        "(`extends: bourre`; `ruledeck list` names them)"
     raise RulesetError([Diagnostic(
         "extends-missing", f"`extends` names {shorten(repr(extends.value))}, {problem}", extends.location,
-        "extends", hint="the path is relative to the file that says `extends:`")])
+        "extends", hint=hint)])
 
 
 def _remove_key(root: MappingNode, dotted: str, node: ScalarNode, index: int, diagnostics: list[Diagnostic]) -> None:

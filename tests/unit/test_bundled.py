@@ -129,3 +129,32 @@ def test_load_ruleset_takes_the_name_of_a_bundled_ruleset(tmp_path: Path, monkey
     assert load_ruleset("pot_limit", {"pot_limit": 5}).name.startswith("Bourré")
     with pytest.raises(UnknownRulesetError, match=r"bundled rulesets: .*bourre"):
         load_ruleset("no_such_game")
+
+
+def test_a_variant_in_any_folder_extends_a_bundled_ruleset_by_name(tmp_path: Path) -> None:
+    from interpreter import validate_file
+
+    path = tmp_path / "mine.yaml"
+    path.write_text("format: 1\nextends: pot_limit\nname: Mine\nparams:\n  pot_limit: {default: 15}\n",
+                    encoding="utf-8")
+    assert validate_file(path) == []
+    game = load_ruleset(path)
+    assert game.ruleset.parameter_values["pot_limit"] == 15 and game.ruleset.name == "Mine"
+    assert "pot_limit" in game.ruleset.tree.entries["params"].entries  # (the bundled variant's base, merged)
+
+
+def test_a_misspelt_bundled_base_is_named_with_a_suggestion(tmp_path: Path) -> None:
+    from interpreter import validate_file
+
+    path = tmp_path / "mine.yaml"
+    path.write_text("format: 1\nextends: bourree\nname: Mine\n", encoding="utf-8")
+    (finding,) = validate_file(path)
+    assert finding.code == "extends-missing" and finding.hint == "did you mean the bundled `bourre`?"
+
+
+def test_a_file_beside_the_variant_wins_over_a_bundled_ruleset_of_the_name(tmp_path: Path) -> None:
+    (tmp_path / "bourre").write_text((ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    path = tmp_path / "mine.yaml"
+    path.write_text("format: 1\nextends: bourre\nname: Mine\n", encoding="utf-8")
+    assert set(load_ruleset(path).ruleset.parameter_values) == {"hands", "pot_limit"}  # tiny's own
