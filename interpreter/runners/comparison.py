@@ -88,6 +88,12 @@ def what_changed(rows: list[Compared]) -> list[str]:
                      f"({shown(row.a.value, statistic)} -> {shown(row.b.value, statistic)}; 95% interval of the "
                      f"difference {interval(difference, statistic, signed=True)}).")
     steady = len(measured) - len(changed)
+    if all(row.difference.value == row.difference.low == row.difference.high == 0  # type: ignore[union-attr]
+           for row in measured):
+        lines.append(f"- A and B came out the same in every match, all {len(measured)} statistics alike: the "
+                     "difference between them never came into play (another kind of bot, `--bots random`, or "
+                     "more matches may reach it).")
+        return lines
     if not changed:
         lines.append(f"- Nothing changed significantly: all {steady} differences' intervals include 0.")
     else:

@@ -276,3 +276,12 @@ def test_ctrl_c_stops_a_comparison_and_compares_the_pairs_that_finished(workers:
     assert data["interrupted"] is True and data["planned"] == 100000 and 0 < data["matches"] < 100000
     assert f"Interrupted: {data['matches']} of 100000 matches were played by both A and B" in done.stderr
     assert data["statistics"]["metric.pot"]["difference"] > 0  # a double ante: a bigger pot
+
+
+def test_compare_says_when_the_difference_never_came_into_play() -> None:
+    # tiny.yaml never reads `pot_limit`: every match comes out the same under both
+    result = CliRunner().invoke(cli, ["compare", TINY, "-n", "4", "--players", "2", "--bots", "random",
+                                      "--workers", "1", "--b-set", "pot_limit=3"])
+    assert result.exit_code == 0, result.output
+    assert "- A and B came out the same in every match, all " in result.stdout
+    assert "never came into play" in result.stdout and "Nothing changed significantly" not in result.stdout
