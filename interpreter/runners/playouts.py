@@ -239,8 +239,24 @@ def _never_reached(game: Game, coverage: Coverage) -> list[Diagnostic]:
                             where, severity="warning",
                             hint="an option never taken may be refused in every position (or with these "
                                  "parameters' values); more --playouts may take it")
-                 for label, where in _options(tree) if where not in coverage.options)
+                 for label, where in _options(tree) if where not in coverage.options
+                 and not _off_by_parameters(game, where))
     return found
+
+
+def _off_by_parameters(game: Game, where: str) -> bool:
+    """Whether the place is inside a branch of an `if` step whose condition the parameters' values settle the
+    other way (`if: params.reneges` with `reneges` false): the rules never reach it with these values."""
+    expressions = game.ruleset.expressions
+    parts = parse_yaml_path(where)
+    for index, part in enumerate(parts):
+        if part not in ("then", "else") or index == 0:
+            continue
+        test = expressions.get(yaml_path(parts[:index]) + ".if")
+        constant = getattr(test, "constant", None)
+        if constant is not None and bool(constant[0]) != (part == "then"):
+            return True
+    return False
 
 
 def _phases(tree: MappingNode) -> list[tuple[str, str]]:

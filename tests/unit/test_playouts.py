@@ -177,3 +177,16 @@ def test_a_hand_that_never_ends_is_reported_at_its_phase() -> None:
     assert (finding.code, finding.yaml_path) == ("playout-runaway", "hand.phases[0]")
     assert finding.message.startswith("hand 1 ran for 3,000 actions without ending, in the phase `main`")
     assert finding.hint is not None and "whose `until` never holds" in finding.hint
+
+
+def test_an_option_the_parameters_turn_off_is_not_said_never_reached() -> None:
+    # BR-40's question after each card is asked only with `reneges` and `correct_reneges` (bourre.yaml: an `if`
+    # step on both): with the defaults the rules never offer it, so the playouts make no claim about it.
+    from interpreter.runners.playouts import _off_by_parameters
+
+    question = "hand.phases[4].steps[0].after_card[0].then[1].options[1]"
+    bourre = ROOT / "rulesets" / "bourre.yaml"
+    assert _off_by_parameters(load_ruleset(bourre), question)
+    assert not _off_by_parameters(load_ruleset(bourre, {"reneges": True, "correct_reneges": True}), question)
+    report = run_playouts(load_ruleset(bourre, {"hands": 1}), 2, seconds=60)
+    assert not [d for d in report.findings if d.yaml_path == question]
