@@ -21,7 +21,9 @@ class Quit(Exception):
 
 
 HELP = """  Answer with the number of a move, or its text (`play AH`, `choose pass`; the seat may be left out;
-  several cards as one argument are joined with `+`, in any order: `choose capture taken 3D+4C`).
+  several cards as one argument are joined with `+`, in any order: `choose capture taken 3D+4C`). The text
+  may be in any case, its cards in any order (`meld 10s+10h+10d`), and its kind left out when only one move
+  fits (`ah` for `play AH`).
   Cards are written rank then suit (`10H`, `AS`; `JK` is a joker). On the table, `p1 AH` is the card p1
   played; a meld is named by its id (`m2`), as `add 9H to m2` names it, and `2S=9H` is a wild card standing
   for 9H. `(yours)` marks your own zones; `?` stands for a value you may not see.
@@ -51,13 +53,17 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
             try:
                 answer = prompt("Your move (number or text, ? for help, q to stop)").strip()
             except click.Abort:  # the end of input, or Ctrl-C at the prompt
+                click.echo()  # (the prompt's line ended)
                 raise Quit() from None
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit()
             if answer.lower() in ("?", "h", "help"):
                 click.echo(HELP)
                 continue
-            if _is_number(answer):
+            if not answer:
+                click.echo(f"  answer with a move's number, 1 to {len(legal)}, or its text (? for help)")
+                continue
+            if _is_number(answer.removeprefix("-")):
                 if len(answer) <= len(str(len(legal))) and 1 <= int(answer) <= len(legal):
                     return legal[int(answer) - 1]
                 click.echo(f"  there is no move {shorten(answer, 20)}: answer 1 to {len(legal)}, or a move's text")
@@ -67,12 +73,52 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
                 state.check(action)
                 return action
             except (ActionSyntaxError, IllegalActionError) as error:
-                click.echo(f"  {shorten(str(error), MAX_MESSAGE)}")
+                fitting = _fitting(state, legal, answer)
+                if len(fitting) == 1:  # (the move's words in another case or order, `+`-joined, or its kind left out)
+                    return legal[fitting[0] - 1]
+                if fitting:
+                    click.echo(f"  {shorten(answer, 40)!r} fits several moves: "
+                               f"{', '.join(_numbered(state, legal, fitting))}: answer with its number")
+                    continue
+                message = str(error)
+                if isinstance(error, ActionSyntaxError) and "is not an action: expected e.g." in message:
+                    example = state.action_text(legal[0]).split(" ", 1)[1]
+                    message = f"{shorten(answer, 40)!r} is not a move: answer with a move's number, 1 to " \
+                              f"{len(legal)}, or its text, e.g. `{example}`"
+                click.echo(f"  {shorten(message, MAX_MESSAGE)}")
                 meant = _meant(state, legal, seat, answer)
                 if meant:
                     click.echo(f"  (did you mean {meant}?)")
 
     return choose
+
+
+def _words(text: str) -> Counter[str]:
+    """A move's words as a person may type them: in any case and order, cards joined by `+` or apart."""
+    return Counter(text.casefold().replace("+", " ").split())
+
+
+def _fitting(state: State, legal: list[Action], answer: str) -> list[int]:
+    """The numbers of the legal moves an answer names with their words in another case or order (`play as`,
+    `meld 10s+10h+10d`), or without their kind when that leaves one move (`AS` for `play AS`)."""
+    if _SEAT.match(answer + " "):  # (the seat named: its own moves only)
+        named, _, answer = answer.partition(" ")
+        if legal and named.casefold() != f"p{legal[0].seat}":
+            return []
+    words = _words(answer)
+    found, without_kind = [], []
+    for number, action in enumerate(legal, 1):
+        text = _words(state.action_text(action).split(" ", 1)[1])
+        if text == words:
+            found.append(number)
+        elif text - Counter([state.action_text(action).split()[1].casefold()]) == words:
+            without_kind.append(number)
+    return found or without_kind
+
+
+def _numbered(state: State, legal: list[Action], numbers: list[int]) -> list[str]:
+    shown = [f"{number} `{state.action_text(legal[number - 1]).split(' ', 1)[1]}`" for number in numbers[:4]]
+    return shown + (["..."] if len(numbers) > 4 else [])
 
 
 def _meant(state: State, legal: list[Action], seat: int, answer: str) -> str:

@@ -37,9 +37,28 @@ def test_an_answer_that_picks_no_move_is_answered_and_asked_again(
     asked = output.count("Your move")
     assert asked == 2
     refusal = output.split("Your move", 2)[1]
-    assert "is not an action" in refusal or "there is no move" in refusal
+    assert "is not a move" in refusal or "there is no move" in refusal
     if len(answer) > 100:
         assert answer[:100] not in output.replace(answer, "", 1)  # echoed as typed; the refusal cuts it
+
+
+@pytest.mark.parametrize(("answer", "refusal"), [
+    ("-1", "there is no move -1: answer 1 to"),
+    ("frobnicate", "'frobnicate' is not a move: answer with a move's number, 1 to"),
+])
+def test_a_refusal_says_what_to_answer_with_this_games_moves(answer: str, refusal: str, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, output = _play_as_seat_0(answer + "\nq\n")
+    assert code == 130 and refusal in output and "p2 play AH" not in output
+    if answer == "frobnicate":
+        assert ", or its text, e.g. `play " in output  # (a move of this game, as the seat types it)
+
+
+def test_the_end_of_input_at_the_prompt_ends_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, output = _play_as_seat_0("")
+    assert code == 130 and "\nStopped." in output and "q to stop): Stopped." not in output
 
 
 def test_a_move_by_its_text_without_the_seat_is_read_as_the_help_says(
@@ -171,3 +190,37 @@ def test_an_interrupted_simulation_stops_at_once_leaving_no_process_and_no_file(
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         run.wait(10)
+
+
+def test_a_move_typed_in_another_case_or_by_its_card_alone_is_taken(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _, output = _play_as_seat_0("q\n")
+    first_move = next(line.split(". ", 1)[1] for line in output.splitlines() if line.strip().startswith("1. "))
+    card = first_move.split()[-1]  # (`play 5S`: the seat's first card)
+    for answer in (first_move.lower(), card.lower(), f"p0 {first_move.upper()}"):
+        code, output = _play_as_seat_0(answer + "\nq\n")
+        assert code == 130 and f"p0 {first_move}" in output and "is not a move" not in output, answer
+
+
+def test_a_meld_typed_with_its_cards_joined_and_in_any_order_is_found_among_the_moves() -> None:
+    from interpreter import load_ruleset
+    from interpreter.runners.human import _fitting
+
+    state = load_ruleset(ROOT / "tests" / "games" / "rummy500.yaml").new_initial_state(seed=4, players=2)
+    chosen = 0
+    while True:  # (the first meld offered in play, the first move taken otherwise)
+        if state.current_player < 0:
+            state.apply_chance()
+            continue
+        legal = state.legal_actions()
+        melds = [number for number, action in enumerate(legal, 1) if action.kind == "meld"]
+        if melds:
+            chosen = melds[0]
+            break
+        state.apply(legal[0])
+    words = state.action_text(legal[chosen - 1]).split()[2:]
+    assert "+" not in words and len(words) >= 3
+    typed = "meld " + "+".join(reversed([word.lower() for word in words]))
+    assert _fitting(state, legal, typed) == [chosen]
+    assert _fitting(state, legal, "p9 " + typed) == []  # (another seat's move is not this seat's)
