@@ -13,6 +13,7 @@ variant's top-level `changes:` is a list of operations, applied in order to the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -263,6 +264,11 @@ def _with_changes(diagnostic: Diagnostic, applied: list[AppliedChange]) -> Diagn
     elsewhere = [change for change in applied if where is None or change.location.path != where.path]
     if not elsewhere or diagnostic.severity != "error":
         return diagnostic
-    cited = "; ".join(f"`{c.verb}: {c.target}` at {c.location.path}:{c.location.line}" for c in elsewhere[:3])
+    # (those that name what the finding names first: the parameter given anew, the definition removed)
+    said = diagnostic.message + "\n" + (where.source.line(where.line) if where is not None else "")
+    named = [change for change in elsewhere if re.search(rf"\b{re.escape(change.target.rsplit('.', 1)[-1])}\b",
+                                                         said)]
+    cited = "; ".join(f"`{c.verb}: {c.target}` at {c.location.path}:{c.location.line}"
+                      for c in (named or elsewhere)[:3])
     note = f"the base is checked after the changes of a variant: {cited}"
     return replace(diagnostic, hint=f"{diagnostic.hint}; {note}" if diagnostic.hint else note)

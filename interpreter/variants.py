@@ -8,6 +8,7 @@ lists whose items all have a `name:` merge by name, in the parent's order with n
 from __future__ import annotations
 
 import difflib
+import os
 from pathlib import Path
 
 from interpreter.bundled import bundled_paths, extended_file
@@ -48,7 +49,7 @@ def _load(path: Path, chain: list[Path], shown: str, applied: list[AppliedChange
         raise RulesetError([Diagnostic("schema", "`extends` must be a relative path to a ruleset file",
                                        extends.location, "extends")])
     parent_path = extended_file(path.parent, extends.value)
-    parent_shown = str(Path(shown).parent / extends.value) if parent_path == path.parent / extends.value \
+    parent_shown = _shown_path(Path(shown).parent / extends.value) if parent_path == path.parent / extends.value \
         else str(parent_path)
     parent_resolved = _resolved_file(parent_path, extends)
     here = [*chain, resolved]
@@ -78,11 +79,17 @@ def _load(path: Path, chain: list[Path], shown: str, applied: list[AppliedChange
     merged = merge(parent, child, (), diagnostics)
     assert isinstance(merged, MappingNode)
     _keep_optional(parent, child, merged)
+    given = child.entries.get("params")
+    if isinstance(given, MappingNode):  # (a parameter the base has, declared anew: cited by a finding in the base)
+        base_params = parent.entries.get("params")
+        applied.extend(AppliedChange("params", name, given.key_locations[name]) for name in given.entries
+                       if isinstance(base_params, MappingNode) and name in base_params.entries)
     removals = root.entries.get("remove")
     if isinstance(removals, SequenceNode):
         for index, item in enumerate(removals.items):
             if isinstance(item, ScalarNode) and isinstance(item.value, str):
                 _remove_key(merged, item.value, item, index, diagnostics)
+                applied.append(AppliedChange("remove", item.value, item.location))
     if "changes" in root.entries:
         applied.extend(apply_changes(merged, root.entries["changes"], diagnostics))
     if diagnostics:
@@ -108,6 +115,16 @@ def _keep_optional(parent: MappingNode, child: MappingNode, merged: MappingNode)
             where = now.entries["default"].location
             now.entries["optional"] = ScalarNode(where, True)
             now.key_locations["optional"] = where
+
+
+def _shown_path(path: Path) -> str:
+    """A path as messages show it: `..` worked out (`rulesets/bourre.yaml`, not `rulesets/variants/../bourre.yaml`)
+    where that names the same file (a link to a folder may make it another)."""
+    normal = os.path.normpath(path)
+    try:
+        return normal if normal == str(path) or Path(normal).resolve() == path.resolve() else str(path)
+    except (OSError, ValueError, RuntimeError):
+        return str(path)
 
 
 def _resolved_file(path: Path, extends: ScalarNode) -> Path:

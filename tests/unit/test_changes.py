@@ -152,3 +152,36 @@ def test_the_schema_describes_the_changes_the_variants_stage_applies() -> None:
     assert len(shipped) >= 5 and all(change.is_valid(c) for c in shipped)
     assert not change.is_valid({"replace": "BR-15", "whith": {}})
     assert not change.is_valid({"remove": "BR-15", "update": "BR-17"})
+
+
+def test_a_finding_in_the_base_cites_the_variants_removal_or_parameter_that_caused_it(tmp_path: Path) -> None:
+    from interpreter import validate_file
+
+    shutil.copy(ROOT / "rulesets" / "bourre.yaml", tmp_path / "bourre.yaml")
+    removed = tmp_path / "removed.yaml"
+    removed.write_text("format: 1\nextends: bourre.yaml\nname: Removed\nremove: [define.pot_stake]\n",
+                       encoding="utf-8")
+    (finding,) = validate_file(removed)
+    assert finding.message == "unknown name `pot_stake`" and finding.location is not None
+    assert finding.location.path.endswith("bourre.yaml")
+    assert finding.hint is not None and finding.hint.endswith(
+        f"the base is checked after the changes of a variant: `remove: define.pot_stake` at {removed}:4")
+    retyped = tmp_path / "retyped.yaml"
+    retyped.write_text("format: 1\nextends: bourre.yaml\nname: Retyped\nparams:\n  hands: {default: 3}\n"
+                       "  ante: {type: num, default: 3/2}\n", encoding="utf-8")
+    (finding,) = validate_file(retyped)
+    assert finding.message == "the amount must be int, not num"
+    assert finding.hint == f"the base is checked after the changes of a variant: `params: ante` at {retyped}:6"
+
+
+def test_a_base_reached_through_dot_dot_is_named_by_its_plain_path(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter import validate_file
+
+    shutil.copy(ROOT / "rulesets" / "bourre.yaml", tmp_path / "bourre.yaml")
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "v.yaml").write_text("format: 1\nextends: ../bourre.yaml\nname: V\n"
+                                                  "remove: [define.pot_stake]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    (finding,) = validate_file("variants/v.yaml")
+    assert finding.location is not None and finding.location.path == "bourre.yaml"
