@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from interpreter.bundled import extended_file
 from interpreter.errors import RuledeckError, shorten
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, read_file, to_plain
 from interpreter.variants import load_merged
@@ -42,13 +43,15 @@ def base_of(path: str | Path) -> Path:
     extends = read_file(str(path)).entries.get("extends")
     if not isinstance(extends, ScalarNode) or not isinstance(extends.value, str):
         raise RuledeckError(f"{path} extends no ruleset, so there is nothing to compare it with")
-    return Path(os.path.normpath(Path(path).parent / extends.value))
+    found = extended_file(Path(path).parent, extends.value)  # (a bundled ruleset by its name, too)
+    return Path(os.path.normpath(found)) if found == Path(path).parent / extends.value else found
 
 
 def explain(path: str | Path) -> tuple[Path, list[Difference]]:
     """The base a variant extends, and what the variant changes in it (RulesetError for a broken file)."""
+    merged = load_merged(path)  # (first: a base that is missing is reported at the variant's `extends:`)
     base = base_of(path)
-    return base, differences(load_merged(base), load_merged(path))
+    return base, differences(load_merged(base), merged)
 
 
 def differences(base: Node, variant: Node, path: str = "") -> list[Difference]:

@@ -185,3 +185,20 @@ def test_a_base_reached_through_dot_dot_is_named_by_its_plain_path(tmp_path: Pat
     monkeypatch.chdir(tmp_path)
     (finding,) = validate_file("variants/v.yaml")
     assert finding.location is not None and finding.location.path == "bourre.yaml"
+
+
+def test_explain_names_a_missing_base_at_the_variants_extends_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from interpreter.cli import cli
+
+    path = tmp_path / "v.yaml"
+    path.write_text("format: 1\nextends: ../bourree.yaml\nname: V\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["explain", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}:2:10: error[extends-missing]: `extends` names '../bourree.yaml', which is not a file" \
+        in result.stderr
+    bundled_base = tmp_path / "w.yaml"
+    bundled_base.write_text("format: 1\nextends: bourre\nname: W\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["explain", str(bundled_base)])
+    assert result.exit_code == 0 and "1 difference" in result.stdout.splitlines()[0], result.output
