@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,8 +20,10 @@ class UnknownRulesetError(RuledeckError):
 
     def __init__(self, argument: str, names: list[str]) -> None:
         known = ", ".join(names) if names else "none (the package has no rulesets folder)"
-        super().__init__(f"no ruleset file or bundled ruleset named {argument!r}; bundled rulesets: {known} "
-                         "(`ruledeck list` shows them)")
+        close = difflib.get_close_matches(argument, names, n=1)
+        meant = f" (did you mean {close[0]!r}?)" if close else ""
+        super().__init__(f"no ruleset file or bundled ruleset named {argument!r}{meant}; bundled rulesets: "
+                         f"{known} (`ruledeck list` shows them)")
 
 
 @dataclass(frozen=True)

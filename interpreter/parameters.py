@@ -128,6 +128,9 @@ def parse_assignments(assignments: list[str]) -> dict[str, str]:
         name, equals, value = assignment.partition("=")
         if not equals or not name.strip():
             raise ParameterError(f"--set {assignment!r}: expected NAME=VALUE, e.g. --set pot_limit=20")
+        if name.strip() in values and values[name.strip()] != value:
+            raise ParameterError(f"--set {name.strip()} is given twice ({values[name.strip()]!r}, then {value!r}): "
+                                 "give it once")
         values[name.strip()] = value
     return values
 

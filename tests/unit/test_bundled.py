@@ -59,7 +59,7 @@ def test_an_unknown_name_is_a_usage_error_listing_the_bundled_rulesets() -> None
     for command in (["play", "bourree"], ["simulate", "bourree", "-n", "1"], ["validate", "bourree"]):
         code, _, err = _run(*command)
         assert code == 2
-        assert "no ruleset file or bundled ruleset named 'bourree'" in err
+        assert "no ruleset file or bundled ruleset named 'bourree' (did you mean 'bourre'?)" in err
         assert "bourre, burraco," in err and "pot_limit" in err
 
 

@@ -56,6 +56,12 @@ def test_api_values_are_checked_without_conversion() -> None:
         resolve(SPECS, {"must_overtrump": 1}, from_text=False)
 
 
+def test_a_parameter_given_twice_with_two_values_is_refused() -> None:
+    with pytest.raises(ParameterError, match=r"--set hands is given twice \('1', then '2'\): give it once"):
+        parse_assignments(["hands=1", "hands=2"])
+    assert parse_assignments(["hands=1", "hands=1"]) == {"hands": "1"}
+
+
 def test_a_malformed_assignment_is_refused() -> None:
     with pytest.raises(ParameterError, match="expected NAME=VALUE"):
         parse_assignments(["pot_limit"])
