@@ -36,19 +36,24 @@ def view_text(view: TableView, suits: Sequence[str], *, styled: bool | None = No
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=styled, color_system="standard" if styled else None,
                       width=width, highlight=False, markup=False, emoji=False, soft_wrap=False)
-    for line in view_lines(view, suits, new_cards):
+    for line in view_lines(view, suits, new_cards, width):
         console.print(line)
     return buffer.getvalue()
 
 
-def view_lines(view: TableView, suits: Sequence[str], new_cards: Sequence[str] = ()) -> list[Text]:
-    """The lines of the view, top to bottom: who is where, the scores, the table, the hand, whose turn."""
+def view_lines(view: TableView, suits: Sequence[str], new_cards: Sequence[str] = (),
+               width: int | None = None) -> list[Text]:
+    """The lines of the view, top to bottom: who is where, the scores, the table, the hand, whose turn (the
+    last moves as many as fit in `width`, when given, the latest always)."""
     painter = CardPainter(suits)
     lines = [_title(view)]
     lines += [_variable_line(variable, view.seat) for variable in view.variables]
     lines += _zone_lines(view, painter)
     if view.recent:
-        lines.append(_labelled("Last", Text(SEPARATOR.join(view.recent[-4:]), style=DIM)))
+        recent = view.recent[-4:]
+        while width is not None and len(recent) > 1 and len("Last: " + SEPARATOR.join(recent)) > width:
+            recent = recent[1:]  # (a move is never cut in two: the older ones give way)
+        lines.append(_labelled("Last", Text(SEPARATOR.join(recent), style=DIM)))
     if view.hand is not None:
         lines.append(_hand_line(view, painter, new_cards))
     if view.chosen:

@@ -315,3 +315,20 @@ def test_a_pile_shows_its_top_card_and_a_spread_shows_none() -> None:
     state = game.new_initial_state(seed=1, players=4)
     shown = {zone.name: zone.spread for zone in table_view(state, 0).zones if zone.owner == ""}
     assert shown == {"trick": False, "dummy": True}  # (bridge.yaml shows the dummy `sorted`)
+
+
+def test_the_last_moves_line_drops_older_moves_rather_than_cut_one_in_two() -> None:
+    import dataclasses
+
+    state = _to_trick(ROOT / "rulesets" / "bourre.yaml", 1, seed=5)
+    view = dataclasses.replace(table_view(state, state.current_player),
+                               recent=["p1 choose play discard 3", "p2 discard (hidden)", "p2 is served 2",
+                                       "p0 choose play discard 0"])
+    suits = state.game.deck.suits
+    wide = [line for line in view_text(view, suits, styled=False, width=200).splitlines()
+            if line.startswith("Last:")]
+    assert wide == ["Last: " + " · ".join(view.recent)]
+    narrow = view_text(view, suits, styled=False, width=60).splitlines()
+    (last,) = [line for line in narrow if line.startswith("Last:")]
+    assert last == "Last: p2 is served 2 · p0 choose play discard 0"  # (the latest that fit, whole)
+    assert narrow[narrow.index(last) + 1].startswith("Your hand")
