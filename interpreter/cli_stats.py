@@ -192,6 +192,21 @@ def report_simulation(game: Game, summary: Summary, *, header: str, as_json: boo
         sys.exit(130)
 
 
+def _with_own(common: tuple[str, ...], own: tuple[str, ...], option: str) -> tuple[str, ...]:
+    """The parameters of one side: `--set`'s, and the side's own (`--a-set`, `--b-set`) over them."""
+    from interpreter.errors import ParameterError
+
+    try:
+        given = parse_assignments(list(common))
+    except ParameterError as error:
+        raise click.UsageError(str(error)) from None
+    try:
+        given.update(parse_assignments(list(own)))
+    except ParameterError as error:
+        raise click.UsageError(str(error).replace("--set", option, 1)) from None
+    return tuple(f"{name}={value}" for name, value in given.items())
+
+
 def _side(name: str, ruleset: str, assignments: tuple[str, ...]) -> tuple[str, Game, tuple[tuple[str, Any], ...]]:
     """One side of a comparison: its file, game and parameters; a bad file prints its findings and exits 1, a
     bad parameter is a usage error naming the side."""
@@ -249,7 +264,8 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
     check_plot(plot_path)
     b_given = ruleset_b is not None
     ruleset_b = ruleset_a if ruleset_b is None else ruleset_b
-    sides_given = ((ruleset_a, assignments + a_assignments), (ruleset_b, assignments + b_assignments))
+    sides_given = ((ruleset_a, _with_own(assignments, a_assignments, "--a-set")),
+                   (ruleset_b, _with_own(assignments, b_assignments, "--b-set")))
     path_a, game_a, params_a = _side("A", *sides_given[0])
     path_b, game_b, params_b = _side("B", *sides_given[1])
     from interpreter.runners.integrity import rules_fingerprint

@@ -410,7 +410,22 @@ class State:
     @property
     def events(self) -> list[dict[str, Any]]:
         """What has happened, in order, as JSON-serialisable dicts (the transcript and the log are made of
-        them): `hand`, `chance` (the new order, top first), `action`, `reveal`, `log`, `hand_end`."""
+        them): `hand`, `dealer`, `chance` (the new order, top first), `action`, `reveal`, `log`, `hand_end`.
+        A new list at each call, the caller's to change; the dicts in it are the state's own, to read."""
+        return list(self._made_events())
+
+    def events_since(self, start: int) -> list[dict[str, Any]]:
+        """The events from position `start` on: `events[start:]`, without copying those before (a log written
+        as the match goes, a replay checking each line)."""
+        return self._made_events()[start:]
+
+    @property
+    def event_count(self) -> int:
+        """How many events there are: `len(events)`, without copying them."""
+        return len(self._made_events())
+
+    def _made_events(self) -> list[dict[str, Any]]:
+        """The events as dicts, each made once, when first read (bots' matches are never read)."""
         dicts = self._event_dicts
         for event in self._events.since(len(dicts)):
             dicts.append(self._event_dict(event))

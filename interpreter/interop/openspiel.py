@@ -121,9 +121,9 @@ class Progress:
             if state.chance is not None and state.chance[0] is None:  # a value picked at random: its outcomes
                 return  # are the indexes of the values (see `outcomes`)
             trial = state.clone()
-            before = len(trial.events)
+            before = trial.event_count
             trial.apply_chance()
-            shuffled = next(event for event in trial.events[before:] if event["type"] == "chance")
+            shuffled = next(event for event in trial.events_since(before) if event["type"] == "chance")
             cards = [state.game.deck.parse_card(text) for text in shuffled["order"]]
             if len(cards) > 1:
                 self.remaining = Counter(cards)

@@ -65,12 +65,12 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
             log = MatchLog.start(log, full)
         for seat_log in seat_logs:
             seat_log.start(full)
-    shown = shown or 0
+    written = shown or 0  # (the events shown and written so far)
     actions = len(state.history)
 
     def flush_events() -> None:
-        nonlocal shown
-        new = state.events[shown:]
+        nonlocal written
+        new = state.events_since(written)
         for event in new:
             if log is not None:
                 log.write(event)
@@ -80,7 +80,7 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
                     on_line(line)
         for seat_log in seat_logs:
             seat_log.follow(state, new)
-        shown = len(state.events)
+        written += len(new)
 
     # (with nothing to write to or show, the events are not made into dicts at all: a run of `simulate` reads
     # only the results)

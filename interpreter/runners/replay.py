@@ -218,9 +218,9 @@ class _Rerun:
         if not state.is_chance_node or state.chance is None or state.chance[0] is not None:
             raise ReplayError(f"{self.path}: line {number} picks a value where the game does not")
         trial = state.clone()
-        seen = len(trial.events)
+        seen = trial.event_count
         trial.apply_chance()
-        made = next((found for found in trial.events[seen:] if found["type"] == "pick"), None)
+        made = next((found for found in trial.events_since(seen) if found["type"] == "pick"), None)
         if made is not None and made["value"] == event["value"]:
             self.state = trial
         elif self.seed is not None:
@@ -243,13 +243,13 @@ class _Rerun:
     def _check_event(self, number: int, event: dict[str, Any], made: int) -> int:
         """The log's line against the engine's next event (the events of chance outcomes and actions are made
         by applying them; the others follow from those)."""
-        events = self.state.events
-        if made >= len(events):
+        events = self.state.events_since(made)
+        if not events:
             waiting = "the match is over" if self.state.is_terminal else (
                 "the next shuffle" if self.state.is_chance_node else f"an action of p{self.state.current_player}")
             self._differ(number, f"{waiting} ({self.state.phase})" if not self.state.is_terminal else waiting,
                          event)
-        expected = json.loads(json.dumps(events[made]))
+        expected = json.loads(json.dumps(events[0]))
         if expected != _without_chain(event):
             self._differ(number, expected, event)
         return made + 1
@@ -336,9 +336,9 @@ def _shuffled_as_logged(state: State, order: list[str], *, seeded: bool) -> Stat
     with a seed any other order is an edit (a deck stacked in the log); without one, the order is put as it
     is."""
     trial = state.clone()
-    seen = len(trial.events)
+    seen = trial.event_count
     trial.apply_chance()
-    made = next((event["order"] for event in trial.events[seen:] if event["type"] == "chance"), None)
+    made = next((event["order"] for event in trial.events_since(seen) if event["type"] == "chance"), None)
     if made == order:
         return trial
     if seeded:

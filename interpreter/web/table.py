@@ -222,9 +222,9 @@ class Table:
         """Write the events not yet in the log (flushed line by line), and the result once the match is over."""
         if self.log is None:
             return
-        for event in self.state.events[self.written:]:
+        for event in self.state.events_since(self.written):
             self.log.write(event)
-        self.written = len(self.state.events)
+        self.written = self.state.event_count
         if self.state.is_terminal:
             self.log.write({"type": "result", **match_result(self.state)})
             self.close()

@@ -304,15 +304,17 @@ def test_the_end_of_a_match_shows_the_rulesets_metrics_as_simulate_measures_them
     assert code == 0 and "Metrics" not in out  # (a ruleset without metrics)
 
 
-def test_a_choice_named_without_choose_is_pointed_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A person who types a choice's name (`pass`, as the moves list it after `choose`) is told the moves meant.
+def test_a_choice_named_without_choose_is_taken_or_pointed_to(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # A person who types a choice's name (`play`, as the moves list it after `choose`) is told the moves meant;
+    # one that names a single move (`pass`) has it taken.
     monkeypatch.chdir(tmp_path)
     code, out, _ = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "0", "--bots", "random",
-                        stdin="pass\nplay\nq\n")
+                        stdin="play\npass\nq\n")
     assert code == 130  # (stopped with `q`: the match is kept in its log)
-    assert "(did you mean 1 `choose pass`?)" in out, out
     assert "(did you mean 2 `choose play discard 0` or 3 `choose play discard 1` or 4 `choose play discard 2` " \
-        "...?)" in out
+        "...?)" in out, out
+    assert "\np0 choose pass\n" in out
 
 
 def test_the_action_the_rules_fail_after_is_in_the_transcript_and_the_log(tmp_path: Path) -> None:
