@@ -410,7 +410,8 @@ def replay_command(log_path: str, verify: bool) -> None:
                    f"to its result ({scores}).")
     else:
         click.echo(f"{log_path}: {lines} lines verified; the log stops before the match ends, after "
-                   f"{len(state.history)} actions (`ruledeck play --resume {log_path}` goes on with it).")
+                   f"{len(state.history)} actions (`{cli_logs.resume_command(log.header)} {log_path}` goes on "
+                   "with it).")
 
 
 @cli.command()

@@ -65,9 +65,15 @@ def _kept_content(path: Path) -> str | None:
     if _event(last).get("type") != "result":
         if "seat" in header:  # (what one seat saw: the match itself goes on from its full log)
             return "holds what a seat saw of a match stopped before its end: give another file"
-        return (f"holds a match stopped before its end: `ruledeck play --resume {path}` goes on with it; give "
-                "another file for a new match")
+        return (f"holds a match stopped before its end: `{resume_command(header)} {path}` goes on with it; "
+                "give another file for a new match")
     return None
+
+
+def resume_command(header: dict[str, Any]) -> str:
+    """The command that goes on with a stopped match, by its log's header: a web table's log (its `humans`) with
+    `serve`, another with `play`."""
+    return "ruledeck serve --resume" if "humans" in header else "ruledeck play --resume"
 
 
 _LINE_READ = 1 << 20  # the most of a log's line read to tell what the log is

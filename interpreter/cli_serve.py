@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import importlib.util
+import math
 import random
 import shlex
 import socket
@@ -37,8 +38,10 @@ INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web
               help="The seats people play, e.g. 0 or 0,2 (default: 0; a resumed match keeps its own): each gets a "
                    "link of its own; bots play the others.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
-              help="Bot kinds: one for every seat, or one per seat (random, heuristic).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to serve on.")
+              help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
+                   "playouts per decision, search:Ts for T CPU seconds).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="The port to serve on (0: a free one, named in the links).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to serve on. Keep the default unless every machine that can reach this one may "
                    "be trusted: the links are the only key to the seats.")
@@ -46,7 +49,7 @@ INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web
               help="Where the full log of the match goes (default: a new file here, else in the temporary folder).")
 @click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False, writable=True),
               metavar="FILE.jsonl", help="Go on with the match a log holds, adding to it (new links are printed).")
-@click.option("--bot-delay", type=click.FloatRange(min=0), default=0.8, show_default=True, metavar="SECONDS",
+@click.option("--bot-delay", type=click.FloatRange(min=0, max=60), default=0.8, show_default=True, metavar="SECONDS",
               help="A pause after each bot move, so that the people at the table can follow it.")
 def serve_command(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...],
                   humans: str | None, bots: str, port: int, host: str, log_path: str | None, resume_path: str | None,
@@ -61,7 +64,9 @@ def serve_command(ruleset: str | None, players: int | None, seed: int | None, as
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
         click.echo(f"error: {INSTALL_HINT}", err=True)
         sys.exit(2)
-    _check_port(host, port)  # (before the log is made and the links are printed)
+    if math.isnan(bot_delay):
+        raise click.BadParameter("give a number of seconds, 0 to 60", param_hint="'--bot-delay'")
+    port = _check_port(host, port)  # (before the log is made and the links are printed)
     table, log_path, going_on = _table(ruleset, players, seed, assignments, humans, bots, log_path, resume_path,
                                        bot_delay)
     if host not in LOCAL_HOSTS:
@@ -120,9 +125,21 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
         state = game.new_initial_state(seed=seed, players=count)
     agents = agents_for(kinds, count, seed + len(state.history))
     choosers = [None if seat in seats else agents[seat].choose for seat in range(count)]
+    going_on = _going_on(log_path, seats, kept_seats, bots)
     table = Table(state, humans=seats, bots=choosers, log=match_log, log_file=log_file, logged=logged,
-                  bot_delay=bot_delay, on_over=lambda done: _over(done, log_path))
-    return table, log_path, _going_on(log_path, seats, kept_seats, bots)
+                  bot_delay=bot_delay, on_over=lambda done: _over(done, log_path),
+                  on_failure=lambda error: _failed(error, log_path, going_on))
+    return table, log_path, going_on
+
+
+def _failed(error: BaseException, log_path: str | None, going_on: str) -> None:
+    """The table stopped on a failure of the rules or of a bot: said where the server was started."""
+    from interpreter.engine.errors import RulesetRuntimeError
+
+    said = error.render() if isinstance(error, RulesetRuntimeError) else \
+        f"internal error: {type(error).__name__}: {error}"
+    click.echo(f"{said}\nThe table has stopped; the match so far is in {log_path} (`{going_on}` goes on with it "
+               "once what failed is mended). Ctrl-C stops the server.", err=True)
 
 
 def _going_on(log_path: str | None, seats: list[int], kept_seats: Any, bots: str) -> str:
@@ -136,11 +153,17 @@ def _going_on(log_path: str | None, seats: list[int], kept_seats: Any, bots: str
     return " ".join(words)
 
 
-def _check_port(host: str, port: int) -> None:
-    """A usage error when the table could not be served there: the port is taken on one of the addresses the
-    server binds (another table?), or cannot be had, or the address is not this machine's."""
+def _check_port(host: str, port: int) -> int:
+    """The port to serve on (for 0, a free one the system gives); a usage error when the table could not be
+    served there: the port is taken on one of the addresses the server binds (another table?), or cannot be
+    had, or the address is not this machine's."""
     if port == 0:
-        return
+        try:
+            with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as probe:
+                probe.bind((host or "", 0))
+                port = int(probe.getsockname()[1])
+        except (OSError, UnicodeError) as error:
+            raise click.UsageError(f"--host: cannot serve on {host} ({error})") from None
     try:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (OSError, UnicodeError) as error:
@@ -163,6 +186,7 @@ def _check_port(host: str, port: int) -> None:
                 reason = error.strerror or str(error)
                 raise click.UsageError(f"--port: port {port} on {shown} cannot be served ({reason}): give another "
                                        "--port") from None
+    return port
 
 
 def _seats(humans: str, count: int) -> list[int]:

@@ -19,6 +19,7 @@ from typing import IO, Any
 from interpreter.actions import Action, ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.state import CHANCE, State
+from interpreter.errors import MAX_MESSAGE, shorten
 from interpreter.numbers import plain_numbers
 from interpreter.runners.logfile import MatchLog
 from interpreter.runners.replay import match_result
@@ -82,7 +83,8 @@ class Table:
 
     def __init__(self, state: State, *, humans: Sequence[int], bots: Sequence[Chooser | None],
                  log: MatchLog | None = None, log_file: IO[str] | None = None, logged: int = 0,
-                 bot_delay: float = 0.0, on_over: Callable[[State], None] | None = None) -> None:
+                 bot_delay: float = 0.0, on_over: Callable[[State], None] | None = None,
+                 on_failure: Callable[[BaseException], None] | None = None) -> None:
         self.state = state
         self.humans = tuple(sorted(set(humans)))
         self.tokens = {secrets.token_urlsafe(18): seat for seat in self.humans}
@@ -95,6 +97,8 @@ class Table:
         self.changed = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.on_over = on_over  # told once, when the match ends
+        self.on_failure = on_failure  # told once, when the table stops on a failure (a ruleset's, a bot's)
+        self.failure: str | None = None  # what stopped the table, shown on every page
         self.lock = asyncio.Lock()  # held while the state changes, and while a bot thinks about changing it
         self._faces = card_faces(state.game.deck)
 
@@ -124,6 +128,7 @@ class Table:
         view["waiting_for"] = self._waiting_for()
         view["deck"] = self._faces
         view["returns"] = plain_numbers(self.state.returns()) if self.state.is_terminal else None
+        view["stopped"] = self.failure
         return view
 
     def moves_made(self, seat: int) -> int:
@@ -150,6 +155,8 @@ class Table:
         state = self.state
         if state.is_terminal:
             raise RefusedMove("the match is over")
+        if self.failure is not None:
+            raise RefusedMove(f"the table has stopped: {self.failure}")
         if moves_made is not None and moves_made != self.moves_made(seat):
             raise RefusedMove(STALE)
         if len(text) > MOST_ACTION_CHARACTERS:
@@ -189,19 +196,34 @@ class Table:
         state meanwhile."""
         async with self.lock:
             state = self.state
-            if state.is_terminal:
+            if state.is_terminal or self.failure is not None:
                 return False
-            if state.current_player == CHANCE:
-                state.apply_chance()
-            elif state.current_player in self.humans:
+            try:
+                if state.current_player == CHANCE:
+                    state.apply_chance()
+                elif state.current_player in self.humans:
+                    return False
+                else:
+                    chooser = self.bots[state.current_player]
+                    assert chooser is not None, f"no bot at p{state.current_player}"
+                    # (on a copy: a bot may try moves in the values it reads, which the pages must never see)
+                    state.apply(await _thought(chooser, state.clone()))
+                self._changed()
+            except Exception as error:  # (the rules failed, or a bot, or the log: the table stops, and says so)
+                self._stop(error)
                 return False
-            else:
-                chooser = self.bots[state.current_player]
-                assert chooser is not None, f"no bot at p{state.current_player}"
-                # (on a copy: a bot may try moves in the values it reads, which the pages must never see)
-                state.apply(await _thought(chooser, state.clone()))
-            self._changed()
             return True
+
+    def _stop(self, error: Exception) -> None:
+        """Stop the table on a failure: every page says so, no move is taken, the log keeps the match so far."""
+        self.failure = shorten(str(error) or type(error).__name__, MAX_MESSAGE)
+        with contextlib.suppress(Exception):  # (the log may be what failed)
+            self.write_log()
+        self.version += 1
+        self.changed.set()
+        self.changed = asyncio.Event()
+        if self.on_failure is not None:
+            self.on_failure(error)
 
     # --- the log and the pages ----------------------------------------------------------------------------
 

@@ -442,3 +442,45 @@ def test_a_port_taken_on_one_of_the_addresses_served_is_refused(tmp_path: Path,
     assert answer.exit_code == 2, answer.output
     assert f"--port: port {port} on every address is in use" in answer.output
     assert not list(tmp_path.glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01])
+def test_a_bot_that_fails_stops_the_table_and_every_page_says_so(delay: float) -> None:
+    # (the bot's failure stands for any: the rules failing at a bot's move, a bot's own error, the log)
+    table = make_table(BOURRE, players=3, seed=2, humans=[0], bot_delay=delay)
+    told: list[BaseException] = []
+    table.on_failure = told.append
+
+    def failing(_state: Any) -> Any:
+        raise RuntimeError("the bot broke")
+
+    table.bots = [None, failing, failing]
+
+    async def run() -> None:
+        await table.start()
+        if table.task is not None:
+            await table.task
+
+    asyncio.run(run())
+    assert table.failure == "the bot broke" and [str(error) for error in told] == ["the bot broke"]
+    assert table.message(0)["stopped"] == "the bot broke"
+    if table.state.current_player == 0:
+        with pytest.raises(RefusedMove, match="the table has stopped: the bot broke"):
+            asyncio.run(table.move(0, table.message(0)["legal_actions"][0]))
+
+
+def test_serve_port_0_names_the_port_it_serves_on() -> None:
+    from interpreter.cli_serve import _check_port
+
+    port = _check_port("127.0.0.1", 0)
+    assert 0 < port < 65536
+
+
+def test_a_stopped_web_tables_log_is_said_to_go_on_with_serve(tmp_path: Path) -> None:
+    from interpreter import cli_logs
+
+    web, terminal = tmp_path / "web.jsonl", tmp_path / "terminal.jsonl"
+    web.write_text('{"type": "match", "humans": [0]}\n{"type": "hand", "hand": 1, "dealer": 0}\n', encoding="utf-8")
+    terminal.write_text('{"type": "match"}\n{"type": "hand", "hand": 1, "dealer": 0}\n', encoding="utf-8")
+    assert f"`ruledeck serve --resume {web}` goes on with it" in str(cli_logs._kept_content(web))
+    assert f"`ruledeck play --resume {terminal}` goes on with it" in str(cli_logs._kept_content(terminal))

@@ -134,7 +134,9 @@ function drawHeader(view) {
   document.getElementById("status").textContent = parts.join(" · ");
   const turn = document.getElementById("turn");
   turn.className = "turn";
-  if (view.is_over) {
+  if (view.stopped) {
+    turn.textContent = "The table has stopped: " + view.stopped + " (the match so far is kept in its log).";
+  } else if (view.is_over) {
     const best = Math.max(...view.returns);
     const scores = view.returns.map((value, seat) => "p" + seat + " " + (value > 0 ? "+" : "") + value);
     const winners = view.returns.map((v, s) => v === best ? "p" + s : null).filter(Boolean);
