@@ -9,7 +9,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from interpreter.actions import Action
+    from interpreter.actions import Action, ActionSyntaxError
+    from interpreter.agents import make_agent
     from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
     from interpreter.engine.game import Game
     from interpreter.engine.state import CHANCE, TERMINAL, State
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
     from interpreter.model import Ruleset
 
 _WHERE = {
-    **dict.fromkeys(["Action"], "interpreter.actions"),
+    **dict.fromkeys(["Action", "ActionSyntaxError"], "interpreter.actions"),
+    **dict.fromkeys(["make_agent"], "interpreter.agents"),
     **dict.fromkeys(["IllegalActionError", "RulesetRuntimeError"], "interpreter.engine.errors"),
     **dict.fromkeys(["Game"], "interpreter.engine.game"),
     **dict.fromkeys(["CHANCE", "TERMINAL", "State"], "interpreter.engine.state"),
@@ -35,9 +37,9 @@ _WHERE = {
     **dict.fromkeys(["Ruleset"], "interpreter.model"),
 }
 
-__all__ = ["CHANCE", "TERMINAL", "Action", "Diagnostic", "EvaluationError", "ExpressionError", "Game",
-           "IllegalActionError", "ParameterError", "RuledeckError", "Ruleset", "RulesetError", "RulesetRuntimeError",
-           "State", "compile_ruleset", "load_ruleset", "validate_file"]
+__all__ = ["CHANCE", "TERMINAL", "Action", "ActionSyntaxError", "Diagnostic", "EvaluationError", "ExpressionError",
+           "Game", "IllegalActionError", "ParameterError", "RuledeckError", "Ruleset", "RulesetError",
+           "RulesetRuntimeError", "State", "compile_ruleset", "load_ruleset", "make_agent", "validate_file"]
 
 
 def __getattr__(name: str) -> Any:

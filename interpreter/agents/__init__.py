@@ -11,9 +11,10 @@ from interpreter.agents.search import SearchAgent
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "heuristic": HeuristicAgent, "search": SearchAgent}
 
 
-def make_agent(kind: str, seed: int | None) -> Agent:
-    """A bot of a kind (`random`, `heuristic`, `search`, `search:400`), seeded so that a match replays exactly.
-    Raises ValueError for an unknown kind or options it does not take."""
+def make_agent(kind: str, seed: int | None = None) -> Agent:
+    """A bot of a kind (`random`, `heuristic`, `search`, `search:400`, `search:2s`), seeded so that a match
+    replays exactly (no seed: seeded from the system, differently each time). Raises ValueError for an unknown
+    kind or options it does not take. `make_agent("heuristic", 1).choose(state)` is its action at a decision."""
     name, *options = kind.split(":")
     if name not in AGENTS:
         raise ValueError(f"unknown bot {name!r}")

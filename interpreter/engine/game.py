@@ -159,10 +159,19 @@ class Game:
     def name(self) -> str:
         return self.ruleset.name
 
+    def __reduce__(self) -> Any:
+        raise TypeError("a Game cannot be pickled (its code is made when the ruleset is loaded): send the "
+                        "ruleset's path and its parameters, and load it where it is needed (a second load is "
+                        "read from the cache)")
+
     def new_initial_state(self, seed: int | None = None, players: int | None = None) -> State:
         count = self.ruleset.players.default if players is None else players
         if count.__class__ is not int or count not in self.ruleset.players.counts():  # (4.0 is no number of seats)
             allowed = self.ruleset.players
+            given: object = count  # (whatever the caller gave)
+            if given.__class__ is not int and not (isinstance(given, float) and given.is_integer()):
+                raise IllegalActionError(f"players is a number of seats, an int: not {count!r} "
+                                         f"({self.name} is for {allowed.described()})")
             raise IllegalActionError(f"{self.name} is for {allowed.described()}, not {count}")
         state = State(self, count, seed)
         state.start()

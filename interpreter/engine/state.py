@@ -43,6 +43,11 @@ def _snapshot(value: list[Any]) -> list[Any]:
     return [_snapshot(item) if item.__class__ is list else item for item in value]
 
 
+_NOT_PICKLED = ("a State cannot be pickled (its game's code is made when the ruleset is loaded): send the ruleset's "
+                "path, its parameters, the number of players, the seed and `state.history`, and play them again "
+                "where they are needed (docs: the Python API, \"In another process\")")
+
+
 class State:
     """One match in progress. `current_player` is a seat, CHANCE or TERMINAL.
 
@@ -372,6 +377,15 @@ class State:
         if isinstance(seat, bool) or not 0 <= index < self.player_count:
             raise ValueError(f"the seats are 0 to {self.player_count - 1}, not {shorten(repr(seat))}")
         return index
+
+    def __copy__(self) -> State:
+        return self.clone()  # (a copy that shared the state's lists would change it when played on)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()  # (the game, which never changes, is shared: a deep copy of it is a second load)
+
+    def __reduce__(self) -> Any:
+        raise TypeError(_NOT_PICKLED)
 
     def clone(self) -> State:
         """An independent copy: zones and variables copied, the history and events shared with it (each side

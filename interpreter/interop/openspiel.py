@@ -24,8 +24,12 @@ import random
 from collections import Counter
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as missing:  # (an optional extra: say which)
+    raise ImportError(f"the OpenSpiel adapter needs its extra: pip install 'ruledeck[openspiel]' "
+                      f"({missing})") from missing
 
 from interpreter.engine.game import Game
 from interpreter.engine.state import State

@@ -26,9 +26,13 @@ import os
 import random
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as missing:  # (an optional extra: say which)
+    raise ImportError(f"the PettingZoo adapter needs its extra: pip install 'ruledeck[pettingzoo]' "
+                      f"({missing})") from missing
 
 from interpreter.actions import Action
 from interpreter.engine.game import Game

@@ -166,3 +166,60 @@ def test_an_action_of_a_kind_not_offered_is_told_the_choices_allowed_now(tmp_pat
     with pytest.raises(IllegalActionError) as raised:
         state.apply("p0 play 2S")
     assert str(raised.value) == "p0 cannot play now; the choices are: choose go_on"
+
+
+def test_a_state_or_game_is_not_pickled_and_the_error_says_what_to_send_instead() -> None:
+    import pickle
+
+    state = _at_first_decision()
+    with pytest.raises(TypeError, match=r"a State cannot be pickled .*the seed and `state.history`"):
+        pickle.dumps(state)
+    with pytest.raises(TypeError, match=r"a Game cannot be pickled .*send the ruleset's path and its parameters"):
+        pickle.dumps(state.game)
+
+
+def test_copy_and_deepcopy_of_a_state_are_clones_that_leave_it_unchanged() -> None:
+    import copy
+
+    for made in (copy.copy, copy.deepcopy):
+        state = _at_first_decision()
+        before = (state.current_player, list(state.history), state.events)
+        other = made(state)
+        assert other is not state and other.game is state.game
+        other.apply(other.legal_actions()[0])
+        assert (state.current_player, list(state.history), state.events) == before
+
+
+def test_the_names_the_readme_uses_are_at_the_packages_top() -> None:
+    import interpreter
+
+    assert interpreter.ActionSyntaxError is ActionSyntaxError
+    bot = interpreter.make_agent("heuristic")  # (no seed: seeded from the system)
+    state = _at_first_decision()
+    assert bot.choose(state) in state.legal_actions()
+
+
+def test_a_number_of_players_that_is_no_number_is_named_so() -> None:
+    game = load_ruleset(BOURRE)
+    with pytest.raises(IllegalActionError, match=r"players is a number of seats, an int: not '4' \(Bourré is for"):
+        game.new_initial_state(seed=1, players="4")  # type: ignore[arg-type]
+
+
+def test_a_state_is_made_again_elsewhere_from_its_seed_and_history_as_the_readme_says() -> None:
+    state = load_ruleset(BOURRE).new_initial_state(seed=9, players=4)
+    chooser = random.Random(9)
+    for _ in range(40):
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        else:
+            state.apply(chooser.choice(state.legal_actions()))
+    sent = (str(BOURRE), {}, 4, 9, [state.action_text(action) for action in state.history])
+    path, params, players, seed, texts = sent
+    again = load_ruleset(path, params).new_initial_state(seed=seed, players=players)
+    for text in texts:
+        while again.current_player == CHANCE:
+            again.apply_chance()
+        again.apply(text)
+    while again.current_player == CHANCE and again.event_count < state.event_count:
+        again.apply_chance()
+    assert again.events == state.events and again.observation(0) == state.observation(0)
