@@ -174,8 +174,12 @@ class Table:
             state.check(action)
         except (ActionSyntaxError, IllegalActionError, RulesetRuntimeError) as error:
             raise RefusedMove(str(error)) from None
-        state.apply(action)
-        self._changed()
+        try:
+            state.apply(action)
+            self._changed()
+        except Exception as error:  # (the rules failed after the move, or the log: the table stops, and says so)
+            self._stop(error)
+            raise RefusedMove(f"the table has stopped: {self.failure}") from None
 
     async def start(self) -> None:
         """Play the chance events and the bots' turns up to a person's turn or the end: at once without a

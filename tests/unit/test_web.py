@@ -484,3 +484,19 @@ def test_a_stopped_web_tables_log_is_said_to_go_on_with_serve(tmp_path: Path) ->
     terminal.write_text('{"type": "match"}\n{"type": "hand", "hand": 1, "dealer": 0}\n', encoding="utf-8")
     assert f"`ruledeck serve --resume {web}` goes on with it" in str(cli_logs._kept_content(web))
     assert f"`ruledeck play --resume {terminal}` goes on with it" in str(cli_logs._kept_content(terminal))
+
+
+def test_the_rules_failing_after_a_persons_move_stop_the_table_and_every_page_says_so() -> None:
+    # (fails_early.yaml fails on the first card of an empty pile, in the steps after p0's choice)
+    from tests.web_helpers import ROOT
+
+    table = make_table(ROOT / "tests" / "unit" / "playout_files" / "fails_early.yaml", players=2, seed=1,
+                       humans=[0, 1])
+    told: list[BaseException] = []
+    table.on_failure = told.append
+    asyncio.run(table.start())
+    seat = table.state.current_player
+    with pytest.raises(RefusedMove, match="the table has stopped: "):
+        asyncio.run(table.move(seat, table.message(seat)["legal_actions"][0]))
+    assert table.failure is not None and len(told) == 1
+    assert all(table.message(other)["stopped"] == table.failure for other in (0, 1))
