@@ -78,7 +78,7 @@ def resolve_ruleset(argument: str, *, folders: bool = False) -> str:
 
 def extended_file(folder: Path, written: str) -> Path:
     """The file an `extends:` line names from a file in `folder`: the path relative to it, or, when no such file
-    is there, the bundled ruleset of that name (`extends: bourre`, or `bourre.yaml`, from any folder)."""
+    is there, the bundled ruleset of that name (`extends: NAME`, or `NAME.yaml`, from any folder)."""
     path = folder / written
     try:
         if path.is_file() or Path(written).name != written:

@@ -118,7 +118,7 @@ def _keep_optional(parent: MappingNode, child: MappingNode, merged: MappingNode)
 
 
 def _shown_path(path: Path) -> str:
-    """A path as messages show it: `..` worked out (`rulesets/bourre.yaml`, not `rulesets/variants/../bourre.yaml`)
+    """A path as messages show it: `..` worked out (`rulesets/game.yaml`, not `rulesets/variants/../game.yaml`)
     where that names the same file (a link to a folder may make it another)."""
     normal = os.path.normpath(path)
     try:
@@ -142,7 +142,7 @@ def _resolved_file(path: Path, extends: ScalarNode) -> Path:
         if Path(written).name == written else []
     hint = f"did you mean the bundled `{close[0]}`?" if close else \
         "the path is relative to the file that says `extends:`; a bundled ruleset is named alone " \
-        "(`extends: bourre`; `ruledeck list` names them)"
+        "(`extends: NAME`; `ruledeck list` names them)"
     raise RulesetError([Diagnostic(
         "extends-missing", f"`extends` names {shorten(repr(extends.value))}, {problem}", extends.location,
         "extends", hint=hint)])
