@@ -23,7 +23,8 @@ class Quit(Exception):
 HELP = """  Answer with the number of a move, or its text (`play AH`, `choose pass`; the seat may be left out;
   several cards as one argument are joined with `+`, in any order: `choose capture taken 3D+4C`). The text
   may be in any case, its cards in any order (`meld 10s+10h+10d`), and its kind left out when only one move
-  fits (`ah` for `play AH`).
+  fits (`ah` for `play AH`). A number that is also the value of a choice (`3` beside `choose bid 3`) is
+  asked about; `#3` is always move 3 of the list, and a number no move has picks the choice of that value.
   Cards are written rank then suit (`10H`, `AS`; `JK` is a joker). On the table, `p1 AH` is the card p1
   played; a meld is named by its id (`m2`), as `add 9H to m2` names it, and `2S=9H` is a wild card standing
   for 9H. `(yours)` marks your own zones; `?` stands for a value you may not see.
@@ -63,9 +64,22 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
             if not answer:
                 click.echo(f"  answer with a move's number, 1 to {len(legal)}, or its text (? for help)")
                 continue
-            if _is_number(answer.removeprefix("-")):
-                if len(answer) <= len(str(len(legal))) and 1 <= int(answer) <= len(legal):
-                    return legal[int(answer) - 1]
+            listed = answer.startswith("#") and _is_number(answer[1:])  # (`#3`: move 3 of the list, always)
+            if listed or _is_number(answer.removeprefix("-")):
+                number = answer.removeprefix("#")
+                on_list = len(number) <= len(str(len(legal))) and 1 <= int(number) <= len(legal)
+                valued = [] if listed or len(answer) > 20 else _valued(legal, int(answer))  # (digits enough)
+                if on_list and not _of_same_choice(legal[int(number) - 1], legal, valued):
+                    return legal[int(number) - 1]
+                if not on_list and len(valued) == 1:  # (no move has that number: the one choice of that value)
+                    return legal[valued[0] - 1]
+                if valued:  # (both a move's number and a choice's value: which was meant is asked)
+                    others = " or ".join(f"move {shown}" for shown in _numbered(state, legal, valued))
+                    click.echo(f"  {number} is move {number} on the list (`{_short(state, legal[int(number) - 1])}`) "
+                               f"and a value of {others}: answer {' or '.join(map(str, valued[:4]))} for that, "
+                               f"#{number} for move {number}" if on_list else
+                               f"  {number} is a value of {others}: answer with the move's number")
+                    continue
                 click.echo(f"  there is no move {shorten(answer, 20)}: answer 1 to {len(legal)}, or a move's text")
                 continue
             try:
@@ -116,8 +130,31 @@ def _fitting(state: State, legal: list[Action], answer: str) -> list[int]:
     return found or without_kind
 
 
+def _valued(legal: list[Action], value: int) -> list[int]:
+    """The numbers of the legal moves that are choices of one value, that number (`choose bid 3` for 3): a
+    person may type the value meaning the choice, not the move numbered so on the list."""
+    return [number for number, action in enumerate(legal, 1)
+            if action.kind == "choose" and len(action.arguments) == 1
+            and type(action.arguments[0][1]) is int and action.arguments[0][1] == value]
+
+
+def _of_same_choice(listed: Action, legal: list[Action], valued: list[int]) -> bool:
+    """Whether the move a number lists is another value of the choice that number is a value of (`choose bid 2`
+    listed as 3, beside `choose bid 3`): then which was meant is asked. A move of another kind listed so (`pass`
+    as 1, beside `choose play discard 1`) is the move the number picks, as the list shows it."""
+    if listed.kind != "choose" or len(listed.arguments) != 1 or type(listed.arguments[0][1]) is not int:
+        return False
+    return any(legal[number - 1] is not listed and legal[number - 1].name == listed.name
+               and legal[number - 1].arguments[0][0] == listed.arguments[0][0] for number in valued)
+
+
+def _short(state: State, action: Action) -> str:
+    """An action's text without its seat, as the list of moves shows it."""
+    return state.action_text(action).split(" ", 1)[1]
+
+
 def _numbered(state: State, legal: list[Action], numbers: list[int]) -> list[str]:
-    shown = [f"{number} `{state.action_text(legal[number - 1]).split(' ', 1)[1]}`" for number in numbers[:4]]
+    shown = [f"{number} `{_short(state, legal[number - 1])}`" for number in numbers[:4]]
     return shown + (["..."] if len(numbers) > 4 else [])
 
 

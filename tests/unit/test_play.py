@@ -330,3 +330,38 @@ def test_the_action_the_rules_fail_after_is_in_the_transcript_and_the_log(tmp_pa
                    log=log)
     assert lines[-1] == "p0 choose go"
     assert '"action": "p0 choose go"' in (tmp_path / "log.jsonl").read_text(encoding="utf-8").splitlines()[-1]
+
+
+def test_a_number_that_is_also_a_choices_value_is_asked_about(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # The declaration (BR-09, BR-10) lists `choose play discard 1` as move 3 and `choose play discard 3` as move 5:
+    # a person typing 3 may mean either, and is asked; `#3` is move 3 of the list.
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "0", "--bots", "random",
+                        stdin="3\n#3\nq\n")
+    assert code == 130
+    assert "3 is move 3 on the list (`choose play discard 1`) and a value of move 5 `choose play discard 3`: " \
+        "answer 5 for that, #3 for move 3" in out, out
+    assert "\np0 choose play discard 1\n" in out
+    # A move of another kind listed under the number (`pass`, move 1) is taken as listed.
+    code, out, _ = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "0", "--bots", "random",
+                        stdin="1\nq\n")
+    assert "\np0 choose pass\n" in out and "is move 1 on the list" not in out
+
+
+def test_a_number_no_move_has_picks_the_choice_of_that_value() -> None:
+    from interpreter import load_ruleset
+    from interpreter.runners.human import human_chooser
+
+    # Blinds of 5 and 10: the first to act may raise by 10, with three moves listed.
+    state = load_ruleset(ROOT / "tests" / "games" / "texas_holdem.yaml",
+                         {"small_blind": 5, "big_blind": 10}).new_initial_state(seed=5)
+    while state.current_player < 0:
+        state.apply_chance()
+    legal = [state.action_text(action) for action in state.legal_actions()]
+    raises = [text for text in legal if " raise by " in text and int(text.rsplit(" ", 1)[1]) > len(legal)]
+    raised = raises[0]
+    value = raised.rsplit(" ", 1)[1]
+    answers = iter([value])
+    chosen = human_chooser(state.current_player, lambda _text: next(answers))(state)
+    assert state.action_text(chosen) == raised
