@@ -33,7 +33,7 @@ from interpreter.dsl.compiler import FILENAME, GeneratedModule, namespace_for
 from interpreter.model import Ruleset
 from interpreter.source import MappingNode, Node, SequenceNode
 
-_FORMAT = 2  # of the entries; a change of what they hold changes it
+_FORMAT = 3  # of the entries; a change of what they hold changes it
 _SUFFIX = ".ruleset"
 MOST_KEPT = 256  # entries of this kind kept; the oldest go first (a sweep of parameters makes one per value)
 
@@ -118,7 +118,7 @@ def _dumps(ruleset: Ruleset) -> bytes:
     inner = io.BytesIO()
     _Pickler(inner, ruleset).dump((dataclasses.replace(ruleset, procedure_paths={}), paths))
     outer = {"deck": ruleset.deck, "code": marshal.dumps(generated.code), "inlined": generated.inlined,
-             "attributes": generated.attributes, "ruleset": inner.getvalue()}
+             "attributes": generated.attributes, "source": generated.source, "ruleset": inner.getvalue()}
     # (compressed, at the fastest level: about a quarter of the size, for 2 ms of a first load and under 1 ms of
     # each load from it)
     return zlib.compress(pickle.dumps(outer, protocol=pickle.HIGHEST_PROTOCOL), 1)
@@ -127,7 +127,8 @@ def _dumps(ruleset: Ruleset) -> bytes:
 def _loads(data: bytes) -> Ruleset:
     outer = pickle.loads(zlib.decompress(data))  # (the user's own cache folder, written by this module)
     deck = outer["deck"]
-    generated = GeneratedModule(marshal.loads(outer["code"]), outer["inlined"], outer["attributes"])
+    generated = GeneratedModule(marshal.loads(outer["code"]), outer["inlined"], outer["attributes"],
+                                outer["source"])
     namespace = namespace_for(deck)
     generated.install(namespace)
     ruleset, paths = _Unpickler(io.BytesIO(outer["ruleset"]), deck, generated, namespace).load()

@@ -383,7 +383,7 @@ class Program:
                 kept["inlined_code"] = self._pure_inlined[name]
             if name in self._subset_codes:
                 kept["subset_code"] = self._subset_codes[name]
-        self.module = GeneratedModule(compile(source, FILENAME, "exec"), self._inlined_spans(), attributes)
+        self.module = GeneratedModule(compile(source, FILENAME, "exec"), self._inlined_spans(), attributes, source)
         return self.module.install(self.namespace)
 
     @property
@@ -399,12 +399,14 @@ class GeneratedModule:
     code: CodeType  # the whole generated source, compiled
     inlined: dict[int, list[tuple[int, int, str]]]  # the definitions written in place (`Program._inlined_spans`)
     attributes: dict[str, dict[str, Any]]  # each expression's function -> what its callers read of it
+    source: str = ""  # the generated source, read only to say more of a failure (`index_failure`)
 
     def install(self, namespace: dict[str, Any]) -> dict[str, Compiled]:
         """Run the code in `namespace` (made by `namespace_for` the ruleset's deck); the expressions' functions by
         name."""
         exec(self.code, namespace)  # generated from the checked AST, see the module docstring
         namespace["INLINED"] = self.inlined
+        keep_source(namespace, self.code, self.source.split("\n"))
         for name, attributes in self.attributes.items():
             function = namespace[name]
             for attribute, value in attributes.items():
@@ -1886,10 +1888,70 @@ def _explained(failure: BaseException) -> EvaluationError | None:
     if isinstance(failure, ZeroDivisionError):
         return EvaluationError("division by zero")
     if isinstance(failure, IndexError):
-        return EvaluationError("index out of range")
+        return EvaluationError(index_failure(failure))
     if isinstance(failure, KeyError):
         return EvaluationError(f"`{failure.args[0]}` is not bound here")
     if isinstance(failure, TypeError):
         return EvaluationError("a value was read before it was set (a variable without `initial` that no step "
                                "has set yet?)")
     return None
+
+
+SOURCES = "GENERATED_SOURCES"  # the name, in a namespace of generated code, of its source lines by file name
+
+
+def keep_source(namespace: dict[str, Any], code: CodeType, lines: list[str]) -> None:
+    """Keep the lines of generated code run in `namespace` (compiled as `code`), for `index_failure` to read."""
+    namespace.setdefault(SOURCES, {})[code.co_filename] = (code, lines)
+
+
+def _compiled_in(module: CodeType, code: CodeType) -> bool:
+    """Whether `code` is a function's (or a comprehension's) of the module compiled as `module`."""
+    pending = [module]
+    while pending:
+        found = pending.pop()
+        if found is code:
+            return True
+        pending.extend(constant for constant in found.co_consts if isinstance(constant, CodeType))
+    return False
+
+
+def index_failure(failure: IndexError) -> str:
+    """What an index past a list's end read, in words: the index and the list's length, worked out again from the
+    generated code where it failed (the expression's operands read nothing that changed since, and change
+    nothing); `index out of range` when that cannot be told."""
+    trace, innermost = failure.__traceback__, None
+    while trace is not None:
+        if SOURCES in trace.tb_frame.f_globals:
+            innermost = trace
+        trace = trace.tb_next
+    try:
+        if innermost is None:
+            raise LookupError
+        frame = innermost.tb_frame
+        line, last_line, start, end = next(itertools.islice(frame.f_code.co_positions(), innermost.tb_lasti // 2,
+                                                            None))
+        module, lines = frame.f_globals[SOURCES][frame.f_code.co_filename]
+        if not _compiled_in(module, frame.f_code):  # (code compiled apart, e.g. `seat_list`'s: other lines)
+            raise LookupError
+        if line is None or line != last_line or start is None or end is None:
+            raise LookupError
+        read = python_ast.parse(lines[line - 1][start:end].strip(), mode="eval").body
+        if not isinstance(read, python_ast.Subscript) or isinstance(read.slice, python_ast.Slice):
+            raise LookupError
+        scope = dict(frame.f_locals)
+        subject = eval(python_ast.unparse(read.value), frame.f_globals, scope)  # noqa: S307 - generated code
+        index = eval(python_ast.unparse(read.slice), frame.f_globals, scope)  # noqa: S307 - generated code
+    except Exception:  # (a failure not at an index of generated code, or one that cannot be read again)
+        return "index out of range"
+    if not isinstance(subject, (list, tuple)) or type(index) is not int:
+        return "index out of range"
+    size = len(subject)
+    if size == 0:
+        return f"index {index} of an empty list"
+    items = "1 item" if size == 1 else f"{size:,} items"
+    if index >= size:
+        return f"index {index:,} is past the end of a list of {items} (0 to {size - 1:,})"
+    if index < -size:
+        return f"index {index:,} is before the start of a list of {items} (-{size:,} to -1)"
+    return "index out of range"

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interpreter.dsl.compiler import FILENAME as EXPRESSIONS_FILENAME
+from interpreter.dsl.compiler import keep_source
 from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.dsl.compiler import explain_failure
 from interpreter.engine.errors import RulesetRuntimeError
@@ -91,6 +92,7 @@ class StepWriter:
         self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
         code = compile("\n".join(self.lines) + "\n", FILENAME, "exec")
         exec(code, self.namespace)  # generated from the checked program, see the module docstring
+        keep_source(self.namespace, code, list(self.lines))
         return self.namespace
 
     def locate(self, failure: BaseException) -> BaseException:

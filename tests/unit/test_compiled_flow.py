@@ -258,7 +258,7 @@ def test_a_failure_inside_a_definition_names_the_definition(tmp_path: Path) -> N
     state.apply_chance()
     with pytest.raises(RulesetRuntimeError) as raised:
         state.legal_actions()  # the first lead reads `led` of an empty trick
-    assert str(raised.value).startswith("index out of range (in definition `led`)")
+    assert str(raised.value).startswith("index 0 of an empty list (in definition `led`)")
     assert raised.value.where == "hand.phases[1].steps[0].legal[0].rule"
 
 
@@ -323,7 +323,8 @@ def test_a_failure_while_an_action_is_applied_is_located_in_the_file(tmp_path: P
     with pytest.raises(RulesetRuntimeError) as raised:
         for _ in range(2):
             state.apply(state.legal_actions()[0])
-    assert "index out of range" in str(raised.value) and raised.value.where.endswith("winning_card")
+    assert str(raised.value).startswith("index 3 is past the end of a list of 2 items (0 to 1)")  # (trick[size(trick) + 1])
+    assert raised.value.where.endswith("winning_card")
     assert raised.value.location is not None and raised.value.location.path == str(path)
 
 

@@ -93,6 +93,24 @@ def test_a_runtime_failure_is_placed_as_in_a_fresh_load(tmp_path: Path, monkeypa
     assert "1 // (size(stock) - size(stock))" in rendered[0] and "^" in rendered[0]  # the caret excerpt
 
 
+def test_an_index_failure_says_the_index_and_length_as_in_a_fresh_load(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the generated source is kept with the entry: the failure's index and list are worked out again from it)
+    path = tmp_path / "failing.yaml"
+    path.write_text(TINY.replace("        - set: trump\n", "        - change: tricks[dealer]\n"
+                                 "          by: tricks[seats()[size(stock)]]\n        - set: trump\n", 1),
+                    encoding="utf-8")
+    messages = []
+    for attempt in range(2):
+        if attempt:
+            _refuse_fresh_loads(monkeypatch)
+        with pytest.raises(RulesetRuntimeError) as raised:
+            play_out(load_ruleset(path).new_initial_state(seed=1, players=2), random_choices(1), 1_000)
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("index ") and " is past the end of a list of 2 items (0 to 1)" in messages[0]
+
+
 def test_a_damaged_entry_is_loaded_afresh(tmp_path: Path, own_cache: Path) -> None:
     path = tmp_path / "tiny.yaml"
     path.write_text(TINY, encoding="utf-8")

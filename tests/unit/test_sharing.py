@@ -153,7 +153,8 @@ def test_lists_inside_a_value_handed_on_from_two_places_are_not_shared(expressio
 
 def test_a_failure_in_a_shared_call_names_its_definition() -> None:
     function, calls = compiled(EXPRESSIONS[1])
-    assert outcome(function, cards("7H")) == ("failure", "index out of range (in definition `top`)")
+    assert outcome(function, cards("7H")) == (
+        "failure", "index 1 is past the end of a list of 1 item (0 to 0) (in definition `top`)")
     assert calls[0] == 1
 
 
