@@ -1940,8 +1940,8 @@ def index_failure(failure: IndexError) -> str:
         if not isinstance(read, python_ast.Subscript) or isinstance(read.slice, python_ast.Slice):
             raise LookupError
         scope = dict(frame.f_locals)
-        subject = eval(python_ast.unparse(read.value), frame.f_globals, scope)  # noqa: S307 - generated code
-        index = eval(python_ast.unparse(read.slice), frame.f_globals, scope)  # noqa: S307 - generated code
+        subject = eval(python_ast.unparse(read.value), frame.f_globals, scope)
+        index = eval(python_ast.unparse(read.slice), frame.f_globals, scope)
     except Exception:  # (a failure not at an index of generated code, or one that cannot be read again)
         return "index out of range"
     if not isinstance(subject, (list, tuple)) or type(index) is not int:

@@ -16,9 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from interpreter.dsl.compiler import FILENAME as EXPRESSIONS_FILENAME
-from interpreter.dsl.compiler import keep_source
 from interpreter.dsl.compiler import evaluate as run_expression
-from interpreter.dsl.compiler import explain_failure
+from interpreter.dsl.compiler import explain_failure, keep_source
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.program import Expr, Ref, Shown, Step
 from interpreter.errors import EvaluationError

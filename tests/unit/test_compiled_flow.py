@@ -323,7 +323,8 @@ def test_a_failure_while_an_action_is_applied_is_located_in_the_file(tmp_path: P
     with pytest.raises(RulesetRuntimeError) as raised:
         for _ in range(2):
             state.apply(state.legal_actions()[0])
-    assert str(raised.value).startswith("index 3 is past the end of a list of 2 items (0 to 1)")  # (trick[size(trick) + 1])
+    # (trick[size(trick) + 1])
+    assert str(raised.value).startswith("index 3 is past the end of a list of 2 items (0 to 1)")
     assert raised.value.where.endswith("winning_card")
     assert raised.value.location is not None and raised.value.location.path == str(path)
 
