@@ -101,6 +101,10 @@ def test_a_whole_hand_of_bourre_is_played_by_clicking(browser: Any, tmp_path: Pa
         hand = browser.find_elements(By.CSS_SELECTOR, "#hand .card")
         assert len(hand) == 5 and any("red" in card.get_attribute("class") for card in
                                       browser.find_elements(By.CSS_SELECTOR, ".card"))
+        # (a card in a line of the log is drawn as a card, the punctuation after it kept: `turns up J♥:`)
+        recent = browser.find_element(By.ID, "recent")
+        assert "p0 turns up J♥: trumps are H" in recent.text.splitlines()
+        assert recent.find_elements(By.CSS_SELECTOR, "li span.red")
         browser.execute_script("move('choose nonsense')")  # a move the rules do not know, as a stale click
         error = browser.find_element(By.ID, "error")
         WebDriverWait(browser, 10).until(lambda _: error.is_displayed())

@@ -90,6 +90,7 @@ def test_a_seat_gets_its_page_and_its_view() -> None:
         page = client.get(f"/seat/{token}")
         assert page.status_code == 200 and "/static/table.js" in page.text
         assert page.headers["cache-control"] == "no-store"
+        assert '<link rel="icon" href="data:' in page.text  # (its own icon: a browser asks for no /favicon.ico)
         view = client.get(f"/seat/{token}/view").json()
         assert view["seat"] == 1 and view["is_your_turn"] and view["legal_actions"]
         assert [seat["kind"] for seat in view["seats"]] == ["bot", "you", "bot"]

@@ -45,7 +45,14 @@ function card(text, extra) {
 }
 
 function cardWord(word) {
-  // a word of a move's text: a card (or a wild card and what it stands for, `2S=9H`) drawn in colour
+  // a word of a move's text or a line of the log: a card (or a wild card and what it stands for, `2S=9H`) drawn
+  // in colour, with the punctuation a sentence puts around it (`(KS)`, `AH,`) kept as it is
+  const [, before, core, after] = word.match(/^([(\["']*)(.*?)([)\]"'.,;:!?]*)$/);
+  if (before || after) {
+    const inner = cardWord(core);
+    if (inner.nodeType === Node.TEXT_NODE) return document.createTextNode(word);
+    return el("span", {}, before, inner, after);
+  }
   const parts = word.split(/([=+])/);
   if (!parts.some((part) => face(part))) return document.createTextNode(word);
   const span = el("span", {});
