@@ -260,6 +260,15 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         log_path = resume_path
         kinds = _table_and_bots(game, count, bots)[1]
         human = header.get("human") if human is None else human
+        people = header.get("humans")  # (a web table's log: the seats of its people)
+        if human is None and isinstance(people, list) and people:
+            if len(people) > 1:
+                log_file.close()  # (let go of the match: nothing was written)
+                raise click.UsageError(
+                    f"--resume: {resume_path} is a web table's match with people at "
+                    f"{', '.join(f'p{seat}' for seat in people)}: go on with it there (`ruledeck serve --resume "
+                    f"{resume_path}`), or give --human SEAT to take one of their seats here (bots play the others)")
+            human = people[0]  # (a person's seat is never given to a bot without being asked)
     else:
         if ruleset is None:
             raise click.UsageError("give a RULESET to play, or --resume FILE.jsonl")

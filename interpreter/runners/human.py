@@ -94,8 +94,27 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
                     click.echo(f"  {shorten(answer, 40)!r} fits several moves: "
                                f"{', '.join(_numbered(state, legal, fitting))}: answer with its number")
                     continue
-                message = str(error)
-                if isinstance(error, ActionSyntaxError) and "is not an action: expected e.g." in message:
+                # (the move as the engine writes it, `meld 6d 6c jk` as `meld 6D 6C JK`; or a choice named without
+                # `choose`: whichever the rules then refuse, their reason is the one to give)
+                reason: ActionSyntaxError | IllegalActionError = error
+                for meant in _as_written(state, seat, answer):
+                    try:
+                        action = state.parse_action(meant)
+                    except ActionSyntaxError:
+                        continue
+                    try:
+                        state.check(action)
+                    except IllegalActionError as refused:
+                        if not str(refused).startswith(f"p{seat} cannot choose "):  # (a choice offered: its rule)
+                            reason = refused
+                            break
+                        continue
+                    return action
+                if isinstance(reason, IllegalActionError) and str(reason).startswith(f"it is p{seat}'s turn, not "):
+                    click.echo(f"  you are p{seat}: leave the seat out, or name p{seat}")
+                    continue
+                message = str(reason)
+                if isinstance(reason, ActionSyntaxError) and "is not an action: expected e.g." in message:
                     example = state.action_text(legal[0]).split(" ", 1)[1]
                     message = f"{shorten(answer, 40)!r} is not a move: answer with a move's number, 1 to " \
                               f"{len(legal)}, or its text, e.g. `{example}`"
@@ -105,6 +124,33 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
                     click.echo(f"  (did you mean {meant}?)")
 
     return choose
+
+
+def _as_written(state: State, seat: int, answer: str) -> list[str]:
+    """The texts an answer may stand for as the engine writes moves: its seat first (`p0`), its kind in lower
+    case (`Play 2C`), its cards in upper case (`jk=6`, `7s+8s`), its other words as typed and then in lower case
+    (a choice's name, `PASS`); each also as a choice (`pass` for `choose pass`). Those that differ from the answer
+    as typed, in that order."""
+    words = answer.split()
+    if words and _SEAT.match(words[0] + " "):
+        if words[0].casefold() != f"p{seat}":  # (another seat's move is not this seat's, whatever its words)
+            return []
+        words = words[1:]
+    if not words:
+        return []
+    deck = state.game.deck
+    found: list[str] = []
+    for lower in (False, True):  # (the other words as typed, then in lower case: names are, values may not be)
+        written = [words[0].lower()]
+        for word in words[1:]:
+            parts = re.split(r"([+=])", word)
+            written.append("".join(part.upper() if part.upper() in deck.card_ids else part.lower() if lower
+                                   else part for part in parts))
+        found.append(f"p{seat} {' '.join(written)}")
+        if written[0] != "choose":
+            found.append(f"p{seat} choose {' '.join(written)}")
+    typed = answer if _SEAT.match(answer) else f"p{seat} {answer}"
+    return [text for text in dict.fromkeys(found) if text != typed]
 
 
 def _words(text: str) -> Counter[str]:

@@ -501,3 +501,25 @@ def test_the_rules_failing_after_a_persons_move_stop_the_table_and_every_page_sa
         asyncio.run(table.move(seat, table.message(seat)["legal_actions"][0]))
     assert table.failure is not None and len(told) == 1
     assert all(table.message(other)["stopped"] == table.failure for other in (0, 1))
+
+
+def test_a_web_tables_log_resumed_at_the_terminal_keeps_its_persons_seat(tmp_path: Path) -> None:
+    # (a bot never takes a person's seat unasked: a log whose people sat at p1 gives p1 to the terminal's person;
+    # one with two people asks which seat is to be taken here)
+    from interpreter.cli_serve import _table
+    log = tmp_path / "served.jsonl"
+    table, _, _ = _table(str(BOURRE), 3, 8, (), "1", "random", str(log), None, 0.0)
+    with _client(table)[0] as client:
+        _play(client, table, seed=8, moves=2)
+    made = len(table.state.history)
+    result = CliRunner().invoke(cli, ["play", "--resume", str(log), "--bots", "random"], input="q\n")
+    assert result.exit_code == 130 and "You are p1." in result.stdout, result.output
+    assert len(replay(log).history) == made  # (nothing played for the person)
+    both = tmp_path / "both.jsonl"
+    table, _, _ = _table(str(BOURRE), 3, 8, (), "0,2", "random", str(both), None, 0.0)
+    table.close()
+    result = CliRunner().invoke(cli, ["play", "--resume", str(both), "--bots", "random"], input="q\n")
+    assert result.exit_code == 2 and "is a web table's match with people at p0, p2" in result.stderr
+    result = CliRunner().invoke(cli, ["play", "--resume", str(both), "--bots", "random", "--human", "2"],
+                                input="q\n")
+    assert result.exit_code == 130 and "You are p2." in result.stdout

@@ -1,0 +1,86 @@
+"""What a person types at the terminal, as the moves are not written: cards in lower case, a kind capitalised, a
+choice without `choose`, a seat that is not theirs. The move meant is taken, or the rules' own reason given."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from interpreter import CHANCE, IllegalActionError, State, load_ruleset
+from interpreter.runners.human import Quit, human_chooser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _answer(state: State, *answers: str) -> str | None:
+    """The text of the move the answers pick (None when they end with `q`)."""
+    given: Iterator[str] = iter(answers)
+    try:
+        return state.action_text(human_chooser(state.current_player, lambda _prompt: next(given))(state))
+    except Quit:
+        return None
+
+
+def _to_decision(state: State, wanted: object) -> State:
+    """Play the first legal action until `wanted(state, texts)` holds at a decision."""
+    while True:
+        if state.current_player == CHANCE:
+            state.apply_chance()
+            continue
+        texts = [state.action_text(action) for action in state.legal_actions()]
+        if wanted(state, texts):  # type: ignore[operator]
+            return state
+        state.apply(state.legal_actions()[0])
+
+
+def test_a_choice_named_without_choose_that_the_rules_forbid_gets_their_reason(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # BR-15/BR-16: a dealer who may not pass (an ace turned, or every other seat passed) is told why.
+    state = _to_decision(load_ruleset(ROOT / "rulesets" / "bourre.yaml").new_initial_state(seed=0, players=3),
+                         lambda s, texts: texts[0].split()[1:3] == ["choose", "play"]
+                         and not any(text.endswith(" choose pass") for text in texts))
+    seat = state.current_player
+    with pytest.raises(IllegalActionError) as refused:
+        state.check(f"p{seat} choose pass")
+    assert _answer(state, "pass", "Choose PASS", "q") is None
+    assert capsys.readouterr().out.count(str(refused.value)) == 2
+
+
+def test_cards_in_lower_case_and_a_capitalised_kind_are_read_as_the_moves_write_them() -> None:
+    # BU-17 to BU-24: a meld with a wild card, typed in lower case and without what the wild card stands for.
+    state = _to_decision(load_ruleset(ROOT / "rulesets" / "burraco.yaml").new_initial_state(seed=11, players=4),
+                         lambda s, texts: any(" meld " in text and "=" in text for text in texts))
+    meld = next(state.action_text(action) for action in state.legal_actions()
+                if " meld " in state.action_text(action) and "=" in state.action_text(action))
+    words = meld.split()[1:]
+    plain = [word.split("=")[0] for word in words]  # (`2S=6` as `2S`: the meld's wild card stands where it can)
+    chosen = _answer(state, " ".join([plain[0].capitalize(), *(word.lower() for word in plain[1:])]))
+    assert chosen is not None and chosen.split()[1:] == plain
+    state.check(chosen)
+    discard = next(state.action_text(action) for action in state.legal_actions()
+                   if state.action_text(action).split()[1] == "discard")
+    assert _answer(state, discard.split(" ", 1)[1].upper()) == discard  # (`DISCARD 7H`)
+
+
+def test_an_illegal_move_in_lower_case_gets_the_rules_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    # BU-17: a meld needs three cards; typed in lower case, the rules' reason is given, not "not a card".
+    state = _to_decision(load_ruleset(ROOT / "rulesets" / "burraco.yaml").new_initial_state(seed=11, players=4),
+                         lambda s, texts: any(" meld " in text for text in texts))
+    seat = state.current_player
+    two = " ".join(state.card_text(card) for card in state.values["hand"][seat][:2])
+    with pytest.raises(IllegalActionError) as refused:
+        state.check(f"p{seat} meld {two}")
+    assert _answer(state, f"meld {two.lower()}", "q") is None
+    out = capsys.readouterr().out
+    assert str(refused.value) in out and "is not a card" not in out
+
+
+def test_another_seats_name_is_answered_with_the_persons_own(capsys: pytest.CaptureFixture[str]) -> None:
+    state = _to_decision(load_ruleset(ROOT / "rulesets" / "bourre.yaml").new_initial_state(seed=0, players=3),
+                         lambda s, texts: True)
+    seat = state.current_player
+    other = (seat + 1) % 3
+    assert _answer(state, f"p{other} choose pass", "q") is None
+    assert f"you are p{seat}: leave the seat out, or name p{seat}" in capsys.readouterr().out
