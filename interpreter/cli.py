@@ -6,6 +6,7 @@ import errno
 import math
 import os
 import random
+import shlex
 import signal
 import sys
 import tempfile
@@ -311,7 +312,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         elif human is not None:  # (no seed: from it and the ruleset, every hand could be worked out)
             click.echo(f"{game.name}: {count} players, you are p{human}. {cli_logs.on_record(log_path)}")
         else:
-            click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed})")
+            given = "".join(f" --set {shlex.quote(assignment)}" for assignment in assignments)
+            click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed}{given})")
     elif human is not None and state is None:  # (the JSON result is the output: the person is told aside)
         click.echo(cli_logs.on_record(log_path), err=True)
     resumed_at = len(state.hand_results) if state is not None else 0
@@ -449,24 +451,28 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
     and the ruleset's own `metrics:`. Ctrl-C stops the run and reports the matches that finished.
 
     The results depend only on the ruleset, the bots, the seed and the number of matches: not on --workers or
-    --backend.
+    --backend (unless a bot searches for a time, search:Ts, which searches as far as the machine lets it).
     """
-    from interpreter.cli_stats import bots_text, check_backend, check_plot, report_simulation, run_job
+    from interpreter.cli_stats import bots_text, check_backend, check_plot, report_simulation, run_job, warn_if_timed
     from interpreter.runners.simulate import Job, loaded
     check_backend(backend, address)
     check_plot(plot_path)
     ruleset = ruleset_file(ruleset)
     game = load_game_or_exit(ruleset, assignments)
     count, kinds = _table_and_bots(game, players, bots)
+    warn_if_timed(kinds)
     job = Job(str(Path(ruleset).absolute()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
     loaded(job, game)
     summary, interrupted = run_job(job, games=games, seed=seed, workers=workers, backend=backend, address=address,
                                    label=f"{game.name}, {count} players")
     played = len(summary.records)
-    header = (f"{game.name}: {played} match{'es' if played != 1 else ''}, {count} players, seed {seed}; "
+    given = f" with {' '.join(f'{name}={value}' for name, value in job.params)}" if job.params else ""
+    header = (f"{game.name}{given}: {played} match{'es' if played != 1 else ''}, {count} players, seed {seed}; "
               f"bots: {bots_text(kinds, bots)}")
+    values = game.ruleset.parameter_values
+    given_values = {name: plain_number(values.get(name, value)) for name, value in job.params}
     report_simulation(game, summary, header=header, as_json=as_json, plot_path=plot_path, interrupted=interrupted,
-                      facts={"bots": kinds, "seed": seed})
+                      facts={"file": ruleset, "params": given_values, "bots": kinds, "seed": seed})
 
 
 @cli.command(name="list")

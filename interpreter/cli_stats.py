@@ -30,6 +30,18 @@ def bots_text(kinds: list[str], given: str) -> str:
     return ",".join(kinds) + (" (the default)" if given == DEFAULT_BOTS else "")
 
 
+def warn_if_timed(kinds: list[str]) -> None:
+    """Say, before a run, that bots stopped by time make its results depend on the machine (`search:2s`)."""
+    from interpreter.agents import timed_kinds
+
+    timed = timed_kinds(kinds)
+    if timed:
+        click.echo(f"note: {', '.join(timed)} searches for as long as its time allows, so the results depend on "
+                   "this machine's speed and load as well as the seed: a run played again (or with other "
+                   "--workers) may differ; give a number of playouts (search:N) for results that can be "
+                   "repeated", err=True)
+
+
 def check_backend(backend: str, address: str | None) -> None:
     if address is not None and backend != "ray":
         raise click.UsageError("--address is for --backend ray")
@@ -275,6 +287,7 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
                 "give B, or --a-set or --b-set (a parameter's value for one of them)")
         raise click.UsageError(f"A and B are the same rules with the same parameters' values: {hint}")
     count, kinds = _table_and_bots(game_a, players, bots)
+    warn_if_timed(kinds)
     try:
         _table_and_bots(game_b, count, bots)
     except click.UsageError as error:

@@ -30,4 +30,9 @@ def check_kind(kind: str) -> str | None:
     return None
 
 
-__all__ = ["AGENTS", "Agent", "HeuristicAgent", "RandomAgent", "SearchAgent", "check_kind", "make_agent"]
+def timed_kinds(kinds: list[str]) -> list[str]:
+    """The kinds among these whose choices depend on the time they take (`search:2s`), each once."""
+    return [kind for kind in dict.fromkeys(kinds) if not make_agent(kind, 0).repeatable]
+
+
+__all__ = ["AGENTS", "Agent", "HeuristicAgent", "RandomAgent", "SearchAgent", "check_kind", "make_agent", "timed_kinds"]

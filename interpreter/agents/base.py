@@ -25,6 +25,11 @@ class Agent:
             raise ValueError(f"{cls.name} takes no options, not {':'.join(options)!r}")
         return cls(seed)
 
+    @property
+    def repeatable(self) -> bool:
+        """Whether the bot's choices follow from its seed and the state alone (not from the time it takes)."""
+        return True
+
     def choose(self, state: State) -> Action:
         raise NotImplementedError
 

@@ -71,6 +71,11 @@ class SearchAgent(Agent):
         self.decisions = 0  # the decisions searched (more than one legal action), and the CPU time they took
         self.cpu_seconds = 0.0
 
+    @property
+    def repeatable(self) -> bool:
+        """A search stopped by CPU time searches as far as the machine's speed and load let it."""
+        return self.seconds is None
+
     @classmethod
     def from_options(cls, seed: int | None, options: list[str]) -> SearchAgent:
         """`search:400`, `search:2s`, `search:400:2s` (see the module's docstring)."""

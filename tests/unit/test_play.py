@@ -29,7 +29,7 @@ def _run(*arguments: str, stdin: str | None = None) -> tuple[int, str, str]:
 def test_a_match_is_played_with_a_readable_transcript() -> None:
     code, out, _ = _run("play", BOURRE, "--players", "5", "--seed", "4", "--set", "hands=2")
     assert code == 0
-    assert out.startswith("Bourré: 5 players, seed 4 (replay with --seed 4)")
+    assert out.startswith("Bourré: 5 players, seed 4 (replay with --seed 4 --set hands=2)")  # (its parameters too)
     assert "-- Hand 1, dealer p0 --" in out and "-- Hand 2, dealer p1 --" in out
     assert "trumps are" in out and "wins the trick" in out
     assert "Match over after 2 hands:" in out

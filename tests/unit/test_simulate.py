@@ -171,6 +171,17 @@ def test_the_command_prints_statistics_as_json() -> None:
     assert '"ruleset": "Bourré"' in result.stdout  # UTF-8 text, not an escape
 
 
+def test_a_run_says_the_parameters_it_was_given() -> None:
+    # (a run of a house rule set with --set reads apart from one without it, in text and in JSON)
+    arguments = ["simulate", BOURRE, "-n", "2", "--set", "hands=1", "--set", "pot_limit=10", "--players", "3",
+                 "--bots", "random"]
+    result = CliRunner().invoke(cli, arguments)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Bourré with hands=1 pot_limit=10: 2 matches, 3 players, seed 1; ")
+    data = json.loads(CliRunner().invoke(cli, [*arguments, "--json"]).stdout)
+    assert data["params"] == {"hands": 1, "pot_limit": 10} and data["file"] == BOURRE
+
+
 def test_bad_arguments_exit_2() -> None:
     assert CliRunner().invoke(cli, ["simulate", BOURRE]).exit_code == 2  # -n is required
     result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--players", "1"])
@@ -463,3 +474,12 @@ def test_the_usable_cpus_are_no_more_than_a_container_s_share(monkeypatch: pytes
     monkeypatch.setattr(stats, "_cgroup_share", lambda: None)  # (no quota)
     assert stats.usable_cpus() == 64
     assert stats.workers_for(0, 3) == 3 and stats.workers_for(0, 1000) == 64 and stats.workers_for(5, 1) == 5
+
+
+def test_a_run_with_a_bot_stopped_by_time_says_its_results_may_not_repeat() -> None:
+    arguments = ["simulate", BOURRE, "-n", "1", "--set", "hands=1", "--players", "3", "--workers", "1"]
+    timed = CliRunner().invoke(cli, [*arguments, "--bots", "search:0.001s,random,random"])
+    assert timed.exit_code == 0, timed.output
+    assert "note: search:0.001s searches for as long as its time allows" in timed.stderr
+    counted = CliRunner().invoke(cli, [*arguments, "--bots", "search:3,random,random"])
+    assert counted.exit_code == 0 and "note:" not in counted.stderr
