@@ -338,6 +338,9 @@ def _bar_label(a: str, b: str, count: int) -> str:
     return f"{a}, A and B, {count} players" if a == b else f"A {a}, B {b}, {count} players"
 
 
+BLOCK_SECONDS = 2.0  # a pair of blocks of a comparison that takes less than this is followed by larger ones
+
+
 def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend: str, address: str | None,
                label: str) -> tuple[list[Summary], bool]:
     """Both runs of a comparison, in turns of a block of matches each (so that Ctrl-C leaves pairs to compare),
@@ -347,17 +350,23 @@ def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend:
     runs = [new_summary(job, games) for job in jobs]
     workers = workers_for(workers, games)
     # Local workers play every block, A's and B's, on one pool started once; Ray, started once per run, plays
-    # each side whole.
-    block = games if backend == "ray" else max(workers * 10, min(100, -(-games // 10)))
+    # each side whole. A block starts as one match per worker and doubles while a pair of blocks takes under
+    # BLOCK_SECONDS, up to its most: slow matches (bots that search) leave pairs to compare at any Ctrl-C, fast
+    # ones are played in blocks large enough to keep the workers busy.
+    most = games if backend == "ray" else max(workers * 10, min(100, -(-games // 10)))
+    block = games if backend == "ray" else workers
     pooled = backend != "ray" and workers > 1
     try:
         with progress_bar(2 * games, label) as bar, \
                 (worker_pool(jobs, workers) if pooled else contextlib.nullcontext()) as pool:
             while len(runs[1].records) < games:
                 size = min(block, games - len(runs[1].records))
+                started = time.monotonic()
                 for job, run in zip(jobs, runs, strict=True):
                     simulate(job, games=size, seed=seed, workers=workers, progress=bar.update, backend=backend,
                              address=address, summary=run, pool=pool)
+                if time.monotonic() - started < BLOCK_SECONDS:
+                    block = min(2 * block, most)
     except KeyboardInterrupt:  # (a RunInterrupted, or Ctrl-C between two blocks: the pairs finished compare)
         return runs, True
     return runs, False

@@ -30,7 +30,7 @@ def test_simulate_prints_every_statistic_with_its_interval() -> None:
     result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "4", *SMALL])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "Bourré: 4 matches, 3 players, seed 1; bots: random"
+    assert lines[0] == "Bourré with hands=2: 4 matches, 3 players, seed 1; bots: random"
     for label in ("p0 result", "p2 wins", "first dealer's edge", "hands per match", "actions per hand",
                   "stopped by the hand cap", "pot after the hand (per hand)", "pot after the hand (at the match's end)",
                   "bourré players (per hand)"):
@@ -241,7 +241,7 @@ def test_ctrl_c_stops_a_simulation_and_reports_the_matches_that_finished(workers
     (line,) = [line for line in done.stderr.splitlines() if line.startswith("Interrupted after")]
     played = int(line.split()[2])
     assert 0 < played < 100000 and f"the statistics below are of the first {played}." in line
-    assert done.stdout.startswith(f"Bourré: {played} matches") and "p0 result" in done.stdout
+    assert done.stdout.startswith(f"Bourré with hands=2: {played} matches") and "p0 result" in done.stdout
 
 
 @pytest.mark.parametrize("workers", ["1", "3"])
@@ -276,6 +276,16 @@ def test_ctrl_c_stops_a_comparison_and_compares_the_pairs_that_finished(workers:
     assert data["interrupted"] is True and data["planned"] == 100000 and 0 < data["matches"] < 100000
     assert f"Interrupted: {data['matches']} of 100000 matches were played by both A and B" in done.stderr
     assert data["statistics"]["metric.pot"]["difference"] > 0  # a double ante: a bigger pot
+
+
+def test_a_comparison_of_slow_matches_stopped_early_still_compares_pairs() -> None:
+    """Matches of a bot that searches take about a second each here: the first blocks are of one match a side,
+    so a Ctrl-C after a few seconds leaves pairs to compare (blocks of ten matches a side left none)."""
+    done = _interrupted(["compare", BOURRE, "-n", "1000", "--players", "3", "--set", "hands=2", "--bots",
+                         "search:150,random,random", "--b-set", "ante=2", "--json", "--workers", "1"], delay=8.0)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
+    data = json.loads(done.stdout)
+    assert data["interrupted"] is True and 0 < data["matches"] < 10, done.stderr
 
 
 def test_compare_says_when_the_difference_never_came_into_play() -> None:
