@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import click
 
@@ -23,8 +23,9 @@ class Quit(Exception):
 HELP = """  Answer with the number of a move, or its text (`play AH`, `choose pass`; the seat may be left out;
   several cards as one argument are joined with `+`, in any order: `choose capture taken 3D+4C`). The text
   may be in any case, its cards in any order (`meld 10s+10h+10d`), and its kind left out when only one move
-  fits (`ah` for `play AH`). A number that is also the value of a choice (`3` beside `choose bid 3`) is
-  asked about; `#3` is always move 3 of the list, and a number no move has picks the choice of that value.
+  fits (`ah` for `play AH`). Where every move is a value of one choice (`choose bid n 0` to `13`), a
+  number is that value; where a number is both a move's number and another move's value, which is asked;
+  `#3` is always move 3 of the list.
   Cards are written rank then suit (`10H`, `AS`; `JK` is a joker). On the table, `p1 AH` is the card p1
   played; a meld is named by its id (`m2`), as `add 9H to m2` names it, and `2S=9H` is a wild card standing
   for 9H. `(yours)` marks your own zones; `?` stands for a value you may not see.
@@ -69,18 +70,26 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
                 number = answer.removeprefix("#")
                 on_list = len(number) <= len(str(len(legal))) and 1 <= int(number) <= len(legal)
                 valued = [] if listed or len(answer) > 20 else _valued(legal, int(answer))  # (digits enough)
+                values = None if listed or len(answer) > 20 else _values_of(legal)
+                if values is not None:  # (every move a value of one choice, `choose bid n 0` to `13`: the value)
+                    if valued:
+                        return legal[valued[0] - 1]
+                    refusal = _refusal(state, f"p{seat} choose {values[0]} {values[1]} {int(answer)}")
+                    click.echo(f"  {refusal}" if refusal else f"  there is no `{values[0]} {values[1]} {answer}` "
+                               f"now: the values are {_listed_values(legal)} (#N is move N of the list)")
+                    continue
                 if on_list and not _of_same_choice(legal[int(number) - 1], legal, valued):
                     return legal[int(number) - 1]
                 if not on_list and len(valued) == 1:  # (no move has that number: the one choice of that value)
                     return legal[valued[0] - 1]
                 if valued:  # (both a move's number and a choice's value: which was meant is asked)
-                    others = " or ".join(f"move {shown}" for shown in _numbered(state, legal, valued))
-                    click.echo(f"  {number} is move {number} on the list (`{_short(state, legal[int(number) - 1])}`) "
-                               f"and a value of {others}: answer {' or '.join(map(str, valued[:4]))} for that, "
-                               f"#{number} for move {number}" if on_list else
-                               f"  {number} is a value of {others}: answer with the move's number")
+                    others = " or ".join(f"#{shown}" for shown in _numbered(state, legal, valued))
+                    click.echo(f"  {number} is move {number} on the list, and a value of other moves: answer "
+                               f"#{number} for `{_short(state, legal[int(number) - 1])}`, or {others}"
+                               if on_list else f"  {number} is a value of several moves: answer {others}")
                     continue
-                click.echo(f"  there is no move {shorten(answer, 20)}: answer 1 to {len(legal)}, or a move's text")
+                within = "1" if len(legal) == 1 else f"1 to {len(legal)}"
+                click.echo(f"  there is no move {shorten(answer, 20)}: answer {within}, or a move's text")
                 continue
             try:
                 action = state.parse_action(answer if _SEAT.match(answer) else f"p{seat} {answer}")
@@ -97,7 +106,7 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
                 # (the move as the engine writes it, `meld 6d 6c jk` as `meld 6D 6C JK`; or a choice named without
                 # `choose`: whichever the rules then refuse, their reason is the one to give)
                 reason: ActionSyntaxError | IllegalActionError = error
-                for meant in _as_written(state, seat, answer):
+                for meant in _as_written(state, seat, answer, legal):
                     try:
                         action = state.parse_action(meant)
                     except ActionSyntaxError:
@@ -126,11 +135,12 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
     return choose
 
 
-def _as_written(state: State, seat: int, answer: str) -> list[str]:
+def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = ()) -> list[str]:
     """The texts an answer may stand for as the engine writes moves: its seat first (`p0`), its kind in lower
     case (`Play 2C`), its cards in upper case (`jk=6`, `7s+8s`), its other words as typed and then in lower case
-    (a choice's name, `PASS`); each also as a choice (`pass` for `choose pass`). Those that differ from the answer
-    as typed, in that order."""
+    (a choice's name, `PASS`); each also as a choice (`pass` for `choose pass`), and a choice of one argument with
+    that argument's name put in (`bid 0` for `choose bid n 0`, the name as the legal moves give it). Those that
+    differ from the answer as typed, in that order."""
     words = answer.split()
     if words and _SEAT.match(words[0] + " "):
         if words[0].casefold() != f"p{seat}":  # (another seat's move is not this seat's, whatever its words)
@@ -147,8 +157,14 @@ def _as_written(state: State, seat: int, answer: str) -> list[str]:
             written.append("".join(part.upper() if part.upper() in deck.card_ids else part.lower() if lower
                                    else part for part in parts))
         found.append(f"p{seat} {' '.join(written)}")
+        chosen = written if written[0] == "choose" else ["choose", *written]
         if written[0] != "choose":
-            found.append(f"p{seat} choose {' '.join(written)}")
+            found.append(f"p{seat} {' '.join(chosen)}")
+        if len(chosen) == 3:  # (`choose bid 0`: the argument's name left out)
+            named = {action.arguments[0][0] for action in legal
+                     if action.kind == "choose" and action.name == chosen[1] and len(action.arguments) == 1}
+            if len(named) == 1:
+                found.append(f"p{seat} choose {chosen[1]} {named.pop()} {chosen[2]}")
     typed = answer if _SEAT.match(answer) else f"p{seat} {answer}"
     return [text for text in dict.fromkeys(found) if text != typed]
 
@@ -182,6 +198,37 @@ def _valued(legal: list[Action], value: int) -> list[int]:
     return [number for number, action in enumerate(legal, 1)
             if action.kind == "choose" and len(action.arguments) == 1
             and type(action.arguments[0][1]) is int and action.arguments[0][1] == value]
+
+
+def _values_of(legal: list[Action]) -> tuple[str, str] | None:
+    """The choice and its argument when every legal move is a value of one choice of one number (`choose bid n
+    0` to `choose bid n 13`): a number typed then is the value, as the moves read. None for any other list."""
+    first = legal[0] if legal else None
+    if first is None or first.kind != "choose" or len(first.arguments) != 1:
+        return None
+    name, argument = first.name, first.arguments[0][0]
+    if all(action.kind == "choose" and action.name == name and len(action.arguments) == 1
+           and action.arguments[0][0] == argument and type(action.arguments[0][1]) is int for action in legal):
+        return name, argument
+    return None
+
+
+def _listed_values(legal: list[Action]) -> str:
+    values = sorted(action.arguments[0][1] for action in legal)
+    if values == list(range(values[0], values[-1] + 1)) and len(values) > 2:
+        return f"{values[0]} to {values[-1]}"
+    return ", ".join(map(str, values))
+
+
+def _refusal(state: State, text: str) -> str | None:
+    """The rules' reason for refusing a move written out, if they refuse it for a reason of theirs."""
+    try:
+        state.check(state.parse_action(text))
+    except IllegalActionError as refused:
+        return None if " cannot choose " in str(refused) else str(refused)
+    except ActionSyntaxError:
+        return None
+    return None
 
 
 def _of_same_choice(listed: Action, legal: list[Action], valued: list[int]) -> bool:

@@ -43,7 +43,7 @@ def test_an_answer_that_picks_no_move_is_answered_and_asked_again(
 
 
 @pytest.mark.parametrize(("answer", "refusal"), [
-    ("-1", "there is no move -1: answer 1 to"),
+    ("-1", "there is no move -1: answer 1, or a move's text"),  # (one move: no range)
     ("frobnicate", "'frobnicate' is not a move: answer with a move's number, 1 to"),
 ])
 def test_a_refusal_says_what_to_answer_with_this_games_moves(answer: str, refusal: str, tmp_path: Path,

@@ -340,8 +340,8 @@ def test_a_number_that_is_also_a_choices_value_is_asked_about(tmp_path: Path,
     code, out, _ = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "0", "--bots", "random",
                         stdin="3\n#3\nq\n")
     assert code == 130
-    assert "3 is move 3 on the list (`choose play discard 1`) and a value of move 5 `choose play discard 3`: " \
-        "answer 5 for that, #3 for move 3" in out, out
+    assert "3 is move 3 on the list, and a value of other moves: answer #3 for `choose play discard 1`, or " \
+        "#5 `choose play discard 3`" in out, out
     assert "\np0 choose play discard 1\n" in out
     # A move of another kind listed under the number (`pass`, move 1) is taken as listed.
     code, out, _ = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "0", "--bots", "random",

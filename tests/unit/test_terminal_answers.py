@@ -84,3 +84,41 @@ def test_another_seats_name_is_answered_with_the_persons_own(capsys: pytest.Capt
     other = (seat + 1) % 3
     assert _answer(state, f"p{other} choose pass", "q") is None
     assert f"you are p{seat}: leave the seat out, or name p{seat}" in capsys.readouterr().out
+
+
+def _bidding(tmp_path: Path) -> Path:
+    """tiny.yaml with a bid of 0 to 5 tricks before the play, the dealer's bid of 2 forbidden."""
+    text = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
+    text = text.replace("      next: play\n", """      next: bid
+    - name: bid
+      steps:
+        - decide: dealer
+          options:
+            - id: bid
+              choose: bid
+              args:
+                n: numbers(0, 5)
+              legal:
+                - id: not_two
+                  rule: n != 2
+                  reason: "the dealer may not bid two"
+      next: play
+""", 1)
+    path = tmp_path / "bidding.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_number_at_a_choice_of_values_alone_is_the_value(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # (the list shows `choose bid n 0` as move 1: a person typing 1 means the bid of 1, as the moves read)
+    state = _to_decision(load_ruleset(_bidding(tmp_path)).new_initial_state(seed=1, players=3),
+                         lambda s, texts: " choose bid " in texts[0])
+    seat = state.current_player
+    assert _answer(state, "1") == f"p{seat} choose bid n 1"
+    assert _answer(state, "#1") == f"p{seat} choose bid n 0"  # (move 1 of the list)
+    assert _answer(state, "bid 3") == f"p{seat} choose bid n 3"  # (the argument's name left out)
+    assert _answer(state, "2", "9", "bid 2", "q") is None  # (refused: the rule's reason, each time it applies)
+    out = capsys.readouterr().out
+    assert out.count("the dealer may not bid two") == 2
+    assert "n must be one of 0, 1, 2, 3, 4, 5, not 9" in out  # (the choice's own values)
