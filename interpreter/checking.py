@@ -167,11 +167,11 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
     compiled = program.build()
     expressions = {where: compiled[name] for where, name in site.compiled.items()}
     if deck_zone is not None:
-        def count(node: Node, node_path: Path_, players_count: int) -> int | None:
+        def count(node: Node, node_path: Path_, players_count: int, hand_number: int) -> int | None:
             function = expressions.get(yaml_path(node_path))
             if function is None:
                 return None
-            environment_values = {"player_count": players_count, "dealer": 0, "hand_number": 1,
+            environment_values = {"player_count": players_count, "dealer": 0, "hand_number": hand_number,
                                   "team_of": _team_of(teams[players_count], players_count)}
             try:
                 value = evaluate(function, environment_values, {})
@@ -179,7 +179,12 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
                 return None
             return len(value) if isinstance(value, list) else value if isinstance(value, int) else None
 
-        check_deck_arithmetic(checker, hand, deck_zone, deck, players, count)
+        def hands(players_count: int) -> int | None:  # (the hands of a match, when known before play)
+            return count(match_hands, ("match", "hands"), players_count, 1) if match_hands is not None else None
+
+        match = root.entries.get("match")
+        match_hands = match.entries.get("hands") if isinstance(match, MappingNode) else None
+        check_deck_arithmetic(checker, hand, deck_zone, deck, players, count, hands)
     if _has_errors(checker):
         raise RulesetError(checker.diagnostics)
     return Ruleset(

@@ -119,56 +119,85 @@ def _closure(starts: list[str], edges: dict[str, list[str]]) -> set[str]:
 
 # --- deck arithmetic ----------------------------------------------------------------------------------------
 
-Counter = Callable[[Node, Path, int], int | None]
+Counter = Callable[[Node, Path, int, int], int | None]
 
 
 def check_deck_arithmetic(checker: RulesetChecker, hand: MappingNode, deck_zone: str, deck: Deck,
-                          players: Players, count: Counter) -> None:
+                          players: Players, count: Counter, hands: Callable[[int], int | None]) -> None:
     """The opening of a hand (the phases from `start` while each leads to exactly one next phase, their steps
-    outside any condition or loop) takes cards from the deck's zone: it must fit for every player count.
-    `count(node, path, players)` evaluates a constant count, or None when it depends on play."""
+    outside any condition or loop) takes cards from the deck's zone: it must fit for every player count, in every
+    hand of a match whose number of hands is known before play (`hands(players)`, None when play decides; a
+    count may read `hand_number`, a hand size growing hand by hand). `count(node, path, players, hand_number)`
+    evaluates a constant count, or None when it depends on play."""
     phases_node = hand.entries["phases"]
     assert isinstance(phases_node, SequenceNode)
     by_name = {name: (index, phase) for index, name, phase in walk_named(phases_node.items)}
-    warned = False  # (about the fewest players a deal to every seat would not fit: once)
+    opening = Opening(checker, by_name, str(scalar(hand.entries["start"])), deck_zone, players, count)
     for players_count in players.counts():
         try:
             deck_size = deck.size_for(players_count)
         except ValueError:  # (a card set aside that the deck does not hold: reported with the deck)
             continue
+        known = hands(players_count)
+        last = min(known, MOST_HANDS_COUNTED) if known is not None and known > 1 else 1
+        for hand_number in range(1, last + 1):
+            if not opening.fits(players_count, deck_size, hand_number):
+                return
+
+
+MOST_HANDS_COUNTED = 500  # the most hands of a match whose openings deck arithmetic counts, one by one
+
+
+class Opening:
+    """The deck arithmetic of a hand's opening, for one number of players and one hand at a time."""
+
+    def __init__(self, checker: RulesetChecker, by_name: dict[str, tuple[int, MappingNode]], start: str,
+                 deck_zone: str, players: Players, count: Counter) -> None:
+        self.checker, self.by_name, self.start = checker, by_name, start
+        self.deck_zone, self.players, self.count = deck_zone, players, count
+        self.warned = False  # (about the fewest players a deal to every seat would not fit: once)
+
+    def fits(self, players_count: int, deck_size: int, hand_number: int) -> bool:
+        """Whether the opening of hand `hand_number` fits the deck; False once it reported that it does not."""
+        checker, deck_zone = self.checker, self.deck_zone
+        in_hand = f" in hand {hand_number}" if hand_number > 1 else ""
         needed = most = 0  # (the cards taken; and as many as they may be, each deal to some seats to all seats)
         seen: set[str] = set()
-        name = str(scalar(hand.entries["start"]))
-        while name in by_name and name not in seen:
+        name = self.start
+        while name in self.by_name and name not in seen:
             seen.add(name)
-            index, phase = by_name[name]
+            index, phase = self.by_name[name]
             path: Path = ("hand", "phases", index, "steps")
             for step_index, step in enumerate(_items(phase.entries.get("steps"))):
-                taken, at_most = _taken(step, (*path, step_index), deck_zone, players_count, count)
+                taken, at_most = _taken(step, (*path, step_index), deck_zone, players_count, self.count,
+                                        hand_number)
                 most += at_most if at_most is not None and at_most > 0 else 0
-                if most > deck_size and not warned and needed + (taken or 0) <= deck_size:
-                    warned = True
-                    checker.error("deck-arithmetic", f"with {players_count} players, if every deal of the opening "
-                                  f"goes to every seat, this needs {most} cards from `{deck_zone}`, but the deck "
-                                  f"has {deck_size}", step, (*path, step_index), severity="warning",
-                                  hint=f"the game allows {players.described()}; the receivers of a deal (`seats:`) "
-                                  "are known only as the game runs: narrow `players`, or be sure that so many "
-                                  "seats are never dealt to (`validate --playouts` plays them)")
+                if most > deck_size and not self.warned and needed + (taken or 0) <= deck_size:
+                    self.warned = True
+                    checker.error("deck-arithmetic", f"with {players_count} players{in_hand}, if every deal of the "
+                                  f"opening goes to every seat, this needs {most} cards from `{deck_zone}`, but the "
+                                  f"deck has {deck_size}", step, (*path, step_index), severity="warning",
+                                  hint=f"the game allows {self.players.described()}; the receivers of a deal "
+                                  "(`seats:`) are known only as the game runs: narrow `players`, or be sure that so "
+                                  "many seats are never dealt to (`validate --playouts` plays them)")
                 if taken is None:
                     continue
                 if taken < 0 and not _written_as_number(step):  # (a number is refused where it is written)
-                    checker.error("deck-arithmetic", f"with {players_count} players this takes {taken} cards from "
-                                  f"`{deck_zone}`: a number of cards is never negative", step,
+                    checker.error("deck-arithmetic", f"with {players_count} players{in_hand} this takes {taken} "
+                                  f"cards from `{deck_zone}`: a number of cards is never negative", step,
                                   (*path, step_index))
-                    return
+                    return False
                 needed += taken
                 if needed > deck_size:
-                    checker.error("deck-arithmetic", f"with {players_count} players this needs {needed} cards "
-                                  f"from `{deck_zone}`, but the deck has {deck_size}", step, (*path, step_index),
-                                  hint=f"the game allows {players.described()}")
-                    return
+                    later = (f"; a match of {players_count} players has {hand_number} hands or more "
+                             "(`match.hands`), and this count changes from hand to hand") if in_hand else ""
+                    checker.error("deck-arithmetic", f"with {players_count} players{in_hand} this needs {needed} "
+                                  f"cards from `{deck_zone}`, but the deck has {deck_size}", step,
+                                  (*path, step_index), hint=f"the game allows {self.players.described()}{later}")
+                    return False
             following = phase.entries["next"]
             name = str(scalar(following)) if isinstance(following, ScalarNode) else ""
+        return True
 
 
 def _written_as_number(step: Node) -> bool:
@@ -182,7 +211,7 @@ def _items(node: Node | None) -> list[Node]:
 
 
 def _taken(step: Node, path: Path, deck_zone: str, players_count: int,
-           count: Counter) -> tuple[int | None, int | None]:
+           count: Counter, hand_number: int) -> tuple[int | None, int | None]:
     """The cards a step takes from the deck's zone, when known before play; and the most it may take (a deal
     to receivers known only as the game runs, to every seat)."""
     if not isinstance(step, MappingNode):
@@ -192,17 +221,17 @@ def _taken(step: Node, path: Path, deck_zone: str, players_count: int,
         return None, None
     try:
         if "deal" in entries:
-            each = count(entries["deal"], (*path, "deal"), players_count)
+            each = count(entries["deal"], (*path, "deal"), players_count, hand_number)
             if each is None:
                 return None, None
             if "seats" in entries:
-                receivers = count(entries["seats"], (*path, "seats"), players_count)
+                receivers = count(entries["seats"], (*path, "seats"), players_count, hand_number)
                 if receivers is None:
                     return None, each * players_count
                 return each * receivers, each * receivers
             return each * players_count, each * players_count
         if "move" in entries and scalar(entries["move"]) != "all":
-            taken = count(entries["move"], (*path, "move"), players_count)
+            taken = count(entries["move"], (*path, "move"), players_count, hand_number)
             return taken, taken
     except EvaluationError:
         return None, None

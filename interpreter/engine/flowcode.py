@@ -88,7 +88,8 @@ class StepWriter:
         self.rereads: dict[str, list[tuple[str, tuple[Any, str, dict[str, str]]]]] = {}
 
     def build(self) -> dict[str, Any]:
-        self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError)
+        self.namespace.update(FAILURES=_FAILURES, LOCATE=self.locate, RUNTIME=RulesetRuntimeError,
+                              DEAL_SHORT=deal_short)
         code = compile("\n".join(self.lines) + "\n", FILENAME, "exec")
         exec(code, self.namespace)  # generated from the checked program, see the module docstring
         keep_source(self.namespace, code, list(self.lines))
@@ -365,7 +366,8 @@ class StepWriter:
             self.line(f"{pad}_n{number} = int({count})")
             self.line(f"{pad}_x{number} = 0")
             self.line(f"{pad}if len(_from{number}) < _n{number} * len({seats}):")
-            self.line(f"{pad}    raise RUNTIME({source_key}[0] + ' ran out while dealing', {where})")
+            self.line(f"{pad}    raise RUNTIME({source_key}[0] + DEAL_SHORT(_n{number}, len({seats}), "
+                      f"len(_from{number})), {where})")
         # (a dealt card is face down unless `face_up` says otherwise)
         self.line(f"{pad}_up{number} = bool(S.face_up.of({source_key}))")
         self.line(f"{pad}_to{number} = V[{zone}]")
@@ -688,3 +690,10 @@ def in_place(code: str, bindings: str, held: Mapping[str, str] | None = None) ->
 _UNCHANGING = frozenset({"int", "bool", "str", "card", "rank", "suit", "seat", "team", "meld"})  # shown as they are
 
 _FAILURES = (ZeroDivisionError, IndexError, KeyError, TypeError, EvaluationError)
+
+
+def deal_short(count: int, receivers: int, held: int) -> str:
+    """What a deal that the zone cannot fill lacked, after the zone's name."""
+    each = "1 card" if count == 1 else f"{count} cards"
+    seats = "1 seat" if receivers == 1 else f"{receivers} seats"
+    return f" ran out while dealing: {each} to each of {seats} needs {count * receivers}, and it holds {held}"

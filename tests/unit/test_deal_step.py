@@ -171,3 +171,14 @@ def test_face_up_receiver_is_not_worked_out_when_no_card_is_dealt(tmp_path: Path
     state = game.new_initial_state(seed=1)
     state.apply_chance()
     assert state.current_player == 0 and state.values["hand"] == [[], [], []]
+
+
+def test_a_deal_the_zone_cannot_fill_says_what_it_needed_and_held(tmp_path: Path) -> None:
+    # (half the stock to each of three seats: worked out as the game runs, so no check before it)
+    deal = "{deal: 'size(stock) // 2', from: stock, to: hand}"
+    game = game_from_text(tmp_path, RULESET.replace("DEAL", deal).replace("TURN", "log: dealing"))
+    state = game.new_initial_state(seed=1)
+    with pytest.raises(RulesetRuntimeError) as raised:
+        state.apply_chance()
+    assert str(raised.value).startswith(
+        "stock ran out while dealing: 7 cards to each of 3 seats needs 21, and it holds 14")
