@@ -167,8 +167,15 @@ def _diagnostic(error: ValidationError, root: MappingNode, path: tuple[str | int
         missing = str(error.message).split("'")[1] if "'" in str(error.message) else str(error.message)
         described = schema.get("properties", {}).get(missing, {})
         description = described.get("description") if isinstance(described, dict) else None
-        return Diagnostic("schema", f"missing required key `{missing}`", _location(root, path), where,
-                          hint=f"`{missing}`: {description}" if description else None)
+        hint = f"`{missing}`: {description}" if description else None
+        params = root.entries.get("params")
+        if len(path) == 2 and path[0] == "params" and isinstance(params, MappingNode):  # (a parameter's own keys)
+            others = [str(name) for name in params.entries if name != path[1]]
+            close = difflib.get_close_matches(str(path[1]), others, n=1, cutoff=0.75)
+            if close:  # (a variant's default for its base's parameter, misspelt: a new parameter to the schema)
+                hint = (f"`{path[1]}` is no parameter of this ruleset: did you mean `{close[0]}`? (a new parameter "
+                        "needs its `type` and `description`)")
+        return Diagnostic("schema", f"missing required key `{missing}`", _location(root, path), where, hint=hint)
     if kind == "type":
         wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         words = " or ".join(_JSON_TYPES.get(str(t), str(t)) for t in wanted)

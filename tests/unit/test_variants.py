@@ -106,3 +106,15 @@ def test_removing_a_key_inside_a_list_says_how_to_change_an_item(tmp_path: Path,
     finding = _removal_refused(tmp_path, path)
     assert finding.message == f"cannot remove `{path}`: `remove` reaches keys of mappings only, not the items of a list"
     assert finding.hint is not None and "`changes:`" in finding.hint
+
+
+def test_a_misspelt_parameter_of_the_base_is_pointed_to(tmp_path: Path) -> None:
+    # (a default for the base's `pot_limit`, misspelt: to the schema, a new parameter without its type)
+    path = tmp_path / "house.yaml"
+    path.write_text("format: 1\nextends: bourre\nname: House\nparams:\n  pot_limt: {default: 10}\n",
+                    encoding="utf-8")
+    with pytest.raises(RulesetError) as raised:
+        load_ruleset(path)
+    hints = {finding.hint for finding in raised.value.errors if finding.yaml_path == "params.pot_limt"}
+    assert hints == {"`pot_limt` is no parameter of this ruleset: did you mean `pot_limit`? (a new parameter "
+                     "needs its `type` and `description`)"}
