@@ -589,7 +589,14 @@ def main(argv: list[str] | None = None) -> None:
             stream.reconfigure(errors="backslashreplace")
     handler = _stop_on_terminate()
     try:
-        cli.main(args=argv, prog_name="ruledeck", standalone_mode=True)
+        try:  # (not click's standalone mode: a Ctrl-C before a command handles its own says so, and exits 130)
+            code = cli.main(args=argv, prog_name="ruledeck", standalone_mode=False)
+        except click.exceptions.Abort as aborted:  # (Ctrl-C, or the end of input at a prompt)
+            raise KeyboardInterrupt from aborted
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)  # (`ctx.exit(N)`'s N; else success, as click's own main)
     except OSError as error:
         if error.errno not in _NO_ROOM or os.environ.get("RULEDECK_DEBUG"):
             _internal_error(error)

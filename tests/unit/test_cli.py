@@ -119,3 +119,30 @@ def test_validate_names_a_scenario_file_as_one_and_skips_those_of_a_folder(tmp_p
     assert found.exit_code == 0, found.output
     assert f"(scenario files, skipped: {folder / 'cases.yaml'}; `ruledeck test` runs them)" in found.stdout
     assert "1 file checked: 0 errors" in found.stderr
+
+
+def test_ctrl_c_before_a_command_handles_it_exits_130_saying_so(monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # (a Ctrl-C while the ruleset loads, before a run sets its own handling: "interrupted", 130; not click's
+    # "Aborted!" and 1)
+    import interpreter.cli as cli_module
+
+    def interrupted(*_arguments: object, **_options: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_module, "load_game_or_exit", interrupted)
+    with pytest.raises(SystemExit) as exited:
+        cli_module.main(["simulate", str(TINY), "-n", "2"])
+    assert exited.value.code == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "Aborted" not in err
+
+
+def test_the_exit_status_of_click_s_own_errors_and_help_is_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    from interpreter.cli import main
+
+    for arguments, status in ((["nope"], 2), (["validate"], 2), (["--help"], 0), (["validate", str(TINY)], 0)):
+        with pytest.raises(SystemExit) as exited:
+            main(arguments)
+        assert (exited.value.code or 0) == status, arguments
+    assert "No such command 'nope'" in capsys.readouterr().err
