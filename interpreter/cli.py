@@ -26,6 +26,7 @@ from interpreter.cli_support import (
     complete_ruleset,
     echo_json,
     expand,
+    findings_text,
     is_scenario_file,
     print_cached,
     print_findings,
@@ -115,7 +116,8 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
         warnings += sum(1 for d in findings if d.severity == "warning")
         print_findings(file, findings, quiet or bool(playouts and ruleset is not None))
         if key is not None and ruleset is not None and cache.made_from(ruleset.tree) == key[1]:
-            cache.put(key[0], {"warnings": len(findings), "findings": render_findings(findings) if findings else ""})
+            kept = findings_text(file, findings) if findings else ""
+            cache.put(key[0], {"warnings": len(findings), "findings": kept})
         if playouts and ruleset is not None:
             errors, warnings = _play_out(file, given, playouts, playout_seconds, cases_path, errors, warnings,
                                          ok=not findings and not quiet)

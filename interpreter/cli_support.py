@@ -98,4 +98,19 @@ def print_findings(file: str, findings: list[Diagnostic], quiet: bool) -> None:
         if not quiet:
             click.echo(f"{file}: ok")
         return
-    click.echo(render_findings(findings))
+    click.echo(findings_text(file, findings))
+
+
+def findings_text(file: str, findings: list[Diagnostic]) -> str:
+    """A file's findings as `validate` prints them: after a line naming the file when some are written in another
+    (a variant's findings in the ruleset it extends), so that each file checked is told apart."""
+    text = render_findings(findings)
+    try:
+        checked = Path(file).resolve()
+        elsewhere = sum(1 for d in findings if d.location is not None and Path(d.location.path).resolve() != checked)
+    except (OSError, ValueError):
+        elsewhere = 0
+    if not elsewhere:
+        return text
+    count = f"{len(findings)} finding{'s' if len(findings) != 1 else ''}"
+    return f"{file}: {count}, {'all' if elsewhere == len(findings) else 'some'} in what it extends:\n{text}"

@@ -3,12 +3,14 @@ arithmetic (the cards dealt must fit the deck for every allowed player count).""
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import re
 from collections.abc import Callable
 
 from interpreter.cards import Deck
 from interpreter.dsl.types import BOOL
-from interpreter.errors import EvaluationError
+from interpreter.errors import EvaluationError, shorten
 from interpreter.model import Players
 from interpreter.semantics import RulesetChecker, Scope, scalar, walk_named
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode
@@ -155,6 +157,8 @@ class Opening:
                  deck_zone: str, players: Players, count: Counter) -> None:
         self.checker, self.by_name, self.start = checker, by_name, start
         self.deck_zone, self.players, self.count = deck_zone, players, count
+        define = checker.root.entries.get("define")
+        self.define = define if isinstance(define, MappingNode) else None
         self.warned = False  # (about the fewest players a deal to every seat would not fit: once)
 
     def fits(self, players_count: int, deck_size: int, hand_number: int) -> bool:
@@ -176,7 +180,7 @@ class Opening:
                     self.warned = True
                     checker.error("deck-arithmetic", f"with {players_count} players{in_hand}, if every deal of the "
                                   f"opening goes to every seat, this needs {most} cards from `{deck_zone}`, but the "
-                                  f"deck has {deck_size}", step, (*path, step_index), severity="warning",
+                                  f"deck has {deck_size}", _count_node(step), (*path, step_index), severity="warning",
                                   hint=f"the game allows {self.players.described()}; the receivers of a deal "
                                   "(`seats:`) are known only as the game runs: narrow `players`, or be sure that so "
                                   "many seats are never dealt to (`validate --playouts` plays them)")
@@ -184,7 +188,7 @@ class Opening:
                     continue
                 if taken < 0 and not _written_as_number(step):  # (a number is refused where it is written)
                     checker.error("deck-arithmetic", f"with {players_count} players{in_hand} this takes {taken} "
-                                  f"cards from `{deck_zone}`: a number of cards is never negative", step,
+                                  f"cards from `{deck_zone}`: a number of cards is never negative", _count_node(step),
                                   (*path, step_index))
                     return False
                 needed += taken
@@ -192,12 +196,43 @@ class Opening:
                     later = (f"; a match of {players_count} players has {hand_number} hands or more "
                              "(`match.hands`), and this count changes from hand to hand") if in_hand else ""
                     checker.error("deck-arithmetic", f"with {players_count} players{in_hand} this needs {needed} "
-                                  f"cards from `{deck_zone}`, but the deck has {deck_size}", step,
+                                  f"cards from `{deck_zone}`, but the deck has {deck_size}", _count_node(step),
                                   (*path, step_index), hint=f"the game allows {self.players.described()}{later}")
+                    checker.diagnostics[-1] = dataclasses.replace(
+                        checker.diagnostics[-1], notes=_defined_elsewhere(_count_node(step), self.define))
                     return False
             following = phase.entries["next"]
             name = str(scalar(following)) if isinstance(following, ScalarNode) else ""
         return True
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _defined_elsewhere(count: Node, define: MappingNode | None) -> tuple[str, ...]:
+    """Notes naming the definitions a count reads (and those they read) that are written in another file than
+    the count (a variant's `define:` over the rules it extends), where they are written."""
+    if define is None or not isinstance(count, ScalarNode):
+        return ()
+    by_name = {str(key).split("(")[0]: node for key, node in define.entries.items()}
+    found: dict[str, Node] = {}
+    pending = [str(count.value)]
+    while pending and len(found) < 50:
+        for name in _NAME.findall(pending.pop()):
+            node = by_name.get(name)
+            if node is not None and name not in found:
+                found[name] = node
+                pending.append(str(node.value) if isinstance(node, ScalarNode) else "")
+    here = count.location.path
+    return tuple(f"`{name}` is defined at {shorten(node.location.path)}:{node.location.line}, as this count reads it"
+                 for name, node in found.items() if node.location.path != here)
+
+
+def _count_node(step: Node) -> Node:
+    """Where a finding about the cards a step takes points: its count (`deal: hand_size`), else the step."""
+    if isinstance(step, MappingNode):
+        return step.entries.get("deal") or step.entries.get("move") or step
+    return step
 
 
 def _written_as_number(step: Node) -> bool:

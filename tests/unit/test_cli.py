@@ -146,3 +146,21 @@ def test_the_exit_status_of_click_s_own_errors_and_help_is_kept(capsys: pytest.C
             main(arguments)
         assert (exited.value.code or 0) == status, arguments
     assert "No such command 'nope'" in capsys.readouterr().err
+
+
+def test_a_variants_finding_in_its_base_names_the_file_checked_and_the_variants_definition(
+        tmp_path: Path) -> None:
+    # (two variants checked at once: each one's findings, written in the base, come after the variant's name;
+    # a count the base writes but the variant's definition makes too large names where the variant defines it)
+    base = tmp_path / "base.yaml"
+    base.write_text(TINY.read_text(encoding="utf-8").replace("        - deal: 5\n", "        - deal: hand_size\n")
+                    .replace("define:\n", "define:\n  hand_size: 5\n", 1), encoding="utf-8")
+    for name, size in (("fine.yaml", 6), ("broken.yaml", 20)):
+        (tmp_path / name).write_text(f"format: 1\nextends: base.yaml\nname: {name}\ndefine:\n  hand_size: {size}\n",
+                                     encoding="utf-8")
+    code, out, _ = _run("validate", str(tmp_path / "fine.yaml"), str(tmp_path / "broken.yaml"))
+    assert code == 1
+    assert out.startswith(f"{tmp_path / 'fine.yaml'}: ok\n{tmp_path / 'broken.yaml'}: 1 finding, all in what it "
+                          f"extends:\n{base}:")
+    assert "error[deck-arithmetic]: with 3 players this needs 60 cards" in out
+    assert f"  note: `hand_size` is defined at {tmp_path / 'broken.yaml'}:5, as this count reads it" in out
