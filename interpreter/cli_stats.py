@@ -320,12 +320,12 @@ def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict
                    "comparison.", err=True)
     if as_json:
         echo_json({**facts, "matches": pairs, "planned": games, "interrupted": interrupted,
-                   "statistics": comparison_json(rows), "summary": what_changed(rows)})
+                   "statistics": comparison_json(rows), "summary": what_changed(rows, facts["bots"])})
     elif pairs:
         played = (f"{pairs} matches each on the same seeds, {facts['players']} players, seed {facts['seed']}; "
                   f"bots: {bots}")
         for line in [*header, played, "", *comparison_lines(rows), "", "What changed from A to B:",
-                     *what_changed(rows)]:
+                     *what_changed(rows, facts["bots"])]:
             click.echo(line)
     if plot_path is not None and pairs:
         from interpreter.runners.plot import plot_comparison

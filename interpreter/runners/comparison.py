@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,8 +72,9 @@ def comparison_lines(rows: list[Compared]) -> list[str]:
     return lines
 
 
-def what_changed(rows: list[Compared]) -> list[str]:
-    """The plain words: each statistic whose difference's interval leaves out 0, and how many did not move."""
+def what_changed(rows: list[Compared], bots: Sequence[str] = ()) -> list[str]:
+    """The plain words: each statistic whose difference's interval leaves out 0, and how many did not move.
+    `bots`: the kinds that played (what else to try is said from them)."""
     changed = [row for row in rows if row.significant]
     measured = [row for row in rows if row.difference is not None and row.difference.count > 1]
     if not measured:
@@ -90,8 +92,9 @@ def what_changed(rows: list[Compared]) -> list[str]:
     steady = len(measured) - len(changed)
     if all(row.difference.value == row.difference.low == row.difference.high == 0  # type: ignore[union-attr]
            for row in measured):
+        other = next((kind for kind in ("random", "heuristic") if kind not in bots), "search")
         lines.append(f"- A and B came out the same in every match, all {len(measured)} statistics alike: the "
-                     "difference between them never came into play (another kind of bot, `--bots random`, or "
+                     f"difference between them never came into play (another kind of bot, `--bots {other}`, or "
                      "more matches may reach it).")
         return lines
     if not changed:

@@ -108,10 +108,10 @@ class Summary:
         found.append(Statistic("capped", "stopped by the hand cap", tuple(float(r.capped) for r in self.records),
                                share=True))
         for index, (name, label, at_end, truth) in enumerate(self.metrics):
-            found.append(Statistic(f"metric.{name}", f"{label} (per hand)",
+            found.append(Statistic(f"metric.{name}", _with(label, "(per hand)"),
                                    tuple(r.metric_means[index] for r in self.records), bounded=truth))
             if at_end:
-                found.append(Statistic(f"metric.{name}.end", f"{label} (at the match's end)",
+                found.append(Statistic(f"metric.{name}.end", _with(label, "(at the match's end)"),
                                        tuple(r.metric_last[index] for r in self.records), bounded=truth))
         return found
 
@@ -154,3 +154,9 @@ def _share_of_best(result: Sequence[float], seat: int) -> float:
     best = max(result)
     tied = sum(1 for value in result if value == best)
     return 1 / tied if result[seat] == best else 0.0
+
+
+def _with(label: str, said: str) -> str:
+    """A metric's label with what its statistic is (`(per hand)`), unless the label says so already."""
+    return label if label.casefold().endswith(said.strip("()").casefold()) or label.endswith(said) else \
+        f"{label} {said}"

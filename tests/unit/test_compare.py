@@ -295,3 +295,4 @@ def test_compare_says_when_the_difference_never_came_into_play() -> None:
     assert result.exit_code == 0, result.output
     assert "- A and B came out the same in every match, all " in result.stdout
     assert "never came into play" in result.stdout and "Nothing changed significantly" not in result.stdout
+    assert "(another kind of bot, `--bots heuristic`, or more matches" in result.stdout  # (not the bots it ran)

@@ -483,3 +483,16 @@ def test_a_run_with_a_bot_stopped_by_time_says_its_results_may_not_repeat() -> N
     assert "note: search:0.001s searches for as long as its time allows" in timed.stderr
     counted = CliRunner().invoke(cli, [*arguments, "--bots", "search:3,random,random"])
     assert counted.exit_code == 0 and "note:" not in counted.stderr
+
+
+def test_a_metrics_label_that_says_per_hand_is_not_said_twice(tmp_path: Path) -> None:
+    tiny = ROOT / "tests" / "games" / "tiny.yaml"
+    variant = tmp_path / "measured.yaml"
+    variant.write_text(f"format: 1\nextends: {tiny}\nname: Measured\nmetrics:\n"
+                       "  first: {value: 'tricks[0]', label: 'tricks of p0 (per hand)'}\n"
+                       "  second: {value: 'tricks[1]', label: 'tricks of p1'}\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["simulate", str(variant), "-n", "2", "--players", "2", "--bots", "random",
+                                      "--workers", "1", "--set", "hands=1"])
+    assert result.exit_code == 0, result.output
+    labels = [line.split("  ")[0] for line in result.stdout.splitlines() if line.startswith("tricks of")]
+    assert labels == ["tricks of p0 (per hand)", "tricks of p1 (per hand)"]
