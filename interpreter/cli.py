@@ -342,7 +342,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     click.echo(f"\nMatch over after {result.hands} hand{'s' if result.hands != 1 else ''}: {scores}. "
                f"Best: {winners}.")
     if result.ended_by == "hand_cap":
-        click.echo(f"(Stopped at the hand cap of {result.hands} hands before the match ended: see `match.hand_cap`.)")
+        hands = "1 hand" if result.hands == 1 else f"{result.hands} hands"
+        click.echo(f"(Stopped at the hand cap of {hands} before the match ended: see `match.hand_cap`.)")
     measured = measures.summary()
     if measured is not None:
         click.echo(measured if not resumed_at else f"{measured} (The hands played before resuming are not measured.)")
