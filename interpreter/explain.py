@@ -7,6 +7,7 @@ key by key, lists item by item, where an item is known by its `id`, else its `na
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
@@ -51,7 +52,44 @@ def explain(path: str | Path) -> tuple[Path, list[Difference]]:
     """The base a variant extends, and what the variant changes in it (RulesetError for a broken file)."""
     merged = load_merged(path)  # (first: a base that is missing is reported at the variant's `extends:`)
     base = base_of(path)
-    return base, differences(load_merged(base), merged)
+    removals = _removals(read_file(str(path)))
+    return base, [_removed_by(difference, removals) for difference in differences(load_merged(base), merged)]
+
+
+def _removals(variant: MappingNode) -> dict[str, str]:
+    """Where the variant's own file removes things, by what it names: a `changes:` item's `remove: ID`, a
+    top-level `remove:` path (`define.follows`), an item `{name: x, remove: true}`."""
+    found: dict[str, str] = {}
+    changes = variant.entries.get("changes")
+    for change in changes.items if isinstance(changes, SequenceNode) else []:
+        removed = change.entries.get("remove") if isinstance(change, MappingNode) else None
+        for item in removed.items if isinstance(removed, SequenceNode) else [removed] if removed else []:
+            if isinstance(item, ScalarNode):
+                found.setdefault(str(item.value), _origin(item))
+    top = variant.entries.get("remove")
+    for item in top.items if isinstance(top, SequenceNode) else [top] if top else []:
+        if isinstance(item, ScalarNode):
+            found.setdefault(str(item.value), _origin(item))
+    pending: list[Node] = [variant]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, MappingNode):
+            name, flag = node.entries.get("name"), node.entries.get("remove")
+            if isinstance(name, ScalarNode) and isinstance(flag, ScalarNode) and flag.value is True:
+                found.setdefault(str(name.value), _origin(flag))
+            pending.extend(node.entries.values())
+        elif isinstance(node, SequenceNode):
+            pending.extend(node.items)
+    return found
+
+
+def _removed_by(difference: Difference, removals: dict[str, str]) -> Difference:
+    """A removal with the place in the variant that made it: the path it names, or the item's id or name."""
+    if difference.kind != "removed" or difference.origin:
+        return difference
+    last = difference.path.rsplit("[", 1)[1].rstrip("]") if difference.path.endswith("]") else ""
+    origin = removals.get(difference.path) or (removals.get(last) if last else None)
+    return dataclasses.replace(difference, origin=origin) if origin else difference
 
 
 def differences(base: Node, variant: Node, path: str = "") -> list[Difference]:

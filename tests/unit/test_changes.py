@@ -124,6 +124,18 @@ def test_explain_shows_removed_items_by_id() -> None:
     _, found = explain(ROOT / "rulesets" / "variants" / "spades_trumps.yaml")
     removed = {d.path.rsplit("[", 1)[1].rstrip("]") for d in found if d.kind == "removed"}
     assert removed == {"turn_up", "BR-15", "BR-08"}
+    # (each with the line of the variant that removes it: `- remove: [turn_up, BR-15, BR-08]`)
+    assert {d.origin.rsplit("/", 1)[-1] for d in found if d.kind == "removed"} == {"spades_trumps.yaml:17"}
+
+
+def test_explain_names_where_a_variant_removes_by_path_and_by_name(tmp_path: Path) -> None:
+    tiny = ROOT / "tests" / "games" / "tiny.yaml"
+    variant = tmp_path / "less.yaml"
+    variant.write_text(f"format: 1\nextends: {tiny}\nname: Less\nremove: [params.pot_limit]\nvariables:\n"
+                       "  - {name: score, remove: true}\n", encoding="utf-8")
+    _, found = explain(variant)
+    origins = {d.path: d.origin for d in found if d.kind == "removed"}
+    assert origins == {"params.pot_limit": f"{variant}:4", "variables[score]": f"{variant}:6"}
 
 
 def test_the_explain_command_prints_the_changes_and_refuses_a_file_that_extends_nothing() -> None:
