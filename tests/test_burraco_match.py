@@ -4,6 +4,7 @@ the hand cap, from the command line as from Python."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -29,3 +30,10 @@ def test_the_transcript_shows_melds_pozzetti_and_the_score() -> None:
     assert result.exit_code == 0
     assert " meld " in result.stdout and " add " in result.stdout and "takes a pozzetto" in result.stdout
     assert "Team 0 scores" in result.stdout and "Match over after" in result.stdout
+    # BU-45: each hand's score with its parts, which add up to it
+    for line in re.findall(r"Team \d scores .*", result.stdout):
+        found = re.fullmatch(r"Team \d scores (-?\d+), total -?\d+ \(melds (-?\d+), burracos (-?\d+), closing "
+                             r"(-?\d+), pozzetto not taken (-?\d+), cards in hand (-?\d+)\)", line)
+        assert found is not None, line
+        total, *parts = map(int, found.groups())
+        assert total == sum(parts)
