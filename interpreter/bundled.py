@@ -105,3 +105,23 @@ def _describe(name: str, path: Path) -> BundledRuleset:
     tree = to_plain(read_file(path))
     extends = tree.get("extends")
     return BundledRuleset(name, path, str(tree.get("name", name)), Path(extends).stem if extends else None)
+
+
+def variants_seating(ruleset_path: str | Path, count: int) -> list[str]:
+    """The bundled variants of a bundled ruleset (given by its file) written for `count` players: what to offer
+    someone who asks the ruleset for a table it does not seat."""
+    try:
+        wanted = Path(ruleset_path).resolve()
+        entries = bundled_rulesets()
+    except (OSError, ValueError):
+        return []
+    name = next((entry.name for entry in entries if entry.base is None and entry.path.resolve() == wanted), None)
+    found = []
+    for entry in entries:
+        if name is None or entry.base != name:
+            continue
+        players = to_plain(read_file(entry.path)).get("players")
+        if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int) \
+                and players["min"] <= count <= players["max"]:
+            found.append(entry.name)
+    return found

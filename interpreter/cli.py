@@ -497,7 +497,13 @@ def _table_and_bots(game: Game, players: int | None, bots: str) -> tuple[int, li
     allowed = game.ruleset.players
     count = allowed.default if players is None else players
     if count not in allowed.counts():
-        raise click.UsageError(f"{game.name} is for {allowed.described()}, not {count}")
+        from interpreter.bundled import variants_seating
+
+        others = variants_seating(game.ruleset.path, count)
+        named = " and ".join(f"`{name}`" for name in others)
+        offered = (f" (the bundled variant {named} is for {count})" if len(others) == 1 else
+                   f" (the bundled variants {named} are for {count})" if others else "")
+        raise click.UsageError(f"{game.name} is for {allowed.described()}, not {count}{offered}")
     kinds = [kind.strip() for kind in bots.split(",")]
     if len(kinds) > 1 and not all(kinds):  # (`random,,heuristic` is not two kinds: one is missing)
         raise click.UsageError(f"--bots: a kind is missing in {bots!r} (between two commas, or at an end)")

@@ -78,6 +78,9 @@ def test_bad_arguments_exit_2_naming_what_is_allowed() -> None:
     assert code == 2 and "Bourré is for 2 to 8 players, not 9" in err
     code, _, err = _run("play", BURRACO, "--players", "5")
     assert code == 2 and "Burraco is for 4 players, not 5" in err  # (not "for 4 to 4")
+    code, _, err = _run("play", "burraco", "--players", "3")  # (BU-52: a bundled variant seats three)
+    assert code == 2 and "Burraco is for 4 players, not 3 (the bundled variant `burraco_three_players` is for 3)" \
+        in err
     code, _, err = _run("play", BOURRE, "--bots", "genius")
     assert code == 2 and "unknown bot 'genius'; bots: random, heuristic, search" in err
     code, _, err = _run("play", BOURRE, "--bots", "heuristic,random,random,random,random")
