@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.runners.report import decimals, interval, label_width, shown
+from interpreter.runners.report import decimals, few_matches_note, interval, label_width, shown
 from interpreter.runners.summary import Statistic, Summary
 from interpreter.stats import Estimate, paired_difference
 
@@ -69,7 +69,8 @@ def comparison_lines(rows: list[Compared]) -> list[str]:
     lines = [f"{'':<{width}} {'A':>{values}} {'B':>{values}} {'B - A':>{values}}   95% interval of B - A"]
     lines.extend(f"{label:<{width}} {a:>{values}} {b:>{values}} {difference:>{values}}   {spread}"
                  for label, a, b, difference, spread in shown_rows)
-    return lines
+    pairs = max((row.difference.count for row in rows if row.difference is not None), default=0)
+    return lines + few_matches_note(pairs)
 
 
 def what_changed(rows: list[Compared], bots: Sequence[str] = ()) -> list[str]:

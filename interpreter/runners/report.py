@@ -25,7 +25,18 @@ def summary_lines(summary: Summary) -> list[str]:
     values = max([10, *(len(value) for _, value, _ in rows)])
     lines = [f"{'':<{width}} {'value':>{values}}   95% interval"]
     lines.extend(f"{label:<{width}} {value:>{values}}   {spread}" for label, value, spread in rows)
-    return lines
+    return lines + few_matches_note(len(summary.records))
+
+
+FEW_MATCHES = 10  # fewer matches than this: their intervals are said to be rough
+
+
+def few_matches_note(matches: int) -> list[str]:
+    """A line under a report of so few matches that its intervals say little."""
+    if not 2 <= matches < FEW_MATCHES:
+        return []
+    return ["", f"(Only {matches} matches: these intervals are rough, and one of zero width says only that those "
+            "matches came out alike; a few hundred matches give intervals to rely on.)"]  # (apart from the rows)
 
 
 def shown(value: float, statistic: Statistic, *, signed: bool = False) -> str:

@@ -296,3 +296,12 @@ def test_compare_says_when_the_difference_never_came_into_play() -> None:
     assert "- A and B came out the same in every match, all " in result.stdout
     assert "never came into play" in result.stdout and "Nothing changed significantly" not in result.stdout
     assert "(another kind of bot, `--bots heuristic`, or more matches" in result.stdout  # (not the bots it ran)
+
+
+def test_a_report_of_few_matches_says_its_intervals_are_rough() -> None:
+    few = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "3", *SMALL, "--workers", "1"])
+    assert few.exit_code == 0 and "(Only 3 matches: these intervals are rough" in few.stdout
+    pairs = CliRunner().invoke(cli, ["compare", BOURRE, "-n", "3", *SMALL, "--workers", "1", "--b-set", "ante=2"])
+    assert pairs.exit_code == 0 and "(Only 3 matches: these intervals are rough" in pairs.stdout
+    enough = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "10", *SMALL, "--workers", "1"])
+    assert enough.exit_code == 0 and "(Only" not in enough.stdout
