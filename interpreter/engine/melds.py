@@ -1173,7 +1173,10 @@ class MeldRules:
             return f"a meld needs at least {smallest} cards"
         ranks = {deck.rank_of[card] for card in naturals}
         suits = {deck.suit_of[card] for card in naturals}
-        if sets and len(ranks) == 1:
+        most_wilds = max(kind.max_wilds + (1 if kind.in_place else 0) for kind in self.kinds.values())
+        if len(naturals) == 1 and sets and runs and len(wilds) > most_wilds:  # (either kind, by one natural card)
+            return f"a meld may hold {_count(most_wilds, 'wild card')}; this one holds {len(wilds)}"
+        if sets and len(ranks) == 1 and not (len(naturals) == 1 and runs):
             kind = sets[0]
             rank = next(iter(ranks))
             if kind.ranks is not None and rank not in kind.ranks:
@@ -1181,26 +1184,28 @@ class MeldRules:
             if kind.one_per_owner and any(m.kind == kind.name and m.rank == rank for m in table):
                 return f"your side already has a set of {deck.rank_name(rank)}; add to it"
             if len(wilds) > kind.max_wilds:
-                return f"a set may hold {_count(kind.max_wilds, 'wild card')}; this one holds {len(wilds)}"
+                return f"a {kind.name} may hold {_count(kind.max_wilds, 'wild card')}; this one holds {len(wilds)}"
             if len(naturals) < kind.min_naturals:
-                return f"a set needs at least {kind.min_naturals} natural cards"
+                return f"a {kind.name} needs at least {kind.min_naturals} natural cards"
             if len(cards) > kind.maximum:
-                return f"a set holds at most {kind.maximum} cards"
+                return f"a {kind.name} holds at most {kind.maximum} cards"
         if runs and len(suits) == 1:
             kind = runs[0]
             positions = Counter(deck.rank_of[card] for card in naturals)
             if any(n > 1 for n in positions.values()):
-                return "a sequence may not hold two cards of one rank"
+                return f"a {kind.name} may not hold two cards of one rank"
             suit = next(iter(suits))
             in_place = sum(1 for card in wilds if card in kind.in_place and deck.suit_of[card] == suit)
             if len(wilds) > kind.max_wilds + min(in_place, 1):
-                return f"a sequence may hold {_count(kind.max_wilds, 'wild card')}; this one holds {len(wilds)}"
+                return f"a {kind.name} may hold {_count(kind.max_wilds, 'wild card')}; this one holds {len(wilds)}"
             if len(cards) > kind.maximum:
-                return f"a sequence holds at most {kind.maximum} cards"
+                return f"a {kind.name} holds at most {kind.maximum} cards"
             return "the cards are not consecutive (a wild card fills one gap at most; no wrapping round)"
         if not naturals:
             return "a meld needs natural cards, not only wild ones"
-        return "the cards are neither of one rank (a set) nor consecutive in one suit (a sequence)"
+        kinds = " nor ".join([*(f"of one rank (a {kind.name})" for kind in sets[:1]),
+                              *(f"consecutive in one suit (a {kind.name})" for kind in runs[:1])])
+        return f"the cards are neither {kinds}" if sets and runs else f"the cards are not {kinds}"
 
 
 def _count(number: int, noun: str) -> str:

@@ -120,6 +120,20 @@ def test_a_refused_meld_says_why(hand: str, reason: str) -> None:
     assert rules().explain(cards(hand), []) == reason
 
 
+def test_a_refused_meld_of_one_natural_card_is_not_called_a_set() -> None:
+    # (5H between two jokers is a sequence's try as much as a set's: its reason is the sequence's, whose wild
+    # cards may be one, or two with a two of the suit in its place; BU-19)
+    assert rules().explain(cards("JK 5H JK"), []) == "a sequence may hold 1 wild card; this one holds 2"
+
+
+def test_a_refused_meld_names_the_kinds_as_the_ruleset_does() -> None:
+    rummy = load_ruleset(RUMMY_500).meld_rules
+    assert rummy is not None
+    hand = [rummy.deck.parse_card(word) for word in "5H 6S 9D".split()]
+    assert rummy.explain(hand, []) == \
+        "the cards are neither of one rank (a group) nor consecutive in one suit (a sequence)"
+
+
 
 def test_a_wild_displaced_by_its_natural_is_never_lost() -> None:
     # Rummy 500 (tests/games/rummy500.yaml): the joker stands for the ace below 2D..KD, a sequence of the
