@@ -45,3 +45,28 @@ def test_a_redeal_leaves_secret_choices_naming_cards_their_seat_holds() -> None:
         assert bindings["pair"] == list(pair)
         trial.apply(trial.legal_actions()[0])  # the round's effects happen: both pairs go to the crib
         assert len(trial.values["crib"]) == 4
+
+
+def test_in_a_rummy_the_bot_draws_the_open_discard_that_makes_a_meld() -> None:
+    # Gin Rummy (pagat: Play): draw the top of the stock or of the discard pile. The bot takes the discard when it
+    # makes a new meld with its hand, and draws from the stock, unseen, otherwise.
+    game = load_ruleset(ROOT / "tests" / "games" / "gin_rummy.yaml")
+    rules = game.meld_rules
+    assert rules is not None
+    bot, seen = HeuristicAgent(5), {True: 0, False: 0}
+    state = game.new_initial_state(seed=5)
+    for _ in range(3_000):
+        if state.is_terminal:
+            break
+        if state.current_player == CHANCE:
+            state.apply_chance()
+            continue
+        chosen = bot.choose(state)
+        names = {action.name for action in state.legal_actions() if action.kind == "draw"}
+        if names == {"stock", "discard"}:
+            hand = list(state.values["hand"][state.current_player])
+            helps = rules.can_meld([*hand, state.values["discard"][-1]], []) and not rules.can_meld(hand, [])
+            assert chosen.name == ("discard" if helps else "stock"), (hand, state.values["discard"][-1])
+            seen[helps] += 1
+        state.apply(chosen)
+    assert seen[True] > 0 and seen[False] > 0, seen

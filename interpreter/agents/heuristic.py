@@ -7,8 +7,9 @@ own result, from positions where the cards this seat cannot see are dealt again 
 it has seen (`State.resample`), so the bot never uses what it may not know; among many choices (a rank and a
 number of cards, a set of cards) only some, drawn at random, are tried. In a rummy turn it melds
 and adds whatever it can (natural cards before wild ones, the biggest meld first), takes a discard pile worth
-taking, and discards the card least likely to make a meld. Offered a card to play or a draw instead (a
-shedding game), it plays, the card worth most first.
+taking (three cards or more, or a top card that makes a new meld with the hand), and discards the card least
+likely to make a meld. Offered a card to play or a draw instead (a shedding game), it plays, the card worth
+most first.
 """
 
 from __future__ import annotations
@@ -76,18 +77,45 @@ class HeuristicAgent(Agent):
         takes = [a for a in legal if a.kind == "take"]
         draws = [a for a in legal if a.kind == "draw"]
         if takes or draws:
-            frame_pile = self._pile_size(state, takes[0]) if takes else 0
-            return takes[0] if takes and (frame_pile >= 3 or not draws) else draws[0] if draws else takes[0]
+            pile = self._pile(state, takes[0]) if takes else []
+            if takes and (len(pile) >= 3 or not draws or self._makes_a_meld(state, pile[-1:])):
+                return takes[0]
+            # (a draw from a pile all can see whose top card makes a meld, a rummy's discard pile; else the first)
+            return next((draw for draw in draws if self._makes_a_meld(state, self._open_top(state, draw))),
+                        draws[0] if draws else takes[0])
         discards = [a for a in legal if a.kind == "discard"]
         if discards:
             return min(discards, key=lambda a: self._keep_value(state, a.card, wild))
         return self.rng.choice(legal)
 
-    def _pile_size(self, state: State, action: Action) -> int:
+    def _pile(self, state: State, action: Action) -> list[int]:
+        """The cards of the pile a take would take from (its top card last)."""
         assert state.pending is not None
         option = next(o for o in state.pending.options if o.kind == "take" and o.name == action.name)
         assert option.source is not None
-        return len(state.cards.zone(state, option.source, state.pending.bindings)[1])
+        return list(state.cards.zone(state, option.source, state.pending.bindings)[1])
+
+    def _open_top(self, state: State, action: Action) -> list[int]:
+        """The top card of the pile a draw draws from, when every seat sees that pile (else nothing: the bot
+        never looks at a card it may not see)."""
+        assert state.pending is not None
+        option = next((o for o in state.pending.options if o.kind == "draw" and o.name == action.name), None)
+        if option is None or option.source is None:
+            return []
+        spec = state.game.ruleset.zones.get(option.source.name)
+        if spec is None or spec.visibility != "public":
+            return []
+        return list(state.cards.zone(state, option.source, state.pending.bindings)[1][-1:])
+
+    def _makes_a_meld(self, state: State, cards: list[int]) -> bool:
+        """Whether these cards (a pile's top card) would make a new meld with the hand that it cannot make alone."""
+        rules = state.game.meld_rules
+        if rules is None or not cards or "hand" not in state.values:
+            return False
+        assert state.pending is not None
+        owner = state.pending.bindings.get("player", state.pending.seat)
+        hand = list(state.values["hand"][owner])
+        return rules.can_meld(hand + cards, []) and not rules.can_meld(hand, [])
 
     def _keep_value(self, state: State, card: int, wild: dict[int, bool]) -> tuple[int, int]:
         """How much a card in hand is worth keeping: wilds most, then cards with a partner for a meld."""

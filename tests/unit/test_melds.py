@@ -129,7 +129,7 @@ def test_a_refused_meld_of_one_natural_card_is_not_called_a_set() -> None:
 def test_a_refused_meld_names_the_kinds_as_the_ruleset_does() -> None:
     rummy = load_ruleset(RUMMY_500).meld_rules
     assert rummy is not None
-    hand = [rummy.deck.parse_card(word) for word in "5H 6S 9D".split()]
+    hand = [rummy.deck.parse_card(word) for word in ["5H", "6S", "9D"]]
     assert rummy.explain(hand, []) == \
         "the cards are neither of one rank (a group) nor consecutive in one suit (a sequence)"
 
