@@ -425,6 +425,13 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
             return IllegalActionError(f"{text}: {state.card_text(action.card)} does not fit m{action.target}")
         failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": [action.card],
                                                           "meld": target, "after": grown})
+    if failure is None and action.kind == "meld":  # (the cards make more than one meld: which is not said)
+        same = sorted(action.cards)
+        fitting = [state.action_text(other).split(" ", 1)[1] for other in state.legal_set()
+                   if other.kind == "meld" and sorted(other.cards) == same]
+        if len(fitting) > 1:
+            return IllegalActionError(f"{text} fits {len(fitting)} melds, {' or '.join(f'`{f}`' for f in fitting[:4])}"
+                                      f": say what each wild card stands for (`2S=9H`)")
     reason = failure.reason if failure is not None else "not allowed now"
     return IllegalActionError(f"{text} is not allowed: {reason}", reason=reason)
 

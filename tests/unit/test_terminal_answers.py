@@ -122,3 +122,41 @@ def test_a_number_at_a_choice_of_values_alone_is_the_value(tmp_path: Path,
     out = capsys.readouterr().out
     assert out.count("the dealer may not bid two") == 2
     assert "n must be one of 0, 1, 2, 3, 4, 5, not 9" in out  # (the choice's own values)
+
+
+def test_a_meld_whose_cards_make_two_melds_is_refused_naming_both() -> None:
+    # Rummy 500 (pagat: The Melds): a spare joker may stand at either end of a sequence; `meld 2C 3C JK` is
+    # `JK=AC 2C 3C` or `2C 3C JK=4C`, and the refusal says so rather than "not allowed now".
+    import random
+
+    from interpreter.actions import Action
+
+    game = load_ruleset(ROOT / "tests" / "games" / "rummy500.yaml")
+    chooser = random.Random(2)
+    found: tuple[State, list[Action]] | None = None
+    for seed in range(40):
+        state = game.new_initial_state(seed=seed)
+        for _ in range(400):
+            if state.is_terminal:
+                break
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            legal = state.legal_actions()
+            melds = [a for a in legal if a.kind == "meld" and any(a.roles)]
+            pairs = [(a, b) for a in melds for b in melds if a is not b and sorted(a.cards) == sorted(b.cards)]
+            if pairs:
+                found = (state, list(pairs[0]))
+                break
+            state.apply(chooser.choice(legal))
+        if found:
+            break
+    assert found is not None, "no decision offers two melds of the same cards"
+    state, (first, second) = found
+    shown = [f"`{state.action_text(meld).split(' ', 1)[1]}`" for meld in (first, second)]
+    plain = " ".join(state.card_text(card) for card in first.cards)
+    with pytest.raises(IllegalActionError) as refused:
+        state.check(f"p{state.current_player} meld {plain}")
+    message = str(refused.value)
+    assert " fits 2 melds, " in message or " fits 3 melds, " in message, message
+    assert all(text in message for text in shown) and "say what each wild card stands for" in message
