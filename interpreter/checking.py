@@ -279,6 +279,15 @@ def _check_melds(checker: RulesetChecker, steps: StepChecker, root: MappingNode,
         checker.error("unused-wild", "wild cards are declared, but no kind of meld takes one (`max_wilds` is 0 "
                       "unless a kind says otherwise)", wild, ("melds", "wild"),
                       hint="give the kinds that take wild cards `max_wilds: N`", severity="warning")
+    if wild is None or scalar(wild) in (False, "false"):  # (the other way round: kinds take wild cards, none is)
+        for index, kind in enumerate(kinds.items):
+            most = kind.entries.get("max_wilds") if isinstance(kind, MappingNode) else None
+            if isinstance(most, ScalarNode) and isinstance(most.value, int) and most.value > 0:
+                checker.error("unused-wild", f"meld kind `{scalar(kind.entries.get('name'))}` takes up to "
+                              f"{most.value} wild card{'s' if most.value != 1 else ''}, but no card is wild",
+                              most, ("melds", "kinds", index, "max_wilds"), severity="warning",
+                              hint="say which cards are wild: `melds: {wild: is_joker(card)}`")
+                break
     names: set[str] = set()
     for index, kind in enumerate(kinds.items):
         assert isinstance(kind, MappingNode)

@@ -118,3 +118,17 @@ def test_a_misspelt_parameter_of_the_base_is_pointed_to(tmp_path: Path) -> None:
     hints = {finding.hint for finding in raised.value.errors if finding.yaml_path == "params.pot_limt"}
     assert hints == {"`pot_limt` is no parameter of this ruleset: did you mean `pot_limit`? (a new parameter "
                      "needs its `type` and `description`)"}
+
+
+def test_a_kind_that_takes_wild_cards_where_none_is_wild_is_warned_of(tmp_path: Path) -> None:
+    # (a house rule "jokers wild" that gave the kinds `max_wilds` and forgot `melds.wild`: no meld ever holds one)
+    from interpreter import validate_file
+
+    gin = Path(__file__).resolve().parents[2] / "tests" / "games" / "gin_rummy.yaml"
+    path = tmp_path / "jokers.yaml"
+    path.write_text(f"format: 1\nextends: {gin}\nname: Gin, jokers\nmelds:\n  kinds:\n"
+                    "    - {name: set, max_wilds: 1}\n", encoding="utf-8")
+    (finding,) = validate_file(path)
+    assert (finding.code, finding.severity) == ("unused-wild", "warning")
+    assert finding.yaml_path == "melds.kinds[0].max_wilds"
+    assert finding.message == "meld kind `set` takes up to 1 wild card, but no card is wild"
