@@ -34,7 +34,7 @@ from interpreter.cli_support import (
     ruleset_file,
 )
 from interpreter.engine.errors import RulesetRuntimeError
-from interpreter.errors import ParameterError, RuledeckError, RulesetError, render_findings
+from interpreter.errors import ParameterError, RuledeckError, RulesetError
 from interpreter.numbers import plain_number, signed
 from interpreter.parameters import parse_assignments
 
@@ -183,7 +183,7 @@ def _play_out(file: str, given: dict[str, Any], playouts: int, seconds: float, c
 
     report = run_playouts(load_ruleset(file, given, params_as_text=True), playouts, seconds=seconds)
     if report.findings:
-        click.echo(render_findings(report.findings))
+        click.echo(findings_text(file, report.findings))
     elif ok:
         click.echo(f"{file}: ok")
     short = f" (the time budget allowed {report.played} of {report.planned})" if report.played < report.planned \

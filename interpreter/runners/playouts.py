@@ -193,8 +193,8 @@ def _set_options(game: Game) -> str:
 
 def _finding(game: Game, playout: Playout, max_actions: int) -> Diagnostic:
     table = f"seed {playout.seed}, {playout.players} players, after {len(playout.actions):,} actions"
-    replay = f"replay: ruledeck play FILE --bots random --players {playout.players} --seed {playout.seed}" + \
-        _set_options(game)
+    replay = f"replay: ruledeck play {shlex.quote(game.ruleset.path)} --bots random --players {playout.players} " \
+        f"--seed {playout.seed}" + _set_options(game)
     if playout.ran_away:
         hand, phase, in_hand = playout.stuck or (0, "", 0)
         where = next((where for name, where in _phases(game.ruleset.tree) if name == phase), None)
@@ -224,7 +224,8 @@ def _hand_order_finding(game: Game, playout: Playout) -> Diagnostic:
                       error.location, error.where, severity="warning",
                       hint="a person's view then shows the hand sorted by suit; an order that reads a variable "
                            "set during the hand can test it first (`if x == null then ... else ...`, with `x` "
-                           f"declared `initial: null`); replay: ruledeck play FILE --human {seat} --bots random "
+                           f"declared `initial: null`); replay: ruledeck play {shlex.quote(game.ruleset.path)} "
+                           f"--human {seat} --bots random "
                            f"--players {playout.players} --seed {playout.seed}{_set_options(game)}")
 
 

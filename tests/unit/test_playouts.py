@@ -25,6 +25,7 @@ def test_a_must_follow_rule_without_escape_when_void_is_found_as_a_dead_end_with
     assert "(seed 1, 3 players, after 5 actions)" in finding.message
     assert finding.location is not None and finding.location.line == 26  # the trick step of dead_end.yaml
     assert finding.hint is not None and "--bots random --players 3 --seed 1" in finding.hint
+    assert f"replay: ruledeck play {FILES / 'dead_end.yaml'} --bots" in finding.hint  # (the file, not FILE)
     assert "3 other matches too (seed 1, 4 players / seed 2, 3 players / seed 2, 4 players)" in finding.hint
     assert report.played == report.planned == 4
 
