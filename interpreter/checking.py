@@ -281,7 +281,9 @@ def _check_melds(checker: RulesetChecker, steps: StepChecker, root: MappingNode,
                       hint="give the kinds that take wild cards `max_wilds: N`", severity="warning")
     if wild is None or scalar(wild) in (False, "false"):  # (the other way round: kinds take wild cards, none is)
         for index, kind in enumerate(kinds.items):
-            most = kind.entries.get("max_wilds") if isinstance(kind, MappingNode) else None
+            if not isinstance(kind, MappingNode):
+                continue
+            most = kind.entries.get("max_wilds")
             if isinstance(most, ScalarNode) and isinstance(most.value, int) and most.value > 0:
                 checker.error("unused-wild", f"meld kind `{scalar(kind.entries.get('name'))}` takes up to "
                               f"{most.value} wild card{'s' if most.value != 1 else ''}, but no card is wild",

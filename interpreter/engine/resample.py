@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from interpreter.engine.state import State
 
 _INPUTS = ("action", "chance", "pick")  # the events that drive a match; the engine makes all the others
-_KEPT = 32  # a game keeps this many followers (the seats of a match or two, a search's branches), the last used first
+_KEPT = 128  # a game keeps this many followers (the seats of some thirty matches at once), the last used first
 
 
 class Knowledge:

@@ -15,6 +15,7 @@ from interpreter.actions import ActionSyntaxError
 from interpreter.dsl.definitions import did_you_mean
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.game import Game
+from interpreter.engine.melds import Meld
 from interpreter.engine.state import CHANCE, TERMINAL, State
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, shorten
 from interpreter.loader import load_ruleset
@@ -255,8 +256,8 @@ class _Case:
             if zone is None:
                 raise _Failure(self._no_zone(name))
             if zone.kind == "melds" and not placing:
-                raise _Failure(f"`{name}` holds melds, not cards: a scenario cannot list them; expect how many "
-                               f"there are with `counts: {{{name}: ...}}`")
+                raise _Failure(f"`{name}` holds melds, not cards: expect them under `zones:` ([7H 8H 9H, ...]), or "
+                               f"how many there are with `counts: {{{name}: ...}}`")
             if zone.kind == "melds":
                 for owner, melds in self._owners(name, value, zone.owner).items():
                     placed[(name, owner)] = placed_melds(self.game, name, owner, melds, laid, self.cards)
@@ -491,11 +492,45 @@ class _Case:
             raise _Failure(f"teams are {shown(actual)}, not {shown(wanted)}")
 
     def _expect_zones(self, expected: dict[str, Any]) -> None:
-        for key, cards in self._zone_entries(expected).items():
+        given = _mapping(expected or {}, "zones", "{hand: {p0: [AS, KH]}, stock: [2C]}")
+        meld_zones = {name for name in given if getattr(self.game.ruleset.zones.get(name), "kind", "") == "melds"}
+        for name in meld_zones:
+            zone = self.game.ruleset.zones[name]
+            owners = {-1: given[name]} if zone.owner == "table" else self._owners(name, given[name], zone.owner)
+            for owner, texts in owners.items():
+                self._expect_melds((name, owner), texts)
+        for key, cards in self._zone_entries({k: v for k, v in given.items() if k not in meld_zones}).items():
             actual = self.state.cards.zone_list(self.state, key)
             if Counter(actual) != Counter(cards):
                 raise _Failure(f"{self._zone_name(key)} holds {_cards_text(self, actual)}, "
                                f"not {_cards_text(self, cards)}")
+
+    def _expect_melds(self, key: tuple[str, int], texts: Any) -> None:
+        """A zone of melds holds these melds, in any order: each its cards (`7H 8H 9H`), and where a wild card's
+        place is given (`JK=10H`), what it stands for there."""
+        rules = self.game.meld_rules
+        if not isinstance(texts, list) or rules is None:
+            raise _Failure(f"{self._zone_name(key)}: give its melds as a list, each its cards: [7H 8H 9H, 5C 5D JK=5]")
+        actual = [[self.state.card_text(card) + (f"={role}" if role else "")
+                   for card, role in zip(meld.cards, rules.roles(meld), strict=True)]
+                  for meld in self._melds_of(key)]
+        left = list(actual)
+        for text in texts:
+            words = str(text).split()
+            self.cards([word.split("=")[0] for word in words])  # (each a card of the deck, or the case fails)
+            plain = any("=" not in word for word in words) and not any("=" in word for word in words)
+            wanted = Counter(word.split("=")[0] for word in words) if plain else Counter(words)
+            match = next((meld for meld in left if wanted == (Counter(word.split("=")[0] for word in meld)
+                                                              if plain else Counter(meld))), None)
+            if match is None or len(texts) != len(actual):
+                shown = ", ".join(" ".join(meld) for meld in actual) or "no meld"
+                raise _Failure(f"{self._zone_name(key)} holds {shown}, not {', '.join(map(str, texts)) or 'no meld'}")
+            left.remove(match)
+
+    def _melds_of(self, key: tuple[str, int]) -> list[Meld]:
+        name, owner = key
+        held = self.state.values[name]
+        return list(held if owner == -1 else held[owner])
 
     def _expect_counts(self, expected: dict[str, Any]) -> None:
         for name, value in _mapping(expected, "counts", "counts: {stock: 27, hand: {p0: 5}}").items():

@@ -126,10 +126,12 @@ def test_the_command_prints_a_located_yaml_error_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("step", "message"), [
-    ("{expect: {zones: {melds: {t0: [2H, 3H, 4H]}}}}", "`melds` holds melds, not cards: a scenario cannot list"),
+    ("{expect: {zones: {melds: {t0: [2H 3H 4H]}}}}", "melds[t0] holds no meld, not 2H 3H 4H"),
     ("{expect: {counts: {melds: {t0: 2}}}}", "melds[t0] holds 0 melds, not 2"),
+    ("{expect: {face_up: {melds: {t0: [2H]}}}}", "`melds` holds melds, not cards: expect them under `zones:`"),
+    ("{expect: {zones: {melds: {t0: [2H 3H XX]}}}}", "XX"),
 ])
-def test_a_zone_of_melds_is_counted_in_melds_and_never_listed(tmp_path: Path, step: str, message: str) -> None:
+def test_a_zone_of_melds_is_counted_in_melds_and_listed_by_its_melds(tmp_path: Path, step: str, message: str) -> None:
     path = tmp_path / "melds.yaml"
     path.write_text(f"ruleset: {ROOT / 'rulesets' / 'burraco.yaml'}\nplayers: 4\ncases:\n"
                     f"  - name: melds\n    steps: [{step}]\n", encoding="utf-8")
