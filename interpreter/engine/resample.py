@@ -36,6 +36,11 @@ Nor are facts the rules keep true by themselves (four of a rank laid down as soo
 may give another seat four of a rank it would have laid down, and play on it may reach a position the real game
 cannot, where the rules fail. The bots drop such a deal and draw another (agents/heuristic.py, REDEALS).
 
+A copy dealt again for one seat may be dealt again for another (`_Lineage`): the copy keeps its match's record,
+whose cards are the match's, not the copy's, so the other seat's knowledge is worked out from the record up to
+the deal, kept where the copy's cards agree (a card it passed, which the first seat knew nothing of, may have
+been dealt elsewhere), and followed on the copy's own events from the copy as it was dealt.
+
 Not modelled: the order of cards in a zone the seat cannot see (only which cards, and how many), variables a seat
 may not see that hold anything but cards (kept as they are: variables of cards follow the cards dealt again), and
 a state that was not played from its match's start (a scenario started at a phase): for it, knowledge is
@@ -110,9 +115,13 @@ class Knowledge:
             return False
         return self.consumed == 0 or events.since(self.consumed - 1)[0] is self.last
 
-    def catch_up(self, state: State) -> bool:
-        """Play the events `state` has had since, following the cards; whether the copy is then `state`."""
+    def catch_up(self, state: State, until: int | None = None) -> bool:
+        """Play the events `state` has had since, following the cards; whether the copy is then `state`. With
+        `until`, only its events before that one, and whether they could be played (a copy dealt again holds other
+        cards than those its record played: see `_Lineage`)."""
         events = state._events.since(self.consumed)
+        if until is not None:
+            events = events[:max(0, until - self.consumed)]
         if not events:
             return True
         replica = self.replica
@@ -150,7 +159,7 @@ class Knowledge:
             return False
         self.consumed += len(events)
         self.last = events[-1]
-        return _same_cards(replica, state)
+        return until is not None or _same_cards(replica, state)
 
     def _follow(self, before: _Snapshot, after: _Snapshot, named: Counter[int]) -> None:
         """One action or chance event: move what the seat knows with the cards it can follow (`named`: the cards
@@ -568,8 +577,23 @@ def knowledge(state: State, seat: int) -> dict[ZoneKey, Counter[int]]:
     return follower_of(state, seat).known
 
 
+class _Lineage(NamedTuple):
+    """What a copy dealt again (`resample`) keeps of where it came from: its cards as it was dealt, the number of
+    its match's events then, the seat it was dealt for and the seats for which it is still the match as they
+    saw it, and the followers of the others' knowledge in it (shared by its copies)."""
+
+    dealt: dict[ZoneKey, tuple[int, ...]]  # the cards of the zones dealt again, as they were dealt
+    fork: int
+    true_for: frozenset[int]
+    followers: list[Knowledge]
+
+
 def follower_of(state: State, seat: int) -> Knowledge:
-    """What `seat` knows of the cards it cannot see, followed up to `state`."""
+    """What `seat` knows of the cards it cannot see, followed up to `state`. In a copy dealt again for another
+    seat (or a copy of one), whose cards are not those its record shows this seat, see `_lineage_follower`."""
+    lineage: _Lineage | None = state.lineage
+    if lineage is not None and seat not in lineage.true_for:
+        return _lineage_follower(state, seat, lineage)
     kept = _FOLLOWERS.setdefault(state.game, [])
     for index, follower in enumerate(kept):
         if follower.seat == seat and follower.seed == state.seed and follower.follows(state):
@@ -586,6 +610,45 @@ def follower_of(state: State, seat: int) -> Knowledge:
     return follower
 
 
+def _lineage_follower(state: State, seat: int, lineage: _Lineage) -> Knowledge:
+    """What `seat` knows in a copy dealt again for another seat: what it knew in the match up to the deal (from
+    the record, which the copy keeps), where the copy agrees (the cards it knew to be in a zone the copy holds
+    there: a card it passed, which the other seat knew nothing of, may have been dealt elsewhere), then followed
+    on the copy's own events since, from the copy as it was dealt."""
+    kept = lineage.followers
+    for index, follower in enumerate(kept):
+        if follower.seat == seat and follower.follows(state):
+            kept.pop(index)
+            if follower.catch_up(state):
+                kept.insert(0, follower)
+                return follower
+            break
+    recorded = Knowledge.from_start(state, seat)
+    if not recorded.catch_up(state, until=lineage.fork):  # (a record that cannot be played: see from_now)
+        follower = Knowledge.from_now(state, seat)
+    else:
+        recorded.resolved()
+        replica = recorded.replica  # (the match at the deal: its hidden zones as the copy was dealt)
+        for (name, owner), cards in lineage.dealt.items():
+            (replica.values[name] if owner == -1 else replica.values[name][owner])[:] = cards
+        follower = Knowledge(replica, seat, lineage.fork, recorded.last)
+        follower.known = {key: held for key, cards in recorded.known.items()
+                          if (held := cards & Counter(_cards_in(replica, key)))}
+        follower.absent = {key: {card for card in cards if card not in _cards_in(replica, key)}
+                           for key, cards in recorded.absent.items()}
+        if not follower.catch_up(state):
+            follower = Knowledge.from_now(state, seat)
+    kept.insert(0, follower)
+    del kept[_KEPT:]
+    return follower
+
+
+def _cards_in(state: State, key: ZoneKey) -> list[int]:
+    name, owner = key
+    held = state.values[name]
+    return list(held if owner == -1 else held[owner])
+
+
 _REDEALS = 100  # the deals tried for a decision of another seat that must stay possible (see `resample`)
 
 
@@ -600,10 +663,16 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     follower = follower_of(state, seat).resolved()
     pending = state.pending
     for _ in range(_REDEALS):
-        trial = _dealt_again(state, seat, rng, follower.known, follower.absent)
+        trial, dealt = _deal_again(state, seat, rng, follower.known, follower.absent)
         if pending is None or pending.seat == seat or _can_act(trial):
             break
+    # (the copy is the match as `seat` saw it, and no longer as the others did: what they know in it is worked
+    # out from it as it was dealt, see `follower_of`)
+    before: _Lineage | None = state.lineage
+    true_for = frozenset({seat}) if before is None else before.true_for & {seat}
+    trial.lineage = _Lineage(dealt, len(trial._events), true_for, [])
     return trial
+
 
 
 def _can_act(trial: State) -> bool:
@@ -616,12 +685,19 @@ def _can_act(trial: State) -> bool:
 
 def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKey, Counter[int]],
                  absent: dict[ZoneKey, set[int]] | None = None) -> State:
-    """One deal of `resample`: the zones that play has shown lack some cards (`absent`) are dealt first, each from
-    the cards it may hold (see `_barred_first`)."""
+    """One deal of `resample` (see `_deal_again`)."""
+    return _deal_again(state, seat, rng, known, absent)[0]
+
+
+def _deal_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKey, Counter[int]],
+                absent: dict[ZoneKey, set[int]] | None = None) -> tuple[State, dict[ZoneKey, tuple[int, ...]]]:
+    """One deal of `resample`, and the cards of each zone it dealt again: the zones that play has shown lack some
+    cards (`absent`) are dealt first, each from the cards it may hold (see `_barred_first`)."""
     trial = state.clone()
     trial.rng = random.Random(rng.getrandbits(64))
     trial.hand_end_hook = state.hand_end_hook
     places: list[tuple[list[int], list[int], list[int]]] = []
+    keys: list[ZoneKey] = []  # (the zone of each place)
     barred: dict[int, set[int]] = {}  # a place's index -> the cards it may not be dealt
     pool: list[int] = []
     for name, zone in state.game.ruleset.zones.items():
@@ -639,6 +715,7 @@ def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKe
                 # (no card of it face up, none known to be in it, as with most zones: every place is dealt again)
                 pool.extend(cards)
                 places.append((cards, list(range(len(cards))), []))
+                keys.append((name, owner))
                 continue
             up = Counter(trial.face_up.of((name, owner)))
             free: list[int] = []
@@ -654,6 +731,7 @@ def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKe
             kept = known.get((name, owner), Counter()) & loose
             pool.extend((loose - kept).elements())
             places.append((cards, free, sorted(kept.elements())))
+            keys.append((name, owner))
     pool.sort()  # (what the seat does not know, in an order that does not depend on where the cards are)
     shuffle(rng, pool)
     first = _barred_first(rng, pool, [len(free) - len(stays) for _, free, stays in places], barred) \
@@ -671,7 +749,7 @@ def _dealt_again(state: State, seat: int, rng: random.Random, known: dict[ZoneKe
             cards[index] = card
     _exchange_hidden_variables(trial, seat, exchanged)
     _redraw_secret_choices(trial, seat, rng)
-    return trial
+    return trial, {key: tuple(place[0]) for key, place in zip(keys, places, strict=True)}
 
 
 _BARRED_TRIES = 100  # the shuffles of the cards tried for a deal that keeps every zone from the cards it lacks

@@ -98,6 +98,7 @@ class State:
         self.breaking: dict[Action, tuple[Any, ...]] = {}  # each legal action that breaks clauses: those clauses
         self.melds_laid = 0  # melds are numbered m0, m1, ... in the order they are laid in the hand
         self.meld_search: MeldSearch | None = None  # the last search for new melds (see meldsearch.py)
+        self.lineage: Any = None  # a copy dealt again: where it came from (engine/resample.py, `_Lineage`)
         self.cards: Cards = game.cards  # the engine's parts that act on the state (shared)
         self.match: MatchLoop = game.match
 

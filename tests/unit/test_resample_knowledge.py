@@ -108,3 +108,51 @@ def test_the_zones_a_seat_sees_are_worked_out_again_when_the_teams_change(
             resample.knowledge(state, seat)
     assert not differing and made[0] > 10
     assert len({entry for entry in sights if entry[0] == 0}) > 1  # (p0 saw p1's hand only once the team formed)
+
+
+def _public_cards(state: Any) -> Counter[int]:
+    """The cards every seat has seen go where they are: those played so far (in the tricks taken, face down)."""
+    played = [action.card for action in state.history if action.kind == "play"]
+    return Counter(played) - Counter(card for card in state.values["trick"])
+
+
+@pytest.mark.parametrize("name", ["whist", "hearts"])
+def test_a_copy_dealt_again_for_one_seat_and_then_another_keeps_the_cards_played_where_they_went(name: str) -> None:
+    """A multi-observer search deals a copy for one seat, then deals that copy for another. The second deal keeps
+    what the second seat saw (the cards played, taken face down with their tricks) where it went: no card played
+    comes back into a hand, no card is held twice, and the second seat's own hand is the copy's (it once dealt
+    from the match's record, whose cards were not the copy's: played cards came back into hands)."""
+    game = load_ruleset(ROOT / "tests" / "games" / f"{name}.yaml")
+    chooser = random.Random(0)
+    checked = 0
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        while len([a for a in state.history if a.kind == "play"]) < 8 + 2 * seed:
+            if state.current_player == CHANCE:
+                state.apply_chance()
+            else:
+                state.apply(chooser.choice(state.legal_actions()))
+        first = state.resample(0, random.Random(seed))
+        for step in range(3):  # (the copy also after a few moves of its own)
+            second = first.resample(1, random.Random(100 + seed))
+            played = _public_cards(state if step == 0 else first)
+            hands = [card for hand in second.values["hand"] for card in hand]
+            assert not Counter(hands) & played, (name, seed, step)
+            everywhere: Counter[int] = Counter()
+            for zone_name, zone in game.ruleset.zones.items():
+                held = second.values[zone_name]
+                for cards in [held] if zone.owner == "table" else held:
+                    everywhere.update(cards)
+            assert max(everywhere.values()) == 1 and sum(everywhere.values()) == 52  # (each card once)
+            assert second.values["hand"][1] == first.values["hand"][1]
+            third = second.clone()  # (a playout on the second copy plays by the rules)
+            for _ in range(12):
+                if third.is_terminal:
+                    break
+                third.apply_chance() if third.current_player == CHANCE else third.apply(
+                    chooser.choice(third.legal_actions()))
+            checked += 1
+            if first.is_terminal or first.current_player == CHANCE:
+                break
+            first.apply(chooser.choice(first.legal_actions()))
+    assert checked >= 6
