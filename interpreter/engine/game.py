@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
@@ -165,6 +166,10 @@ class Game:
                         "read from the cache)")
 
     def new_initial_state(self, seed: int | None = None, players: int | None = None) -> State:
+        if seed is not None and seed.__class__ is not int:  # (a match is replayed from its seed: a whole number)
+            if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
+                raise TypeError(f"seed is an int, or None for one drawn at random, not {seed!r}"[:200])
+            seed = operator.index(seed)  # (numpy's integers, as a library's caller may give)
         count = self.ruleset.players.default if players is None else players
         if count.__class__ is not int or count not in self.ruleset.players.counts():  # (4.0 is no number of seats)
             allowed = self.ruleset.players

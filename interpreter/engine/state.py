@@ -485,6 +485,9 @@ class State:
         return self.game.deck.card_text(card)
 
     def action_text(self, action: Action) -> str:
+        if action.__class__ is not Action:
+            raise TypeError(f"action_text takes an Action (from legal_actions() or parse_action()), not "
+                            f"{shorten(repr(action))}")
         return self.game.action_text(action)
 
     def parse_action(self, text: str) -> Action:

@@ -223,3 +223,27 @@ def test_a_state_is_made_again_elsewhere_from_its_seed_and_history_as_the_readme
     while again.current_player == CHANCE and again.event_count < state.event_count:
         again.apply_chance()
     assert again.events == state.events and again.observation(0) == state.observation(0)
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, True])
+def test_a_seed_that_is_no_whole_number_is_refused(seed: Any) -> None:
+    # (a match is played again from its seed: "abc" and 1.5 were taken, and hashed, without a word)
+    game = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml")
+    with pytest.raises(TypeError, match=r"seed is an int, or None for one drawn at random, not "):
+        game.new_initial_state(seed=seed)
+
+
+def test_a_seed_of_another_integer_type_is_that_number() -> None:
+    class Whole:  # (numpy's integers are such: an __index__, no int)
+        def __index__(self) -> int:
+            return 7
+
+    game = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml")
+    assert game.new_initial_state(seed=Whole()).seed == 7  # type: ignore[arg-type]
+
+
+def test_the_text_of_what_is_no_action_is_a_type_error_saying_so() -> None:
+    state = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml").new_initial_state(seed=1)
+    for given in (None, "p1 choose pass"):
+        with pytest.raises(TypeError, match=r"action_text takes an Action \(from legal_actions\(\) or parse_action"):
+            state.action_text(given)  # type: ignore[arg-type]
