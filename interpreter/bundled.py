@@ -113,9 +113,10 @@ def variants_seating(ruleset_path: str | Path, count: int) -> list[str]:
     try:
         wanted = Path(ruleset_path).resolve()
         entries = bundled_rulesets()
-    except (OSError, ValueError):
+        name = next((entry.name for entry in entries if entry.base is None and entry.path.resolve() == wanted),
+                    None)
+    except (OSError, ValueError, RuntimeError):  # (RuntimeError: a loop of symbolic links)
         return []
-    name = next((entry.name for entry in entries if entry.base is None and entry.path.resolve() == wanted), None)
     found = []
     for entry in entries:
         if name is None or entry.base != name:

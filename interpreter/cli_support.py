@@ -108,7 +108,7 @@ def findings_text(file: str, findings: list[Diagnostic]) -> str:
     try:
         checked = Path(file).resolve()
         elsewhere = sum(1 for d in findings if d.location is not None and Path(d.location.path).resolve() != checked)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):  # (RuntimeError: a loop of symbolic links)
         elsewhere = 0
     if not elsewhere:
         return text
