@@ -161,3 +161,17 @@ def test_a_second_play_with_bots_loads_neither_the_checker_nor_the_console(own_c
                            env=environment).stdout.splitlines()[-1] for _ in range(2)]
     assert runs[0] == "loaded: ['interpreter.checking', 'jsonschema', 'lark']"  # (the first load checks it)
     assert runs[1] == "loaded: []"
+
+
+def test_an_index_failure_inside_a_comprehension_says_what_python_keeps_of_it(tmp_path: Path) -> None:
+    # (Python 3.12 writes a comprehension into its function and restores the function's own names when it fails:
+    # the index it read is gone, and the failure says only "index out of range"; before, it says which)
+    path = tmp_path / "failing.yaml"
+    path.write_text(TINY.replace("        - set: trump\n", "        - change: tricks[dealer]\n"
+                                 "          by: size([[4, 8, 15][n] for n in [1, size(stock) + 5]])\n"
+                                 "        - set: trump\n", 1), encoding="utf-8")
+    with pytest.raises(RulesetRuntimeError) as raised:
+        play_out(load_ruleset(path).new_initial_state(seed=1, players=2), random_choices(1), 1_000)
+    expected = "index out of range" if sys.version_info >= (3, 12) else \
+        "index 47 is past the end of a list of 3 items (0 to 2)"  # (size(stock) + 5: 42 + 5)
+    assert str(raised.value).startswith(expected), str(raised.value)
