@@ -23,7 +23,7 @@ from interpreter.engine.state import CHANCE
 
 if TYPE_CHECKING:
     from interpreter.actions import Action
-    from interpreter.engine.program import Step
+    from interpreter.engine.program import Option, Step
     from interpreter.engine.state import State
 
 PLAYOUTS = 6  # playouts per candidate choice, when there are few
@@ -90,22 +90,20 @@ class HeuristicAgent(Agent):
 
     def _pile(self, state: State, action: Action) -> list[int]:
         """The cards of the pile a take would take from (its top card last)."""
-        assert state.pending is not None
-        option = next(o for o in state.pending.options if o.kind == "take" and o.name == action.name)
-        assert option.source is not None
-        return list(state.cards.zone(state, option.source, state.pending.bindings)[1])
+        option = _option_of(state, action, "take")
+        assert option is not None and option.source is not None
+        return _cards_from(state, option)
 
     def _open_top(self, state: State, action: Action) -> list[int]:
         """The top card of the pile a draw draws from, when every seat sees that pile (else nothing: the bot
         never looks at a card it may not see)."""
-        assert state.pending is not None
-        option = next((o for o in state.pending.options if o.kind == "draw" and o.name == action.name), None)
+        option = _option_of(state, action, "draw")
         if option is None or option.source is None:
             return []
         spec = state.game.ruleset.zones.get(option.source.name)
         if spec is None or spec.visibility != "public":
             return []
-        return list(state.cards.zone(state, option.source, state.pending.bindings)[1][-1:])
+        return _cards_from(state, option)[-1:]
 
     def _makes_a_meld(self, state: State, cards: list[int]) -> bool:
         """Whether these cards (a pile's top card) would make a new meld with the hand that it cannot make alone."""
@@ -221,3 +219,15 @@ def redeal_unseen(state: State, seat: int, rng: random.Random) -> State:
     """A copy of the state in which every card `seat` cannot see is dealt again at random, consistently with what
     it has seen, with a fresh random generator: what the seat knows, and nothing more (`State.resample`)."""
     return state.resample(seat, rng)
+
+
+def _option_of(state: State, action: Action, kind: str) -> Option | None:
+    """The pending decision's option of this kind that an action of that kind and name takes."""
+    assert state.pending is not None
+    return next((o for o in state.pending.options if o.kind == kind and o.name == action.name), None)
+
+
+def _cards_from(state: State, option: Option) -> list[int]:
+    """The cards of the zone an option takes its cards from (a pile's top card last)."""
+    assert state.pending is not None and option.source is not None
+    return list(state.cards.zone(state, option.source, state.pending.bindings)[1])

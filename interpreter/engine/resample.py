@@ -595,16 +595,30 @@ def follower_of(state: State, seat: int) -> Knowledge:
     if lineage is not None and seat not in lineage.true_for:
         return _lineage_follower(state, seat, lineage)
     kept = _FOLLOWERS.setdefault(state.game, [])
+    found = _kept_follower(kept, state, seat)
+    if found is not None:
+        return found
+    follower = Knowledge.from_start(state, seat)
+    if not follower.catch_up(state):
+        follower = Knowledge.from_now(state, seat)
+    return _keep(kept, follower)
+
+
+def _kept_follower(kept: list[Knowledge], state: State, seat: int) -> Knowledge | None:
+    """A follower of `seat` kept from an earlier call that follows this match (same seed, the same events so
+    far), caught up to `state` and put first; None when none is (one that cannot catch up is dropped)."""
     for index, follower in enumerate(kept):
         if follower.seat == seat and follower.seed == state.seed and follower.follows(state):
             kept.pop(index)
             if follower.catch_up(state):
                 kept.insert(0, follower)
                 return follower
-            break
-    follower = Knowledge.from_start(state, seat)
-    if not follower.catch_up(state):
-        follower = Knowledge.from_now(state, seat)
+            return None
+    return None
+
+
+def _keep(kept: list[Knowledge], follower: Knowledge) -> Knowledge:
+    """Keep a new follower first, the least recently used past `_KEPT` dropped."""
     kept.insert(0, follower)
     del kept[_KEPT:]
     return follower
@@ -615,14 +629,9 @@ def _lineage_follower(state: State, seat: int, lineage: _Lineage) -> Knowledge:
     the record, which the copy keeps), where the copy agrees (the cards it knew to be in a zone the copy holds
     there: a card it passed, which the other seat knew nothing of, may have been dealt elsewhere), then followed
     on the copy's own events since, from the copy as it was dealt."""
-    kept = lineage.followers
-    for index, follower in enumerate(kept):
-        if follower.seat == seat and follower.follows(state):
-            kept.pop(index)
-            if follower.catch_up(state):
-                kept.insert(0, follower)
-                return follower
-            break
+    found = _kept_follower(lineage.followers, state, seat)
+    if found is not None:
+        return found
     recorded = Knowledge.from_start(state, seat)
     if not recorded.catch_up(state, until=lineage.fork):  # (a record that cannot be played: see from_now)
         follower = Knowledge.from_now(state, seat)
@@ -638,9 +647,7 @@ def _lineage_follower(state: State, seat: int, lineage: _Lineage) -> Knowledge:
                            for key, cards in recorded.absent.items()}
         if not follower.catch_up(state):
             follower = Knowledge.from_now(state, seat)
-    kept.insert(0, follower)
-    del kept[_KEPT:]
-    return follower
+    return _keep(lineage.followers, follower)
 
 
 def _cards_in(state: State, key: ZoneKey) -> list[int]:
@@ -672,7 +679,6 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     true_for = frozenset({seat}) if before is None else before.true_for & {seat}
     trial.lineage = _Lineage(dealt, len(trial._events), true_for, [])
     return trial
-
 
 
 def _can_act(trial: State) -> bool:

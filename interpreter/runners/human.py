@@ -65,74 +65,101 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
             if not answer:
                 click.echo(f"  answer with a move's number, 1 to {len(legal)}, or its text (? for help)")
                 continue
-            listed = answer.startswith("#") and _is_number(answer[1:])  # (`#3`: move 3 of the list, always)
-            if listed or _is_number(answer.removeprefix("-")):
-                number = answer.removeprefix("#")
-                on_list = len(number) <= len(str(len(legal))) and 1 <= int(number) <= len(legal)
-                valued = [] if listed or len(answer) > 20 else _valued(legal, int(answer))  # (digits enough)
-                values = None if listed or len(answer) > 20 else _values_of(legal)
-                if values is not None:  # (every move a value of one choice, `choose bid n 0` to `13`: the value)
-                    if valued:
-                        return legal[valued[0] - 1]
-                    refusal = _refusal(state, f"p{seat} choose {values[0]} {values[1]} {int(answer)}")
-                    click.echo(f"  {refusal}" if refusal else f"  there is no `{values[0]} {values[1]} {answer}` "
-                               f"now: the values are {_listed_values(legal)} (#N is move N of the list)")
-                    continue
-                if on_list and not _of_same_choice(legal[int(number) - 1], legal, valued):
-                    return legal[int(number) - 1]
-                if not on_list and len(valued) == 1:  # (no move has that number: the one choice of that value)
-                    return legal[valued[0] - 1]
-                if valued:  # (both a move's number and a choice's value: which was meant is asked)
-                    others = " or ".join(f"#{shown}" for shown in _numbered(state, legal, valued))
-                    click.echo(f"  {number} is move {number} on the list, and a value of other moves: answer "
-                               f"#{number} for `{_short(state, legal[int(number) - 1])}`, or {others}"
-                               if on_list else f"  {number} is a value of several moves: answer {others}")
-                    continue
-                within = "1" if len(legal) == 1 else f"1 to {len(legal)}"
-                click.echo(f"  there is no move {shorten(answer, 20)}: answer {within}, or a move's text")
-                continue
-            try:
-                action = state.parse_action(answer if _SEAT.match(answer) else f"p{seat} {answer}")
-                state.check(action)
-                return action
-            except (ActionSyntaxError, IllegalActionError) as error:
-                fitting = _fitting(state, legal, answer)
-                if len(fitting) == 1:  # (the move's words in another case or order, `+`-joined, or its kind left out)
-                    return legal[fitting[0] - 1]
-                if fitting:
-                    click.echo(f"  {shorten(answer, 40)!r} fits several moves: "
-                               f"{', '.join(_numbered(state, legal, fitting))}: answer with its number")
-                    continue
-                # (the move as the engine writes it, `meld 6d 6c jk` as `meld 6D 6C JK`; or a choice named without
-                # `choose`: whichever the rules then refuse, their reason is the one to give)
-                reason: ActionSyntaxError | IllegalActionError = error
-                for meant in _as_written(state, seat, answer, legal):
-                    try:
-                        action = state.parse_action(meant)
-                    except ActionSyntaxError:
-                        continue
-                    try:
-                        state.check(action)
-                    except IllegalActionError as refused:
-                        if not str(refused).startswith(f"p{seat} cannot choose "):  # (a choice offered: its rule)
-                            reason = refused
-                            break
-                        continue
-                    return action
-                if isinstance(reason, IllegalActionError) and str(reason).startswith(f"it is p{seat}'s turn, not "):
-                    click.echo(f"  you are p{seat}: leave the seat out, or name p{seat}")
-                    continue
-                message = str(reason)
-                if isinstance(reason, ActionSyntaxError) and "is not an action: expected e.g." in message:
-                    example = state.action_text(legal[0]).split(" ", 1)[1]
-                    message = f"{shorten(answer, 40)!r} is not a move: answer with a move's number, 1 to " \
-                              f"{len(legal)}, or its text, e.g. `{example}`"
-                click.echo(f"  {shorten(message, MAX_MESSAGE)}")
-                meant = _meant(state, legal, seat, answer)
-                if meant:
-                    click.echo(f"  (did you mean {meant}?)")
+            reply = _read(state, seat, legal, answer)
+            if isinstance(reply, Action):
+                return reply
+            for line in reply:
+                click.echo(f"  {line}")
 
     return choose
+
+
+def _read(state: State, seat: int, legal: list[Action], answer: str) -> Action | list[str]:
+    """What a typed answer picks from the legal moves (numbered as shown), or the lines saying why it picks none
+    (and, where it helps, what it may have meant)."""
+    listed = answer.startswith("#") and _is_number(answer[1:])  # (`#3`: move 3 of the list, always)
+    if listed or _is_number(answer.removeprefix("-")):
+        return _read_number(state, seat, legal, answer, listed)
+    return _read_text(state, seat, legal, answer)
+
+
+def _read_number(state: State, seat: int, legal: list[Action], answer: str, listed: bool) -> Action | list[str]:
+    """A number: the move so numbered, or the choice of that value (`3` for `choose bid n 3` where every move is
+    a value of one choice); asked about when it could be either; `#N` is always move N."""
+    number = answer.removeprefix("#")
+    on_list = len(number) <= len(str(len(legal))) and 1 <= int(number) <= len(legal)
+    valued = [] if listed or len(answer) > 20 else _valued(legal, int(answer))  # (digits enough)
+    values = None if listed or len(answer) > 20 else _values_of(legal)
+    if values is not None:  # (every move a value of one choice, `choose bid n 0` to `13`: the value)
+        if valued:
+            return legal[valued[0] - 1]
+        refused = _attempt(state, f"p{seat} choose {values[0]} {values[1]} {int(answer)}")
+        if isinstance(refused, IllegalActionError) and not _not_offered(refused, seat):
+            return [str(refused)]
+        return [f"there is no `{values[0]} {values[1]} {answer}` now: the values are {_listed_values(legal)} "
+                "(#N is move N of the list)"]
+    if on_list and not _of_same_choice(legal[int(number) - 1], legal, valued):
+        return legal[int(number) - 1]
+    if not on_list and len(valued) == 1:  # (no move has that number: the one choice of that value)
+        return legal[valued[0] - 1]
+    if valued:  # (both a move's number and a choice's value: which was meant is asked)
+        others = " or ".join(f"#{shown}" for shown in _numbered(state, legal, valued))
+        return [f"{number} is move {number} on the list, and a value of other moves: answer #{number} for "
+                f"`{_short(state, legal[int(number) - 1])}`, or {others}" if on_list else
+                f"{number} is a value of several moves: answer {others}"]
+    within = "1" if len(legal) == 1 else f"1 to {len(legal)}"
+    return [f"there is no move {shorten(answer, 20)}: answer {within}, or a move's text"]
+
+
+def _read_text(state: State, seat: int, legal: list[Action], answer: str) -> Action | list[str]:
+    """A move's text: as the engine writes it, or in another case or order, or without its kind or `choose`;
+    else the rules' reason against it, or what is wrong with it as written."""
+    tried = _attempt(state, answer if _SEAT.match(answer) else f"p{seat} {answer}")
+    if isinstance(tried, Action):
+        return tried
+    fitting = _fitting(state, legal, answer)
+    if len(fitting) == 1:  # (the move's words in another case or order, `+`-joined, or its kind left out)
+        return legal[fitting[0] - 1]
+    if fitting:
+        return [f"{shorten(answer, 40)!r} fits several moves: {', '.join(_numbered(state, legal, fitting))}: "
+                "answer with its number"]
+    # (the move as the engine writes it, `meld 6d 6c jk` as `meld 6D 6C JK`; or a choice named without
+    # `choose`: whichever the rules then refuse, their reason is the one to give)
+    reason = tried
+    for meant in _as_written(state, seat, answer, legal):
+        attempt = _attempt(state, meant)
+        if isinstance(attempt, Action):
+            return attempt
+        if isinstance(attempt, IllegalActionError) and not _not_offered(attempt, seat):  # (a choice offered: its rule)
+            reason = attempt
+            break
+    if isinstance(reason, IllegalActionError) and str(reason).startswith(f"it is p{seat}'s turn, not "):
+        return [f"you are p{seat}: leave the seat out, or name p{seat}"]
+    message = str(reason)
+    if isinstance(reason, ActionSyntaxError) and "is not an action: expected e.g." in message:
+        example = state.action_text(legal[0]).split(" ", 1)[1]
+        message = f"{shorten(answer, 40)!r} is not a move: answer with a move's number, 1 to {len(legal)}, or " \
+                  f"its text, e.g. `{example}`"
+    lines = [shorten(message, MAX_MESSAGE)]
+    meant = _meant(state, legal, seat, answer)
+    if meant:
+        lines.append(f"(did you mean {meant}?)")
+    return lines
+
+
+def _attempt(state: State, text: str) -> Action | ActionSyntaxError | IllegalActionError:
+    """The move a text writes, when the rules allow it now; else why not (it is no move, or the rules refuse it)."""
+    try:
+        action = state.parse_action(text)
+        state.check(action)
+    except (ActionSyntaxError, IllegalActionError) as error:
+        return error
+    return action
+
+
+def _not_offered(refused: IllegalActionError, seat: int) -> bool:
+    """Whether a refusal says only that no such choice is offered now (no rule of the game's own refused it)."""
+    return str(refused).startswith(f"p{seat} cannot choose ")
 
 
 def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = ()) -> list[str]:
@@ -218,17 +245,6 @@ def _listed_values(legal: list[Action]) -> str:
     if values == list(range(values[0], values[-1] + 1)) and len(values) > 2:
         return f"{values[0]} to {values[-1]}"
     return ", ".join(map(str, values))
-
-
-def _refusal(state: State, text: str) -> str | None:
-    """The rules' reason for refusing a move written out, if they refuse it for a reason of theirs."""
-    try:
-        state.check(state.parse_action(text))
-    except IllegalActionError as refused:
-        return None if " cannot choose " in str(refused) else str(refused)
-    except ActionSyntaxError:
-        return None
-    return None
 
 
 def _of_same_choice(listed: Action, legal: list[Action], valued: list[int]) -> bool:
