@@ -57,7 +57,7 @@ class ZoneView:
     is_yours: bool = False  # the seat's own zone, or its team's
     cards: tuple[str, ...] | None = None  # None: the seat may not see them
     count: int | None = None  # how many cards, when the cards are not seen (None: not even that)
-    face_up: tuple[str, ...] = ()  # cards seen face up in a zone otherwise hidden
+    face_up: tuple[str, ...] = ()  # its cards that lie face up, seen by every seat (in a zone others may not see)
     played_by: tuple[str, ...] = ()  # with `cards`, who put each card there (`p2`, or "" when not known)
     is_trick: bool = False  # a zone that tricks are played into
     melds: tuple[MeldView, ...] | None = None  # for a zone of melds
@@ -97,6 +97,7 @@ class TableView:
     chosen: tuple[int, ...] = ()  # in a simultaneous round, the seats that have chosen (their choices hidden)
     simultaneous: bool = False  # whether a simultaneous round is in progress (its seats choose unseen)
     seating: tuple[int, ...] = ()  # where the seats sit, clockwise from place 0, in a game whose seats move
+    hand_face_up: tuple[str, ...] = ()  # the cards of the seat's hand that lie face up: every seat sees them
 
     @property
     def is_your_turn(self) -> bool:
@@ -135,6 +136,7 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS, since_o
         chosen=tuple(observation.get("chosen", ())),
         simultaneous="chosen" in observation,
         seating=tuple(observation.get("seating", ())),
+        hand_face_up=tuple(_own_hand(observation, show.hand, seat, "face_up") or ()),
     )
 
 
@@ -215,10 +217,11 @@ def sort_hand(deck: Deck, cards: list[str]) -> tuple[SuitGroup, ...]:
     return tuple(groups)
 
 
-def _own_hand(observation: dict[str, Any], zone: str | None, seat: int) -> list[str] | None:
+def _own_hand(observation: dict[str, Any], zone: str | None, seat: int, key: str = "cards") -> list[str] | None:
+    """The seat's own hand's cards as its observation gives them (or another key of it: `face_up`)."""
     if zone is None:
         return None
-    cards: list[str] | None = observation["zones"][zone][seat].get("cards")
+    cards: list[str] | None = observation["zones"][zone][seat].get(key)
     return cards
 
 
@@ -266,7 +269,8 @@ def _zone(item: ShownItem, owner: str, is_yours: bool, seen: dict[str, Any], is_
     if "cards" in seen:
         cards = tuple(seen["cards"])
         return ZoneView(item.name, item.label, owner, is_yours, cards=cards, is_trick=is_trick,
-                        played_by=_played_by(cards, placements) if placements else (), spread=item.sorted)
+                        played_by=_played_by(cards, placements) if placements else (), spread=item.sorted,
+                        face_up=tuple(seen.get("face_up", ())))
     return ZoneView(item.name, item.label, owner, is_yours, count=seen.get("count"),
                     face_up=tuple(seen.get("face_up", ())))
 

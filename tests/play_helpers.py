@@ -3,6 +3,7 @@ test writes as text."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -33,6 +34,24 @@ def play_out(state: State, choose: Callable[[State], Action], actions: int) -> S
         else:
             state.apply(choose(state))
     return state
+
+
+def play_until(state: State, condition: Callable[[State], bool], choose: Callable[[State], Action], *,
+               limit: int | None = None) -> State | None:
+    """Chance events shuffled by the state, decisions by `choose`, until `condition` holds: asked of the state
+    before every step, at a chance node too (a condition on a decision starts `s.current_player != CHANCE`). The
+    state then; None if the match ends or `limit` steps are taken first. To share one generator between calls,
+    pass the same chooser."""
+    for _ in range(limit) if limit is not None else itertools.count():
+        if condition(state):
+            return state
+        if state.is_terminal:
+            return None
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        else:
+            state.apply(choose(state))
+    return None
 
 
 def random_choices(seed: int) -> Callable[[State], Action]:

@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import CHANCE, TERMINAL, Game, State, load_ruleset
+from interpreter.actions import Action
 from interpreter.engine.observation import sees_zone
+from tests.play_helpers import play_out
 
 ROOT = Path(__file__).resolve().parent.parent
 BOURRE = ROOT / "rulesets" / "bourre.yaml"
@@ -192,12 +194,8 @@ def test_every_legal_meld_applies_and_leaves_valid_melds(seed: int) -> None:
     rng = random.Random(seed)
     rules = burraco.meld_rules
     assert rules is not None
-    for _ in range(300):
-        if state.is_terminal:
-            break
-        if state.current_player == CHANCE:
-            state.apply_chance()
-            continue
+
+    def checked(state: State) -> Action:
         legal = state.legal_actions()
         for action in legal:
             if action.kind in ("meld", "add"):
@@ -208,7 +206,9 @@ def test_every_legal_meld_applies_and_leaves_valid_melds(seed: int) -> None:
                         kind = rules.kinds[meld.kind]
                         assert kind.minimum <= len(meld.cards) <= kind.maximum
                         assert sum(meld.wild) <= kind.max_wilds
-        state.apply(rng.choice(legal))
+        return rng.choice(legal)
+
+    play_out(state, checked, 300)
 
 
 @settings(max_examples=5, deadline=None)

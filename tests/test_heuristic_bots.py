@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE, State, load_ruleset
+from interpreter.actions import Action
 from interpreter.agents.heuristic import HeuristicAgent, redeal_unseen
 from tests.play_helpers import play_out
 
@@ -54,13 +55,8 @@ def test_in_a_rummy_the_bot_draws_the_open_discard_that_makes_a_meld() -> None:
     rules = game.meld_rules
     assert rules is not None
     bot, seen = HeuristicAgent(5), {True: 0, False: 0}
-    state = game.new_initial_state(seed=5)
-    for _ in range(3_000):
-        if state.is_terminal:
-            break
-        if state.current_player == CHANCE:
-            state.apply_chance()
-            continue
+
+    def checked(state: State) -> Action:
         chosen = bot.choose(state)
         names = {action.name for action in state.legal_actions() if action.kind == "draw"}
         if names == {"stock", "discard"}:
@@ -68,5 +64,7 @@ def test_in_a_rummy_the_bot_draws_the_open_discard_that_makes_a_meld() -> None:
             helps = rules.can_meld([*hand, state.values["discard"][-1]], []) and not rules.can_meld(hand, [])
             assert chosen.name == ("discard" if helps else "stock"), (hand, state.values["discard"][-1])
             seen[helps] += 1
-        state.apply(chosen)
+        return chosen
+
+    play_out(game.new_initial_state(seed=5), checked, 3_000)
     assert seen[True] > 0 and seen[False] > 0, seen

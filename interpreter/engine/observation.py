@@ -43,11 +43,14 @@ def _zone_view(state: State, zone: ZoneSpec, owner: int, cards: list[Any], seat:
         rules = state.game.meld_rules
         return {"melds": [{"id": f"m{meld.id}", "kind": meld.kind, "cards": [text(card) for card in meld.cards],
                            "roles": list(rules.roles(meld)) if rules else []} for meld in cards]}
-    if sees_zone(state, zone, owner, seat):
-        return {"cards": [text(card) for card in cards]}
     view: dict[str, Any] = {}
-    if zone.shows_count:
+    if sees_zone(state, zone, owner, seat):
+        view["cards"] = [text(card) for card in cards]
+        if zone.visibility == "public":  # (every card of it seen by every seat: none is face up for them)
+            return view
+    elif zone.shows_count:
         view["count"] = len(cards)
+    # (those every seat sees: in a zone the seat sees, as in its own hand, the cards the others see too)
     face_up = state.face_up.of((zone.name, owner))
     if face_up:
         view["face_up"] = [text(card) for card in face_up]

@@ -170,6 +170,8 @@ def _owned_line(zones: list[ZoneView], painter: CardPainter) -> Text:
         owner = Text(f"{zone.owner}{' (yours)' if zone.is_yours else ''} ", style="bold" if zone.is_yours else "")
         if zone.cards is not None:
             owner.append_text(painter.cards(zone.cards) if zone.cards else Text("empty", style=DIM))
+            if zone.face_up:
+                owner.append(f" (face up: {' '.join(zone.face_up)})", style=DIM)
         else:
             owner.append(_hidden(zone))
         parts.append(owner)
@@ -214,6 +216,9 @@ def _hand_line(view: TableView, painter: CardPainter, new_cards: Sequence[str]) 
     if not groups:
         line.append("empty", style=DIM)
     line.append_text(Text("   ").join(painter.cards(group.cards) for group in groups))
+    if view.hand_face_up:  # (cards every seat sees in the hand: a dealer's turned-up card)
+        line.append("   face up, seen by all: ", style="bold")
+        line.append_text(painter.cards(view.hand_face_up))
     if new_cards:
         line.append("   new: ", style="bold")
         line.append_text(painter.cards(new_cards))

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter import CHANCE, load_ruleset
+from interpreter import CHANCE, State, load_ruleset
 from interpreter.engine import resample
-from tests.play_helpers import game_from_text
+from tests.play_helpers import game_from_text, play_out, play_until, random_choices
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RULESETS = [ROOT / "rulesets" / "bourre.yaml", ROOT / "rulesets" / "burraco.yaml",
@@ -123,15 +123,15 @@ def test_a_copy_dealt_again_for_one_seat_and_then_another_keeps_the_cards_played
     comes back into a hand, no card is held twice, and the second seat's own hand is the copy's (it once dealt
     from the match's record, whose cards were not the copy's: played cards came back into hands)."""
     game = load_ruleset(ROOT / "tests" / "games" / f"{name}.yaml")
-    chooser = random.Random(0)
+    choose = random_choices(0)  # (one generator for every match and every copy)
     checked = 0
     for seed in range(6):
         state = game.new_initial_state(seed=seed)
-        while len([a for a in state.history if a.kind == "play"]) < 8 + 2 * seed:
-            if state.current_player == CHANCE:
-                state.apply_chance()
-            else:
-                state.apply(chooser.choice(state.legal_actions()))
+
+        def far_enough(s: State, plays: int = 8 + 2 * seed) -> bool:
+            return len([a for a in s.history if a.kind == "play"]) >= plays
+
+        assert play_until(state, far_enough, choose) is not None
         first = state.resample(0, random.Random(seed))
         for step in range(3):  # (the copy also after a few moves of its own)
             second = first.resample(1, random.Random(100 + seed))
@@ -145,14 +145,9 @@ def test_a_copy_dealt_again_for_one_seat_and_then_another_keeps_the_cards_played
                     everywhere.update(cards)
             assert max(everywhere.values()) == 1 and sum(everywhere.values()) == 52  # (each card once)
             assert second.values["hand"][1] == first.values["hand"][1]
-            third = second.clone()  # (a playout on the second copy plays by the rules)
-            for _ in range(12):
-                if third.is_terminal:
-                    break
-                third.apply_chance() if third.current_player == CHANCE else third.apply(
-                    chooser.choice(third.legal_actions()))
+            play_out(second.clone(), choose, 12)  # (a playout on the second copy plays by the rules)
             checked += 1
             if first.is_terminal or first.current_player == CHANCE:
                 break
-            first.apply(chooser.choice(first.legal_actions()))
+            first.apply(choose(first))
     assert checked >= 6

@@ -332,3 +332,27 @@ def test_the_last_moves_line_drops_older_moves_rather_than_cut_one_in_two() -> N
     (last,) = [line for line in narrow if line.startswith("Last:")]
     assert last == "Last: p2 is served 2 · p0 choose play discard 0"  # (the latest that fit, whole)
     assert narrow[narrow.index(last) + 1].startswith("Your hand")
+
+
+def test_the_dealers_turned_up_card_is_marked_in_their_own_hand() -> None:
+    # BR-07/BR-08: the dealer's last card is turned face up and stays face up in their hand. Every other seat
+    # sees it there; the dealer's own view says so (at the terminal and in the JSON the browser table draws),
+    # and no other seat's hand is marked.
+    game = load_ruleset(ROOT / "rulesets" / "bourre.yaml")
+    state = game.new_initial_state(seed=3, players=3)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    dealer = state.values["dealer"]
+    turned = state.card_text(state.values["turned"])
+    own = state.observation(dealer)["zones"]["hand"][dealer]
+    assert own["face_up"] == [turned] and turned in own["cards"]
+    assert "face_up" not in state.observation(dealer)["zones"]["trick"]  # (a zone every seat sees: none to mark)
+    other = (dealer + 1) % 3
+    assert state.observation(other)["zones"]["hand"][dealer]["face_up"] == [turned]
+    assert "face_up" not in state.observation(other)["zones"]["hand"][other]
+    view = table_view(state, dealer)
+    assert view.hand_face_up == (turned,) and json.loads(json.dumps(view.to_dict()))["hand_face_up"] == [turned]
+    hand_line = view_text(view, game.deck.suits, styled=False).splitlines()[-1]
+    assert hand_line.startswith("Your hand") and hand_line.endswith(f"face up, seen by all: {turned}")
+    assert table_view(state, other).hand_face_up == ()
+    assert "face up, seen by all" not in view_text(table_view(state, other), game.deck.suits, styled=False)

@@ -3,13 +3,15 @@ choice without `choose`, a seat that is not theirs. The move meant is taken, or 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from interpreter import CHANCE, IllegalActionError, State, load_ruleset
+from interpreter.actions import Action
 from interpreter.runners.human import Quit, human_chooser
+from tests.play_helpers import play_until, random_choices
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,16 +25,13 @@ def _answer(state: State, *answers: str) -> str | None:
         return None
 
 
-def _to_decision(state: State, wanted: object) -> State:
+def _to_decision(state: State, wanted: Callable[[State, list[str]], bool]) -> State:
     """Play the first legal action until `wanted(state, texts)` holds at a decision."""
-    while True:
-        if state.current_player == CHANCE:
-            state.apply_chance()
-            continue
-        texts = [state.action_text(action) for action in state.legal_actions()]
-        if wanted(state, texts):  # type: ignore[operator]
-            return state
-        state.apply(state.legal_actions()[0])
+    found = play_until(state, lambda s: s.current_player != CHANCE
+                       and wanted(s, [s.action_text(action) for action in s.legal_actions()]),
+                       lambda s: s.legal_actions()[0])
+    assert found is not None
+    return found
 
 
 def test_a_choice_named_without_choose_that_the_rules_forbid_gets_their_reason(
@@ -127,32 +126,21 @@ def test_a_number_at_a_choice_of_values_alone_is_the_value(tmp_path: Path,
 def test_a_meld_whose_cards_make_two_melds_is_refused_naming_both() -> None:
     # Rummy 500 (pagat: The Melds): a spare joker may stand at either end of a sequence; `meld 2C 3C JK` is
     # `JK=AC 2C 3C` or `2C 3C JK=4C`, and the refusal says so rather than "not allowed now".
-    import random
-
-    from interpreter.actions import Action
+    def two_melds(state: State) -> list[tuple[Action, Action]]:
+        melds = [a for a in state.legal_actions() if a.kind == "meld" and any(a.roles)]
+        return [(a, b) for a in melds for b in melds if a is not b and sorted(a.cards) == sorted(b.cards)]
 
     game = load_ruleset(ROOT / "tests" / "games" / "rummy500.yaml")
-    chooser = random.Random(2)
-    found: tuple[State, list[Action]] | None = None
+    choose = random_choices(2)  # (one generator for every seed's match)
+    found: State | None = None
     for seed in range(40):
-        state = game.new_initial_state(seed=seed)
-        for _ in range(400):
-            if state.is_terminal:
-                break
-            if state.current_player == CHANCE:
-                state.apply_chance()
-                continue
-            legal = state.legal_actions()
-            melds = [a for a in legal if a.kind == "meld" and any(a.roles)]
-            pairs = [(a, b) for a in melds for b in melds if a is not b and sorted(a.cards) == sorted(b.cards)]
-            if pairs:
-                found = (state, list(pairs[0]))
-                break
-            state.apply(chooser.choice(legal))
-        if found:
+        found = play_until(game.new_initial_state(seed=seed), lambda s: s.current_player != CHANCE
+                           and bool(two_melds(s)), choose, limit=400)
+        if found is not None:
             break
     assert found is not None, "no decision offers two melds of the same cards"
-    state, (first, second) = found
+    state = found
+    first, second = two_melds(state)[0]
     shown = [f"`{state.action_text(meld).split(' ', 1)[1]}`" for meld in (first, second)]
     plain = " ".join(state.card_text(card) for card in first.cards)
     with pytest.raises(IllegalActionError) as refused:

@@ -208,13 +208,15 @@ function drawHand(view) {
   document.getElementById("hand-title").textContent = "Your hand (p" + view.seat + ")";
   if (!view.hand) return;
   let total = 0;
+  const faceUp = new Set(view.hand_face_up || []);  // cards of the hand every seat sees (a turned-up card)
   for (const group of view.hand) {
     const row = el("div", { class: "group" });
-    for (const text of group.cards) row.append(card(text));
+    for (const text of group.cards) row.append(card(text, faceUp.has(text) ? "face-up" : ""));
     total += group.cards.length;
     hand.append(row);
   }
   if (!total) hand.append(el("span", { class: "count" }, "no cards"));
+  if (faceUp.size) hand.append(el("span", { class: "count" }, "face up, seen by all: " + [...faceUp].join(" ")));
 }
 
 function drawActions(view) {
