@@ -466,8 +466,8 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
     warn_if_timed(kinds)
     job = Job(str(Path(ruleset).absolute()), tuple(parse_assignments(list(assignments)).items()), count, tuple(kinds))
     loaded(job, game)
-    summary, interrupted = run_job(job, games=games, seed=seed, workers=workers, backend=backend, address=address,
-                                   label=f"{game.name}, {count} players")
+    summary, interrupted, failure = run_job(job, games=games, seed=seed, workers=workers, backend=backend,
+                                            address=address, label=f"{game.name}, {count} players")
     played = len(summary.records)
     given = f" with {' '.join(f'{name}={value}' for name, value in job.params)}" if job.params else ""
     header = (f"{game.name}{given}: {played} match{'es' if played != 1 else ''}, {count} players, seed {seed}; "
@@ -475,7 +475,7 @@ def simulate(ruleset: str, games: int, players: int | None, seed: int, assignmen
     values = game.ruleset.parameter_values
     given_values = {name: plain_number(values.get(name, value)) for name, value in job.params}
     report_simulation(game, summary, header=header, as_json=as_json, plot_path=plot_path, interrupted=interrupted,
-                      facts={"file": ruleset, "params": given_values, "bots": kinds, "seed": seed})
+                      facts={"file": ruleset, "params": given_values, "bots": kinds, "seed": seed}, failure=failure)
 
 
 @cli.command(name="list")

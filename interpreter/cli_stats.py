@@ -18,6 +18,7 @@ from interpreter.cli_support import complete_ruleset, echo_json, ruleset_file
 from interpreter.parameters import parse_assignments
 
 if TYPE_CHECKING:
+    from interpreter.engine.errors import RulesetRuntimeError
     from interpreter.engine.game import Game
     from interpreter.runners.simulate import Job
     from interpreter.runners.summary import Summary
@@ -168,28 +169,35 @@ def progress_bar(length: int, label: str) -> Iterator[Any]:
 
 
 def run_job(job: Job, *, games: int, seed: int, workers: int, backend: str, address: str | None,
-            label: str) -> tuple[Summary, bool]:
-    """Play a run with a progress bar; its summary, and whether Ctrl-C stopped it (the summary then holds the
-    matches that finished)."""
-    from interpreter.runners.simulate import RunInterrupted, simulate
+            label: str) -> tuple[Summary, bool, RulesetRuntimeError | None]:
+    """Play a run with a progress bar; its summary, whether Ctrl-C stopped it, and the error of a match the rules
+    failed in, which stopped it (the summary then holds the matches that finished before)."""
+    from interpreter.runners.simulate import RunFailed, RunInterrupted, simulate
 
     workers = workers_for(workers, games)
     try:
         with progress_bar(games, label) as bar:
             return simulate(job, games=games, seed=seed, workers=workers, progress=bar.update, backend=backend,
-                            address=address), False
+                            address=address), False, None
     except RunInterrupted as stopped:  # the workers are stopped already
-        return stopped.summary, True
+        return stopped.summary, True, None
+    except RunFailed as failed:
+        return failed.summary, False, failed.error
 
 
 def report_simulation(game: Game, summary: Summary, *, header: str, as_json: bool, plot_path: str | None,
-                      interrupted: bool, facts: dict[str, Any]) -> None:
-    from interpreter.runners.report import interrupted_line, summary_lines
+                      interrupted: bool, facts: dict[str, Any], failure: RulesetRuntimeError | None = None) -> None:
+    """A run's statistics (as text or JSON, and plotted); after Ctrl-C, of the matches that finished (exit 130);
+    after a match the rules failed in, of those before it, then the error (raised: exit 1)."""
+    from interpreter.runners.report import failed_line, interrupted_line, summary_lines
 
     if interrupted:
         click.echo("\n" + interrupted_line(summary), err=True)
+    if failure is not None:
+        click.echo("\n" + failed_line(summary), err=True)
     if as_json:
-        echo_json({"ruleset": game.name, **facts, **summary.as_json(), "interrupted": interrupted})
+        stopped = {"stopped_by_error": str(failure)} if failure is not None else {}
+        echo_json({"ruleset": game.name, **facts, **summary.as_json(), "interrupted": interrupted, **stopped})
     elif summary.records:
         click.echo(header)
         for line in summary_lines(summary):
@@ -202,6 +210,8 @@ def report_simulation(game: Game, summary: Summary, *, header: str, as_json: boo
         _written(plot_path, lambda: plot_simulation(summary, plot_path, title=header))
     if interrupted:
         sys.exit(130)
+    if failure is not None:
+        raise failure
 
 
 def _with_own(common: tuple[str, ...], own: tuple[str, ...], option: str) -> tuple[str, ...]:
@@ -296,20 +306,22 @@ def compare_command(ruleset_a: str, ruleset_b: str | None, games: int, players: 
              for path, params in ((path_a, params_a), (path_b, params_b))]
     for job, game in zip(jobs, (game_a, game_b), strict=True):
         loaded(job, game)
-    runs, interrupted = _run_pairs(jobs, games=games, seed=seed, workers=workers, backend=backend,
-                                   address=address, label=_bar_label(game_a.name, game_b.name, count))
+    runs, interrupted, failure = _run_pairs(jobs, games=games, seed=seed, workers=workers, backend=backend,
+                                            address=address, label=_bar_label(game_a.name, game_b.name, count))
     header = [_describe("A", ruleset_a, game_a, sides_given[0][1]),
               _describe("B", ruleset_b, game_b, sides_given[1][1])]
     facts = {"a": {"ruleset": game_a.name, "file": path_a, "params": dict(params_a)},
              "b": {"ruleset": game_b.name, "file": path_b, "params": dict(params_b)},
              "players": count, "seed": seed, "bots": kinds}
     _report_comparison(runs[0], runs[1], header=header, facts=facts, bots=bots_text(kinds, bots), games=games,
-                       as_json=as_json, plot_path=plot_path, interrupted=interrupted)
+                       as_json=as_json, plot_path=plot_path, interrupted=interrupted, failure=failure)
 
 
 def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict[str, Any], bots: str, games: int,
-                       as_json: bool, plot_path: str | None, interrupted: bool) -> None:
-    """The comparison as text (or JSON) and as a plot; exit 130 after an interrupted run."""
+                       as_json: bool, plot_path: str | None, interrupted: bool,
+                       failure: RulesetRuntimeError | None = None) -> None:
+    """The comparison as text (or JSON) and as a plot; exit 130 after an interrupted run; after a match the rules
+    failed in, the comparison of the pairs before it, then the error (raised: exit 1)."""
     from interpreter.runners.comparison import compare, comparison_json, comparison_lines, what_changed
 
     rows = compare(a, b)
@@ -318,9 +330,14 @@ def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict
         click.echo(f"\nInterrupted: {pairs} of {games} matches were played by both A and B; the comparison below "
                    "is of those." if pairs else f"\nInterrupted after {pairs} of {games} pairs of matches: no "
                    "comparison.", err=True)
+    if failure is not None:
+        click.echo(f"\nA match failed after {pairs} of {games} pairs of matches: the comparison below is of those "
+                   "before it; the error follows it." if pairs else f"\nA match failed after 0 of {games} pairs of "
+                   "matches: no comparison.", err=True)
     if as_json:
+        stopped = {"stopped_by_error": str(failure)} if failure is not None else {}
         echo_json({**facts, "matches": pairs, "planned": games, "interrupted": interrupted,
-                   "statistics": comparison_json(rows), "summary": what_changed(rows, facts["bots"])})
+                   "statistics": comparison_json(rows), "summary": what_changed(rows, facts["bots"]), **stopped})
     elif pairs:
         played = (f"{pairs} matches each on the same seeds, {facts['players']} players, seed {facts['seed']}; "
                   f"bots: {bots}")
@@ -332,6 +349,8 @@ def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict
         _written(plot_path, lambda: plot_comparison(rows, a, b, plot_path, title="\n".join(header)))
     if interrupted:
         sys.exit(130)
+    if failure is not None:
+        raise failure
 
 
 def _bar_label(a: str, b: str, count: int) -> str:
@@ -342,10 +361,11 @@ BLOCK_SECONDS = 2.0  # a pair of blocks of a comparison that takes less than thi
 
 
 def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend: str, address: str | None,
-               label: str) -> tuple[list[Summary], bool]:
+               label: str) -> tuple[list[Summary], bool, RulesetRuntimeError | None]:
     """Both runs of a comparison, in turns of a block of matches each (so that Ctrl-C leaves pairs to compare),
-    with one progress bar; the runs, and whether Ctrl-C stopped them."""
-    from interpreter.runners.simulate import new_summary, simulate, worker_pool
+    with one progress bar; the runs, whether Ctrl-C stopped them, and the error of a match the rules failed in,
+    which stopped them (the pairs before it compare)."""
+    from interpreter.runners.simulate import RunFailed, new_summary, simulate, worker_pool
 
     runs = [new_summary(job, games) for job in jobs]
     workers = workers_for(workers, games)
@@ -368,5 +388,7 @@ def _run_pairs(jobs: list[Job], *, games: int, seed: int, workers: int, backend:
                 if time.monotonic() - started < BLOCK_SECONDS:
                     block = min(2 * block, most)
     except KeyboardInterrupt:  # (a RunInterrupted, or Ctrl-C between two blocks: the pairs finished compare)
-        return runs, True
-    return runs, False
+        return runs, True, None
+    except RunFailed as failed:
+        return runs, False, failed.error
+    return runs, False, None

@@ -5,6 +5,7 @@ what the engine makes of them. A log cut short (a crash, Ctrl-C) replays to wher
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -307,8 +308,28 @@ def _game_of(path: str | Path, header: dict[str, Any]) -> Game:
         raise ReplayError(f"{path}: line 1: the ruleset does not accept the logged parameters: {error}") from None
     if header.get("rules") not in (None, rules_fingerprint(game)):
         raise ReplayError(f"{path}: line 1: {shorten(str(ruleset))} is not the ruleset the match was played with "
-                          "(it was changed since, or it is another file), so the match cannot go on under it")
+                          "(it was changed since, or it is another file): a log is played again, or goes on, only "
+                          "under the rules it was played with. Put that file back as it was; or play the rules as "
+                          f"they are now from the same seed: `{_fresh_play(ruleset, header, game)}`")
     return game
+
+
+def _fresh_play(ruleset: Path, header: dict[str, Any], game: Game) -> str:
+    """The command that plays a ruleset from a log's seed, with its players and the parameters the log gives
+    other values than the ruleset's defaults now (a new match: the same shuffles, as far as the rules shuffle
+    alike)."""
+    words = ["ruledeck", "play", shlex.quote(str(ruleset))]
+    if isinstance(header.get("seed"), int):
+        words += ["--seed", str(header["seed"])]
+    if isinstance(header.get("players"), int):
+        words += ["--players", str(header["players"])]
+    params = header.get("params")
+    specs = game.ruleset.parameters
+    for name, value in (params.items() if isinstance(params, dict) else ()):
+        if name in specs and value != specs[name].default:
+            text = "null" if value is None else ("true" if value else "false") if isinstance(value, bool) else value
+            words += ["--set", shlex.quote(f"{name}={text}")]
+    return shorten(" ".join(words), 300)
 
 
 def ruleset_of(path: str | Path, header: dict[str, Any]) -> Path:

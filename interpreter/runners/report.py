@@ -66,6 +66,15 @@ def interval(estimate: Estimate, statistic: Statistic, *, signed: bool = False) 
     return f"{shown(estimate.low, statistic, signed=signed)} to {shown(estimate.high, statistic, signed=signed)}"
 
 
+def failed_line(summary: Summary) -> str:
+    """What a run stopped by a match the rules failed in still reports."""
+    played = len(summary.records)
+    if not played:
+        return f"A match failed after 0 of {summary.matches} matches: no statistics."
+    return (f"A match failed after {played} of {summary.matches} matches: the statistics below are of the "
+            f"{played} before it; the error follows them.")
+
+
 def interrupted_line(summary: Summary) -> str:
     played = len(summary.records)
     if not played:

@@ -132,6 +132,16 @@ def set_aside() -> None:
     gc.freeze()
 
 
+class RunFailed(Exception):
+    """A match of a run failed by the rules (`error`, located, naming its seed): `summary` holds the matches
+    before it that finished (in seed order), whose statistics stand."""
+
+    def __init__(self, summary: Summary, error: RulesetRuntimeError) -> None:
+        super().__init__(str(error))
+        self.summary = summary
+        self.error = error
+
+
 def simulate(job: Job, *, games: int, seed: int, workers: int, progress: Callable[[int], None] | None = None,
              backend: str = "local", address: str | None = None, summary: Summary | None = None,
              pool: WorkerPool | None = None) -> Summary:
@@ -140,7 +150,7 @@ def simulate(job: Job, *, games: int, seed: int, workers: int, progress: Callabl
     matches are put in seed order whatever order they finish in. A `summary` given is added to: its matches
     are the run's first ones, and these are the next `games`. A `pool` given (`worker_pool`) plays them on its
     workers, which it keeps for the next runs (a comparison's blocks). Ctrl-C raises RunInterrupted with the
-    matches that finished."""
+    matches that finished; a match the rules fail in raises RunFailed, with those before it."""
     if summary is None:
         summary = new_summary(job, games)
     first = len(summary.records)
@@ -152,6 +162,8 @@ def simulate(job: Job, *, games: int, seed: int, workers: int, progress: Callabl
             _outcomes(job, seeds, workers, backend, address, progress, summary.add)
     except KeyboardInterrupt:
         raise RunInterrupted(summary) from None
+    except RulesetRuntimeError as error:
+        raise RunFailed(summary, error) from None
     return summary
 
 

@@ -305,3 +305,28 @@ def test_a_report_of_few_matches_says_its_intervals_are_rough() -> None:
     assert pairs.exit_code == 0 and "(Only 3 matches: these intervals are rough" in pairs.stdout
     enough = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "10", *SMALL, "--workers", "1"])
     assert enough.exit_code == 0 and "(Only" not in enough.stdout
+
+
+def test_a_match_that_fails_late_in_a_comparison_keeps_the_pairs_before_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """B's seventh match fails (a rule that fails only in some deals): the pairs both sides played before it are
+    compared, the output says so, and the error follows with the command that plays the failing match (exit 1)."""
+    from interpreter.cli import main
+
+    variant = tmp_path / "failing.yaml"
+    variant.write_text(f"extends: {TINY}\nname: Tiny, failing now and then\ndefine:\n  winning: 'if hand_number == "
+                       "3 and first(trick) == AS then first([c for c in trick if false]) else trick_winner(trick, "
+                       "trump)'\n", encoding="utf-8")
+    for as_json in (False, True):
+        with pytest.raises(SystemExit) as exited:
+            main(["compare", TINY, str(variant), "-n", "30", "--bots", "random", "--workers", "1",
+                  *(["--json"] if as_json else [])])
+        out, err = capsys.readouterr()
+        assert exited.value.code == 1, err
+        assert "A match failed after 6 of 30 pairs of matches: the comparison below is of those before it" in err
+        assert "runtime error: first() of an empty list" in err and "in the match of seed 1000009 " in err, err
+        if as_json:
+            report = json.loads(out)
+            assert report["matches"] == 6 and "first() of an empty list" in report["stopped_by_error"]
+        else:
+            assert "What changed from A to B:" in out

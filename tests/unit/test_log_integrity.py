@@ -111,6 +111,10 @@ def test_a_ruleset_changed_since_the_match_was_played_is_refused(tmp_path: Path,
     code, output = _resume(log, capsys)
     assert code == 1
     assert "is not the ruleset the match was played with (it was changed since, or it is another file)" in output
+    # (a house rule tried on a logged match: what to do next, the changed rules from the same deal)
+    code, output = run_console(["replay", str(log), "--verify"], capsys)
+    assert code == 1 and "cannot go on" not in output
+    assert f"`ruledeck play {ruleset} --seed 5 --players 3 --set hands=2`" in " ".join(output.split()), output
 
 
 def test_another_ruleset_in_the_logged_place_is_named_as_another_whatever_its_parameters(

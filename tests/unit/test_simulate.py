@@ -449,6 +449,30 @@ def test_a_match_that_fails_is_named_with_the_command_that_plays_it_again(
         assert "runtime error: first() of an empty list" in capfd.readouterr().err
 
 
+def test_a_match_that_fails_late_in_a_run_keeps_the_statistics_of_those_before_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run whose seventh match fails (a rule that fails only in some deals) reports the six before it, text and
+    JSON, says so, then gives the error with the command that plays the failing match again (exit 1): the
+    minutes of matches that finished are not lost."""
+    variant = tmp_path / "failing.yaml"
+    variant.write_text(f"extends: {ROOT / 'tests' / 'games' / 'tiny.yaml'}\nname: Tiny, failing now and then\n"
+                       "define:\n  winning: 'if hand_number == 3 and first(trick) == AS then first([c for c in "
+                       "trick if false]) else trick_winner(trick, trump)'\n", encoding="utf-8")
+    for as_json in (False, True):
+        with pytest.raises(SystemExit) as exited:
+            main(["simulate", str(variant), "-n", "30", "--bots", "random", "--workers", "1",
+                  *(["--json"] if as_json else [])])
+        out, err = capsys.readouterr()
+        assert exited.value.code == 1, err
+        assert "A match failed after 6 of 30 matches: the statistics below are of the 6 before it" in err, err
+        assert "runtime error: first() of an empty list" in err and "in the match of seed 1000009 " in err, err
+        if as_json:
+            report = json.loads(out)
+            assert report["matches"] == 6 and "first() of an empty list" in report["stopped_by_error"], report
+        else:
+            assert out.startswith("Tiny, failing now and then: 6 matches, 4 players, seed 1") and "p0 wins" in out
+
+
 def test_a_hand_that_never_ends_is_stopped_and_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """Bots that take the discard and give it back for ever (a rummy whose hand has no end they reach) made `play`
