@@ -40,7 +40,7 @@ def test_a_redeal_leaves_secret_choices_naming_cards_their_seat_holds() -> None:
     assert seat != first and state.open_rounds
     for draw in range(30):
         trial = redeal_unseen(state, seat, random.Random(draw))
-        (_option, secret, bindings), = trial.locals[trial.open_rounds[-1]]
+        (_option, secret, bindings, _decision), = trial.locals[trial.open_rounds[-1]]
         (_, pair), = secret.arguments
         assert all(pair.count(card) <= trial.values["hand"][first].count(card) for card in pair)
         assert bindings["pair"] == list(pair)

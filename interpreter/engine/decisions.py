@@ -52,6 +52,11 @@ class Pending(NamedTuple):
     finder: Callable[[State, Pending], LegalSet] | None = None  # the decision's own legal-set code
 
 
+# A choice made in a simultaneous round, waiting for the round's end: its option, the action, its bindings and the
+# decision it answered (engine/handcode.py keeps them; a copy dealt again draws another seat's again from it).
+Deferred = tuple[Option, Action, Bindings, Pending]
+
+
 def legal_actions(state: State, pending: Pending) -> LegalSet:
     """Every legal action with the option it takes, in a fixed order: options as the ruleset lists them; cards
     in zone order; choices' arguments in the order their lists give."""

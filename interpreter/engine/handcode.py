@@ -54,7 +54,7 @@ class _Round:
     """A simultaneous round being compiled: where its choices wait, and the steps of the options chosen in it,
     which run after every seat has chosen."""
 
-    deferred: int  # the slot of the choices made so far: a tuple of (option, action, bindings)
+    deferred: int  # the slot of the choices made so far: a tuple of (option, action, bindings, the decision)
     scope: int  # the slot of the names an option's steps see
     after: int  # the label its options' steps go back to
     effects: dict[int, int] = field(default_factory=dict)  # id(option) -> the label of its steps
@@ -321,7 +321,7 @@ class _HandWriter(SiteWriter):
         self.begin(gathered.after)
         self.code(f"if not L[{deferred}]:")
         self.code(f"return {after}", 1)
-        self.code(f"_o, _a, _b = L[{deferred}][0]")
+        self.code(f"_o, _a, _b, _p = L[{deferred}][0]")
         self.code(f"L[{deferred}] = L[{deferred}][1:]")
         self.code(f"L[{gathered.scope}] = S.cards.perform(S, _o, _a, _b)")
         for option in gathered.options:
@@ -406,7 +406,10 @@ class _HandWriter(SiteWriter):
         self.code("_a, _o, _b = S.taken")
         repeat = step["repeat"]
         if gathered is not None:
-            self.code(f"L[{gathered.deferred}] = L[{gathered.deferred}] + ((_o, _a, _b),)")
+            # (with the decision it answered: what the seat could have chosen, for a copy that draws the choice
+            # again where another seat cannot see it, engine/resample.py)
+            self.code(f"L[{gathered.deferred}] = L[{gathered.deferred}] + ((_o, _a, _b, NEW(PENDING, (_a.seat, "
+                      f"{options}, L[{bound}], {step.where!r}, {finder}))),)")
             if repeat:  # (an `ends` expression is worked out when the choice is made: its steps come later)
                 for option in step["options"]:
                     if option.ends_when is not None:

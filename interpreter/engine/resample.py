@@ -57,7 +57,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.engine.decisions import allows
+from interpreter.engine.decisions import Deferred, allows, bindings_for, legal_actions
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.observation import sees_variable, sees_zone
 from interpreter.engine.shuffling import shuffle
@@ -663,10 +663,10 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     """A copy of `state` equal to it in everything `seat` can observe, with the cards it cannot see dealt again
     at random: each zone keeps its size and its face-up cards (in their places), the cards the seat knows are
     in a zone stay in it, and the rest are shuffled among the places left. The copy's own generator is seeded
-    from `rng`, so its future chance events differ; the other seats' secret choices in a simultaneous round
-    still open name cards drawn again from what they now hold. When another seat is to act, its decision is a
-    fact every seat knows, which its cards must allow (the holder of a given card leads it): a deal
-    that leaves it no legal action is drawn again (up to `_REDEALS` deals; the last is kept)."""
+    from `rng`, so its future chance events differ; the other seats' choices in a simultaneous round still open,
+    which `seat` has not seen, are drawn again from what their decisions offer in the copy. When another seat
+    is to act, its decision is a fact every seat knows, which its cards must allow (the holder of a given card
+    leads it): a deal that leaves it no legal action is drawn again (up to `_REDEALS` deals; the last is kept)."""
     follower = follower_of(state, seat).resolved()
     pending = state.pending
     for _ in range(_REDEALS):
@@ -837,28 +837,29 @@ def _exchanged(value: Any, exchanged: dict[int, list[int]]) -> Any:
 
 
 def _redraw_secret_choices(trial: State, seat: int, rng: random.Random) -> None:
-    """In a simultaneous round still open, the choices the other seats made in secret may name cards of theirs
-    (a pair laid away); those cards were dealt again, so each such choice names instead as many cards drawn at
-    random from the cards its seat now holds out of sight of `seat` (which knows only that it chose)."""
-    kinds = trial.game.program.choice_kinds
+    """In a simultaneous round still open, `seat` knows only which seats have chosen, not what: each other seat's
+    choice is drawn again, uniformly among those its decision offers in the copy (with the cards it holds there:
+    a pair laid away names two of them). A decision the copy offers nothing for keeps its choice."""
     for slot in trial.open_rounds:
-        redrawn = []
-        for option, action, bindings in trial.locals[slot]:
-            named = [name for name, _ in action.arguments if kinds.get((option.name, name)) in ("card", "list:card")]
-            if action.seat == seat or option.kind != "choose" or not named:
-                redrawn.append((option, action, bindings))
-                continue
-            held = sorted(card for name, zone in trial.game.ruleset.zones.items() if zone.owner == "seat"
-                          and not sees_zone(trial, zone, action.seat, seat) for card in trial.values[name][action.seat])
-            shuffle(rng, held)
-            arguments = []
-            for name, value in action.arguments:
-                if name in named:
-                    count = len(value) if isinstance(value, tuple) else 1
-                    picked, held = held[:count], held[count:]
-                    value = tuple(picked) if isinstance(value, tuple) else (picked[0] if picked else value)
-                arguments.append((name, value))
-            chosen = action._replace(arguments=tuple(arguments))
-            redrawn.append((option, chosen, {**bindings, **{name: list(value) if isinstance(value, tuple) else value
-                                                             for name, value in arguments if name in named}}))
-        trial.locals[slot] = tuple(redrawn)
+        trial.locals[slot] = tuple(entry if entry[1].seat == seat else _drawn_again(trial, entry, rng)
+                                   for entry in trial.locals[slot])
+
+
+def _drawn_again(trial: State, entry: Deferred, rng: random.Random) -> Deferred:
+    """Another seat's choice in an open simultaneous round, drawn again from what its decision offers in `trial`."""
+    decision = entry[3]
+    plans, breaking = trial.meld_plans, trial.breaking  # (a legal set's search writes these: the copy's own stay)
+    try:
+        actions, options = (decision.finder or legal_actions)(trial, decision)
+    except RulesetRuntimeError:  # (the copy offers nothing: the choice stays as it was)
+        return entry
+    finally:
+        trial.meld_plans, trial.breaking = plans, breaking
+    if not actions:
+        return entry
+    action = actions[rng.randrange(len(actions))]
+    option = options.get(action) if isinstance(options, dict) else options
+    if option is None:  # pragma: no cover - a legal set gives every action's option
+        return entry
+    bindings = decision.bindings if option.binds_nothing else bindings_for(trial, decision, option, action)
+    return (option, action, bindings, decision)

@@ -649,11 +649,11 @@ class State:
         """The seats that have chosen in the simultaneous round in progress (none when there is none)."""
         if not self.open_rounds:
             return []
-        return sorted({action.seat for _option, action, _bindings in self.locals[self.open_rounds[-1]]})
+        return sorted({entry[1].seat for entry in self.locals[self.open_rounds[-1]]})
 
-    def reveal(self, deferred: tuple[tuple[Option, Action, Bindings], ...]) -> None:
+    def reveal(self, deferred: tuple[decisions.Deferred, ...]) -> None:
         """The choices of a simultaneous round, shown to every seat once all are made (a secret one is not)."""
-        for option, action, _bindings in deferred:
+        for option, action, _bindings, _decision in deferred:
             if not option.secret:
                 self._events.append(("reveal", action))
 

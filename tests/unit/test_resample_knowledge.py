@@ -151,3 +151,30 @@ def test_a_copy_dealt_again_for_one_seat_and_then_another_keeps_the_cards_played
                 break
             first.apply(choose(first))
     assert checked >= 6
+
+
+def test_other_seats_choices_in_an_open_simultaneous_round_are_drawn_again() -> None:
+    """BR-V4 (Bourré's simultaneous declaration): each player chooses play or pass unseen until all have. A copy
+    dealt again for the third player to choose knows only that the first two have chosen: their choices are drawn
+    again among what each could choose (so a search over copies does not learn them), the third player's view
+    of the copy is its view of the match, and the copy plays on by the rules."""
+    game = load_ruleset(ROOT / "rulesets" / "variants" / "simultaneous_declaration.yaml")
+    state = game.new_initial_state(seed=2, players=4)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    first = state.current_player
+    state.apply(next(a for a in state.legal_actions() if a.name == "play"))
+    second = state.current_player
+    state.apply(next(a for a in state.legal_actions() if a.name == "play"))
+    seat = state.current_player
+    assert state.open_rounds and len({first, second, seat}) == 3
+    seen: Counter[tuple[int, str]] = Counter()
+    for draw in range(40):
+        copy = state.resample(seat, random.Random(draw))
+        assert copy.observation(seat) == state.observation(seat)
+        for _option, action, _bindings, _decision in copy.locals[copy.open_rounds[-1]]:
+            seen[action.seat, action.name] += 1
+        play_until(copy, lambda s, hand=copy.values["hand_number"]: s.values["hand_number"] != hand,
+                   random_choices(draw))
+    assert all(seen[other, name] for other in (first, second) for name in ("play", "pass")), seen
+    assert [action.name for _o, action, _b, _d in state.locals[state.open_rounds[-1]]] == ["play", "play"]
