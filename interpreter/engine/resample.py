@@ -257,7 +257,9 @@ class Knowledge:
             gained = _difference(was, now)[1]
             if not gained:
                 continue
-            if after[1].get(key, True) or any(not _sees(after, key, card) and named[card] <= 0 for card in gained):
+            turned_up = Counter(after[2].get(key, ())) - Counter(before[2].get(key, ()))
+            if after[1].get(key, True) or any(count > turned_up[card] + max(named[card], 0)
+                                              for card, count in gained.items()):
                 self.absent.pop(key, None)
                 self.plays = [play for play in self.plays if play.key != key]
             else:
@@ -413,22 +415,23 @@ def _reckon(known: dict[ZoneKey, Counter[int]], changed: list[ZoneKey], lost: di
     and gained."""
     cards_b, seen_b, up_b = before
     cards_a, seen_a, up_a = after
-    flows = _flows(lost, gained)  # (card, from, to), each card that changed zone
+    # (card, from, to, whether the seat sees it where it went), each card that changed zone
+    flows = _seen_arriving(_flows(lost, gained), before, after)
     arriving: dict[ZoneKey, Counter[int]] = {}
     staying: dict[ZoneKey, Counter[int]] = {}
     for key in changed:
         face_up_before = Counter(up_b.get(key, ()))
         knew = Counter(cards_b.get(key, ())) if seen_b.get(key, True) else \
             face_up_before + known.get(key, Counter())
-        out = [(card, to) for card, source, to in flows if source == key]
+        out = [(card, to, seen) for card, source, to, seen in flows if source == key]
         if not seen_b.get(key, True) and out:
             shown = named & lost[key]
             named -= shown
             knew += shown
             seen_leaving = face_up_before - Counter(up_a.get(key, ())) + shown
             unseen_targets = set()
-            for card, to in out:
-                if _sees(after, to, card):
+            for card, to, seen in out:
+                if seen:
                     continue  # seen where it went
                 if seen_leaving[card] > 0:
                     seen_leaving[card] -= 1  # face up, or named: seen leaving
@@ -439,8 +442,8 @@ def _reckon(known: dict[ZoneKey, Counter[int]], changed: list[ZoneKey], lost: di
                 knew = face_up_before + shown  # a card left unseen: any card known to be here may be it
         staying[key] = knew - lost[key]
         remaining = Counter(knew)
-        for card, to in out:
-            if remaining[card] > 0 and not _sees(after, to, card):
+        for card, to, seen in out:
+            if remaining[card] > 0 and not seen:
                 remaining[card] -= 1
                 arriving.setdefault(to, Counter())[card] += 1
     for key in {*staying, *arriving}:
@@ -537,8 +540,23 @@ def _nothing_learned(changed: list[ZoneKey], lost: dict[ZoneKey, Counter[int]],
     return True
 
 
-def _sees(snapshot: _Snapshot, key: ZoneKey, card: int) -> bool:
-    return snapshot[1][key] or card in snapshot[2].get(key, ())
+def _seen_arriving(flows: list[tuple[int, ZoneKey, ZoneKey]], before: _Snapshot,
+                   after: _Snapshot) -> list[tuple[int, ZoneKey, ZoneKey, bool]]:
+    """Each card that changed zone, and whether the seat sees it where it went: in a zone it sees, or face up
+    there, as many copies of a card as have turned face up there (of two copies of a card taken into a hand,
+    one face up, the other is not seen arriving)."""
+    face_up: dict[ZoneKey, Counter[int]] = {}
+    found = []
+    for card, source, to in flows:
+        seen = after[1][to]
+        if not seen:
+            up = face_up.get(to)
+            if up is None:
+                up = face_up[to] = Counter(after[2].get(to, ())) - Counter(before[2].get(to, ()))
+            seen = up[card] > 0
+            up[card] -= 1
+        found.append((card, source, to, seen))
+    return found
 
 
 def _flows(lost: dict[ZoneKey, Counter[int]], gained: dict[ZoneKey, Counter[int]]) -> list[tuple[int, ZoneKey,

@@ -178,3 +178,32 @@ def test_other_seats_choices_in_an_open_simultaneous_round_are_drawn_again() -> 
                    random_choices(draw))
     assert all(seen[other, name] for other in (first, second) for name in ("play", "pass")), seen
     assert [action.name for _o, action, _b, _d in state.locals[state.open_rounds[-1]]] == ["play", "play"]
+
+
+def test_a_pile_taken_with_two_copies_of_a_card_keeps_both_in_the_takers_hand() -> None:
+    """BU-14 (Burraco: the whole discard pile is taken into the hand). With two decks a pile may hold two copies
+    of a card, one of them face up (the first discard, turned up at the deal), which stays face up in the taker's
+    hand: every other seat saw both go there, so a copy dealt again for one of them keeps both in the taker's
+    hand (it kept only the face-up one)."""
+    game = load_ruleset(ROOT / "rulesets" / "burraco.yaml")
+    choose = random_choices(0)
+    checked = 0
+    for seed in range(12):
+        state = game.new_initial_state(seed=seed, players=4)
+        while not state.is_terminal and checked < 2:
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            pile = Counter(state.values["discard"])
+            action = choose(state)
+            state.apply(action)
+            if action.kind != "take" or state.current_player == CHANCE or \
+                    not any(pile[card] > 1 for card in state.face_up.of(("hand", action.seat))):
+                continue
+            for draw in range(3):
+                copy = state.resample((action.seat + 1) % 4, random.Random(draw))
+                assert not pile - Counter(copy.values["hand"][action.seat]), [state.card_text(c) for c in pile]
+            checked += 1
+        if checked >= 2:
+            break
+    assert checked >= 2
