@@ -47,7 +47,7 @@ from interpreter.semantics import (
 from interpreter.show import build_show
 from interpreter.sites import ExpressionSite
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
-from interpreter.steps import StepChecker, variable_scope
+from interpreter.steps import StepChecker, trick_zones, variable_scope
 from interpreter.unchanging import unchanging_variables
 from interpreter.variants import load_with_changes
 
@@ -152,7 +152,7 @@ def _check_and_compile(checker: RulesetChecker, path: str, root: MappingNode, sp
                               unset=frozenset(name for name, variable in variables.items() if variable.unset))
     program = Program(environment)
     site = ExpressionSite(checker, environment, program)
-    steps = StepChecker(checker, site, zones, variables)
+    steps = StepChecker(checker, site, zones, variables, tricks=trick_zones(root))
     deck_zone = _deck_zone(checker, root, zones)
     _check_variables(steps, root)
     _check_melds(checker, steps, root, deck)

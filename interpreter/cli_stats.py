@@ -153,8 +153,18 @@ class _ProgressLines:
         now = time.monotonic()
         if now >= self.next and self.done < self.length:
             self.next = now + self.EVERY
-            minutes, seconds = divmod(int(now - self.start), 60)
-            click.echo(f"{self.label} {self.done}/{self.length} matches, {minutes}m {seconds:02d}s", err=True)
+            spent = now - self.start
+            left = spent * (self.length - self.done) / self.done if self.done else None
+            click.echo(f"{self.label} {self.done}/{self.length} matches, {_duration(spent)} so far"
+                       + (f", about {_duration(left)} left" if left is not None else ""), err=True)
+
+
+def _duration(seconds: float) -> str:
+    """`7m 24s`, `1h 02m`: a time for people."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, seconds_left = divmod(rest, 60)
+    return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {seconds_left:02d}s"
 
 
 @contextlib.contextmanager

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from interpreter.actions import KINDS
 from interpreter.dsl import ast
@@ -41,6 +42,7 @@ class StepChecker:
     # Every place a step writes a variable (`set`, `change`, `transfer`, `random`, a clause's `record`): the
     # variable's name and the place's path (see interpreter/unchanging.py)
     writes: list[tuple[str, Path]] = field(default_factory=list)
+    tricks: frozenset[str] = frozenset()  # the zones `trick` steps play into (their cards lie face up)
 
     # --- references to zones and variables ----------------------------------------------------------------
 
@@ -189,8 +191,15 @@ class StepChecker:
                 self.checker.error("type", f"`move` takes `all`, a number of cards or a list of cards, not {kind}",
                                    amount, (*path, "move"))
             self._not_negative(amount, (*path, "move"), "cards moved")
-        self.zone(entries["from"], (*path, "from"), scope)
-        self.zone(entries["to"], (*path, "to"), scope)
+        source = self.zone(entries["from"], (*path, "from"), scope)
+        target = self.zone(entries["to"], (*path, "to"), scope)
+        if source in self.tricks and target is not None and "face" not in entries and \
+                self.zones[target].visibility != "public":
+            self.checker.error("face-up-trick", f"the cards played to `{source}` lie face up, and a card keeps its "
+                               f"face when it moves: moved to `{target}` without `face:`, they stay face up there, "
+                               "seen by every seat", entries["to"], (*path, "to"), severity="warning",
+                               hint="add `face: down` to gather the trick face down (or `face: up` to leave its "
+                                    "cards seen)")
         self.steps(entries.get("when_empty"), (*path, "when_empty"), scope)
 
     def _not_negative(self, node: Node, path: Path, what: str) -> None:
@@ -672,3 +681,19 @@ def variable_scope(variables: dict[str, VariableSpec], zones: dict[str, ZoneSpec
     scope: Scope = {name: zone_type(zone) for name, zone in zones.items()}
     scope.update({name: variable_type(variable) for name, variable in variables.items()})
     return scope
+
+
+def trick_zones(tree: MappingNode) -> frozenset[str]:
+    """The zones that `trick:` steps play into, anywhere in the hand."""
+    found: set[str] = set()
+    pending: list[Any] = [tree.entries.get("hand"), tree.entries.get("procedures")]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, MappingNode):
+            trick = node.entries.get("trick")
+            if isinstance(trick, ScalarNode) and isinstance(trick.value, str):
+                found.add(trick.value)
+            pending.extend(node.entries.values())
+        elif isinstance(node, SequenceNode):
+            pending.extend(node.items)
+    return frozenset(found)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.model import ShownItem, ShowSpec
 from interpreter.runners.transcript import describe
-from interpreter.source import MappingNode, ScalarNode, SequenceNode
+from interpreter.steps import trick_zones
 
 if TYPE_CHECKING:
     from interpreter.cards import Deck
@@ -279,22 +279,6 @@ def _meld(meld: dict[str, Any]) -> MeldView:
     roles = meld["roles"] or [""] * len(meld["cards"])
     cards = zip(meld["cards"], roles, strict=True)
     return MeldView(meld["id"], meld["kind"], tuple(MeldCard(card, role) for card, role in cards))
-
-
-def trick_zones(tree: MappingNode) -> frozenset[str]:
-    """The zones that `trick:` steps play into, anywhere in the hand."""
-    found: set[str] = set()
-    pending: list[Any] = [tree.entries.get("hand"), tree.entries.get("procedures")]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, MappingNode):
-            trick = node.entries.get("trick")
-            if isinstance(trick, ScalarNode) and isinstance(trick.value, str):
-                found.add(trick.value)
-            pending.extend(node.entries.values())
-        elif isinstance(node, SequenceNode):
-            pending.extend(node.items)
-    return frozenset(found)
 
 
 def _placements(events: list[dict[str, Any]], seat: int) -> tuple[tuple[str, str], ...]:

@@ -24,8 +24,8 @@ HELP = """  Answer with the number of a move, or its text (`play AH`, `choose pa
   several cards as one argument are joined with `+`, in any order: `choose capture taken 3D+4C`). The text
   may be in any case, its cards in any order (`meld 10s+10h+10d`), and its kind left out when only one move
   fits (`ah` for `play AH`). Where every move is a value of one choice (`choose bid n 0` to `13`), a
-  number is that value; where a number is both a move's number and another move's value, which is asked;
-  `#3` is always move 3 of the list.
+  number is that value (`1` bids 1); in a list of other moves beside such values, a number that is both a
+  move's number and another move's value is asked about; `#3` is always move 3 of the list.
   Cards are written rank then suit (`10H`, `AS`; `JK` is a joker). On the table, `p1 AH` is the card p1
   played; a meld is named by its id (`m2`), as `add 9H to m2` names it, and `2S=9H` is a wild card standing
   for 9H. `(yours)` marks your own zones; `?` stands for a value you may not see.

@@ -24,6 +24,8 @@ def describe(event: dict[str, Any], viewer: int | None = None) -> str | None:
             return None
         return f"  ({event['action']} breaks a rule: {'; '.join(event['rules'])})"
     if kind == "pick":
+        if event.get("at") == "match.first_dealer":  # (`first_dealer: random`: a seat, written as seats are)
+            return f"The first dealer, picked at random: p{event['value']}."
         return f"Picked at random: {event['value']}."
     if kind == "action":
         return str(event["action"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import importlib.util
 import json
+import re
 import sys
 import types
 from pathlib import Path
@@ -422,6 +423,8 @@ def test_a_run_whose_output_is_no_terminal_says_its_progress_now_and_then(monkey
     assert result.exit_code == 0, result.output
     assert "1/3 matches, 0m" in result.stderr and "2/3 matches, 0m" in result.stderr
     assert "3/3 matches" not in result.stderr  # (the statistics say the end)
+    # (a long run's line says how long is left, as the bar at a terminal does)
+    assert re.search(r"1/3 matches, 0m \d\ds so far, about 0m \d\ds left", result.stderr), result.stderr
 
 
 def test_a_match_that_fails_is_named_with_the_command_that_plays_it_again(

@@ -356,3 +356,31 @@ def test_the_dealers_turned_up_card_is_marked_in_their_own_hand() -> None:
     assert hand_line.startswith("Your hand") and hand_line.endswith(f"face up, seen by all: {turned}")
     assert table_view(state, other).hand_face_up == ()
     assert "face up, seen by all" not in view_text(table_view(state, other), game.deck.suits, styled=False)
+
+
+def test_a_trick_gathered_without_face_down_is_warned_of_and_seen_by_every_seat(tmp_path: Path) -> None:
+    """A card keeps its face when it moves (docs/ruleset-format.md, zones), and a played card lies face up: a
+    trick moved into a pile of won tricks without `face: down` stays face up there, every old trick readable by
+    every seat (in Spades, pagat: quitted tricks may not be looked through). `validate` warns of it, at the
+    move; with `face: down` the pile shows its count alone."""
+    from interpreter.loader import validate_file
+
+    text = (ROOT / "tests" / "games" / "tiny.yaml").read_text(encoding="utf-8")
+    assert "              face: down\n" in text
+    open_piles = tmp_path / "open.yaml"
+    open_piles.write_text(text.replace("              to: won[winner]\n              face: down\n",
+                                       "              to: won[winner]\n"), encoding="utf-8")
+    findings = validate_file(str(open_piles))
+    assert [(d.code, d.severity, d.yaml_path) for d in findings] == [
+        ("face-up-trick", "warning", "hand.phases[1].steps[0].then[1].to")]
+    for path, seen in ((open_piles, True), (ROOT / "tests" / "games" / "tiny.yaml", False)):
+        state = load_ruleset(path).new_initial_state(seed=1, players=3)
+        while not any(state.values["won"]):
+            if state.current_player == CHANCE:
+                state.apply_chance()
+            else:
+                state.apply(state.legal_actions()[0])
+        owner = next(seat for seat in range(3) if state.values["won"][seat])
+        other = (owner + 1) % 3
+        assert bool(state.observation(other)["zones"]["won"][owner].get("face_up")) is seen
+    assert validate_file(str(ROOT / "tests" / "games" / "tiny.yaml")) == []
