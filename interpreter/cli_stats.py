@@ -199,12 +199,10 @@ def report_simulation(game: Game, summary: Summary, *, header: str, as_json: boo
                       interrupted: bool, facts: dict[str, Any], failure: RulesetRuntimeError | None = None) -> None:
     """A run's statistics (as text or JSON, and plotted); after Ctrl-C, of the matches that finished (exit 130);
     after a match the rules failed in, of those before it, then the error (raised: exit 1)."""
-    from interpreter.runners.report import failed_line, interrupted_line, summary_lines
+    from interpreter.runners.report import stopped_line, summary_lines
 
-    if interrupted:
-        click.echo("\n" + interrupted_line(summary), err=True)
-    if failure is not None:
-        click.echo("\n" + failed_line(summary), err=True)
+    if interrupted or failure is not None:
+        click.echo("\n" + stopped_line(summary, failed=failure is not None), err=True)
     if as_json:
         stopped = {"stopped_by_error": str(failure)} if failure is not None else {}
         echo_json({"ruleset": game.name, **facts, **summary.as_json(), "interrupted": interrupted, **stopped})

@@ -66,18 +66,11 @@ def interval(estimate: Estimate, statistic: Statistic, *, signed: bool = False) 
     return f"{shown(estimate.low, statistic, signed=signed)} to {shown(estimate.high, statistic, signed=signed)}"
 
 
-def failed_line(summary: Summary) -> str:
-    """What a run stopped by a match the rules failed in still reports."""
-    played = len(summary.records)
+def stopped_line(summary: Summary, *, failed: bool) -> str:
+    """What a run stopped early still reports: by Ctrl-C, or by a match the rules failed in (`failed`)."""
+    played, planned = len(summary.records), summary.matches
+    stopped = "A match failed" if failed else "Interrupted"
     if not played:
-        return f"A match failed after 0 of {summary.matches} matches: no statistics."
-    return (f"A match failed after {played} of {summary.matches} matches: the statistics below are of the "
-            f"{played} before it; the error follows them.")
-
-
-def interrupted_line(summary: Summary) -> str:
-    played = len(summary.records)
-    if not played:
-        return f"Interrupted after 0 of {summary.matches} matches: no statistics."
-    return (f"Interrupted after {played} of {summary.matches} matches: the statistics below are of the first "
-            f"{played}.")
+        return f"{stopped} after 0 of {planned} matches: no statistics."
+    those = f"the {played} before it; the error follows them" if failed else f"the first {played}"
+    return f"{stopped} after {played} of {planned} matches: the statistics below are of {those}."

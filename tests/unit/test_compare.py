@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from interpreter.cli import cli
 from interpreter.runners.comparison import compare
 from interpreter.runners.simulate import Job, simulate
+from tests.cli_helpers import failing_now_and_then, run_apart
 
 ROOT = Path(__file__).resolve().parents[2]
 BOURRE = str(ROOT / "rulesets" / "bourre.yaml")
@@ -311,18 +312,11 @@ def test_a_match_that_fails_late_in_a_comparison_keeps_the_pairs_before_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """B's seventh match fails (a rule that fails only in some deals): the pairs both sides played before it are
     compared, the output says so, and the error follows with the command that plays the failing match (exit 1)."""
-    from interpreter.cli import main
-
-    variant = tmp_path / "failing.yaml"
-    variant.write_text(f"extends: {TINY}\nname: Tiny, failing now and then\ndefine:\n  winning: 'if hand_number == "
-                       "3 and first(trick) == AS then first([c for c in trick if false]) else trick_winner(trick, "
-                       "trump)'\n", encoding="utf-8")
+    variant = failing_now_and_then(tmp_path)
     for as_json in (False, True):
-        with pytest.raises(SystemExit) as exited:
-            main(["compare", TINY, str(variant), "-n", "30", "--bots", "random", "--workers", "1",
-                  *(["--json"] if as_json else [])])
-        out, err = capsys.readouterr()
-        assert exited.value.code == 1, err
+        code, out, err = run_apart(["compare", TINY, str(variant), "-n", "30", "--bots", "random", "--workers", "1",
+                                    *(["--json"] if as_json else [])], capsys)
+        assert code == 1, err
         assert "A match failed after 6 of 30 pairs of matches: the comparison below is of those before it" in err
         assert "runtime error: first() of an empty list" in err and "in the match of seed 1000009 " in err, err
         if as_json:

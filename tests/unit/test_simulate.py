@@ -19,6 +19,7 @@ from interpreter.cli import cli, main
 from interpreter.engine.state import State
 from interpreter.runners.simulate import Job, _chunks, match_seed, simulate
 from interpreter.runners.summary import MatchRecord
+from tests.cli_helpers import failing_now_and_then, run_apart
 
 ROOT = Path(__file__).resolve().parents[2]
 BOURRE = str(ROOT / "rulesets" / "bourre.yaml")
@@ -457,16 +458,11 @@ def test_a_match_that_fails_late_in_a_run_keeps_the_statistics_of_those_before_i
     """A run whose seventh match fails (a rule that fails only in some deals) reports the six before it, text and
     JSON, says so, then gives the error with the command that plays the failing match again (exit 1): the
     minutes of matches that finished are not lost."""
-    variant = tmp_path / "failing.yaml"
-    variant.write_text(f"extends: {ROOT / 'tests' / 'games' / 'tiny.yaml'}\nname: Tiny, failing now and then\n"
-                       "define:\n  winning: 'if hand_number == 3 and first(trick) == AS then first([c for c in "
-                       "trick if false]) else trick_winner(trick, trump)'\n", encoding="utf-8")
+    variant = failing_now_and_then(tmp_path)
     for as_json in (False, True):
-        with pytest.raises(SystemExit) as exited:
-            main(["simulate", str(variant), "-n", "30", "--bots", "random", "--workers", "1",
-                  *(["--json"] if as_json else [])])
-        out, err = capsys.readouterr()
-        assert exited.value.code == 1, err
+        code, out, err = run_apart(["simulate", str(variant), "-n", "30", "--bots", "random", "--workers", "1",
+                                    *(["--json"] if as_json else [])], capsys)
+        assert code == 1, err
         assert "A match failed after 6 of 30 matches: the statistics below are of the 6 before it" in err, err
         assert "runtime error: first() of an empty list" in err and "in the match of seed 1000009 " in err, err
         if as_json:
