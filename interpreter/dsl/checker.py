@@ -155,6 +155,25 @@ class Environment:
 # Functions a designer reaches for that the language does not have, and what to write instead
 _FACE = ("no expression reads whether a card is face up (a known gap of the format): keep the cards shown in a "
          "variable of cards, set by the steps that turn them")
+# The English names of the French suits, for a suit written out where the deck names it by its letter
+_SUIT_WORDS = {"spade": "S", "heart": "H", "diamond": "D", "club": "C"}
+
+
+def _deck_name_hint(name: str, deck: Deck) -> str | None:
+    """A hint for an unknown name that means a suit or rank of the deck written another way: its name in another
+    case (`h` for `H`, `jk` for `JK`), or a French suit written out (`spades` for `S`); None otherwise."""
+    word = name.lower()
+    meant = next((known for known in (*deck.suits, *deck.rank_names) if known.lower() == word), None)
+    if meant is None:
+        letter = _SUIT_WORDS.get(word[:-1] if word.endswith("s") else word)
+        meant = letter if letter in deck.suits else None
+    if meant is None:
+        return None
+    kind = "suit" if meant in deck.suits else "rank"
+    listing = " ".join(deck.suits if kind == "suit" else deck.rank_names)
+    return f"a {kind} is written as the deck names it: `{meant}` ({kind}s: {listing})"
+
+
 _NOT_IN_THE_LANGUAGE = {
     "len": "`size(items)` counts the items", "length": "`size(items)` counts the items",
     "is_face_up": _FACE, "face_up": _FACE, "is_face_down": _FACE, "face_down": _FACE,
@@ -288,7 +307,7 @@ class _Checker(OperatorChecks):
             raise ContextError(name)
         else:
             known = [*local, *self.context, *environment.globals, *environment.definitions, "params"]
-            hint = did_you_mean(name, known)
+            hint = _deck_name_hint(name, environment.deck) or did_you_mean(name, known)
             if name in BUILTINS:
                 hint = f"`{name}` is a function: write `{name}(...)`"
             elif hint is None and name == "after" and "laid" in self.context:
