@@ -331,17 +331,12 @@ def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict
     """The comparison as text (or JSON) and as a plot; exit 130 after an interrupted run; after a match the rules
     failed in, the comparison of the pairs before it, then the error (raised: exit 1)."""
     from interpreter.runners.comparison import compare, comparison_json, comparison_lines, what_changed
+    from interpreter.runners.report import stopped_pairs_line
 
     rows = compare(a, b)
     pairs = min(len(a.records), len(b.records))
-    if interrupted:
-        click.echo(f"\nInterrupted: {pairs} of {games} matches were played by both A and B; the comparison below "
-                   "is of those." if pairs else f"\nInterrupted after {pairs} of {games} pairs of matches: no "
-                   "comparison.", err=True)
-    if failure is not None:
-        click.echo(f"\nA match failed after {pairs} of {games} pairs of matches: the comparison below is of those "
-                   "before it; the error follows it." if pairs else f"\nA match failed after 0 of {games} pairs of "
-                   "matches: no comparison.", err=True)
+    if interrupted or failure is not None:
+        click.echo("\n" + stopped_pairs_line(pairs, games, failed=failure is not None), err=True)
     if as_json:
         stopped = {"stopped_by_error": str(failure)} if failure is not None else {}
         echo_json({**facts, "matches": pairs, "planned": games, "interrupted": interrupted,

@@ -74,3 +74,12 @@ def stopped_line(summary: Summary, *, failed: bool) -> str:
         return f"{stopped} after 0 of {planned} matches: no statistics."
     those = f"the {played} before it; the error follows them" if failed else f"the first {played}"
     return f"{stopped} after {played} of {planned} matches: the statistics below are of {those}."
+
+
+def stopped_pairs_line(pairs: int, planned: int, *, failed: bool) -> str:
+    """`stopped_line` for a comparison: the pairs of matches (A's and B's on the same seed) both runs played."""
+    stopped = "A match failed" if failed else "Interrupted"
+    if not pairs:
+        return f"{stopped} after 0 of {planned} pairs of matches: no comparison."
+    those = "those before it; the error follows it" if failed else "those"
+    return f"{stopped} after {pairs} of {planned} pairs of matches: the comparison below is of {those}."

@@ -275,7 +275,8 @@ def test_ctrl_c_stops_a_comparison_and_compares_the_pairs_that_finished(workers:
     assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
     data = json.loads(done.stdout)
     assert data["interrupted"] is True and data["planned"] == 100000 and 0 < data["matches"] < 100000
-    assert f"Interrupted: {data['matches']} of 100000 matches were played by both A and B" in done.stderr
+    assert f"Interrupted after {data['matches']} of 100000 pairs of matches: the comparison below is of those." \
+        in done.stderr
     assert data["statistics"]["metric.pot"]["difference"] > 0  # a double ante: a bigger pot
 
 
