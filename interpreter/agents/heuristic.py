@@ -139,10 +139,13 @@ class HeuristicAgent(Agent):
             return min(legal, key=lambda action: self._strength(state, action.card))
         bindings = state.pending.bindings
         _, cards = state.cards.zone(state, trick["zone"], bindings)
-        winners = [action for action in legal if self._would_win(state, trick, bindings, cards, action)]
-        if winners:
-            return min(winners, key=lambda action: self._strength(state, action.card))
-        return min(legal, key=lambda action: self._strength(state, action.card))
+        # The cheapest card that wins the trick, else the cheapest card: the cards tried from the cheapest up (a
+        # stable sort: of equal cards, the first offered), so that the first to win is the one played.
+        by_strength = sorted(legal, key=lambda action: self._strength(state, action.card))
+        for action in by_strength:
+            if self._would_win(state, trick, bindings, cards, action):
+                return action
+        return by_strength[0]
 
     def _would_win(self, state: State, trick: Step, bindings: dict[str, Any], cards: list[int],
                    action: Action) -> bool:
