@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import click
 
-from interpreter.actions import Action, ActionSyntaxError
+from interpreter.actions import CARD_KINDS, Action, ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 from interpreter.errors import MAX_MESSAGE, shorten
@@ -126,13 +126,18 @@ def _read_text(state: State, seat: int, legal: list[Action], answer: str) -> Act
     # (the move as the engine writes it, `meld 6d 6c jk` as `meld 6D 6C JK`; or a choice named without
     # `choose`: whichever the rules then refuse, their reason is the one to give)
     reason = tried
+    not_offered: IllegalActionError | None = None  # (a choice of the game that is not offered now)
     for meant in _as_written(state, seat, answer, legal):
         attempt = _attempt(state, meant)
         if isinstance(attempt, Action):
             return attempt
-        if isinstance(attempt, IllegalActionError) and not _not_offered(attempt, seat):  # (a choice offered: its rule)
-            reason = attempt
-            break
+        if isinstance(attempt, IllegalActionError):
+            if not _not_offered(attempt, seat):  # (a move of a kind offered, or a choice offered: its rule)
+                reason = attempt
+                break
+            not_offered = not_offered or attempt
+    if not_offered is not None and isinstance(reason, ActionSyntaxError):
+        reason = not_offered  # (`around of a`: the game's choice `around`, not offered now, not "unknown kind")
     if isinstance(reason, IllegalActionError) and str(reason).startswith(f"it is p{seat}'s turn, not "):
         return [f"you are p{seat}: leave the seat out, or name p{seat}"]
     message = str(reason)
@@ -163,11 +168,12 @@ def _not_offered(refused: IllegalActionError, seat: int) -> bool:
 
 
 def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = ()) -> list[str]:
-    """The texts an answer may stand for as the engine writes moves: its seat first (`p0`), its kind in lower
-    case (`Play 2C`), its cards in upper case (`jk=6`, `7s+8s`), its other words as typed and then in lower case
-    (a choice's name, `PASS`); each also as a choice (`pass` for `choose pass`), and a choice of one argument with
-    that argument's name put in (`bid 0` for `choose bid n 0`, the name as the legal moves give it). Those that
-    differ from the answer as typed, in that order."""
+    """The texts an answer may stand for as the engine writes moves: its seat first (`p0`), a card alone played
+    or discarded as the moves offered are (`kc` for `play KC`), its kind in lower case (`Play 2C`), its cards in
+    upper case (`jk=6`, `7s+8s`), its other words as typed (a rank or suit in upper case, `of a` for `of A`) and
+    then in lower case (a choice's name, `PASS`); each also as a choice (`pass` for `choose pass`), and a choice
+    of one argument with that argument's name put in (`bid 0` for `choose bid n 0`, the name as the legal moves
+    give it). Those that differ from the answer as typed, in that order."""
     words = answer.split()
     if words and _SEAT.match(words[0] + " "):
         if words[0].casefold() != f"p{seat}":  # (another seat's move is not this seat's, whatever its words)
@@ -177,12 +183,17 @@ def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = 
         return []
     deck = state.game.deck
     found: list[str] = []
-    for lower in (False, True):  # (the other words as typed, then in lower case: names are, values may not be)
+    if len(words) == 1 and words[0].upper() in deck.card_ids:  # (a card alone, `kc`: played or discarded)
+        found += [f"p{seat} {kind} {words[0].upper()}" for kind in CARD_KINDS
+                  if any(action.kind == kind for action in legal)]
+    # (the other words as typed, a rank or suit in upper case, then in lower case: names are, values may not be)
+    cased = {*deck.card_ids, *deck.rank_names, *deck.suits}
+    for lower in (False, True):
         written = [words[0].lower()]
         for word in words[1:]:
             parts = re.split(r"([+=])", word)
-            written.append("".join(part.upper() if part.upper() in deck.card_ids else part.lower() if lower
-                                   else part for part in parts))
+            written.append("".join(part.upper() if part.upper() in (deck.card_ids if lower else cased) else
+                                   part.lower() if lower else part for part in parts))
         found.append(f"p{seat} {' '.join(written)}")
         chosen = written if written[0] == "choose" else ["choose", *written]
         if written[0] != "choose":

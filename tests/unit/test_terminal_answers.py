@@ -11,7 +11,7 @@ import pytest
 from interpreter import CHANCE, IllegalActionError, State, load_ruleset
 from interpreter.actions import Action
 from interpreter.runners.human import Quit, human_chooser
-from tests.play_helpers import play_until, random_choices
+from tests.play_helpers import game_from_text, play_until, random_choices
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -148,3 +148,85 @@ def test_a_meld_whose_cards_make_two_melds_is_refused_naming_both() -> None:
     message = str(refused.value)
     assert " fits 2 melds, " in message or " fits 3 melds, " in message, message
     assert all(text in message for text in shown) and "say what each wild card stands for" in message
+
+
+def _trick_with_a_card_refused(seed: int) -> tuple[State, str]:
+    """A Bourré trick where the seat holds a card the rules refuse (BR-21 to BR-23), and that card's text."""
+    state = play_until(load_ruleset(ROOT / "rulesets" / "bourre.yaml").new_initial_state(seed=seed, players=3),
+                       lambda s: s.current_player != CHANCE and bool(s.legal_actions())
+                       and s.legal_actions()[0].kind == "play"
+                       and len(s.legal_actions()) < len(s.values["hand"][s.current_player]),
+                       random_choices(seed))
+    assert state is not None
+    offered = {action.card for action in state.legal_actions()}
+    refused = next(card for card in state.values["hand"][state.current_player] if card not in offered)
+    return state, state.card_text(refused)
+
+
+def test_a_card_alone_that_the_rules_refuse_gets_their_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    # BR-21 to BR-23: a card typed alone (`kc`, as `ah` plays AH) that may not be played is refused with the
+    # rule that forbids it, not as "not a move".
+    state, card = _trick_with_a_card_refused(3)
+    seat = state.current_player
+    with pytest.raises(IllegalActionError) as refused:
+        state.check(f"p{seat} play {card}")
+    assert _answer(state, card.lower(), card, "q") is None
+    out = capsys.readouterr().out
+    assert out.count(str(refused.value)) == 2 and "is not a move" not in out
+
+
+def test_a_choice_of_the_game_not_offered_now_is_said_so(capsys: pytest.CaptureFixture[str]) -> None:
+    # A choice the game has (BR-16's pass) typed at a trick is not offered now: said so, not "unknown kind".
+    state, _card = _trick_with_a_card_refused(3)
+    seat = state.current_player
+    with pytest.raises(IllegalActionError) as refused:
+        state.check(f"p{seat} choose pass")
+    assert _answer(state, "pass", "q") is None
+    out = capsys.readouterr().out
+    assert str(refused.value) in out and "is not a move" not in out
+
+
+def test_a_rank_in_lower_case_at_a_choice_gets_the_rules_reason(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # A choice's value typed in lower case without `choose` (`around of j`, the choice not offering it) is
+    # answered with why, as `choose around of J` is, not with "unknown action kind 'around'".
+    game = game_from_text(tmp_path, """
+format: 1
+name: Name a rank
+players: {min: 2, max: 2}
+deck: {ranks: [9, 10, J, Q, K, A], suits: [S, H, D, C]}
+zones:
+  - {name: stock}
+  - {name: hand, owner: seat, visibility: owner}
+variables:
+  - {name: named, type: rank, initial: null}
+hand:
+  start: deal
+  phases:
+    - name: deal
+      steps:
+        - shuffle: stock
+        - {deal: 3, from: stock, to: hand}
+        - decide: next_seat(dealer)
+          options:
+            - choose: around
+              args:
+                of: distinct([c.rank for c in hand[player]])
+              do:
+                - {set: named, to: of}
+      next: end
+match:
+  hands: 1
+  result: 0
+""")
+    state = game.new_initial_state(seed=1)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    deck, held = state.game.deck, {action.arguments[0][1] for action in state.legal_actions()}
+    other = next(deck.rank_name(rank) for rank in range(len(deck.rank_names))
+                 if rank not in held and deck.rank_name(rank).isalpha())
+    with pytest.raises(IllegalActionError) as refused:
+        state.check(f"p{state.current_player} choose around of {other}")
+    assert _answer(state, f"around of {other.lower()}", "q") is None
+    out = capsys.readouterr().out
+    assert str(refused.value) in out and "unknown action kind" not in out
