@@ -323,8 +323,10 @@ class _Checker(OperatorChecks):
                     self.annotations.used_context.add(owner)
                 return result.element
             kind = "seat" if result.name == "per_seat" else "team"
+            # (a seat bound here, `winner` after a trick, is the likelier one meant than the dealer)
+            seat = next((bound for bound, type_ in {**self.context, **local}.items() if type_ == SEAT), "dealer")
             raise self._fail(node, "type", f"`{name}` has one value per {kind}: write `{name}[{kind}]`",
-                             hint=f"e.g. `{name}[dealer]`" if kind == "seat" else None)
+                             hint=f"e.g. `{name}[{seat}]`" if kind == "seat" else None)
         return result
 
     # --- definitions and calls --------------------------------------------------------------------------------
