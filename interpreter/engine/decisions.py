@@ -763,6 +763,11 @@ def _bound(arguments: tuple[tuple[str, Any], ...]) -> Bindings:
 
 
 def why_none(state: State, pending: Pending) -> str:
+    """`refusals` as the end of a sentence: `; 7H: you must follow suit; ...` (nothing when there are none)."""
+    return "".join(f"; {reason}" for reason in refusals(state, pending))
+
+
+def refusals(state: State, pending: Pending) -> list[str]:
     """Why a decision has no legal action, for its error: each card refused with the clause that refuses it
     (or what else each option lacks)."""
     reasons: list[str] = []
@@ -795,7 +800,7 @@ def why_none(state: State, pending: Pending) -> str:
             reasons.append(_why_no_pile(state, pending, option))
         else:
             reasons.extend(_why_no_meld(state, pending, option))
-    return "; " + "; ".join(reasons) if reasons else ""
+    return reasons
 
 
 def _why_no_pile(state: State, pending: Pending, option: Option) -> str:

@@ -177,8 +177,10 @@ class State:
                 self._locate(error)
                 raise
             if not legal[0]:
-                stuck = RulesetRuntimeError(f"p{pending.seat} has no legal action"
-                                            f"{decisions.why_none(self, pending)}", pending.where)
+                refused = decisions.refusals(self, pending)
+                stuck = RulesetRuntimeError(f"p{pending.seat} has no legal action" +
+                                            "".join(f"; {reason}" for reason in refused), pending.where)
+                stuck.refusals = tuple(refused)
                 self._locate(stuck)
                 raise stuck
             self._legal = legal

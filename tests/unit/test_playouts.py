@@ -21,7 +21,11 @@ def test_a_must_follow_rule_without_escape_when_void_is_found_as_a_dead_end_with
     report = run_playouts(load_ruleset(FILES / "dead_end.yaml"), 2, seconds=60)
     (finding,) = report.findings  # one per place, the other matches counted in the hint
     assert finding.code == "playout-dead-end" and finding.severity == "error"
-    assert "has no legal action" in finding.message and "you must follow suit" in finding.message
+    # (each card refused on a line of its own, as a note: a message listing them all was cut short)
+    assert finding.message.startswith("p") and "has no legal action (seed" in finding.message
+    assert finding.notes and all(note.startswith("refused: ") and note.endswith("you must follow suit")
+                                 for note in finding.notes)
+    assert all(f"  note: {note}" in finding.render() for note in finding.notes)
     assert "(seed 1, 3 players, after 5 actions)" in finding.message
     assert finding.location is not None and finding.location.line == 26  # the trick step of dead_end.yaml
     assert finding.hint is not None and "--bots random --players 3 --seed 1" in finding.hint
