@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.actions import ActionSyntaxError
+from interpreter.bundled import extended_file
 from interpreter.dsl.definitions import did_you_mean
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.game import Game
@@ -130,18 +131,19 @@ def _located(text: str, path: Path) -> MappingNode | None:
 
 
 def _ruleset_path(path: Path, name: Any, root: MappingNode | None) -> Path:
-    """The ruleset a scenario file names, relative to the file; a `ruleset:` that is not a file name is an error
-    at its line."""
+    """The ruleset a scenario file names, relative to the file (or a bundled ruleset named alone, as `extends:`
+    names one); a `ruleset:` that is not a file name is an error at its line."""
     node = root.entries.get("ruleset") if root is not None else None
     where = f"{path}:{node.location.line}" if node is not None else str(path)
     shown = json.dumps(name, default=str)
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(f"{where}: `ruleset:` needs a file name, the ruleset's path relative to this file "
-                            f"(ruleset: ../rulesets/my_game.yaml), not {shorten(shown)}")
+                            f"(ruleset: ../rulesets/my_game.yaml) or a bundled ruleset's name (`ruledeck list` "
+                            f"names them), not {shorten(shown)}")
     if "\x00" in name:
         raise ScenarioError(f"{where}: `ruleset: {shorten(shown)}` is not a file name: it holds a NUL character")
     try:
-        return (path.parent / name).resolve()
+        return extended_file(path.parent, name).resolve()  # (a bundled ruleset named alone too, as `extends:`)
     except (OSError, RuntimeError) as error:  # a loop of symbolic links
         raise ScenarioError(f"{where}: the ruleset {shorten(shown)} cannot be opened: {error}") from None
 

@@ -49,7 +49,8 @@ def test_a_key_twice_in_one_mapping_is_an_error_at_its_line(tmp_path: Path, text
 def test_a_ruleset_that_is_not_a_file_name_is_an_error_at_its_line(tmp_path: Path, value: str, shown: str) -> None:
     message = _refused(tmp_path, f"# a scenario\nruleset: {value}\ncases: [{{name: a, steps: []}}]\n")
     assert message == (f"{tmp_path / 'cases.yaml'}:2: `ruleset:` needs a file name, the ruleset's path relative "
-                       f"to this file (ruleset: ../rulesets/my_game.yaml), not {shown}")
+                       f"to this file (ruleset: ../rulesets/my_game.yaml) or a bundled ruleset's name (`ruledeck "
+                       f"list` names them), not {shown}")
 
 
 def test_a_ruleset_path_with_a_nul_character_is_an_error_naming_it(tmp_path: Path) -> None:

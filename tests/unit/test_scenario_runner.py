@@ -290,3 +290,15 @@ def test_cards_of_a_zone_may_be_given_as_one_text(tmp_path: Path) -> None:
     case = ("  - name: text\n    start: {phase: declare, zones: {hand: {p1: \"AS KH 2C\"}}}\n"
             "    steps: [{expect: {zones: {hand: {p1: \"2C AS KH\"}}}}]\n")
     assert _results(tmp_path, case)[0] == ("text", True, "")
+
+
+def test_a_bundled_ruleset_is_named_alone_as_extends_names_it(tmp_path: Path) -> None:
+    # (a house-rule player's cases beside their variant, for the shipped game: `ruleset: bourre`)
+    path = tmp_path / "cases.yaml"
+    path.write_text("ruleset: bourre\nplayers: 4\ncases:\n" + GOOD_CASE, encoding="utf-8")
+    (result,) = run_file(path)
+    assert result.passed, result.message
+    (tmp_path / "bourre.yaml").write_text("not: a ruleset\n", encoding="utf-8")  # (a file of that name comes first)
+    path.write_text("ruleset: bourre.yaml\nplayers: 4\ncases:\n" + GOOD_CASE, encoding="utf-8")
+    with pytest.raises(ScenarioError, match="cannot be loaded"):
+        run_file(path)
