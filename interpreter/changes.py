@@ -151,7 +151,8 @@ def _verb(change: Node, path: Path_, diagnostics: list[Diagnostic]) -> str | Non
             continue
         if allowed is not None and key not in allowed:
             diagnostics.append(Diagnostic(
-                "schema", f"`{key}` is not part of a `{verb}` change", change.key_locations[key],
+                "schema", f"`{key}` is not part of {'an' if verb[0] in 'aeiou' else 'a'} `{verb}` change",
+                change.key_locations[key],
                 yaml_path((*path, key)), hint=did_you_mean(key, list(allowed)) or _expected(verb)))
             return None
     missing = [key for key in allowed or () if key not in change.entries]
@@ -166,6 +167,8 @@ def _expected(verb: str) -> str:
     companions = COMPANIONS.get(verb)
     if companions is None:
         return "a list to append to, such as `legal: [...]`"
+    if verb == "update":  # (the usual slip: a key of the item written beside `update`, not under `with`)
+        return "an `update` takes `with`, the item's keys to change: `with: {reason: ...}`"
     return " and ".join(f"`{key}`" for key in companions) or "nothing else"
 
 

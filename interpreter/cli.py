@@ -310,7 +310,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         if state is not None:  # (a person is not shown the seed: from it and the ruleset, every hand follows)
             who = f"you are p{human}" if human is not None else f"seed {seed}"
             click.echo(f"{game.name}: {count} players, {who}, resumed from {resume_path} at hand "
-                       f"{state.values['hand_number']} after {len(state.history)} actions")
+                       f"{state.values['hand_number']} after {len(state.history)} "
+                       f"action{'s' if len(state.history) != 1 else ''}")
         elif human is not None:  # (no seed: from it and the ruleset, every hand could be worked out)
             click.echo(f"{game.name}: {count} players, you are p{human}. {cli_logs.on_record(log_path)}")
         else:
@@ -423,9 +424,10 @@ def replay_command(log_path: str, verify: bool) -> None:
         click.echo(f"{log_path}: {lines} lines verified: the match played again is the one logged, "
                    f"to its result ({scores}).")
     else:
-        click.echo(f"{log_path}: {lines} lines verified; the log stops before the match ends, after "
-                   f"{len(state.history)} actions (`{cli_logs.resume_command(log.header)} {log_path}` goes on "
-                   "with it).")
+        actions = len(state.history)
+        click.echo(f"{log_path}: {lines} lines verified; the log stops before the match ends, after {actions} "
+                   f"action{'s' if actions != 1 else ''} (`{cli_logs.resume_command(log.header)} {log_path}` goes "
+                   "on with it).")
 
 
 @cli.command()

@@ -357,7 +357,8 @@ def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict
 
 
 def _bar_label(a: str, b: str, count: int) -> str:
-    return f"{a}, A and B, {count} players" if a == b else f"A {a}, B {b}, {count} players"
+    # (semicolons between the sides: a ruleset's name may hold commas, "My game, house rules")
+    return f"{a}, A and B; {count} players" if a == b else f"A: {a}; B: {b}; {count} players"
 
 
 BLOCK_SECONDS = 2.0  # a pair of blocks of a comparison that takes less than this is followed by larger ones

@@ -81,15 +81,22 @@ def what_changed(rows: list[Compared], bots: Sequence[str] = ()) -> list[str]:
     if not measured:
         return ["Too few matches to tell what changed."]
     lines = []
+    said: list[Compared] = []
     for row in changed:
         assert row.difference is not None and row.a is not None and row.b is not None
         statistic, difference = row.statistic, row.difference
+        if any(_mirrored(row, earlier) for earlier in said):  # (said with the other: the same fact)
+            continue
+        said.append(row)
         size = abs(difference.value)
         amount = (f"{size * 100:.{decimals(size * 100, 1)}f} percentage points" if statistic.share
                   else f"{size:,.{decimals(size, 2)}f}")
+        mirror = next((other for other in changed if other is not row and _mirrored(row, other)), None)
+        also = f" {mirror.statistic.label}: {'lower' if difference.value > 0 else 'higher'} by as much (the " \
+            "other side of the same matches)." if mirror is not None else ""
         lines.append(f"- {statistic.label}: {'higher' if difference.value > 0 else 'lower'} with B by {amount} "
                      f"({shown(row.a.value, statistic)} -> {shown(row.b.value, statistic)}; 95% interval of the "
-                     f"difference {interval(difference, statistic, signed=True)}).")
+                     f"difference {interval(difference, statistic, signed=True)}).{also}")
     steady = len(measured) - len(changed)
     if all(row.difference.value == row.difference.low == row.difference.high == 0  # type: ignore[union-attr]
            for row in measured):
@@ -105,6 +112,17 @@ def what_changed(rows: list[Compared], bots: Sequence[str] = ()) -> list[str]:
     lines.append(f"  (At 95%, about 1 in 20 of the {len(measured)} statistics compared may seem to change by chance "
                  "alone; more matches narrow the intervals.)")
     return lines
+
+
+def _mirrored(row: Compared, other: Compared) -> bool:
+    """Whether two shares of matches are each other's other side in every match of both runs (one of two teams
+    wins, with no draw): one of them says all there is to say of both."""
+    first, second = row.statistic, other.statistic
+    if not (first.share and second.share) or len(first.values) != len(second.values) or \
+            row.difference is None or other.difference is None:
+        return False
+    return all(x + y == 1 for x, y in zip(first.values, second.values, strict=True)) and \
+        math.isclose(row.difference.value, -other.difference.value, abs_tol=1e-12)
 
 
 def comparison_json(rows: list[Compared]) -> dict[str, Any]:

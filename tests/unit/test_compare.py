@@ -325,3 +325,33 @@ def test_a_match_that_fails_late_in_a_comparison_keeps_the_pairs_before_it(
             assert report["matches"] == 6 and "first() of an empty list" in report["stopped_by_error"]
         else:
             assert "What changed from A to B:" in out
+
+
+def test_the_other_side_of_two_teams_wins_is_said_with_the_first() -> None:
+    # Two teams and no draw: team 1 wins exactly when team 0 does not, so its change is the same fact; it is
+    # said with team 0's line, not as a second change (a house-rule player read it as two).
+    from interpreter.runners.comparison import Compared, what_changed
+    from interpreter.runners.summary import Statistic
+    from interpreter.stats import paired_difference
+
+    def rows(team0_a: list[int], team0_b: list[int]) -> list[Compared]:
+        found = []
+        for key, flip in (("wins.team0", False), ("wins.team1", True)):
+            a = [1 - x if flip else x for x in team0_a]
+            b = [1 - x if flip else x for x in team0_b]
+            first = Statistic(key, f"team {key[-1]} wins", tuple(map(float, a)), share=True)
+            second = Statistic(key, f"team {key[-1]} wins", tuple(map(float, b)), share=True)
+            found.append(Compared(first, first.estimate(), second.estimate(),
+                                  paired_difference([float(y) for y in b], [float(x) for x in a])))
+        return found
+
+    lines = what_changed(rows([0, 0, 1, 0] * 10, [1, 1, 1, 0] * 10))
+    changes = [line for line in lines if line.startswith("- team")]
+    assert len(changes) == 1 and changes[0].startswith("- team 0 wins: higher with B by 50.0 percentage points")
+    assert changes[0].endswith("team 1 wins: lower by as much (the other side of the same matches).")
+    # (with a draw in one match of A the two are not each other's other side: both said)
+    drawn = rows([0, 0, 1, 0] * 10, [1, 1, 1, 0] * 10)
+    team1 = drawn[1].statistic
+    drawn[1] = Compared(Statistic(team1.key, team1.label, (0.0, *team1.values[1:]), share=True), drawn[1].a,
+                        drawn[1].b, drawn[1].difference)
+    assert len([line for line in what_changed(drawn) if line.startswith("- team")]) == 2
