@@ -189,6 +189,7 @@ class ExpressionError(RuledeckError):
         self.start = start
         self.end = end
         self.hint = hint
+        self.from_definition: str | None = None  # the definition whose value is of the wrong type here (semantics)
         super().__init__(message)
 
 

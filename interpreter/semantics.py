@@ -467,7 +467,19 @@ class RulesetChecker:
         if isinstance(error, BudgetSpent) and error.repeated:
             return  # the first expression past the budget is reported; the ruleset is refused
         location = node.location_of(error.start, error.end) if isinstance(node.value, str) else node.location
-        self.diagnostics.append(Diagnostic(error.code, error.message, location, yaml_path(path), error.hint))
+        self.diagnostics.append(Diagnostic(error.code, error.message, location, yaml_path(path), error.hint,
+                                           notes=self._defined_elsewhere(error, location)))
+
+    def _defined_elsewhere(self, error: ExpressionError, location: Location | None) -> tuple[str, ...]:
+        """For a definition's value of the wrong type used in another file (a variant's own definition in place
+        of its base's, read by the base's rules; a base's definition misused by a variant): where the definition
+        is written."""
+        site = self.definition_sites.get(error.from_definition) if error.from_definition is not None else None
+        written = site[0].location if site is not None else None
+        if written is None or location is None or written.path == location.path:
+            return ()
+        return (f"`{error.from_definition}`, whose value this is, is defined at {written.path}:{written.line}:"
+                f"{written.column} ({yaml_path(site[1])})",)  # type: ignore[index]
 
     def report_definition(self, error: DefinitionError) -> None:
         """An error in a definition's body, at the definition; a type error found while checking a use outside

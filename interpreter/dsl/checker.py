@@ -219,7 +219,12 @@ class _Checker(OperatorChecks):
         actual = self.check(node, local, narrowed, expected)
         if not compatible(expected, actual):
             hint = null_hint(node) if actual.name == "optional" else number_for_seat_hint(expected, actual)
-            raise self._fail(node, "type", f"{what} must be {expected}, not {actual}", hint)
+            failure = self._fail(node, "type", f"{what} must be {expected}, not {actual}", hint)
+            name = node.function if isinstance(node, ast.Call) else node.identifier \
+                if isinstance(node, ast.Name) else None
+            if name is not None and name not in local and name in self.environment.definitions:
+                failure.from_definition = name  # (its value's type is the definition's: where it is written, it says)
+            raise failure
         return actual
 
     # --- leaves ----------------------------------------------------------------------------------------------
