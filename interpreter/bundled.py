@@ -89,6 +89,15 @@ def extended_file(folder: Path, written: str) -> Path:
     return found if found is not None else path
 
 
+def close_bundled(written: str) -> str | None:
+    """The bundled ruleset a name that names no file may have meant (`bouree` for `bourre`), if one is close; a
+    path (with a folder) means none."""
+    if Path(written).name != written:
+        return None
+    close = difflib.get_close_matches(written.removesuffix(".yaml"), list(bundled_paths()), n=1)
+    return close[0] if close else None
+
+
 def bundled_rulesets() -> list[BundledRuleset]:
     """Every bundled ruleset, each game followed by its variants."""
     described = [_describe(name, path) for name, path in bundled_paths().items()]

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from interpreter.dsl.definitions import did_you_mean
-from interpreter.errors import Diagnostic, Location, RulesetError
+from interpreter.errors import Diagnostic, Location, RulesetError, article
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, yaml_path
 
 Path_ = tuple[str | int, ...]
@@ -151,8 +151,7 @@ def _verb(change: Node, path: Path_, diagnostics: list[Diagnostic]) -> str | Non
             continue
         if allowed is not None and key not in allowed:
             diagnostics.append(Diagnostic(
-                "schema", f"`{key}` is not part of {'an' if verb[0] in 'aeiou' else 'a'} `{verb}` change",
-                change.key_locations[key],
+                "schema", f"`{key}` is not part of {article(verb)} `{verb}` change", change.key_locations[key],
                 yaml_path((*path, key)), hint=did_you_mean(key, list(allowed)) or _expected(verb)))
             return None
     missing = [key for key in allowed or () if key not in change.entries]

@@ -202,7 +202,7 @@ def report_simulation(game: Game, summary: Summary, *, header: str, as_json: boo
     from interpreter.runners.report import stopped_line, summary_lines
 
     if interrupted or failure is not None:
-        click.echo("\n" + stopped_line(summary, failed=failure is not None), err=True)
+        click.echo("\n" + stopped_line(len(summary.records), summary.matches, failed=failure is not None), err=True)
     if as_json:
         stopped = {"stopped_by_error": str(failure)} if failure is not None else {}
         echo_json({"ruleset": game.name, **facts, **summary.as_json(), "interrupted": interrupted, **stopped})
@@ -331,12 +331,12 @@ def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict
     """The comparison as text (or JSON) and as a plot; exit 130 after an interrupted run; after a match the rules
     failed in, the comparison of the pairs before it, then the error (raised: exit 1)."""
     from interpreter.runners.comparison import compare, comparison_json, comparison_lines, what_changed
-    from interpreter.runners.report import stopped_pairs_line
+    from interpreter.runners.report import stopped_line
 
     rows = compare(a, b)
     pairs = min(len(a.records), len(b.records))
     if interrupted or failure is not None:
-        click.echo("\n" + stopped_pairs_line(pairs, games, failed=failure is not None), err=True)
+        click.echo("\n" + stopped_line(pairs, games, failed=failure is not None, pairs=True), err=True)
     if as_json:
         stopped = {"stopped_by_error": str(failure)} if failure is not None else {}
         echo_json({**facts, "matches": pairs, "planned": games, "interrupted": interrupted,

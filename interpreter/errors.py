@@ -84,6 +84,11 @@ MAX_EXCERPT = 150  # characters of a source line shown; a longer line is cut aro
 MAX_FINDINGS_OF_A_KIND = 20  # findings of one code in one file; the rest are counted
 
 
+def article(word: str) -> str:
+    """`an` before a word that starts with a vowel (`an update`, `an int`), else `a`."""
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
 def shorten(text: str, limit: int = 120) -> str:
     """The text, cut with `...` when it is longer than `limit` characters (a path, a name from the ruleset)."""
     return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -475,11 +475,14 @@ class RulesetChecker:
         of its base's, read by the base's rules; a base's definition misused by a variant): where the definition
         is written."""
         site = self.definition_sites.get(error.from_definition) if error.from_definition is not None else None
-        written = site[0].location if site is not None else None
+        if site is None:
+            return ()
+        node, path = site
+        written = node.location
         if written is None or location is None or written.path == location.path:
             return ()
         return (f"`{error.from_definition}`, whose value this is, is defined at {written.path}:{written.line}:"
-                f"{written.column} ({yaml_path(site[1])})",)  # type: ignore[index]
+                f"{written.column} ({yaml_path(path)})",)
 
     def report_definition(self, error: DefinitionError) -> None:
         """An error in a definition's body, at the definition; a type error found while checking a use outside

@@ -7,11 +7,10 @@ lists whose items all have a `name:` merge by name, in the parent's order with n
 
 from __future__ import annotations
 
-import difflib
 import os
 from pathlib import Path
 
-from interpreter.bundled import bundled_paths, extended_file
+from interpreter.bundled import close_bundled, extended_file
 from interpreter.changes import AppliedChange, apply_changes, check_ids
 from interpreter.errors import Diagnostic, RulesetError, shorten
 from interpreter.source import MappingNode, Node, ScalarNode, SequenceNode, read_file, scalar, yaml_path
@@ -137,10 +136,8 @@ def _resolved_file(path: Path, extends: ScalarNode) -> Path:
             return path.resolve()
     except OSError as error:  # a name longer than the system allows, a loop of links
         problem = f"which cannot be a file ({error.strerror or error})"
-    written = str(extends.value)
-    close = difflib.get_close_matches(written.removesuffix(".yaml"), list(bundled_paths()), n=1) \
-        if Path(written).name == written else []
-    hint = f"did you mean the bundled `{close[0]}`?" if close else \
+    close = close_bundled(str(extends.value))
+    hint = f"did you mean the bundled `{close}`?" if close else \
         "the path is relative to the file that says `extends:`; a bundled ruleset is named alone " \
         "(`extends: NAME`; `ruledeck list` names them)"
     raise RulesetError([Diagnostic(

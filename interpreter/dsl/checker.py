@@ -159,19 +159,22 @@ _FACE = ("no expression reads whether a card is face up (a known gap of the form
 _SUIT_WORDS = {"spade": "S", "heart": "H", "diamond": "D", "club": "C"}
 
 
-def _deck_name_hint(name: str, deck: Deck) -> str | None:
-    """A hint for an unknown name that means a suit or rank of the deck written another way: its name in another
-    case (`h` for `H`, `jk` for `JK`), or a French suit written out (`spades` for `S`); None otherwise."""
+def _deck_name_hint(name: str, deck: Deck, expected: Type | None) -> str | None:
+    """For an unknown name where a suit or rank is expected (`c.suit == hearts`), the suit or rank of the deck it
+    means written another way: in another case (`h` for `H`), or a French suit written out (`spades` for `S`, in
+    a deck of those four suits); None otherwise (a name where neither is expected is more likely a slip for
+    another name: `c.suit` for `card.suit`)."""
+    if expected not in (SUIT, RANK):
+        return None
+    kind = "suit" if expected == SUIT else "rank"
+    names = deck.suits if kind == "suit" else deck.rank_names
     word = name.lower()
-    meant = next((known for known in (*deck.suits, *deck.rank_names) if known.lower() == word), None)
-    if meant is None:
-        letter = _SUIT_WORDS.get(word[:-1] if word.endswith("s") else word)
-        meant = letter if letter in deck.suits else None
+    meant = next((known for known in names if known.lower() == word), None)
+    if meant is None and kind == "suit" and set(deck.suits) == set(_SUIT_WORDS.values()):
+        meant = _SUIT_WORDS.get(word[:-1] if word.endswith("s") else word)
     if meant is None:
         return None
-    kind = "suit" if meant in deck.suits else "rank"
-    listing = " ".join(deck.suits if kind == "suit" else deck.rank_names)
-    return f"a {kind} is written as the deck names it: `{meant}` ({kind}s: {listing})"
+    return f"a {kind} is written as the deck names it: `{meant}` ({kind}s: {' '.join(names)})"
 
 
 _NOT_IN_THE_LANGUAGE = {
@@ -283,12 +286,12 @@ class _Checker(OperatorChecks):
         return {"card": CARD, "rank": RANK, "suit": SUIT}[kind]
 
     def _check_name(self, node: ast.Name, local: Locals, narrowed: Narrowed, expected: Type | None) -> Type:
-        result = self._resolve_name(node, local, bare=True)
+        result = self._resolve_name(node, local, bare=True, expected=expected)
         if result.name == "optional" and node.identifier in narrowed:
             return result.element
         return result
 
-    def _resolve_name(self, node: ast.Name, local: Locals, *, bare: bool) -> Type:
+    def _resolve_name(self, node: ast.Name, local: Locals, *, bare: bool, expected: Type | None = None) -> Type:
         name = node.identifier
         if name in local:
             return local[name]
@@ -312,7 +315,7 @@ class _Checker(OperatorChecks):
             raise ContextError(name)
         else:
             known = [*local, *self.context, *environment.globals, *environment.definitions, "params"]
-            hint = _deck_name_hint(name, environment.deck) or did_you_mean(name, known)
+            hint = _deck_name_hint(name, environment.deck, expected) or did_you_mean(name, known)
             if name in BUILTINS:
                 hint = f"`{name}` is a function: write `{name}(...)`"
             elif hint is None and name == "after" and "laid" in self.context:

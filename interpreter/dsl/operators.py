@@ -23,7 +23,7 @@ from interpreter.dsl.types import (
     join,
     list_of,
 )
-from interpreter.errors import ExpressionError
+from interpreter.errors import ExpressionError, article
 
 if TYPE_CHECKING:
     from interpreter.dsl.checker import Environment
@@ -206,7 +206,7 @@ def _is_number(node: ast.Node) -> bool:
 
 def _article(kind: Type) -> str:
     text = str(kind)
-    return ("an " if text[0] in "aeiou" else "a ") + text
+    return f"{article(text)} {text}"
 
 
 def _null_test(node: ast.Node, operator: str) -> str | None:

@@ -762,9 +762,23 @@ def _bound(arguments: tuple[tuple[str, Any], ...]) -> Bindings:
     return {name: thawed(value) for name, value in arguments}
 
 
+def no_legal_action(state: State, pending: Pending) -> RulesetRuntimeError:
+    """The error of a decision with no legal action: the seat, then why each option was refused (`why_none`),
+    which the error also keeps apart (`refusals`, for a report that lists them a line each)."""
+    refused = refusals(state, pending)
+    headline = f"p{pending.seat} has no legal action"
+    error = RulesetRuntimeError(headline + _listed(refused), pending.where)
+    error.headline, error.refusals = headline, tuple(refused)
+    return error
+
+
 def why_none(state: State, pending: Pending) -> str:
     """`refusals` as the end of a sentence: `; 7H: you must follow suit; ...` (nothing when there are none)."""
-    return "".join(f"; {reason}" for reason in refusals(state, pending))
+    return _listed(refusals(state, pending))
+
+
+def _listed(refused: list[str]) -> str:
+    return "".join(f"; {reason}" for reason in refused)
 
 
 def refusals(state: State, pending: Pending) -> list[str]:

@@ -24,7 +24,9 @@ class RulesetRuntimeError(RuledeckError):
         self.location: Location | None = None  # the place in the file, when the state could find it
         self.context = ""  # which match it happened in, for a run of many (`simulate`: its seed, how to replay it)
         self.notes: tuple[str, ...] = ()  # more about the place (the call that spliced a procedure's step in)
-        self.refusals: tuple[str, ...] = ()  # a decision with no legal action: why each option was refused
+        # A decision with no legal action: the message without the refusals, and why each option was refused
+        self.headline = message
+        self.refusals: tuple[str, ...] = ()
 
     def shown_at(self, written: str) -> None:
         """Name the place by the path it is written at (inside a procedure, for a step spliced from one)."""

@@ -170,6 +170,7 @@ class Program:
     # (choice, argument) -> `card`, `rank` or `suit` for an argument shown by name ("" or absent: as it is)
     choice_kinds: Mapping[tuple[str, str], str] = field(default_factory=dict)
     action_kinds: frozenset[str] = frozenset()  # the kinds of action some option of the game offers
+    choice_names: frozenset[str] = frozenset()  # the names of the game's choices (`choose: NAME`)
 
 
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
@@ -188,6 +189,7 @@ class _Builder:
         self.reseats = False
         self.choice_kinds: dict[tuple[str, str], str] = {}
         self.action_kinds: set[str] = set()
+        self.choice_names: set[str] = set()
         self.zones = ruleset.zones
         self.variables = ruleset.variables
 
@@ -330,6 +332,8 @@ class _Builder:
             arguments = tuple((name, self.argument(value, (*path, "args", name)))
                               for name, value in args_node.entries.items())
         name = str(_scalar(e["choose"])) if kind == "choose" else (source.name if source else "")
+        if kind == "choose":
+            self.choice_names.add(name)
         for argument, _ in arguments:  # a card, rank or suit argument is shown by name in the action's text
             shown = _shown_kind(self.shown_types.get(yaml_path((*path, "args", argument))))
             # Two choices of one name whose argument differs in type: shown as stored (by number), both.
@@ -498,7 +502,7 @@ def build_program(ruleset: Ruleset) -> Program:
         ends_when=builder.expr(entries.get("ends_when"), ("match", "ends_when")),
         result=builder.required(entries["result"], ("match", "result")), initial=initial,
         has_simultaneous_rounds=builder.simultaneous, choice_kinds=builder.choice_kinds, reseats=builder.reseats,
-        action_kinds=frozenset(builder.action_kinds),
+        action_kinds=frozenset(builder.action_kinds), choice_names=frozenset(builder.choice_names),
     )
 
 

@@ -177,10 +177,7 @@ class State:
                 self._locate(error)
                 raise
             if not legal[0]:
-                refused = decisions.refusals(self, pending)
-                stuck = RulesetRuntimeError(f"p{pending.seat} has no legal action" +
-                                            "".join(f"; {reason}" for reason in refused), pending.where)
-                stuck.refusals = tuple(refused)
+                stuck = decisions.no_legal_action(self, pending)
                 self._locate(stuck)
                 raise stuck
             self._legal = legal

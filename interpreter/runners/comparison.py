@@ -115,8 +115,8 @@ def what_changed(rows: list[Compared], bots: Sequence[str] = ()) -> list[str]:
 
 
 def _mirrored(row: Compared, other: Compared) -> bool:
-    """Whether two shares of matches are each other's other side in every match of both runs (one of two teams
-    wins, with no draw): one of them says all there is to say of both."""
+    """Whether two shares of matches are each other's other side in every match of both runs (one of two sides
+    wins, a tie shared between them): one of them says all there is to say of both."""
     first, second = row.statistic, other.statistic
     if not (first.share and second.share) or len(first.values) != len(second.values) or \
             row.difference is None or other.difference is None:

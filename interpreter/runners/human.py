@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import click
 
-from interpreter.actions import CARD_KINDS, Action, ActionSyntaxError
+from interpreter.actions import CARD_KINDS, KINDS, Action, ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 from interpreter.errors import MAX_MESSAGE, shorten
@@ -136,8 +136,11 @@ def _read_text(state: State, seat: int, legal: list[Action], answer: str) -> Act
                 reason = attempt
                 break
             not_offered = not_offered or attempt
-    if not_offered is not None and isinstance(reason, ActionSyntaxError):
-        reason = not_offered  # (`around of a`: the game's choice `around`, not offered now, not "unknown kind")
+    words = answer.split()
+    named = words[1] if len(words) > 1 and _SEAT.match(answer) else words[0] if words else ""
+    if not_offered is not None and isinstance(reason, ActionSyntaxError) and named.lower() not in KINDS and \
+            named.lower() in state.game.program.choice_names:
+        reason = not_offered  # (`name of j`: a choice of the game, not offered now; not "unknown action kind")
     if isinstance(reason, IllegalActionError) and str(reason).startswith(f"it is p{seat}'s turn, not "):
         return [f"you are p{seat}: leave the seat out, or name p{seat}"]
     message = str(reason)
@@ -186,14 +189,15 @@ def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = 
     if len(words) == 1 and words[0].upper() in deck.card_ids:  # (a card alone, `kc`: played or discarded)
         found += [f"p{seat} {kind} {words[0].upper()}" for kind in CARD_KINDS
                   if any(action.kind == kind for action in legal)]
-    # (the other words as typed, a rank or suit in upper case, then in lower case: names are, values may not be)
+    # The other words as typed; then a rank or suit in upper case (`of a` for `of A`); then in lower case (names
+    # are, values may not be). Cards are in upper case in all three.
     cased = {*deck.card_ids, *deck.rank_names, *deck.suits}
-    for lower in (False, True):
+    for upper, lower in ((deck.card_ids, False), (cased, False), (deck.card_ids, True)):
         written = [words[0].lower()]
         for word in words[1:]:
             parts = re.split(r"([+=])", word)
-            written.append("".join(part.upper() if part.upper() in (deck.card_ids if lower else cased) else
-                                   part.lower() if lower else part for part in parts))
+            written.append("".join(part.upper() if part.upper() in upper else part.lower() if lower else part
+                                   for part in parts))
         found.append(f"p{seat} {' '.join(written)}")
         chosen = written if written[0] == "choose" else ["choose", *written]
         if written[0] != "choose":

@@ -211,11 +211,10 @@ def _finding(game: Game, playout: Playout, max_actions: int) -> Diagnostic:
     last = "; the last actions: " + ", ".join(playout.actions[-3:]) if playout.actions else ""
     if isinstance(error, RulesetRuntimeError):
         code = "playout-dead-end" if DEAD_END in error.message else "playout-failure"
-        if error.refusals:  # (each option's refusal a line of its own: one line would be cut short)
-            head = error.message.partition("; ")[0]
-            return Diagnostic(code, f"{head} ({table})", error.location, error.where, hint=replay + last,
-                              notes=tuple(f"refused: {reason}" for reason in error.refusals))
-        return Diagnostic(code, f"{error.message} ({table})", error.location, error.where, hint=replay + last)
+        # (each option's refusal a note of its own: the one line listing them was cut short)
+        return Diagnostic(code, f"{error.headline if error.refusals else error.message} ({table})", error.location,
+                          error.where, hint=replay + last,
+                          notes=(*error.notes, *(f"refused: {reason}" for reason in error.refusals)))
     return Diagnostic("playout-failure", f"{type(error).__name__}: {error} ({table})", None, "",
                       path=_file(game), hint=replay + last)
 

@@ -66,20 +66,15 @@ def interval(estimate: Estimate, statistic: Statistic, *, signed: bool = False) 
     return f"{shown(estimate.low, statistic, signed=signed)} to {shown(estimate.high, statistic, signed=signed)}"
 
 
-def stopped_line(summary: Summary, *, failed: bool) -> str:
-    """What a run stopped early still reports: by Ctrl-C, or by a match the rules failed in (`failed`)."""
-    played, planned = len(summary.records), summary.matches
+def stopped_line(played: int, planned: int, *, failed: bool, pairs: bool = False) -> str:
+    """What a run stopped early still reports: by Ctrl-C, or by a match the rules failed in (`failed`); of a
+    comparison (`pairs`), the pairs of matches (A's and B's on one seed) both runs played."""
     stopped = "A match failed" if failed else "Interrupted"
+    unit, report = ("pairs of matches", "comparison below is") if pairs else ("matches", "statistics below are")
     if not played:
-        return f"{stopped} after 0 of {planned} matches: no statistics."
-    those = f"the {played} before it; the error follows them" if failed else f"the first {played}"
-    return f"{stopped} after {played} of {planned} matches: the statistics below are of {those}."
-
-
-def stopped_pairs_line(pairs: int, planned: int, *, failed: bool) -> str:
-    """`stopped_line` for a comparison: the pairs of matches (A's and B's on the same seed) both runs played."""
-    stopped = "A match failed" if failed else "Interrupted"
-    if not pairs:
-        return f"{stopped} after 0 of {planned} pairs of matches: no comparison."
-    those = "those before it; the error follows it" if failed else "those"
-    return f"{stopped} after {pairs} of {planned} pairs of matches: the comparison below is of {those}."
+        return f"{stopped} after 0 of {planned} {unit}: no {report.split()[0]}."
+    if pairs:
+        those = "those before it; the error follows it" if failed else "those"
+    else:
+        those = f"the {played} before it; the error follows them" if failed else f"the first {played}"
+    return f"{stopped} after {played} of {planned} {unit}: the {report} of {those}."

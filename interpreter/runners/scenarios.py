@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.actions import ActionSyntaxError
-from interpreter.bundled import extended_file
+from interpreter.bundled import close_bundled, extended_file
 from interpreter.dsl.definitions import did_you_mean
 from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.game import Game
@@ -143,9 +143,15 @@ def _ruleset_path(path: Path, name: Any, root: MappingNode | None) -> Path:
     if "\x00" in name:
         raise ScenarioError(f"{where}: `ruleset: {shorten(shown)}` is not a file name: it holds a NUL character")
     try:
-        return extended_file(path.parent, name).resolve()  # (a bundled ruleset named alone too, as `extends:`)
+        found = extended_file(path.parent, name).resolve()  # (a bundled ruleset named alone too, as `extends:`)
+        missing = not found.exists()
     except (OSError, RuntimeError) as error:  # a loop of symbolic links
         raise ScenarioError(f"{where}: the ruleset {shorten(shown)} cannot be opened: {error}") from None
+    close = close_bundled(name) if missing else None
+    if close is not None:
+        raise ScenarioError(f"{where}: `ruleset: {shorten(name)}` names no file here nor a bundled ruleset; did you "
+                            f"mean the bundled `{close}`?")
+    return found
 
 
 class _Case:

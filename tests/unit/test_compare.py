@@ -328,8 +328,8 @@ def test_a_match_that_fails_late_in_a_comparison_keeps_the_pairs_before_it(
 
 
 def test_the_other_side_of_two_teams_wins_is_said_with_the_first() -> None:
-    # Two teams and no draw: team 1 wins exactly when team 0 does not, so its change is the same fact; it is
-    # said with team 0's line, not as a second change (a house-rule player read it as two).
+    # Two sides: team 1 wins exactly when team 0 does not (a tie shared between them), so its change is the same
+    # fact; it is said with team 0's line, not as a second change (a house-rule player read it as two).
     from interpreter.runners.comparison import Compared, what_changed
     from interpreter.runners.summary import Statistic
     from interpreter.stats import paired_difference
@@ -349,9 +349,18 @@ def test_the_other_side_of_two_teams_wins_is_said_with_the_first() -> None:
     changes = [line for line in lines if line.startswith("- team")]
     assert len(changes) == 1 and changes[0].startswith("- team 0 wins: higher with B by 50.0 percentage points")
     assert changes[0].endswith("team 1 wins: lower by as much (the other side of the same matches).")
-    # (with a draw in one match of A the two are not each other's other side: both said)
-    drawn = rows([0, 0, 1, 0] * 10, [1, 1, 1, 0] * 10)
-    team1 = drawn[1].statistic
-    drawn[1] = Compared(Statistic(team1.key, team1.label, (0.0, *team1.values[1:]), share=True), drawn[1].a,
-                        drawn[1].b, drawn[1].difference)
-    assert len([line for line in what_changed(drawn) if line.startswith("- team")]) == 2
+    # (with a third side that won the first match of A, the two are not each other's other side: both said)
+    three = rows([0, 0, 1, 0] * 10, [1, 1, 1, 0] * 10)
+    team1 = three[1].statistic
+    three[1] = Compared(Statistic(team1.key, team1.label, (0.0, *team1.values[1:]), share=True), three[1].a,
+                        three[1].b, three[1].difference)
+    assert len([line for line in what_changed(three) if line.startswith("- team")]) == 2
+
+
+def test_the_progress_bar_of_a_comparison_names_its_sides_apart() -> None:
+    # (a ruleset's name may hold a comma: the sides are parted by semicolons)
+    from interpreter.cli_stats import _bar_label
+
+    assert _bar_label("Burraco", "Burraco, two burracos to close", 4) == \
+        "A: Burraco; B: Burraco, two burracos to close; 4 players"
+    assert _bar_label("Burraco", "Burraco", 4) == "Burraco, A and B; 4 players"

@@ -302,3 +302,10 @@ def test_a_bundled_ruleset_is_named_alone_as_extends_names_it(tmp_path: Path) ->
     path.write_text("ruleset: bourre.yaml\nplayers: 4\ncases:\n" + GOOD_CASE, encoding="utf-8")
     with pytest.raises(ScenarioError, match="cannot be loaded"):
         run_file(path)
+
+
+def test_a_misspelt_bundled_ruleset_is_offered_the_one_meant(tmp_path: Path) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text("ruleset: bouree\nplayers: 4\ncases:\n" + GOOD_CASE, encoding="utf-8")
+    with pytest.raises(ScenarioError, match="did you mean the bundled `bourre`"):
+        run_file(path)

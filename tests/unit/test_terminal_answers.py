@@ -230,3 +230,37 @@ match:
     assert _answer(state, f"around of {other.lower()}", "q") is None
     out = capsys.readouterr().out
     assert str(refused.value) in out and "unknown action kind" not in out
+
+
+def test_a_word_value_that_reads_as_a_suit_is_taken_as_typed(tmp_path: Path) -> None:
+    # (`call h`: the value `h` of a choice of words, not the suit H: the answer as typed is tried first)
+    game = game_from_text(tmp_path, """
+format: 1
+name: Call a side
+players: {min: 2, max: 2}
+deck: {ranks: [9, 10, J, Q, K, A], suits: [S, H, D, C]}
+zones:
+  - {name: stock}
+variables:
+  - {name: side, type: str, initial: "''"}
+hand:
+  start: call
+  phases:
+    - name: call
+      steps:
+        - decide: next_seat(dealer)
+          options:
+            - choose: call
+              args:
+                which: "['h', 'l']"
+              do:
+                - {set: side, to: which}
+      next: end
+match:
+  hands: 1
+  result: 0
+""")
+    state = game.new_initial_state(seed=1)
+    seat = state.current_player
+    assert _answer(state, "call h") == f"p{seat} choose call which h"
+    assert _answer(state, "call l") == f"p{seat} choose call which l"
