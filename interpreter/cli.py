@@ -406,7 +406,7 @@ def replay_command(log_path: str, verify: bool) -> None:
     match has there and what the log says), at an edited line, or for a log that cannot be read.
     """
     from interpreter.runners.replay import read_log_file, replay_log
-    from interpreter.runners.transcript import describe
+    from interpreter.runners.transcript import Transcript
     if not Path(log_path).is_file():  # a device or a pipe would be read forever
         raise click.UsageError(f"{log_path} is not a log file")
     log = read_log_file(log_path)
@@ -414,10 +414,8 @@ def replay_command(log_path: str, verify: bool) -> None:
     if not log.chained:
         click.echo(f"warning: {log_path}: {cli_logs.UNCHAINED}", err=True)
     if not verify:
-        for event in state.events:
-            line = describe(event)
-            if line is not None:
-                click.echo(line)
+        for line in Transcript().lines(state.events):
+            click.echo(line)
     lines = 1 + len(log.events)
     if state.is_terminal:
         scores = ", ".join(f"p{seat} {signed(value)}" for seat, value in enumerate(state.returns()))

@@ -15,7 +15,7 @@ from interpreter.engine.state import CHANCE, State
 from interpreter.numbers import plain_numbers
 from interpreter.runners.integrity import rules_fingerprint
 from interpreter.runners.logfile import MatchLog, SeatLog
-from interpreter.runners.transcript import describe
+from interpreter.runners.transcript import Transcript
 
 
 @dataclass
@@ -67,17 +67,17 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
             seat_log.start(full)
     written = shown or 0  # (the events shown and written so far)
     actions = len(state.history)
+    transcript = Transcript(viewer)
 
-    def flush_events() -> None:
+    def flush_events(settled: bool = True) -> None:
         nonlocal written
         new = state.events_since(written)
-        for event in new:
-            if log is not None:
+        if log is not None:
+            for event in new:
                 log.write(event)
-            if on_line is not None:
-                line = describe(event, viewer)
-                if line is not None:
-                    on_line(line)
+        if on_line is not None:
+            for line in transcript.lines(new, settled=settled):
+                on_line(line)
         for seat_log in seat_logs:
             seat_log.follow(state, new)
         written += len(new)
@@ -93,8 +93,8 @@ def play_match(game: Game, *, players: int, seed: int | None, choosers: Sequence
                 break
             in_hand += event["type"] == "action"
     while True:
-        if watched:
-            flush_events()
+        if watched:  # (at a chance node, a hand's header waits: the shuffles and draws after it may pick its dealer)
+            flush_events(settled=state.current_player != CHANCE or state.is_terminal)
         if state.is_terminal:
             break
         try:

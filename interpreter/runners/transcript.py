@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from interpreter.numbers import signed
@@ -37,6 +38,46 @@ def describe(event: dict[str, Any], viewer: int | None = None) -> str | None:
         scores = ", ".join(f"p{seat} {signed(value)}" for seat, value in enumerate(event["result"]))
         return f"After hand {event['hand']}: {scores}"
     return None
+
+
+class Transcript:
+    """A match's transcript as its events come, for a viewer (None: everything). A hand's header waits, with the
+    lines after it, for the hand's first move or decision, so that it names the dealer the hand's own first steps
+    pick (a draw for the first deal: `set: dealer` before anyone moves), not the seat that was to deal."""
+
+    def __init__(self, viewer: int | None = None) -> None:
+        self.viewer = viewer
+        self.header: dict[str, Any] | None = None  # the hand's header event while it waits
+        self.held: list[str] = []  # the lines after it, meanwhile
+
+    def lines(self, events: Iterable[dict[str, Any]], *, settled: bool = True) -> list[str]:
+        """The lines of these events. `settled`: whether the match now waits for a decision or is over (then a
+        waiting header is written); at a chance node, what follows may still pick the dealer."""
+        written: list[str] = []
+        for event in events:
+            kind = event["type"]
+            if kind == "hand":
+                written += self._released()
+                self.header = dict(event)
+                continue
+            if self.header is not None:
+                if kind == "dealer":
+                    self.header["dealer"] = event["dealer"]
+                elif kind in ("action", "hand_end"):
+                    written += self._released()
+            line = describe(event, self.viewer)
+            if line is not None:
+                (self.held if self.header is not None else written).append(line)
+        if settled:
+            written += self._released()
+        return written
+
+    def _released(self) -> list[str]:
+        if self.header is None:
+            return []
+        header, held = describe(self.header, self.viewer), self.held
+        self.header, self.held = None, []
+        return [header, *held] if header is not None else held
 
 
 def is_hidden_from(event: dict[str, Any], seat: int) -> bool:

@@ -35,6 +35,20 @@ def test_a_match_is_played_with_a_readable_transcript() -> None:
     assert "Match over after 2 hands:" in out
 
 
+def test_a_hands_header_names_the_dealer_its_first_steps_pick(tmp_path: Path) -> None:
+    # BU-05: before the first hand each player draws a card and the lowest deals: the header of hand 1 names that
+    # seat, not the seat that was to deal before the draw (it said "dealer p0", then "The dealer is p3").
+    log = tmp_path / "match.jsonl"
+    code, out, _ = _run("play", BURRACO, "--seed", "5", "--set", "hand_cap=1", "--log", str(log))
+    assert code == 0
+    drawn = re.search(r"The dealer is (p\d)\.", out)
+    assert drawn is not None and drawn.group(1) != "p0"
+    assert f"-- Hand 1, dealer {drawn.group(1)} --" in out and "-- Hand 1, dealer p0 --" not in out
+    assert out.index("-- Hand 1,") < out.index("draws") < out.index("The dealer is")  # (in the order played)
+    replayed = CliRunner().invoke(cli, ["replay", str(log)])
+    assert f"-- Hand 1, dealer {drawn.group(1)} --" in replayed.stdout
+
+
 def test_the_same_seed_plays_the_same_match() -> None:
     first = _run("play", BOURRE, "--seed", "9", "--set", "hands=2", "--bots", "random")
     second = _run("play", BOURRE, "--seed", "9", "--set", "hands=2", "--bots", "random")
