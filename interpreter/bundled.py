@@ -90,7 +90,7 @@ def extended_file(folder: Path, written: str) -> Path:
 
 
 def close_bundled(written: str) -> str | None:
-    """The bundled ruleset a name that names no file may have meant (`bouree` for `bourre`), if one is close; a
+    """The bundled ruleset a name that names no file may have meant (one a letter off), if one is close; a
     path (with a folder) means none."""
     if Path(written).name != written:
         return None

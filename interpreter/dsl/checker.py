@@ -161,7 +161,7 @@ _SUIT_WORDS = {"spade": "S", "heart": "H", "diamond": "D", "club": "C"}
 
 def _deck_name_hint(name: str, deck: Deck, expected: Type | None) -> str | None:
     """For an unknown name where a suit or rank is expected (`c.suit == hearts`), the suit or rank of the deck it
-    means written another way: in another case (`h` for `H`), or a French suit written out (`spades` for `S`, in
+    means written another way: in another case (`h` for `H`), or a French suit written out (`hearts` for `H`, in
     a deck of those four suits); None otherwise (a name where neither is expected is more likely a slip for
     another name: `c.suit` for `card.suit`)."""
     if expected not in (SUIT, RANK):
