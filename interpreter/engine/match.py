@@ -87,6 +87,25 @@ class MatchLoop:
         first = game.program.first_dealer
         self.deal_first_hand(state, state.evaluate(first, {}) if first is not None else 0, game.hand_variables)
 
+    @staticmethod
+    def _zone_words(state: State, key: tuple[str, int]) -> str:
+        """A zone as a scenario's messages name it: `blind`, `hand[p4]`, `won[t1]`."""
+        name, owner = key
+        kind = state.game.ruleset.zones[name].owner
+        return name if kind == "table" else f"{name}[{'p' if kind == 'seat' else 't'}{owner}]"
+
+    @staticmethod
+    def _placed_too_often(state: State, card: int, zones: list[str]) -> IllegalActionError:
+        text = state.card_text(card)
+        held = Counter(state.game.deck.cards(state.player_count))[card]
+        if held == 0:
+            return IllegalActionError(f"{text} is placed in {zones[0]}, but the deck has no {text} with "
+                                      f"{state.player_count} players")
+        where = f"{len(zones)} times in {zones[0]}" if len(set(zones)) == 1 else \
+            "in " + ", ".join(zones[:-1]) + f" and {zones[-1]}"
+        copies = "once" if held == 1 else "twice" if held == 2 else f"{held} times"
+        return IllegalActionError(f"{text} is placed {where}, but the deck holds it {copies}")
+
     def deal_first_hand(self, state: State, dealer: int, variables: Any) -> None:
         """The first hand, with its dealer known: the variables given (those of a hand; every one, for a dealer
         drawn) start again with that dealer at the table."""
@@ -117,11 +136,13 @@ class MatchLoop:
         for name, variable in game.ruleset.variables.items():
             state.values[name] = self._initial(state, name, variable.per, variable.type)
         remaining = Counter(game.deck.cards(state.player_count))
+        placed: dict[int, list[str]] = {}  # (the zones each card is placed in, for the error below)
         state.melds_laid = 0
         for key, cards in zones.items():  # (in a zone of melds, melds: their cards count against the deck)
             for card in [c for item in cards for c in (item.cards if isinstance(item, Meld) else (item,))]:
+                placed.setdefault(card, []).append(self._zone_words(state, key))
                 if remaining[card] == 0:
-                    raise IllegalActionError(f"{state.card_text(card)} is placed more times than the deck holds it")
+                    raise self._placed_too_often(state, card, placed[card])
                 remaining[card] -= 1
             state.cards.zone_list(state, key).extend(cards)
             state.melds_laid += sum(1 for item in cards if isinstance(item, Meld))

@@ -49,6 +49,11 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
     ("steps: [p1 play 9S]", "step 1 (p1 play 9S): refused: "),
     ("start: {phase: declare, zones: {hand: {p1: [AS, KX]}}}", "hand[p1]: "),
     ("start: {phase: declare, zones: {stock: 3}}", "stock: expected a list of cards, not 3"),
+    # a card placed more often than the deck holds it: where it is placed
+    ("start: {phase: declare, zones: {hand: {p1: [AS]}, stock: [2C, AS]}}",
+     "the start is not possible: AS is placed in hand[p1] and stock, but the deck holds it once"),
+    ("start: {phase: declare, zones: {hand: {p1: [AS, KD, AS]}}}",
+     "the start is not possible: AS is placed 2 times in hand[p1], but the deck holds it once"),
     ("deals: [[AS, AS, 2C]]", "the stacked order names cards more times than stock holds them: AS (2 times, stock "
                               "holds 1)"),
     ("deals: [[AS, ZZ]]", "'ZZ' is not a card"),
