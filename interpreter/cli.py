@@ -315,7 +315,10 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         elif human is not None:  # (no seed: from it and the ruleset, every hand could be worked out)
             click.echo(f"{game.name}: {count} players, you are p{human}. {cli_logs.on_record(log_path)}")
         else:
-            given = "".join(f" --set {shlex.quote(assignment)}" for assignment in assignments)
+            # (everything that decides the match: the table, the bots and the parameters given)
+            given = (f" --players {count}" if players is not None else "") + \
+                (f" --bots {shlex.quote(bots)}" if bots != DEFAULT_BOTS else "") + \
+                "".join(f" --set {shlex.quote(assignment)}" for assignment in assignments)
             click.echo(f"{game.name}: {count} players, seed {seed} (replay with --seed {seed}{given})")
     elif human is not None and state is None:  # (the JSON result is the output: the person is told aside)
         click.echo(cli_logs.on_record(log_path), err=True)

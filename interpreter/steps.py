@@ -380,7 +380,25 @@ class StepChecker:
         if scalar(entries.get("repeat")) is True and not ends:
             self.checker.error("no-end", "a repeated decision needs an option with `ends: true`", entries["decide"],
                                (*path, "decide"), hint="mark the option that finishes the turn, e.g. the discard")
+        if scalar(entries.get("repeat")) is True:
+            self._check_choices_change_something(options, path)
         self._check_secrets_kept(options, path)
+
+    def _check_choices_change_something(self, options: SequenceNode, path: Path) -> None:
+        """A choice of a repeated decision with no steps and no `ends`: choosing it changes nothing, and the same
+        seat decides again (a `done` whose `ends: true` was left out; a warning, as a decision may mean it)."""
+        for index, option in enumerate(options.items):
+            if not isinstance(option, MappingNode) or "choose" not in option.entries or "ends" in option.entries:
+                continue
+            steps = option.entries.get("do")
+            if isinstance(steps, SequenceNode) and steps.items:
+                continue
+            name = scalar(option.entries["choose"])
+            self.checker.error(
+                "choice-changes-nothing", f"the choice `{name}` has no steps and no `ends`: in a decision with "
+                "`repeat: true`, choosing it changes nothing and the same seat decides again",
+                option.entries["choose"], (*path, "options", index, "choose"), severity="warning",
+                hint="give it `ends: true` if it finishes the seat's turn, or the steps it stands for in `do`")
 
     def _check_secrets_kept(self, options: SequenceNode, path: Path) -> None:
         """A secret choice beside an option that is not secret: the others see `p1 chooses` for the one and the

@@ -322,6 +322,9 @@ class _Checker(OperatorChecks):
                 hint = "a `meld` option with `at_once` binds `laid`, the list of the melds it lays, not `after`"
             elif hint is None and name in environment.contextual:
                 hint = f"`{name}` is bound only in some places of a ruleset, not here"
+            elif hint is None and expected == STR:  # (`initial: normal` for a text: YAML's quotes are not the text's)
+                hint = f"a text is quoted within the expression: `'{name}'` (YAML takes its own quotes off: a " \
+                    f"value that is only a text is written \"'{name}'\")"
             raise self._fail(node, "unknown-name", f"unknown name `{name}`", hint)
         if bare and result.is_per_owner:
             owner = "player" if result.name == "per_seat" else None

@@ -258,6 +258,9 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
         hint = "compare with `==`"
     if str(token) == "if" and text[:position].strip():  # (`a if c else b`, as Python writes it)
         hint = "a conditional is written `if c then a else b`"
+    if str(token) in ("where", "when", "with") and " for " in text[:position]:  # (SQL's, or a spoken filter)
+        hint = "a comprehension or quantifier keeps the items a condition holds for with `if`: " \
+            "`min(c.rank for c in cards if c.suit == trump)`"
     if str(token) == "for" and " for " in text[:position]:
         hint = "a comprehension or quantifier has one `for`: for pairs of items of one list, go through " \
             "subsets(items, 2, 2); for an item of each of two lists, put one inside the other (`any(any(... for " \

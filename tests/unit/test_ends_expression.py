@@ -53,3 +53,17 @@ def test_an_ends_expression_must_be_true_or_false(tmp_path: Path) -> None:
         load_ruleset(_game(tmp_path, "size(hand[player])"))
     found = [d for d in raised.value.diagnostics if d.code == "type"]
     assert found and found[0].yaml_path.endswith("options[0].ends")
+
+
+def test_a_choice_of_a_repeated_decision_that_changes_nothing_is_a_warning(tmp_path: Path) -> None:
+    # `choose: done` without `ends: true` (left out by mistake) and without steps: choosing it asked the same seat
+    # again, with nothing changed, and `validate` said nothing (a bot chose `done` three times in a row).
+    from interpreter.loader import validate_file
+
+    idle = "            - choose: done\n"
+    findings = validate_file(_game(tmp_path, "size(hand[player]) == 3", idle))
+    assert [(d.code, d.severity, d.yaml_path.rsplit(".", 1)[-1]) for d in findings] == [
+        ("choice-changes-nothing", "warning", "choose")]
+    assert "`done` has no steps and no `ends`" in findings[0].message
+    ending = "            - choose: done\n              ends: true\n"
+    assert validate_file(_game(tmp_path, "size(hand[player]) == 3", ending)) == []

@@ -29,10 +29,22 @@ def _run(*arguments: str, stdin: str | None = None) -> tuple[int, str, str]:
 def test_a_match_is_played_with_a_readable_transcript() -> None:
     code, out, _ = _run("play", BOURRE, "--players", "5", "--seed", "4", "--set", "hands=2")
     assert code == 0
-    assert out.startswith("Bourré: 5 players, seed 4 (replay with --seed 4 --set hands=2)")  # (its parameters too)
+    assert out.startswith("Bourré: 5 players, seed 4 (replay with --seed 4 --players 5 --set hands=2)")
     assert "-- Hand 1, dealer p0 --" in out and "-- Hand 2, dealer p1 --" in out
     assert "trumps are" in out and "wins the trick" in out
     assert "Match over after 2 hands:" in out
+
+
+def test_the_replay_hint_names_everything_that_decides_the_match() -> None:
+    # The table and the bots decide the match as much as the seed: the hint left them out, and the command it
+    # gave played another match (three players, the default bots).
+    code, out, _ = _run("play", BOURRE, "--players", "3", "--bots", "random,heuristic,random", "--seed", "9",
+                        "--set", "hands=1")
+    assert code == 0
+    hint = re.search(r"\(replay with (.*)\)", out.splitlines()[0])
+    assert hint is not None and hint.group(1) == "--seed 9 --players 3 --bots random,heuristic,random --set hands=1"
+    again_code, again, _ = _run("play", BOURRE, *hint.group(1).split())
+    assert again_code == 0 and again == out
 
 
 def test_a_hands_header_names_the_dealer_its_first_steps_pick(tmp_path: Path) -> None:
