@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from interpreter.engine.state import State
     from interpreter.runners.logfile import MatchLog
 
+DEFAULT_PORT = 8000
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_BOT_DELAY = 0.8  # seconds after each bot move
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 EVERY_ADDRESS = ("0.0.0.0", "::", "")  # served on every address of this machine: links name the machine
 INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web]'"
@@ -40,16 +43,17 @@ INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
                    "playouts per decision, search:Ts for T CPU seconds).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="The port to serve on (0: a free one, named in the links).")
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default=DEFAULT_HOST, show_default=True,
               help="The address to serve on. Keep the default unless every machine that can reach this one may "
                    "be trusted: the links are the only key to the seats.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
               help="Where the full log of the match goes (default: a new file here, else in the temporary folder).")
 @click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False, writable=True),
               metavar="FILE.jsonl", help="Go on with the match a log holds, adding to it (new links are printed).")
-@click.option("--bot-delay", type=click.FloatRange(min=0, max=60), default=0.8, show_default=True, metavar="SECONDS",
+@click.option("--bot-delay", type=click.FloatRange(min=0, max=60), default=DEFAULT_BOT_DELAY, show_default=True,
+              metavar="SECONDS",
               help="A pause after each bot move, so that the people at the table can follow it.")
 def serve_command(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...],
                   humans: str | None, bots: str, port: int, host: str, log_path: str | None, resume_path: str | None,
@@ -66,9 +70,10 @@ def serve_command(ruleset: str | None, players: int | None, seed: int | None, as
         sys.exit(2)
     if math.isnan(bot_delay):
         raise click.BadParameter("give a number of seconds, 0 to 60", param_hint="'--bot-delay'")
+    serving = _serving(port, host, bot_delay)
     port = _check_port(host, port)  # (before the log is made and the links are printed)
     table, log_path, going_on = _table(ruleset, players, seed, assignments, humans, bots, log_path, resume_path,
-                                       bot_delay)
+                                       bot_delay, serving)
     if host not in LOCAL_HOSTS:
         click.echo(f"warning: serving on {host or 'every address'}, not on this machine alone: anyone who can "
                    "reach it and has a link can play that seat (the links are the only key)", err=True)
@@ -77,9 +82,9 @@ def serve_command(ruleset: str | None, players: int | None, seed: int | None, as
 
 def _table(ruleset: str | None, players: int | None, seed: int | None, assignments: tuple[str, ...],
            humans: str | None, bots: str, log_path: str | None, resume_path: str | None,
-           bot_delay: float) -> tuple[Any, str | None, str]:
+           bot_delay: float, serving: tuple[str, ...] = ()) -> tuple[Any, str | None, str]:
     """The table of a new or resumed match, with its log open; the log's path, and the command that goes on with
-    the match (`_going_on`)."""
+    the match (`_going_on`, with the options of `serving`: how the table is served)."""
     from interpreter.cli import _resumed, _table_and_bots, load_game_or_exit
     from interpreter.runners.logfile import MatchLog
     from interpreter.runners.play import agents_for, log_header
@@ -125,7 +130,7 @@ def _table(ruleset: str | None, players: int | None, seed: int | None, assignmen
         state = game.new_initial_state(seed=seed, players=count)
     agents = agents_for(kinds, count, seed + len(state.history))
     choosers = [None if seat in seats else agents[seat].choose for seat in range(count)]
-    going_on = _going_on(log_path, seats, kept_seats, bots)
+    going_on = _going_on(log_path, seats, kept_seats, bots, serving)
     table = Table(state, humans=seats, bots=choosers, log=match_log, log_file=log_file, logged=logged,
                   bot_delay=bot_delay, on_over=lambda done: _over(done, log_path),
                   on_failure=lambda error: _failed(error, log_path, going_on))
@@ -142,15 +147,24 @@ def _failed(error: BaseException, log_path: str | None, going_on: str) -> None:
                "once what failed is mended). Ctrl-C stops the server.", err=True)
 
 
-def _going_on(log_path: str | None, seats: list[int], kept_seats: Any, bots: str) -> str:
+def _serving(port: int, host: str, bot_delay: float) -> tuple[str, ...]:
+    """The options of how a table is served, as given where not the defaults: the command that goes on with it
+    serves it at the same address, at the same pace."""
+    return ((f"--port {port}",) if port != DEFAULT_PORT else ()) + \
+        ((f"--host {shlex.quote(host)}",) if host != DEFAULT_HOST else ()) + \
+        ((f"--bot-delay {bot_delay:g}",) if bot_delay != DEFAULT_BOT_DELAY else ())
+
+
+def _going_on(log_path: str | None, seats: list[int], kept_seats: Any, bots: str, serving: tuple[str, ...] = ()) -> str:
     """The command that goes on with this table's match as it is played now: the log holds the ruleset, the
-    seed and the people's seats it started with, not the bots, nor seats given to people at a resumption."""
+    seed and the people's seats it started with, not the bots, nor seats given to people at a resumption, nor
+    how the table is served (`serving`: its port, address and bots' pace, where not the defaults)."""
     words = ["ruledeck", "serve", "--resume", shlex.quote(str(log_path))]
     if seats != kept_seats:
         words += ["--humans", ",".join(str(seat) for seat in seats)]
     if bots != DEFAULT_BOTS:
         words += ["--bots", shlex.quote(bots)]
-    return " ".join(words)
+    return " ".join([*words, *serving])
 
 
 def _check_port(host: str, port: int) -> int:
@@ -213,7 +227,10 @@ def _serve(table: Any, host: str, port: int, log_path: str | None, going_on: str
     state = table.state
     shown = socket.gethostname() if host in EVERY_ADDRESS else host  # (0.0.0.0 is no address to open)
     where = f"[{shown}]" if ":" in shown else shown
-    click.echo(f"{state.game.name}: {state.player_count} players, a table at http://{where}:{port}/")
+    played = len(state.history)
+    going = (f", resumed at hand {state.values['hand_number']} after {played} action{'s' if played != 1 else ''}"
+             if played else "")
+    click.echo(f"{state.game.name}: {state.player_count} players{going}, a table at http://{where}:{port}/")
     click.echo(cli_logs.on_record(log_path).replace(" (--log-seat SEAT FILE writes what one seat sees)", ""))
     click.echo("Each person opens their own link (it is the key to the seat: give it to no one else):")
     for seat in table.humans:

@@ -98,6 +98,9 @@ class TableView:
     simultaneous: bool = False  # whether a simultaneous round is in progress (its seats choose unseen)
     seating: tuple[int, ...] = ()  # where the seats sit, clockwise from place 0, in a game whose seats move
     hand_face_up: tuple[str, ...] = ()  # the cards of the seat's hand that lie face up: every seat sees them
+    # how the last hand ended, until the seat makes its first move in this one: its lines since the seat's own
+    # last move in it (the last moves, the ruleset's settlement), as `recent` gives them
+    previous_hand: tuple[str, ...] = ()
 
     @property
     def is_your_turn(self) -> bool:
@@ -137,6 +140,7 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS, since_o
         simultaneous="chosen" in observation,
         seating=tuple(observation.get("seating", ())),
         hand_face_up=tuple(_own_hand(observation, show.hand, seat, "face_up") or ()),
+        previous_hand=tuple(_previous_hand(every_event, len(events), seat, recent, since_own)),
     )
 
 
@@ -416,6 +420,17 @@ def _recent(events: list[dict[str, Any]], seat: int, count: int, since_own: int)
     if since_own:
         count = min(since_own, max(count, len(lines) - own - 1 if own >= 0 else len(lines)))
     return lines[-count:] if count else []
+
+
+def _previous_hand(events: list[dict[str, Any]], in_this_hand: int, seat: int, count: int,
+                   since_own: int) -> list[str]:
+    """The last lines of the hand before this one (its last `in_this_hand` events), as `_recent` picks them,
+    while the seat has made no move in this one; none once it has, or in the first hand."""
+    current, before = events[len(events) - in_this_hand:], events[:len(events) - in_this_hand]
+    if not current or current[0]["type"] != "hand" or not any(event["type"] == "hand" for event in before) or any(
+            event["type"] == "action" and event.get("seat") == seat for event in current):
+        return []
+    return _recent(_hand_events(before), seat, count, since_own)
 
 
 def _standings(events: list[dict[str, Any]]) -> tuple[Any, ...] | None:

@@ -182,3 +182,28 @@ def test_a_simultaneous_round_says_who_has_chosen_unseen(browser: Any, tmp_path:
             click(browser, buttons(browser)[0])
         if not table.state.is_terminal:
             assert "everyone chooses" not in browser.find_element(By.ID, "turn").text
+
+
+def test_how_the_last_hand_ended_is_shown_at_the_next_hands_first_turn(browser: Any, tmp_path: Path) -> None:
+    """The hand's last cards and the settlement's lines (BR-32, BR-34) stay on the page until the seat's first
+    move of the next hand: a person saw the next deal at once, the end of the hand in the log alone. The help
+    speaks of tricks in a trick game, of melds in a rummy, and of neither elsewhere."""
+    table = make_table(BOURRE, players=3, seed=12, humans=[0], params={"hands": 2})
+    choose = random.Random(5)
+    with live_server(create_app(table)) as base:
+        browser.get(f"{base}/seat/{table.token_of(0)}")
+        ended = browser.find_element(By.ID, "ended")
+        assert not browser.find_element(By.ID, "help-melds").is_displayed()  # (no melds in Bourré)
+        while wait_for_turn(browser) and table.state.values["hand_number"] == 1:
+            assert not ended.is_displayed()
+            click(browser, choose.choice(buttons(browser)))
+        assert wait_for_turn(browser) and table.state.values["hand_number"] == 2
+        assert ended.is_displayed()
+        assert browser.find_element(By.ID, "ended-title").text.lower() == "how hand 1 ended"
+        lines = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#ended-lines li")]
+        settled = [event["text"] for event in table.state.events if event["type"] == "log"]
+        assert lines and any("wins the trick" in line for line in lines)
+        assert any("pot" in line.lower() for line in lines) and any(line in settled for line in lines)
+        keep_screenshot(browser, tmp_path, "bourre-hand-ended.png")
+        click(browser, buttons(browser)[0])
+        assert not ended.is_displayed()

@@ -180,12 +180,20 @@ def test_other_seats_choices_in_an_open_simultaneous_round_are_drawn_again() -> 
     assert [action.name for _o, action, _b, _d in state.locals[state.open_rounds[-1]]] == ["play", "play"]
 
 
-def test_a_pile_taken_with_two_copies_of_a_card_keeps_both_in_the_takers_hand() -> None:
+@pytest.mark.parametrize("faces", ["kept", "down"])
+def test_a_pile_taken_with_two_copies_of_a_card_keeps_both_in_the_takers_hand(faces: str, tmp_path: Path) -> None:
     """BU-14 (Burraco: the whole discard pile is taken into the hand). With two decks a pile may hold two copies
-    of a card, one of them face up (the first discard, turned up at the deal), which stays face up in the taker's
-    hand: every other seat saw both go there, so a copy dealt again for one of them keeps both in the taker's
-    hand (it kept only the face-up one)."""
-    game = load_ruleset(ROOT / "rulesets" / "burraco.yaml")
+    of a card. Every other seat saw both go into the taker's hand, so a copy dealt again for one of them keeps
+    both there: with the pile's faces kept (the first discard, turned up at the deal, face up in the hand beside
+    a face-down copy: the copy kept only the face-up one), and as the ruleset takes the pile, face down."""
+    text = (ROOT / "rulesets" / "burraco.yaml").read_text(encoding="utf-8")
+    taken_face_down = "                  face: down\n                  legal:\n                    - id: take.BU-12\n"
+    assert taken_face_down in text
+    if faces == "kept":
+        text = text.replace(taken_face_down, taken_face_down.replace("                  face: down\n", "", 1))
+    path = tmp_path / "burraco.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = load_ruleset(path)
     choose = random_choices(0)
     checked = 0
     for seed in range(12):
@@ -197,8 +205,12 @@ def test_a_pile_taken_with_two_copies_of_a_card_keeps_both_in_the_takers_hand() 
             pile = Counter(state.values["discard"])
             action = choose(state)
             state.apply(action)
-            if action.kind != "take" or state.current_player == CHANCE or \
-                    not any(pile[card] > 1 for card in state.face_up.of(("hand", action.seat))):
+            if action.kind != "take" or state.current_player == CHANCE:
+                continue
+            shown = state.face_up.of(("hand", action.seat))
+            if faces == "kept" and not any(pile[card] > 1 for card in shown):
+                continue
+            if faces == "down" and (shown or not any(count > 1 for count in pile.values())):
                 continue
             for draw in range(3):
                 copy = state.resample((action.seat + 1) % 4, random.Random(draw))

@@ -384,3 +384,28 @@ def test_a_trick_gathered_without_face_down_is_warned_of_and_seen_by_every_seat(
         other = (owner + 1) % 3
         assert bool(state.observation(other)["zones"]["won"][owner].get("face_up")) is seen
     assert validate_file(str(ROOT / "tests" / "games" / "tiny.yaml")) == []
+
+
+def test_how_the_last_hand_ended_is_shown_until_the_seat_moves_in_the_next() -> None:
+    # A person at the web table saw the closing discard, then the next hand at once: the last cards played and
+    # the settlement's lines (BR-32: who takes the pot; BR-34: who is bourré and pays) were in the log alone.
+    state = load_ruleset(ROOT / "rulesets" / "bourre.yaml", {"hands": 2}).new_initial_state(seed=3, players=4)
+    choices = random_choices(1)
+    seat = 2
+    while state.values["hand_number"] == 1:
+        assert table_view(state, seat).previous_hand == ()  # (no hand before the first)
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        else:
+            state.apply(choices(state))
+    ended = [event["text"] for event in state.events if event["type"] == "log"][-3:]
+    while state.current_player != seat:
+        view = table_view(state, seat, recent=12, since_own=200)
+        assert view.hand_number == 2 and view.previous_hand[-3:] == tuple(ended)
+        assert any(" wins the trick" in line for line in view.previous_hand)
+        if state.current_player == CHANCE:
+            state.apply_chance()
+        else:
+            state.apply(choices(state))
+    state.apply(choices(state))  # the seat's first move of the hand: the last one is behind it
+    assert table_view(state, seat).previous_hand == ()

@@ -237,6 +237,20 @@ def test_the_command_to_go_on_keeps_the_seats_and_bots_the_log_does_not(tmp_path
     table.close()
 
 
+
+def test_the_command_to_go_on_serves_the_table_at_the_same_port_and_pace(tmp_path: Path) -> None:
+    # `serve --port 8123 --bot-delay 0.3`, stopped: the command printed to go on dropped both, and a page still
+    # open on the old port never found the table again.
+    from interpreter.cli_serve import _serving, _table
+    assert _serving(8000, "127.0.0.1", 0.8) == ()
+    serving = _serving(8123, "127.0.0.1", 0.3)
+    assert serving == ("--port 8123", "--bot-delay 0.3")
+    log = tmp_path / "served.jsonl"
+    table, _, going_on = _table(str(BOURRE), 3, 12, (), "0", "heuristic", str(log), None, 0.3, serving)
+    assert going_on == f"ruledeck serve --resume {log} --port 8123 --bot-delay 0.3"
+    table.close()
+
+
 def test_an_edited_log_is_not_resumed(tmp_path: Path) -> None:
     from interpreter.cli_serve import _table
     log = tmp_path / "served.jsonl"
@@ -523,3 +537,33 @@ def test_a_web_tables_log_resumed_at_the_terminal_keeps_its_persons_seat(tmp_pat
     result = CliRunner().invoke(cli, ["play", "--resume", str(both), "--bots", "random", "--human", "2"],
                                 input="q\n")
     assert result.exit_code == 130 and "You are p2." in result.stdout
+
+
+def test_a_resumed_table_says_where_its_match_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # The table started from a log said nothing of it: the people did not know it went on at hand 3.
+    import uvicorn
+
+    from interpreter.cli_serve import _serve, _table
+
+    class Stopped:  # (a server stopped at once, as by Ctrl-C)
+        should_exit = True
+
+        def __init__(self, config: Any) -> None:
+            pass
+
+        def run(self) -> None:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(uvicorn, "Server", Stopped)
+    log = tmp_path / "m.jsonl"
+    table, _, going_on = _table(str(BOURRE), 3, 12, (), "1", "random", str(log), None, 0.0)
+    with _client(table)[0] as client:
+        _play(client, table, seed=12, moves=3)
+    table.close()
+    resumed, _, going_on = _table(None, None, None, (), None, "random", None, str(log), 0.0)
+    played = len(resumed.state.history)
+    with pytest.raises(SystemExit):
+        _serve(resumed, "127.0.0.1", 8123, str(log), going_on)
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"Bourré: 3 players, resumed at hand 1 after {played} actions, a table at http://127.0.0.1:8123/"

@@ -86,7 +86,7 @@ function zoneBody(zone) {
       const row = el("div", { class: "meld", "data-meld": meld.id }, el("span", { class: "id" }, meld.id));
       for (const part of meld.cards) {
         row.append(card(part.card));
-        if (part.stands_for) row.append(el("span", { class: "kind", title: "a wild card standing for " + part.stands_for },
+        if (part.stands_for) row.append(el("span", { class: "stands", title: "a wild card standing for " + part.stands_for },
                                            "=", cardWord(part.stands_for)));
       }
       if (meld.kind) row.append(el("span", { class: "kind" }, meld.kind));
@@ -110,7 +110,7 @@ function zoneBody(zone) {
   box.append(el("span", { class: "card back", title: "face down" }, "🂠"),
              el("span", { class: "count" }, count + (count === 1 ? " card" : " cards") + " face down"));
   if (zone.face_up && zone.face_up.length) {
-    box.append(el("span", { class: "count" }, "face up:"));
+    box.append(el("span", { class: "count" }, "; face up, seen by all:"));
     for (const text of zone.face_up) box.append(card(text));
   }
   return box;
@@ -121,9 +121,16 @@ function zoneBox(zone, title) {
             el("div", { class: "zone-name" }, title || zone.label), zoneBody(zone));
 }
 
+function partnerOf(view, seat) {
+  // whether `seat` plays on this seat's side (a game of teams: not every seat a side of its own)
+  if (seat === view.seat || !view.teams.length || view.teams.length >= view.players) return false;
+  return view.teams.some((members) => members.includes(seat) && members.includes(view.seat));
+}
+
 function seatTag(view, seat) {
   const kind = view.seats[seat].kind;
-  const tags = [kind === "you" ? "you" : kind === "person" ? "a person" : "bot"];
+  const tags = [kind === "you" ? "you" : kind === "person" ? "a person" : "a bot"];
+  if (partnerOf(view, seat)) tags.unshift("your partner");
   if (view.dealer === seat) tags.push("dealer");
   if (view.simultaneous && view.chosen.includes(seat)) tags.push("has chosen");
   if (view.teams.length && view.teams.length < view.players) {
@@ -155,7 +162,8 @@ function drawHeader(view) {
   } else if (view.current_player === null) {
     turn.textContent = "The cards are being dealt…";
   } else {
-    const who = view.waiting_for === "bot" ? "bot" : "player";
+    const who = (partnerOf(view, view.current_player) ? "your partner, " : "") +
+      (view.waiting_for === "bot" ? "a bot" : "a person");
     turn.textContent = "Waiting for p" + view.current_player + " (" + who + ") to " +
       (view.simultaneous ? "choose" : "play") + "…" + together(view);
   }
@@ -190,7 +198,10 @@ function drawZones(view) {
     const box = el("div", { class: "seat-box" + (view.current_player === seat ? " current" : ""),
                             "data-seat": "p" + seat },
                    el("div", { class: "seat-title" }, "p" + seat, el("span", { class: "tag" }, seatTag(view, seat))));
-    for (const zone of view.zones) if (zone.owner === "p" + seat) box.append(zoneBox(zone));
+    // (the hand zone's label speaks of every seat's, "hands": in a seat's own box it is that seat's hand)
+    for (const zone of view.zones) {
+      if (zone.owner === "p" + seat) box.append(zoneBox(zone, zone.name === view.hand_zone ? "hand" : zone.label));
+    }
     seats.append(box);
   }
   for (const zone of view.zones) {
@@ -216,7 +227,8 @@ function drawHand(view) {
     hand.append(row);
   }
   if (!total) hand.append(el("span", { class: "count" }, "no cards"));
-  if (faceUp.size) hand.append(el("span", { class: "count" }, "face up, seen by all: " + [...faceUp].join(" ")));
+  if (faceUp.size) hand.append(el("span", { class: "count" }, "face up, seen by all: ",
+                                  ...[...faceUp].map((text) => cardWord(text))));
 }
 
 function drawActions(view) {
@@ -254,7 +266,20 @@ function drawRecent(view) {
   const list = document.getElementById("recent");
   list.replaceChildren();
   for (const line of view.recent) list.append(el("li", {}, moveText(line, -1)));
-  if (!view.recent.length) list.append(el("li", { class: "count" }, "none yet this hand"));
+  if (!view.recent.length) list.append(el("li", { class: "count none-yet" }, "none yet this hand"));
+  // How the last hand ended (its last moves and the ruleset's settlement), until this seat moves in the new one
+  const ended = document.getElementById("ended");
+  const lines = document.getElementById("ended-lines");
+  lines.replaceChildren();
+  for (const line of view.previous_hand || []) lines.append(el("li", {}, moveText(line, -1)));
+  ended.hidden = !lines.children.length;
+  document.getElementById("ended-title").textContent = "How hand " + (view.hand_number - 1) + " ended";
+}
+
+function drawHelp(view) {
+  // the help's sentences about tricks and melds, only in a game that has them
+  document.getElementById("help-trick").hidden = !view.zones.some((zone) => zone.is_trick);
+  document.getElementById("help-melds").hidden = !view.zones.some((zone) => zone.melds);
 }
 
 function draw(view) {
@@ -267,13 +292,17 @@ function draw(view) {
   drawActions(view);
   drawValues(view);
   drawRecent(view);
+  drawHelp(view);
   document.body.setAttribute("data-version", view.version);
 }
 
-function showError(text) {
+function showError(text, refused = true) {
+  // a move refused (with why), or another failure (`refused` false); beside the moves, where the click was made,
+  // and scrolled into sight
   const box = document.getElementById("error");
   box.hidden = !text;
-  box.textContent = text ? "Not allowed: " + text : "";
+  box.textContent = text ? (refused ? "Not allowed: " : "") + text : "";
+  if (text && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
 }
 
 function linkGone() {
@@ -298,7 +327,8 @@ async function move(text) {
     if (answer.view) draw(answer.view);
     showError(response.ok ? "" : answer.error);
   } catch (error) {
-    showError("the table cannot be reached (" + error + ")");
+    showError("The table cannot be reached: its server may have stopped. This page follows the table again " +
+              "when it is back; if it was started again, use the new link it printed.", false);
   } finally {
     busy = false;
   }
