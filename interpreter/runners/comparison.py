@@ -97,6 +97,13 @@ def what_changed(rows: list[Compared], bots: Sequence[str] = ()) -> list[str]:
         lines.append(f"- {statistic.label}: {'higher' if difference.value > 0 else 'lower'} with B by {amount} "
                      f"({shown(row.a.value, statistic)} -> {shown(row.b.value, statistic)}; 95% interval of the "
                      f"difference {interval(difference, statistic, signed=True)}).{also}")
+    sides = [row for row in measured if row.statistic.key.startswith(("result.", "wins."))]
+    moved = [row for row in changed if row in sides]
+    if len(set(bots)) == 1 and moved and len(moved) < len(sides):  # (every seat the same bots: alike but for places)
+        lines.append(f"- Every seat plays the same bots, so the sides differ only by where they sit: {len(moved)} "
+                     f"of their {len(sides)} results and wins changing where the others did not is more likely "
+                     "chance than the rule's doing; read them together (all results together), or play more "
+                     "matches.")
     steady = len(measured) - len(changed)
     if all(row.difference.value == row.difference.low == row.difference.high == 0  # type: ignore[union-attr]
            for row in measured):

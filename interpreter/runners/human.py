@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import click
 
@@ -20,17 +22,33 @@ class Quit(Exception):
     """The person asked to stop."""
 
 
-HELP = """  Answer with the number of a move, or its text (`play AH`, `choose pass`; the seat may be left out;
-  several cards as one argument are joined with `+`, in any order: `choose capture taken 3D+4C`). The text
-  may be in any case, its cards in any order (`meld 10s+10h+10d`), and its kind left out when only one move
-  fits (`ah` for `play AH`). Where every move is a value of one choice (`choose bid n 0` to `13`), a
-  number is that value (`1` bids 1); in a list of other moves beside such values, a number that is both a
-  move's number and another move's value is asked about; `#3` is always move 3 of the list.
-  Cards are written rank then suit (`10H`, `AS`; `JK` is a joker). On the table, `p1 AH` is the card p1
-  played; a meld is named by its id (`m2`), as `add 9H to m2` names it, and `2S=9H` is a wild card standing
-  for 9H. `(yours)` marks your own zones; `?` stands for a value you may not see.
-  `?` shows this again, `q` stops the match: it is kept in its log, and `ruledeck play --resume FILE`
-  goes on with it."""
+def help_text(state: State, seat: int, legal: list[Action]) -> str:
+    """What `?` shows: how to answer, with this game's own moves as the examples, and only the parts of the
+    table this game has (tricks, melds, jokers)."""
+    view = table_view(state, seat)
+    texts = [state.action_text(action).split(" ", 1)[1] for action in legal]
+    examples = ", ".join(f"`{text}`" for text in texts[:2])
+    joined = next((text for text in texts if "+" in text), None)
+    has_melds = any(zone.melds is not None for zone in view.zones)
+    lines = [f"Answer with the number of a move, or its text ({examples}; the seat may be left out)."]
+    if joined is not None or has_melds:
+        lines.append("Several cards as one argument are joined with `+`, in any order" +
+                     (f" (`{joined}`)." if joined is not None else "."))
+    lines += ["The text may be in any case, and its kind left out when only one move fits (`ah` for `play AH`).",
+              "Where every move is a value of one choice (`choose bid n 0` to `13`), a number is that value (`1` "
+              "bids 1); a number that is both a move's number and another move's value is asked about; `#3` is "
+              "always move 3 of the list.",
+              "Cards are written rank then suit (`10H`, `AS`" +
+              ("; `JK` is a joker)." if state.game.deck.has_joker else ").")]
+    if any(zone.is_trick for zone in view.zones):
+        lines.append("On the table, `p1 AH` is the card p1 played to the trick.")
+    if has_melds:
+        lines.append("A meld is named by its id (`m2`), as `add 9H to m2` names it, and `2S=9H` is a wild card "
+                     "standing for 9H.")
+    lines += ["`(yours)` marks your own zones; `?` stands for a value you may not see.",
+              "`?` shows this again, `q` stops the match: it is kept in its log, and `ruledeck play --resume "
+              "FILE` goes on with it."]
+    return "\n".join(textwrap.fill(line, width=110, initial_indent="  ", subsequent_indent="  ") for line in lines)
 
 
 _SEAT = re.compile(r"p[0-9]+\s")  # an answer that names its seat (`play AH` does not: it starts with a verb)
@@ -60,10 +78,11 @@ def human_chooser(seat: int, prompt: Callable[[str], str] = click.prompt) -> Cal
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit()
             if answer.lower() in ("?", "h", "help"):
-                click.echo(HELP)
+                click.echo(help_text(state, seat, legal))
                 continue
             if not answer:
-                click.echo(f"  answer with a move's number, 1 to {len(legal)}, or its text (? for help)")
+                click.echo("  answer 1, or the move's text (? for help)" if len(legal) == 1 else
+                           f"  answer with a move's number, 1 to {len(legal)}, or its text (? for help)")
                 continue
             reply = _read(state, seat, legal, answer)
             if isinstance(reply, Action):
@@ -146,8 +165,9 @@ def _read_text(state: State, seat: int, legal: list[Action], answer: str) -> Act
     message = str(reason)
     if isinstance(reason, ActionSyntaxError) and "is not an action: expected e.g." in message:
         example = state.action_text(legal[0]).split(" ", 1)[1]
-        message = f"{shorten(answer, 40)!r} is not a move: answer with a move's number, 1 to {len(legal)}, or " \
-                  f"its text, e.g. `{example}`"
+        message = f"{shorten(answer, 40)!r} is not a move: answer " + (
+            f"1, or the move's text, `{example}`" if len(legal) == 1 else
+            f"with a move's number, 1 to {len(legal)}, or its text, e.g. `{example}`")
     lines = [shorten(message, MAX_MESSAGE)]
     meant = _meant(state, legal, seat, answer)
     if meant:
@@ -170,6 +190,18 @@ def _not_offered(refused: IllegalActionError, seat: int) -> bool:
     return str(refused).startswith(f"p{seat} cannot choose ")
 
 
+def _card_named(deck: Any, word: str) -> str | None:
+    """The card a word names in any case (`kc`), a ten also as `T` where the deck writes it `10` (`ts` for
+    `10S`, as many players write it); None for a word that names no card."""
+    upper = word.upper()
+    if upper in deck.card_ids:
+        return upper
+    ten = "10" + upper[1:]
+    if upper.startswith("T") and ten in deck.card_ids and "T" not in deck.rank_names:
+        return ten
+    return None
+
+
 def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = ()) -> list[str]:
     """The texts an answer may stand for as the engine writes moves: its seat first (`p0`), a card alone played
     or discarded as the moves offered are (`kc` for `play KC`), its kind in lower case (`Play 2C`), its cards in
@@ -186,18 +218,18 @@ def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = 
         return []
     deck = state.game.deck
     found: list[str] = []
-    if len(words) == 1 and words[0].upper() in deck.card_ids:  # (a card alone, `kc`: played or discarded)
-        found += [f"p{seat} {kind} {words[0].upper()}" for kind in CARD_KINDS
-                  if any(action.kind == kind for action in legal)]
+    alone = _card_named(deck, words[0])
+    if len(words) == 1 and alone is not None:  # (a card alone, `kc`: played or discarded)
+        found += [f"p{seat} {kind} {alone}" for kind in CARD_KINDS if any(action.kind == kind for action in legal)]
     # The other words as typed; then a rank or suit in upper case (`of a` for `of A`); then in lower case (names
-    # are, values may not be). Cards are in upper case in all three.
+    # are, values may not be). Cards are in upper case in all three (a ten also as `T`, `ts` for `10S`).
     cased = {*deck.card_ids, *deck.rank_names, *deck.suits}
     for upper, lower in ((deck.card_ids, False), (cased, False), (deck.card_ids, True)):
         written = [words[0].lower()]
         for word in words[1:]:
             parts = re.split(r"([+=])", word)
-            written.append("".join(part.upper() if part.upper() in upper else part.lower() if lower else part
-                                   for part in parts))
+            written.append("".join(part.upper() if part.upper() in upper else _card_named(deck, part) or (
+                part.lower() if lower else part) for part in parts))
         found.append(f"p{seat} {' '.join(written)}")
         chosen = written if written[0] == "choose" else ["choose", *written]
         if written[0] != "choose":

@@ -171,6 +171,7 @@ def new_summary(job: Job, games: int) -> Summary:
     """An empty summary of a run of `games` matches of a job."""
     game = _game(job.ruleset, job.params)
     return Summary(games, job.players, teams=game.teams(job.players),
+                   bots=tuple(job.bots) * job.players if len(job.bots) == 1 else tuple(job.bots),
                    metrics=tuple((metric.name, metric.label, metric.at_match_end, metric.truth)
                                  for metric in declared_metrics(game)))
 

@@ -56,6 +56,7 @@ class Summary:
     metrics: tuple[tuple[str, str, bool, bool], ...] = ()  # each metric's name, label, whether to show its end,
     # and whether it is a truth value (its values are shares of hands, its interval kept within 0 and 1)
     records: list[MatchRecord] = field(default_factory=list)
+    bots: tuple[str, ...] = ()  # the kind of bot at each seat (one for every seat: the same kind everywhere)
 
     def add(self, record: MatchRecord) -> None:
         self.records.append(record)
@@ -98,6 +99,7 @@ class Summary:
             key = name.split(" (")[0].replace(" ", "")
             found.append(Statistic(f"wins.{key}", f"{name} wins", tuple(_share_of_best(r, index)
                                                                          for r in side_results), share=True))
+        found.extend(self._by_kind(sides, side_results))
         found.append(Statistic("total", "all results together (" + " + ".join(name.split(" (")[0] for name, _ in sides)
                                + ")", tuple(sum(r) for r in side_results)))
         found.append(Statistic("first_dealer", "first dealer's edge",
@@ -113,6 +115,30 @@ class Summary:
             if at_end:
                 found.append(Statistic(f"metric.{name}.end", _with(label, "(at the match's end)"),
                                        tuple(r.metric_last[index] for r in self.records), bounded=truth))
+        return found
+
+    def _by_kind(self, sides: list[tuple[str, tuple[int, ...]]],
+                 side_results: list[list[float]]) -> list[Statistic]:
+        """Where the seats play different kinds of bots (`search:100` among heuristic ones): the sides of each
+        kind together, their mean result and their share of wins, so that "does the rule change who wins"
+        reads as how the better players fare; none where every side plays one kind (or a team mixes kinds)."""
+        if len(self.bots) != self.players:
+            return []
+        kinds = [{self.bots[seat] for seat in side} for _, side in sides]
+        if any(len(kind) != 1 for kind in kinds):
+            return []
+        of_side = [next(iter(kind)) for kind in kinds]
+        if len(set(of_side)) < 2:
+            return []
+        found = []
+        for kind in dict.fromkeys(of_side):
+            members = [index for index, side_kind in enumerate(of_side) if side_kind == kind]
+            who = ("sides" if any(len(side) > 1 for _, side in sides) else "seats") + f" playing {kind}"
+            found.append(Statistic(f"kind.result.{kind}", f"{who}: mean result",
+                                   tuple(statistics.fmean(r[index] for index in members) for r in side_results)))
+            found.append(Statistic(f"kind.wins.{kind}", f"{who}: wins",
+                                   tuple(sum(_share_of_best(r, index) for index in members) for r in side_results),
+                                   share=True))
         return found
 
     @staticmethod

@@ -281,10 +281,10 @@ def test_ctrl_c_stops_a_comparison_and_compares_the_pairs_that_finished(workers:
 
 
 def test_a_comparison_of_slow_matches_stopped_early_still_compares_pairs() -> None:
-    """Matches of a bot that searches take about a second each here: the first blocks are of one match a side,
-    so a Ctrl-C after a few seconds leaves pairs to compare (blocks of ten matches a side left none)."""
-    done = _interrupted(["compare", BOURRE, "-n", "1000", "--players", "3", "--set", "hands=2", "--bots",
-                         "search:150,random,random", "--b-set", "ante=2", "--json", "--workers", "1"], delay=8.0)
+    """Matches of a bot that searches take a second or more each: the first blocks are of one match a side, so
+    a Ctrl-C after a few seconds leaves pairs to compare (blocks of ten matches a side left none)."""
+    done = _interrupted(["compare", BOURRE, "-n", "1000", "--players", "3", "--set", "hands=4", "--bots",
+                         "search:300,random,random", "--b-set", "ante=2", "--json", "--workers", "1"], delay=8.0)
     assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
     data = json.loads(done.stdout)
     assert data["interrupted"] is True and 0 < data["matches"] < 10, done.stderr
@@ -357,6 +357,29 @@ def test_the_other_side_of_two_teams_wins_is_said_with_the_first() -> None:
     assert len([line for line in what_changed(three) if line.startswith("- team")]) == 2
 
 
+def test_a_change_at_some_seats_alone_of_seats_playing_alike_is_said_to_be_likely_chance() -> None:
+    # The same bots at every seat: the seats differ only by where they sit, and a house rule treats them alike.
+    # Two of five seats' results "higher with B" read as the rule's doing to a house-rule player.
+    from interpreter.runners.comparison import Compared, what_changed
+    from interpreter.runners.summary import Statistic
+    from interpreter.stats import paired_difference
+
+    def row(seat: int, a: list[float], b: list[float]) -> Compared:
+        first = Statistic(f"result.p{seat}", f"p{seat} result", tuple(a))
+        second = Statistic(f"result.p{seat}", f"p{seat} result", tuple(b))
+        return Compared(first, first.estimate(), second.estimate(), paired_difference(b, a))
+
+    steady = [float(x % 7 - 3) for x in range(40)]
+    rows = [row(0, steady, [x + 5 for x in steady]), *(row(seat, steady, list(reversed(steady)))
+                                                        for seat in (1, 2))]
+    assert [r.significant for r in rows] == [True, False, False]
+    alike = what_changed(rows, ("heuristic",))
+    assert any(line.startswith("- Every seat plays the same bots") and "1 of their 3 results" in line
+               for line in alike)
+    mixed = what_changed(rows, ("heuristic", "random", "heuristic"))
+    assert not any("same bots" in line for line in mixed)
+
+
 def test_the_progress_bar_of_a_comparison_names_its_sides_apart() -> None:
     # (a ruleset's name may hold a comma: the sides are parted by semicolons)
     from interpreter.cli_stats import _bar_label
@@ -364,3 +387,20 @@ def test_the_progress_bar_of_a_comparison_names_its_sides_apart() -> None:
     assert _bar_label("Burraco", "Burraco, two burracos to close", 4) == \
         "A: Burraco; B: Burraco, two burracos to close; 4 players"
     assert _bar_label("Burraco", "Burraco", 4) == "Burraco, A and B; 4 players"
+
+
+def test_seats_playing_different_bots_are_also_measured_by_kind() -> None:
+    # "Does the rule change who wins?" with one search bot among heuristic ones is a question of kinds: the
+    # heuristic seats' mean result and their share of wins, beside each seat's.
+    from interpreter.runners.summary import MatchRecord, Summary
+
+    summary = Summary(3, 3, bots=("search:100", "heuristic", "heuristic"))
+    for returns in ([4, -1, -3], [-2, 3, -1], [1, 1, -2]):
+        summary.add(MatchRecord(returns, hands=2, actions=20, capped=False, first_dealer=0))
+    found = {s.key: s for s in summary.statistics()}
+    assert found["kind.result.heuristic"].label == "seats playing heuristic: mean result"
+    assert found["kind.result.heuristic"].values == (-2.0, 1.0, -0.5)
+    assert found["kind.wins.heuristic"].values == (0.0, 1.0, 0.5)  # (a tie for best: half a win each)
+    assert found["kind.wins.search:100"].values == (1.0, 0.0, 0.5) and found["kind.wins.heuristic"].share
+    alike = Summary(3, 3, bots=("heuristic",) * 3, records=summary.records)
+    assert not [s for s in alike.statistics() if s.key.startswith("kind.")]

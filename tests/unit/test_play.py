@@ -296,7 +296,7 @@ def _edited(header_line: str, **fields: Any) -> str:
     (lambda lines: [lines[0].replace('"players": 3', '"players": 9'), *lines[1:]], "line 1, the header, was edited"),
     (lambda lines: rechained([line.replace('"action": "p', '"action": "q') for line in lines]),
      ": the logged action `q"),
-    (lambda lines: [line.replace('"action": "p', '"action": "q') for line in lines], "line 5 was edited"),
+    (lambda lines: [line.replace('"action": "p', '"action": "q') for line in lines], "line 6 was edited"),
 ])
 def test_a_damaged_log_is_refused_saying_which_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                     damage: Any, message: str) -> None:
@@ -394,3 +394,24 @@ def test_a_number_no_move_has_picks_the_choice_of_that_value() -> None:
     answers = iter([value])
     chosen = human_chooser(state.current_player, lambda _text: next(answers))(state)
     assert state.action_text(chosen) == raised
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_the_transcript_tells_the_antes_and_who_is_excused(seed: int) -> None:
+    # A player saw "The pot is now 10", then the next hand's table with 13 in the pot, and no word of the antes.
+    # BR-04/BR-05: every player antes 1 but the previous deal's bourré players and those who tied in a split pot.
+    code, out, _ = _run("play", BOURRE, "--players", "4", "--seed", str(seed), "--set", "hands=6", "--bots",
+                        "random")
+    assert code == 0
+    hands = out.split("-- Hand ")[1:]
+    pot = 0
+    excused_somewhere = False
+    for hand in hands:
+        lines = [line.strip() for line in hand.splitlines()]
+        excused = [line for line in lines if line.endswith("is excused from the ante (BR-05)")]
+        excused_somewhere = excused_somewhere or bool(excused)
+        (antes,) = [line for line in lines if line.startswith("The antes are in: the pot is ")]
+        assert int(antes.rsplit(" ", 1)[1]) == pot + 4 - len(excused), hand
+        after = [line for line in lines if line.startswith("The pot is now ")]
+        pot = int(after[-1].rsplit(" ", 1)[1]) if after else 0
+    assert len(hands) == 6 and excused_somewhere

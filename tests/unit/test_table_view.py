@@ -398,7 +398,9 @@ def test_how_the_last_hand_ended_is_shown_until_the_seat_moves_in_the_next() -> 
             state.apply_chance()
         else:
             state.apply(choices(state))
-    ended = [event["text"] for event in state.events if event["type"] == "log"][-3:]
+    events = state.events
+    started = max(index for index, event in enumerate(events) if event["type"] == "hand")  # (hand 2's start)
+    ended = [event["text"] for event in events[:started] if event["type"] == "log"][-3:]
     while state.current_player != seat:
         view = table_view(state, seat, recent=12, since_own=200)
         assert view.hand_number == 2 and view.previous_hand[-3:] == tuple(ended)

@@ -264,3 +264,47 @@ match:
     seat = state.current_player
     assert _answer(state, "call h") == f"p{seat} choose call which h"
     assert _answer(state, "call l") == f"p{seat} choose call which l"
+
+
+def test_the_help_speaks_of_this_games_moves_and_table(capsys: pytest.CaptureFixture[str]) -> None:
+    # `?` showed the same text in every game: melds, jokers and `choose capture taken 3D+4C` in Bourré, whose
+    # moves it never named.
+    bourre = _to_decision(load_ruleset(ROOT / "rulesets" / "bourre.yaml").new_initial_state(seed=0, players=3),
+                          lambda _state, texts: any(" choose play discard " in text for text in texts))
+    assert _answer(bourre, "?", "q") is None
+    shown = capsys.readouterr().out
+    texts = [bourre.action_text(action).split(" ", 1)[1] for action in bourre.legal_actions()]
+    assert f"`{texts[0]}`" in shown or any(f"`{text}`" in shown for text in texts)
+    assert "meld" not in shown and "joker" not in shown and "capture" not in shown
+    assert "to the trick" in shown
+    burraco = _to_decision(load_ruleset(ROOT / "rulesets" / "burraco.yaml").new_initial_state(seed=1),
+                           lambda _state, texts: any(" meld " in text for text in texts))
+    assert _answer(burraco, "?", "q") is None
+    shown = capsys.readouterr().out
+    assert "A meld is named by its id" in shown and "`JK` is a joker" in shown and "to the trick" not in shown
+
+
+def test_a_word_that_is_no_move_with_one_move_left_is_answered_with_that_move(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # "answer with a move's number, 1 to 1": with one move, the answer is 1, or that move.
+    state = play_until(load_ruleset(ROOT / "rulesets" / "bourre.yaml").new_initial_state(seed=0, players=3),
+                       lambda s: s.current_player != CHANCE and len(s.legal_actions()) == 1, random_choices(1))
+    assert state is not None
+    only = state.action_text(state.legal_actions()[0]).split(" ", 1)[1]
+    assert _answer(state, "zz", "", "q") is None
+    shown = capsys.readouterr().out
+    assert f"'zz' is not a move: answer 1, or the move's text, `{only}`" in shown
+    assert "answer 1, or the move's text (? for help)" in shown and "1 to 1" not in shown
+
+
+def test_a_ten_written_t_is_read_as_the_deck_writes_it() -> None:
+    # `ts` for 10S, as many players write a ten; in a deck whose tens are `10`.
+    state = play_until(load_ruleset(ROOT / "rulesets" / "bourre.yaml").new_initial_state(seed=4, players=3),
+                       lambda s: s.current_player != CHANCE and any(
+                           " play 10" in s.action_text(action) for action in s.legal_actions()), random_choices(2))
+    assert state is not None
+    ten = next(state.action_text(action) for action in state.legal_actions()
+               if state.action_text(action).split()[-1].startswith("10"))
+    written = "t" + ten.split()[-1][2:].lower()
+    assert _answer(state, written) == ten
+    assert _answer(state, f"play {written.upper()}") == ten
