@@ -426,8 +426,10 @@ def _meld_refusal(state: State, pending: Pending, action: Action) -> IllegalActi
         if target is None:
             return IllegalActionError(f"{text}: your side has no meld m{action.target}")
         grown = rules.add(target, action.card)
-        if grown is None:
-            return IllegalActionError(f"{text}: {state.card_text(action.card)} does not fit m{action.target}")
+        if grown is None:  # (why, in the words of the rules: the meld and the card as one meld)
+            why = rules.explain([*target.cards, action.card], [meld for meld in melds if meld is not target])
+            return IllegalActionError(f"{text}: {state.card_text(action.card)} does not fit m{action.target}: "
+                                      f"{why}")
         failure = _first_failure(state, option.clauses, {**pending.bindings, "cards": [action.card],
                                                           "meld": target, "after": grown})
     if failure is None and action.kind == "meld":  # (the cards make more than one meld: which is not said)
