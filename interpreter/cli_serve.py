@@ -70,8 +70,8 @@ def serve_command(ruleset: str | None, players: int | None, seed: int | None, as
         sys.exit(2)
     if math.isnan(bot_delay):
         raise click.BadParameter("give a number of seconds, 0 to 60", param_hint="'--bot-delay'")
-    serving = _serving(port, host, bot_delay)
     port = _check_port(host, port)  # (before the log is made and the links are printed)
+    serving = _serving(port, host, bot_delay)  # (the port served: for 0, the one the system gave)
     table, log_path, going_on = _table(ruleset, players, seed, assignments, humans, bots, log_path, resume_path,
                                        bot_delay, serving)
     if host not in LOCAL_HOSTS:

@@ -340,12 +340,13 @@ def _report_comparison(a: Summary, b: Summary, *, header: list[str], facts: dict
     if as_json:
         stopped = {"stopped_by_error": str(failure)} if failure is not None else {}
         echo_json({**facts, "matches": pairs, "planned": games, "interrupted": interrupted,
-                   "statistics": comparison_json(rows), "summary": what_changed(rows, facts["bots"]), **stopped})
+                   "statistics": comparison_json(rows),
+                   "summary": what_changed(rows, facts["bots"], facts["players"]), **stopped})
     elif pairs:
         played = (f"{pairs} matches each on the same seeds, {facts['players']} players, seed {facts['seed']}; "
                   f"bots: {bots}")
         for line in [*header, played, "", *comparison_lines(rows), "", "What changed from A to B:",
-                     *what_changed(rows, facts["bots"])]:
+                     *what_changed(rows, facts["bots"], facts["players"])]:
             click.echo(line)
     if plot_path is not None and pairs:
         from interpreter.runners.plot import plot_comparison

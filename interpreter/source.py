@@ -310,14 +310,13 @@ def _yaml_syntax(error: yaml.MarkedYAMLError, source: SourceText) -> Diagnostic:
         hint = "indent with spaces, not tabs"
     elif "mapping values are not allowed" in problem:
         hint = "quote a value that contains ': ' or start an expression with `|`"
-    elif problem.startswith("expected <block end>") and error.context_mark is not None and mark is not None:
-        # (a line indented to fit none of the blocks around it)
-        block = f"the block begun at line {error.context_mark.line + 1}, its entries at column " \
-            f"{error.context_mark.column + 1}"
+    elif problem.startswith("expected <block end>") and mark is not None:
+        # (a line indented to fit none of the blocks above it: which block it meant is the writer's to say)
         item = source.line(mark.line + 1)[mark.column:mark.column + 1] == "-"
-        hint = (f"this `-` item does not fit {block}: line it up with the other items of its list" if item else
-                f"line {mark.line + 1} does not fit {block}: line it up with the entries of the block it belongs "
-                "to")
+        hint = ("this `-` item is indented to fit none of the lists above it: line it up with the `-` of the "
+                "other items of its list" if item else
+                f"line {mark.line + 1} is indented to fit none of the blocks above it: line it up with the other "
+                "entries of the block it belongs to")
     location = mark_location(source, mark) if mark is not None else None
     return Diagnostic("yaml-syntax", message, location, hint=hint, path=source.path)
 

@@ -133,6 +133,9 @@ def test_a_turn_of_burraco_is_played_by_clicking(browser: Any, tmp_path: Path) -
         browser.get(f"{base}/seat/{table.token_of(0)}")
         assert wait_for_turn(browser)
         hand = len(browser.find_elements(By.CSS_SELECTOR, "#hand .card"))
+        # (the help speaks of melds in a rummy, and not of tricks)
+        assert browser.find_element(By.ID, "help-melds").get_attribute("hidden") is None
+        assert browser.find_element(By.ID, "help-trick").get_attribute("hidden") is not None
         draw = [button for button in buttons(browser) if " draw " in button.get_attribute("data-action")]
         assert draw, "no draw among the first moves"
         click(browser, draw[0])
@@ -193,7 +196,9 @@ def test_how_the_last_hand_ended_is_shown_at_the_next_hands_first_turn(browser: 
     with live_server(create_app(table)) as base:
         browser.get(f"{base}/seat/{table.token_of(0)}")
         ended = browser.find_element(By.ID, "ended")
-        assert not browser.find_element(By.ID, "help-melds").is_displayed()  # (no melds in Bourré)
+        assert wait_for_turn(browser)  # (the help is set as the page draws the table)
+        assert browser.find_element(By.ID, "help-melds").get_attribute("hidden") is not None  # (no melds here)
+        assert browser.find_element(By.ID, "help-trick").get_attribute("hidden") is None
         while wait_for_turn(browser) and table.state.values["hand_number"] == 1:
             assert not ended.is_displayed()
             click(browser, choose.choice(buttons(browser)))

@@ -73,9 +73,9 @@ def comparison_lines(rows: list[Compared]) -> list[str]:
     return lines + few_matches_note(pairs)
 
 
-def what_changed(rows: list[Compared], bots: Sequence[str] = ()) -> list[str]:
+def what_changed(rows: list[Compared], bots: Sequence[str] = (), players: int = 0) -> list[str]:
     """The plain words: each statistic whose difference's interval leaves out 0, and how many did not move.
-    `bots`: the kinds that played (what else to try is said from them)."""
+    `bots`: the kinds that played (what else to try is said from them); `players`: the table's seats."""
     changed = [row for row in rows if row.significant]
     measured = [row for row in rows if row.difference is not None and row.difference.count > 1]
     if not measured:
@@ -99,11 +99,10 @@ def what_changed(rows: list[Compared], bots: Sequence[str] = ()) -> list[str]:
                      f"difference {interval(difference, statistic, signed=True)}).{also}")
     sides = [row for row in measured if row.statistic.key.startswith(("result.", "wins."))]
     moved = [row for row in changed if row in sides]
-    if len(set(bots)) == 1 and moved and len(moved) < len(sides):  # (every seat the same bots: alike but for places)
-        lines.append(f"- Every seat plays the same bots, so the sides differ only by where they sit: {len(moved)} "
-                     f"of their {len(sides)} results and wins changing where the others did not is more likely "
-                     "chance than the rule's doing; read them together (all results together), or play more "
-                     "matches.")
+    if len(set(bots)) == 1 and moved and len(moved) < len(sides) and _seats_alike(rows, players):
+        lines.append(f"- Every seat plays the same bots and deals as often: {len(moved)} of the sides' "
+                     f"{len(sides)} results and wins changing where the others did not may well be chance rather "
+                     "than the rule's doing; read them together (all results together), or play more matches.")
     steady = len(measured) - len(changed)
     if all(row.difference.value == row.difference.low == row.difference.high == 0  # type: ignore[union-attr]
            for row in measured):
@@ -119,6 +118,18 @@ def what_changed(rows: list[Compared], bots: Sequence[str] = ()) -> list[str]:
     lines.append(f"  (At 95%, about 1 in 20 of the {len(measured)} statistics compared may seem to change by chance "
                  "alone; more matches narrow the intervals.)")
     return lines
+
+
+def _seats_alike(rows: list[Compared], players: int) -> bool:
+    """Whether the seats take the same places in every match of both runs: each deals as often (every match as
+    many hands, a multiple of the seats), and the first dealer's edge did not change (a rule about the dealer,
+    or any seat's place, moves one seat and not the others by its own doing)."""
+    found = {row.statistic.key: row for row in rows}
+    hands, dealer = found.get("hands"), found.get("first_dealer")
+    if players < 2 or hands is None or dealer is None or dealer.significant:
+        return False
+    return all(estimate is not None and estimate.low == estimate.high == estimate.value and
+               estimate.value % players == 0 for estimate in (hands.a, hands.b))
 
 
 def _mirrored(row: Compared, other: Compared) -> bool:

@@ -224,12 +224,15 @@ def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = 
     # The other words as typed; then a rank or suit in upper case (`of a` for `of A`); then in lower case (names
     # are, values may not be). Cards are in upper case in all three (a ten also as `T`, `ts` for `10S`).
     cased = {*deck.card_ids, *deck.rank_names, *deck.suits}
+    said = {word.lower() for action in legal for word in state.action_text(action).split()}  # (`to`, `of`: words
+    # of the moves offered, never read as cards written another way)
     for upper, lower in ((deck.card_ids, False), (cased, False), (deck.card_ids, True)):
         written = [words[0].lower()]
         for word in words[1:]:
             parts = re.split(r"([+=])", word)
-            written.append("".join(part.upper() if part.upper() in upper else _card_named(deck, part) or (
-                part.lower() if lower else part) for part in parts))
+            written.append("".join(part.upper() if part.upper() in upper else (
+                None if part.lower() in said else _card_named(deck, part)) or (part.lower() if lower else part)
+                for part in parts))
         found.append(f"p{seat} {' '.join(written)}")
         chosen = written if written[0] == "choose" else ["choose", *written]
         if written[0] != "choose":

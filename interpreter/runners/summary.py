@@ -120,8 +120,9 @@ class Summary:
     def _by_kind(self, sides: list[tuple[str, tuple[int, ...]]],
                  side_results: list[list[float]]) -> list[Statistic]:
         """Where the seats play different kinds of bots (`search:100` among heuristic ones): the sides of each
-        kind together, their mean result and their share of wins, so that "does the rule change who wins"
-        reads as how the better players fare; none where every side plays one kind (or a team mixes kinds)."""
+        kind played by two sides or more, together, their mean result and their share of wins, so that "does the
+        rule change who wins" reads as how the players of a kind fare (a kind played by one side alone is that
+        side's rows); none where every side plays one kind (or a team mixes kinds)."""
         if len(self.bots) != self.players:
             return []
         kinds = [{self.bots[seat] for seat in side} for _, side in sides]
@@ -133,6 +134,8 @@ class Summary:
         found = []
         for kind in dict.fromkeys(of_side):
             members = [index for index, side_kind in enumerate(of_side) if side_kind == kind]
+            if len(members) < 2:
+                continue
             who = ("sides" if any(len(side) > 1 for _, side in sides) else "seats") + f" playing {kind}"
             found.append(Statistic(f"kind.result.{kind}", f"{who}: mean result",
                                    tuple(statistics.fmean(r[index] for index in members) for r in side_results)))

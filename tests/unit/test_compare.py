@@ -281,13 +281,14 @@ def test_ctrl_c_stops_a_comparison_and_compares_the_pairs_that_finished(workers:
 
 
 def test_a_comparison_of_slow_matches_stopped_early_still_compares_pairs() -> None:
-    """Matches of a bot that searches take a second or more each: the first blocks are of one match a side, so
-    a Ctrl-C after a few seconds leaves pairs to compare (blocks of ten matches a side left none)."""
-    done = _interrupted(["compare", BOURRE, "-n", "1000", "--players", "3", "--set", "hands=4", "--bots",
-                         "search:300,random,random", "--b-set", "ante=2", "--json", "--workers", "1"], delay=8.0)
+    """Matches of a bot that searches take about a second each on a slow machine: the first blocks are of one
+    match a side, so a Ctrl-C after a few seconds leaves pairs to compare (blocks of ten matches a side left
+    none). (How many depends on the machine: a fast one plays more, in blocks that grow.)"""
+    done = _interrupted(["compare", BOURRE, "-n", "1000", "--players", "3", "--set", "hands=2", "--bots",
+                         "search:150,random,random", "--b-set", "ante=2", "--json", "--workers", "1"], delay=8.0)
     assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
     data = json.loads(done.stdout)
-    assert data["interrupted"] is True and 0 < data["matches"] < 10, done.stderr
+    assert data["interrupted"] is True and 0 < data["matches"] < 1000, done.stderr
 
 
 def test_compare_says_when_the_difference_never_came_into_play() -> None:
@@ -373,11 +374,19 @@ def test_a_change_at_some_seats_alone_of_seats_playing_alike_is_said_to_be_likel
     rows = [row(0, steady, [x + 5 for x in steady]), *(row(seat, steady, list(reversed(steady)))
                                                         for seat in (1, 2))]
     assert [r.significant for r in rows] == [True, False, False]
-    alike = what_changed(rows, ("heuristic",))
-    assert any(line.startswith("- Every seat plays the same bots") and "1 of their 3 results" in line
-               for line in alike)
-    mixed = what_changed(rows, ("heuristic", "random", "heuristic"))
+    def constant(key: str, value: float) -> Compared:
+        a = Statistic(key, key, (value,) * 40)
+        return Compared(a, a.estimate(), a.estimate(), paired_difference(list(a.values), list(a.values)))
+
+    rows += [constant("hands", 6.0), constant("first_dealer", 0.0)]  # (6 hands: each of 3 seats deals twice)
+    alike = what_changed(rows, ("heuristic",), 3)
+    assert any(line.startswith("- Every seat plays the same bots and deals as often") and
+               "1 of the sides' 2 results" not in line and "1 of the sides' 3 results" in line for line in alike)
+    mixed = what_changed(rows, ("heuristic", "random", "heuristic"), 3)
     assert not any("same bots" in line for line in mixed)
+    # (5 hands at 3 seats: p0 and p1 deal once more than p2, and a rule about the dealer moves them alone)
+    unequal = what_changed([*rows[:3], constant("hands", 5.0), constant("first_dealer", 0.0)], ("heuristic",), 3)
+    assert not any("same bots" in line for line in unequal)
 
 
 def test_the_progress_bar_of_a_comparison_names_its_sides_apart() -> None:
@@ -401,6 +410,7 @@ def test_seats_playing_different_bots_are_also_measured_by_kind() -> None:
     assert found["kind.result.heuristic"].label == "seats playing heuristic: mean result"
     assert found["kind.result.heuristic"].values == (-2.0, 1.0, -0.5)
     assert found["kind.wins.heuristic"].values == (0.0, 1.0, 0.5)  # (a tie for best: half a win each)
-    assert found["kind.wins.search:100"].values == (1.0, 0.0, 0.5) and found["kind.wins.heuristic"].share
+    assert found["kind.wins.heuristic"].share
+    assert "kind.wins.search:100" not in found  # (a kind one seat plays: that seat's own rows say it)
     alike = Summary(3, 3, bots=("heuristic",) * 3, records=summary.records)
     assert not [s for s in alike.statistics() if s.key.startswith("kind.")]

@@ -44,15 +44,13 @@ def test_an_answer_that_picks_no_move_is_answered_and_asked_again(
 
 @pytest.mark.parametrize(("answer", "refusal"), [
     ("-1", "there is no move -1: answer 1, or a move's text"),  # (one move: no range)
-    ("frobnicate", "'frobnicate' is not a move: answer with a move's number, 1 to"),
+    ("frobnicate", "'frobnicate' is not a move: answer 1, or the move's text, `play "),  # (one move: that one)
 ])
 def test_a_refusal_says_what_to_answer_with_this_games_moves(answer: str, refusal: str, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     code, output = _play_as_seat_0(answer + "\nq\n")
     assert code == 130 and refusal in output and "p2 play AH" not in output
-    if answer == "frobnicate":
-        assert ", or its text, e.g. `play " in output  # (a move of this game, as the seat types it)
 
 
 def test_the_end_of_input_at_the_prompt_ends_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -239,8 +239,8 @@ def test_the_command_to_go_on_keeps_the_seats_and_bots_the_log_does_not(tmp_path
 
 
 def test_the_command_to_go_on_serves_the_table_at_the_same_port_and_pace(tmp_path: Path) -> None:
-    # `serve --port 8123 --bot-delay 0.3`, stopped: the command printed to go on dropped both, and a page still
-    # open on the old port never found the table again.
+    # `serve --port 8123 --bot-delay 0.3`, stopped: the command printed to go on dropped both, and the table
+    # came back at another address, with bots at another pace.
     from interpreter.cli_serve import _serving, _table
     assert _serving(8000, "127.0.0.1", 0.8) == ()
     serving = _serving(8123, "127.0.0.1", 0.3)

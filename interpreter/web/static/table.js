@@ -316,19 +316,27 @@ async function move(text) {
   if (busy || gone) return;
   busy = true;
   try {
-    // (with the count of this seat's moves the page showed: a click sent twice, or from a page left behind,
-    // is refused rather than made at the next turn)
-    const response = await fetch(base + "/move", {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ action: text, moves_made: current ? current.moves_made : null }),
-    });
+    let response;
+    try {
+      // (with the count of this seat's moves the page showed: a click sent twice, or from a page left behind,
+      // is refused rather than made at the next turn)
+      response = await fetch(base + "/move", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ action: text, moves_made: current ? current.moves_made : null }),
+      });
+    } catch (error) {  // (the server cannot be reached: fetch itself fails)
+      showError("The table cannot be reached: its server may have stopped. This page follows the table again " +
+                "if it comes back; a table started again prints new links.", false);
+      return;
+    }
     if (response.status === 404) { linkGone(); return; }
-    const answer = await response.json();
-    if (answer.view) draw(answer.view);
-    showError(response.ok ? "" : answer.error);
-  } catch (error) {
-    showError("The table cannot be reached: its server may have stopped. This page follows the table again " +
-              "when it is back; if it was started again, use the new link it printed.", false);
+    try {
+      const answer = await response.json();
+      if (answer.view) draw(answer.view);
+      showError(response.ok ? "" : answer.error);
+    } catch (error) {
+      showError("This page failed to show the answer (" + error + "): reload it.", false);
+    }
   } finally {
     busy = false;
   }
