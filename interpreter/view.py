@@ -101,6 +101,7 @@ class TableView:
     # how the last hand ended, until the seat makes its first move in this one: its lines since the seat's own
     # last move in it (the last moves, the ruleset's settlement), as `recent` gives them
     previous_hand: tuple[str, ...] = ()
+    deck_zone: str = ""  # the zone the deck is gathered in at each hand (the stock): shown even when empty
 
     @property
     def is_your_turn(self) -> bool:
@@ -141,6 +142,7 @@ def table_view(state: State, seat: int, *, recent: int = RECENT_ACTIONS, since_o
         seating=tuple(observation.get("seating", ())),
         hand_face_up=tuple(_own_hand(observation, show.hand, seat, "face_up") or ()),
         previous_hand=tuple(_previous_hand(every_event, len(events), seat, recent, since_own)),
+        deck_zone=ruleset.deck_zone,
     )
 
 

@@ -449,6 +449,9 @@ class _Checker(OperatorChecks):
         form = QUANTIFIERS.get(function)
         if form is None:
             hint = did_you_mean(function, list(QUANTIFIERS)) or "quantifiers: " + ", ".join(QUANTIFIERS)
+            if function in BUILTINS:  # (`distinct(c.rank for c in hand)`: a function of a list, given a loop)
+                hint = f"`{function}` takes a list: make one with brackets, `{function}([... for ... in ...])`; " \
+                    + hint
             raise self._fail(node, "unknown-name", f"`{function}` is not a quantifier", hint,
                              end=node.start + len(function))
         ranked = function in ("highest", "lowest")

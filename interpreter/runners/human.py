@@ -224,6 +224,7 @@ def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = 
     # The other words as typed; then a rank or suit in upper case (`of a` for `of A`); then in lower case (names
     # are, values may not be). Cards are in upper case in all three (a ten also as `T`, `ts` for `10S`).
     cased = {*deck.card_ids, *deck.rank_names, *deck.suits}
+    offered = {action.name for action in legal if action.kind == "choose"}
     said = {word.lower() for action in legal for word in state.action_text(action).split()}  # (`to`, `of`: words
     # of the moves offered, never read as cards written another way)
     for upper, lower in ((deck.card_ids, False), (cased, False), (deck.card_ids, True)):
@@ -237,6 +238,8 @@ def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = 
         chosen = written if written[0] == "choose" else ["choose", *written]
         if written[0] != "choose":
             found.append(f"p{seat} {' '.join(chosen)}")
+        if len(offered) == 1 and written[0] not in offered and written[0] not in KINDS:  # (`whom 1 wanted K`: the
+            found.append(f"p{seat} choose {next(iter(offered))} {' '.join(written)}")  # one choice offered, named)
         if len(chosen) == 3:  # (`choose bid 0`: the argument's name left out)
             named = {action.arguments[0][0] for action in legal
                      if action.kind == "choose" and action.name == chosen[1] and len(action.arguments) == 1}

@@ -128,7 +128,7 @@ def _zone_lines(view: TableView, painter: CardPainter) -> list[Text]:
         elif zone.owner:
             if zone.name == view.hand_zone or not _is_empty(zone):
                 pending.append(zone)
-        elif zone.is_trick or not _is_empty(zone):
+        elif zone.is_trick or zone.name == view.deck_zone or not _is_empty(zone):  # (a stock run out is news)
             lines.append(_labelled(zone.label, _table_zone(zone, painter)))
     return lines
 
@@ -140,7 +140,7 @@ def _is_empty(zone: ZoneView) -> bool:
 
 def _table_zone(zone: ZoneView, painter: CardPainter) -> Text:
     if zone.cards is None:
-        return Text(_hidden(zone), style=DIM)
+        return Text("empty" if zone.count == 0 and not zone.face_up else _hidden(zone), style=DIM)
     if not zone.cards:
         return Text("empty", style=DIM)
     if zone.is_trick and any(zone.played_by):

@@ -411,3 +411,18 @@ def test_how_the_last_hand_ended_is_shown_until_the_seat_moves_in_the_next() -> 
             state.apply(choices(state))
     state.apply(choices(state))  # the seat's first move of the hand: the last one is behind it
     assert table_view(state, seat).previous_hand == ()
+
+
+def test_the_stock_is_shown_when_it_has_run_out() -> None:
+    # Go Fish (a seat with no cards draws, or is out when the stock is empty): the `stock` line disappeared when
+    # the stock ran out, the one fact the players then needed. Other empty piles are still left off.
+    import dataclasses
+
+    state = _to_trick(ROOT / "rulesets" / "bourre.yaml", 1, seed=5)
+    view = table_view(state, state.current_player)
+    assert view.deck_zone == "stock"
+    run_out = dataclasses.replace(view, zones=tuple(dataclasses.replace(zone, count=0) if zone.name == "stock"
+                                                    else zone for zone in view.zones))
+    lines = view_text(run_out, state.game.deck.suits, styled=False, width=200).splitlines()
+    assert [line for line in lines if line.lower().startswith("stock")] == ["Stock: empty"]
+    assert not any(line.lower().startswith("earlier tricks") for line in lines)  # (empty: left off)

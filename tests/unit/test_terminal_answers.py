@@ -308,3 +308,15 @@ def test_a_ten_written_t_is_read_as_the_deck_writes_it() -> None:
     written = "t" + ten.split()[-1][2:].lower()
     assert _answer(state, written) == ten
     assert _answer(state, f"play {written.upper()}") == ten
+
+
+def test_the_arguments_of_the_one_choice_offered_name_it() -> None:
+    # Go Fish's `ask whom 1 wanted K`, typed `whom 1 wanted K`: with one choice offered, its arguments are that
+    # choice (it was "unknown action kind 'whom'"). SC-05/SC-06: a capture in Scopa, typed without `capture`.
+    state = play_until(load_ruleset(ROOT / "tests" / "games" / "scopa.yaml").new_initial_state(seed=3),
+                       lambda s: s.current_player != CHANCE and any(
+                           a.kind == "choose" and a.name == "capture" for a in s.legal_actions()), random_choices(4))
+    assert state is not None
+    capture = next(state.action_text(a) for a in state.legal_actions() if a.kind == "choose")
+    typed = capture.split(" ", 3)[3].lower()  # (`with 7s taken 3d+4c`)
+    assert typed.startswith("with ") and _answer(state, typed) == capture
