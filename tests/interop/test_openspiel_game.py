@@ -46,9 +46,9 @@ def test_a_shuffle_is_one_chance_node_per_card_with_the_odds_of_the_cards_left()
         chosen.append(card)
         state.apply_action(card)
     assert len(chosen) == 52 and len(set(chosen)) == 52
-    assert state.engine_state.events[1]["type"] == "chance"
+    (shuffle,) = [event for event in state.engine_state.events if event["type"] == "chance"]  # (after the antes)
     deck = state.engine_state.game.deck
-    assert state.engine_state.events[1]["order"] == [deck.card_text(card) for card in chosen]
+    assert shuffle["order"] == [deck.card_text(card) for card in chosen]
 
 
 def test_action_ids_are_the_catalogue_ids() -> None:
