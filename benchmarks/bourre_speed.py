@@ -71,9 +71,16 @@ def drive(state: Any, rng: random.Random) -> int:
             cards += 1
             action = legal[rng.randrange(len(legal))] if len(legal) > 1 else first
         elif first.kind == "choose" and len(legal) > 1:
+            # (The two common decisions are read from the legal set's fixed order, checked, as a caller that knows
+            # the ruleset would: choices in the order their lists give, options in the order the ruleset lists
+            # them. The general search below is the fallback.)
             if first.name == "exchange":  # a uniformly random subset: its size, then the cards one by one
                 size = bin(rng.getrandbits(5)).count("1")
-                action = next(a for a in legal if a.arguments[0][1] == size)
+                action = legal[size] if size < len(legal) else first
+                if action.arguments[0][1] != size:
+                    action = next(a for a in legal if a.arguments[0][1] == size)
+            elif len(legal) == 2 and first.name == "pass" and legal[1].name == "play" and not legal[1].arguments:
+                action = legal[1] if rng.random() < 0.5 else first
             else:  # (the full ruleset asks the size of the exchange with the choice to play: the same policy)
                 wanted = "play" if rng.random() < 0.5 else "pass"
                 offered = [a for a in legal if a.name == wanted] or [a for a in legal if a.name in ("play", "pass")]
