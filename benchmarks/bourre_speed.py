@@ -83,11 +83,20 @@ def drive(state: Any, rng: random.Random) -> int:
                 action = legal[1] if rng.random() < 0.5 else first
             else:  # (the full ruleset asks the size of the exchange with the choice to play: the same policy)
                 wanted = "play" if rng.random() < 0.5 else "pass"
-                offered = [a for a in legal if a.name == wanted] or [a for a in legal if a.name in ("play", "pass")]
-                if not offered:
-                    raise SystemExit(f"unexpected choices: {[state.action_text(a) for a in legal]}")
                 size = bin(rng.getrandbits(5)).count("1")
-                action = next((a for a in offered if not a.arguments or a.arguments[0][1] == size), offered[-1])
+                passing = first.name == "pass"
+                if wanted == "pass" and passing:
+                    action = first
+                else:  # play(size), after pass when pass is offered
+                    index = size + passing
+                    action = legal[index] if index < len(legal) else first
+                    if action.name != wanted or not action.arguments or action.arguments[0][1] != size:
+                        offered = [a for a in legal if a.name == wanted] or \
+                            [a for a in legal if a.name in ("play", "pass")]
+                        if not offered:
+                            raise SystemExit(f"unexpected choices: {[state.action_text(a) for a in legal]}")
+                        action = next((a for a in offered if not a.arguments or a.arguments[0][1] == size),
+                                      offered[-1])
         else:
             action = legal[rng.randrange(len(legal))] if len(legal) > 1 else first
         state.apply(action)
