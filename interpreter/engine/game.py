@@ -59,6 +59,7 @@ class Game:
                                     if variable.lasts == "hand")  # (taken anew at each hand)
         self.zone_owners = tuple((name, zone.owner) for name, zone in zones.items())
         self.hand_plans: dict[int, Any] = {}  # what each hand starts from, by number of players (see MatchLoop)
+        self.match_lengths: tuple[int | None, int] | None = None  # (hands, cap), once read, when both are constant
         # Each expression worked out for every seat (State.per_seat): the function making the whole list, or None
         # (`seat_list`), made at its first use.
         self.seat_lists: dict[Callable[..., Any], Callable[..., list[Any]] | None] = {}

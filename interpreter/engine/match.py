@@ -380,14 +380,10 @@ class MatchLoop:
         state.record(("hand_end", number, result))
         if state.hand_end_hook is not None:
             state.hand_end_hook(state)
-        hands = self._match_value(state, program.hands) if program.hands is not None else None
-        # The default cap guards against a match that never ends; it never cuts a fixed number of hands short.
-        cap = self._match_value(state, program.hand_cap) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
-                                                                                          hands or 0)
-        for length, where in ((hands, "match.hands"), (cap, "match.hand_cap")):
-            if length is not None and length > MOST_HANDS:
-                raise RulesetRuntimeError(f"a match of {length:,} hands is more than the {MOST_HANDS:,} a match may "
-                                          "be set to last (a parameter given too large a number?)", where)
+        lengths = state.game.match_lengths  # (the match's length, when it is constant: read once)
+        if lengths is None:
+            lengths = self._match_lengths(state)
+        hands, cap = lengths
         ended = program.ends_when is not None and self._match_value(state, program.ends_when)
         if state.ending_match or ended or (hands is not None and number >= hands) or number >= cap:
             state.is_terminal = True
@@ -400,6 +396,23 @@ class MatchLoop:
         state.values["dealer"] = self._match_value(state, nxt) if nxt is not None else state.values["_next"][dealer]
         state.values["hand_number"] = number + 1
         self._start_hand(state)
+
+    def _match_lengths(self, state: State) -> tuple[int | None, int]:
+        """The hands a match lasts (`hands`, None for no fixed number) and its cap; kept in the game when both are
+        constant."""
+        program = state.game.program
+        hands = self._match_value(state, program.hands) if program.hands is not None else None
+        # The default cap guards against a match that never ends; it never cuts a fixed number of hands short.
+        cap = self._match_value(state, program.hand_cap) if program.hand_cap is not None else max(DEFAULT_HAND_CAP,
+                                                                                          hands or 0)
+        for length, where in ((hands, "match.hands"), (cap, "match.hand_cap")):
+            if length is not None and length > MOST_HANDS:
+                raise RulesetRuntimeError(f"a match of {length:,} hands is more than the {MOST_HANDS:,} a match may "
+                                          "be set to last (a parameter given too large a number?)", where)
+        if all(expression is None or getattr(expression.function, "constant", None) is not None
+               for expression in (program.hands, program.hand_cap)):
+            state.game.match_lengths = (hands, cap)
+        return hands, cap
 
     def _match_value(self, state: State, expression: Any) -> Any:
         """The value of one of the match's expressions (`hands`, `ends_when`, ...): read once when constant."""
