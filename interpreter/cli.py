@@ -395,7 +395,8 @@ def _stopped(log_path: str | None, header: dict[str, Any], state: State) -> str:
             break
         else:
             return "Stopped. The match could not be saved (" + "; ".join(failures) + ")."
-    return f"Stopped. The match so far is in {kept}: go on with `ruledeck play --resume {kept}`."
+    return (f"Stopped. The match so far is in {kept}: go on with `{cli_logs.command_name()} play --resume "
+            f"{shlex.quote(kept)}`.")
 
 
 @cli.command(name="replay")
@@ -426,9 +427,9 @@ def replay_command(log_path: str, verify: bool) -> None:
                    f"to its result ({scores}).")
     else:
         actions = len(state.history)
+        going_on = f"{cli_logs.resume_command(log.header)} {shlex.quote(str(log_path))}"
         click.echo(f"{log_path}: {lines} lines verified; the log stops before the match ends, after {actions} "
-                   f"action{'s' if actions != 1 else ''} (`{cli_logs.resume_command(log.header)} {log_path}` goes "
-                   "on with it).")
+                   f"action{'s' if actions != 1 else ''} (`{going_on}` goes on with it).")
 
 
 @cli.command()

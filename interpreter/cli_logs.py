@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import IO, Any
@@ -65,15 +68,32 @@ def _kept_content(path: Path) -> str | None:
     if _event(last).get("type") != "result":
         if "seat" in header:  # (what one seat saw: the match itself goes on from its full log)
             return "holds what a seat saw of a match stopped before its end: give another file"
-        return (f"holds a match stopped before its end: `{resume_command(header)} {path}` goes on with it; "
-                "give another file for a new match")
+        return (f"holds a match stopped before its end: `{resume_command(header)} {shlex.quote(str(path))}` goes "
+                "on with it; give another file for a new match")
     return None
+
+
+def command_name() -> str:
+    """The command as the person ran it, for the commands a message tells them to type: `ruledeck` when that
+    is the one on the PATH (or when the program is not run from a command line), the path typed when another
+    (`.venv/bin/ruledeck`, not on the PATH), `python -m interpreter` for the module run."""
+    invoked = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if invoked is None:
+        return "ruledeck"
+    if invoked.name == "__main__.py" and invoked.parent.name == "interpreter":
+        return "python -m interpreter"
+    if invoked.name != "ruledeck":
+        return "ruledeck"
+    on_path = shutil.which("ruledeck")
+    if on_path is not None and Path(on_path).resolve() == invoked.resolve():
+        return "ruledeck"
+    return shlex.quote(sys.argv[0])
 
 
 def resume_command(header: dict[str, Any]) -> str:
     """The command that goes on with a stopped match, by its log's header: a web table's log (its `humans`) with
     `serve`, another with `play`."""
-    return "ruledeck serve --resume" if "humans" in header else "ruledeck play --resume"
+    return f"{command_name()} {'serve' if 'humans' in header else 'play'} --resume"
 
 
 _LINE_READ = 1 << 20  # the most of a log's line read to tell what the log is

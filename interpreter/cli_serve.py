@@ -159,7 +159,7 @@ def _going_on(log_path: str | None, seats: list[int], kept_seats: Any, bots: str
     """The command that goes on with this table's match as it is played now: the log holds the ruleset, the
     seed and the people's seats it started with, not the bots, nor seats given to people at a resumption, nor
     how the table is served (`serving`: its port, address and bots' pace, where not the defaults)."""
-    words = ["ruledeck", "serve", "--resume", shlex.quote(str(log_path))]
+    words = [cli_logs.command_name(), "serve", "--resume", shlex.quote(str(log_path))]
     if seats != kept_seats:
         words += ["--humans", ",".join(str(seat) for seat in seats)]
     if bots != DEFAULT_BOTS:

@@ -85,3 +85,25 @@ def test_a_person_s_match_with_an_empty_log_name_is_refused_before_it_starts(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, output = run_console(["play", str(TINY), "--players", "3", "--human", "0", "--log", ""], capsys)
     assert code == 2 and "--log: give a file name" in output and "is written to" not in output, output
+
+
+def test_the_command_to_go_on_is_the_one_the_person_ran(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stopped match's message says the command as typed: `python -m interpreter` for the module, the path of
+    a `ruledeck` that is not the one on the PATH (a virtual environment's, not activated), a path with a space
+    quoted as the shell needs it; plain `ruledeck` where that is the one found."""
+    from interpreter import cli_logs
+
+    module = tmp_path / "interpreter" / "__main__.py"
+    monkeypatch.setattr("sys.argv", [str(module), "play"])
+    assert cli_logs.command_name() == "python -m interpreter"
+    assert cli_logs.resume_command({"humans": [0]}) == "python -m interpreter serve --resume"
+    elsewhere = tmp_path / "my env" / "bin" / "ruledeck"
+    elsewhere.parent.mkdir(parents=True)
+    elsewhere.write_text("#!/bin/sh\n", encoding="utf-8")
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing here"))
+    monkeypatch.setattr("sys.argv", [str(elsewhere), "play"])
+    assert cli_logs.command_name() == f"'{elsewhere}'"
+    assert cli_logs.resume_command({}) == f"'{elsewhere}' play --resume"
+    elsewhere.chmod(0o755)
+    monkeypatch.setenv("PATH", str(elsewhere.parent))
+    assert cli_logs.command_name() == "ruledeck"
