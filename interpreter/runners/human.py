@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Sequence
 
 import click
 
 from interpreter.actions import CARD_KINDS, KINDS, Action, ActionSyntaxError
+from interpreter.cards import Deck
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.state import State
 from interpreter.errors import MAX_MESSAGE, shorten
@@ -190,7 +190,7 @@ def _not_offered(refused: IllegalActionError, seat: int) -> bool:
     return str(refused).startswith(f"p{seat} cannot choose ")
 
 
-def _card_named(deck: Any, word: str) -> str | None:
+def _card_named(deck: Deck, word: str) -> str | None:
     """The card a word names in any case (`kc`), a ten also as `T` where the deck writes it `10` (`ts` for
     `10S`, as many players write it); None for a word that names no card."""
     upper = word.upper()
@@ -230,10 +230,7 @@ def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = 
     for upper, lower in ((deck.card_ids, False), (cased, False), (deck.card_ids, True)):
         written = [words[0].lower()]
         for word in words[1:]:
-            parts = re.split(r"([+=])", word)
-            written.append("".join(part.upper() if part.upper() in upper else (
-                None if part.lower() in said else _card_named(deck, part)) or (part.lower() if lower else part)
-                for part in parts))
+            written.append("".join(_written_part(deck, part, upper, said, lower) for part in re.split(r"([+=])", word)))
         found.append(f"p{seat} {' '.join(written)}")
         chosen = written if written[0] == "choose" else ["choose", *written]
         if written[0] != "choose":
@@ -247,6 +244,18 @@ def _as_written(state: State, seat: int, answer: str, legal: Sequence[Action] = 
                 found.append(f"p{seat} choose {chosen[1]} {named.pop()} {chosen[2]}")
     typed = answer if _SEAT.match(answer) else f"p{seat} {answer}"
     return [text for text in dict.fromkeys(found) if text != typed]
+
+
+def _written_part(deck: Deck, part: str, upper: Collection[str], said: set[str], lower: bool) -> str:
+    """One part of an answer's word (a card of `7s+8s`, a word) as the engine would write it: in upper case where
+    that is one of `upper`; a card written another way (`ts` for 10S) unless the word is one of the moves offered
+    (`said`: `to`, `of`); else as typed, or in lower case with `lower`."""
+    if part.upper() in upper:
+        return part.upper()
+    card = None if part.lower() in said else _card_named(deck, part)
+    if card is not None:
+        return card
+    return part.lower() if lower else part
 
 
 def _words(text: str) -> Counter[str]:
