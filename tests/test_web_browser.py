@@ -88,7 +88,7 @@ def click(driver: Any, button: Any) -> None:
 
 
 def buttons(driver: Any) -> list[Any]:
-    return driver.find_elements(By.CSS_SELECTOR, "#actions button")
+    return driver.find_elements(By.CSS_SELECTOR, "#actions button[data-action]")
 
 
 def test_a_whole_hand_of_bourre_is_played_by_clicking(browser: Any, tmp_path: Path) -> None:
@@ -145,6 +145,10 @@ def test_a_turn_of_burraco_is_played_by_clicking(browser: Any, tmp_path: Path) -
             texts = [button.get_attribute("data-action") for button in buttons(browser)]
             melds = [index for index, text in enumerate(texts) if " meld " in text or " add " in text]
             if melds:
+                if not buttons(browser)[melds[0]].is_displayed():  # (folded among many: its cards picked first)
+                    pick(browser, move_cards(table.state.game.deck.card_ids, texts[melds[0]]))
+                    texts = [button.get_attribute("data-action") for button in buttons(browser)]
+                    melds = [index for index, text in enumerate(texts) if " meld " in text or " add " in text]
                 click(browser, buttons(browser)[melds[0]])
                 continue
             keep_screenshot(browser, tmp_path, "burraco-turn.png")
@@ -157,6 +161,69 @@ def test_a_turn_of_burraco_is_played_by_clicking(browser: Any, tmp_path: Path) -
         assert any(move.startswith("p0 discard") for move in moves)
         assert browser.find_elements(By.CSS_SELECTOR, "#recent li")
         keep_screenshot(browser, tmp_path, "burraco-after.png")
+
+
+def move_cards(card_ids: Any, text: str) -> list[str]:
+    """The cards a move's text names, as the page reads them: `meld 2S=9H+7H+8H` names 2S, 7H and 8H."""
+    return [part.split("=")[0] for word in text.split()[1:] for part in word.split("+")
+            if part.split("=")[0] in card_ids]
+
+
+def pick(driver: Any, cards: list[str]) -> None:
+    """Pick these cards in the hand (one card of the hand for each, as many times as named)."""
+    for text in cards:
+        free = [card for card in driver.find_elements(By.CSS_SELECTOR, f'#hand .card[data-card="{text}"]')
+                if card.get_attribute("aria-pressed") == "false"]
+        assert free, f"no {text} left to pick in the hand"
+        before = len(driver.find_elements(By.CSS_SELECTOR, "#hand .card.picked"))
+        free[0].click()  # (the hand is drawn again with the card picked)
+        WebDriverWait(driver, 10).until(
+            lambda _, before=before: len(driver.find_elements(By.CSS_SELECTOR, "#hand .card.picked")) == before + 1)
+
+
+def contains(held: list[str], wanted: list[str]) -> bool:
+    left = list(held)
+    for text in wanted:
+        if text not in left:
+            return False
+        left.remove(text)
+    return True
+
+
+def test_a_rummy_turn_s_many_moves_are_narrowed_by_the_cards_picked_in_the_hand(browser: Any, tmp_path: Path) -> None:
+    """With more moves than a person can read (a Burraco turn's melds and additions), the moves are grouped by
+    kind, the large groups folded, and the cards picked in the hand leave only the moves that use all of them:
+    picking a meld's cards finds it, and makes it."""
+    table = make_table(BURRACO, players=4, seed=13, humans=[0])
+    card_ids = table.state.game.deck.card_ids
+    with live_server(create_app(table)) as base:
+        browser.get(f"{base}/seat/{table.token_of(0)}")
+        assert wait_for_turn(browser)
+        click(browser, next(button for button in buttons(browser) if " draw " in button.get_attribute("data-action")))
+        legal = [table.state.action_text(action) for action in table.state.legal_actions()]
+        assert len(legal) > 12, "too few moves after the draw to need narrowing"
+        line = browser.find_element(By.ID, "pick")
+        assert line.text.startswith("Pick cards in your hand")
+        kinds = {group.get_attribute("data-kind"): group for group in
+                 browser.find_elements(By.CSS_SELECTOR, "#actions .group")}
+        assert "discard" in kinds and "meld" in kinds, kinds
+        for kind, group in kinds.items():  # (a group is folded when it holds more moves than a person reads)
+            assert (group.tag_name == "details") == (len([text for text in legal if f" {kind} " in text]) > 12)
+        assert sorted(button.get_attribute("data-action") for button in buttons(browser)) == sorted(legal)
+        keep_screenshot(browser, tmp_path, "burraco-moves.png")
+        wanted = next(text for text in legal if " meld " in text and len(move_cards(card_ids, text)) >= 3)
+        cards = move_cards(card_ids, wanted)
+        pick(browser, cards)
+        shown = [button.get_attribute("data-action") for button in buttons(browser) if button.is_displayed()]
+        assert wanted in shown
+        assert shown == [text for text in legal if contains(move_cards(card_ids, text), cards)]
+        assert f"{len(shown)} of {len(legal)} moves use" in browser.find_element(By.ID, "pick").text
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#hand .card.picked")) == len(cards)
+        keep_screenshot(browser, tmp_path, "burraco-picked.png")
+        made = len(table.state.history)
+        click(browser, next(button for button in buttons(browser) if button.get_attribute("data-action") == wanted))
+        assert [table.state.action_text(action) for action in table.state.history[made:]] == [wanted]
+        assert not browser.find_elements(By.CSS_SELECTOR, "#hand .card.picked")  # (a new turn's moves: none picked)
 
 
 def test_a_simultaneous_round_says_who_has_chosen_unseen(browser: Any, tmp_path: Path) -> None:

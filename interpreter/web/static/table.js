@@ -213,22 +213,103 @@ function drawZones(view) {
   for (const zone of view.zones) if (zone.owner === "p" + view.seat) mine.append(zoneBox(zone, "your " + zone.label));
 }
 
+// With many moves (a rummy's melds and additions), the cards picked in the hand narrow them to those that use all
+// the cards picked, and the moves are grouped by kind, the larger groups folded until cards are picked.
+const MANY = 12;
+let picked = [];  // the positions in the hand of the cards picked ("group:index")
+let pickedFrom = "";  // the hand and the moves they were picked for: a new hand or turn drops them
+
+function moveCards(text) {
+  // the cards a move's text names (`meld 2S=9H+7H+8H`: 2S, 7H and 8H; what a wild card stands for is no card of it)
+  const found = [];
+  for (const word of text.split(" ")) {
+    for (const part of word.split("+")) {
+      const named = part.split("=")[0];
+      if (face(named)) found.push(named);
+    }
+  }
+  return found;
+}
+
+function usesAll(text, cardsPicked) {
+  const left = moveCards(text);
+  for (const text of cardsPicked) {
+    const index = left.indexOf(text);
+    if (index < 0) return false;
+    left.splice(index, 1);
+  }
+  return true;
+}
+
+function narrows(view) {
+  // whether this seat's moves are many, and some of them name cards: then cards of the hand may be picked
+  return view.is_your_turn && view.legal_actions.length > MANY && view.legal_actions.some((text) => moveCards(text).length);
+}
+
+function pickedCards(view) {
+  const found = [];
+  for (const place of picked) {
+    const [group, index] = place.split(":").map(Number);
+    const text = view.hand && view.hand[group] && view.hand[group].cards[index];
+    if (text !== undefined) found.push(text);
+  }
+  return found;
+}
+
+function togglePick(place) {
+  picked = picked.includes(place) ? picked.filter((other) => other !== place) : [...picked, place];
+  drawHand(current);
+  drawActions(current);
+}
+
 function drawHand(view) {
   const hand = document.getElementById("hand");
   hand.replaceChildren();
   document.getElementById("hand-title").textContent = "Your hand (p" + view.seat + ")";
   if (!view.hand) return;
+  const held = JSON.stringify([view.hand, view.moves_made, view.is_your_turn]);
+  if (held !== pickedFrom) { picked = []; pickedFrom = held; }
+  const picking = narrows(view);
   let total = 0;
   const faceUp = new Set(view.hand_face_up || []);  // cards of the hand every seat sees (a turned-up card)
-  for (const group of view.hand) {
+  view.hand.forEach((group, groupIndex) => {
     const row = el("div", { class: "group" });
-    for (const text of group.cards) row.append(card(text, faceUp.has(text) ? "face-up" : ""));
+    group.cards.forEach((text, index) => {
+      const place = groupIndex + ":" + index;
+      const isPicked = picking && picked.includes(place);
+      const shown = card(text, (faceUp.has(text) ? "face-up" : "") + (isPicked ? " picked" : ""));
+      if (picking) {  // (a card to pick, by click or by the keyboard)
+        shown.setAttribute("role", "button");
+        shown.setAttribute("tabindex", "0");
+        shown.setAttribute("aria-pressed", isPicked ? "true" : "false");
+        shown.setAttribute("data-place", place);
+        shown.setAttribute("data-card", text);
+        shown.addEventListener("click", () => togglePick(place));
+        shown.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") { event.preventDefault(); togglePick(place); }
+        });
+      }
+      row.append(shown);
+    });
     total += group.cards.length;
     hand.append(row);
-  }
+  });
   if (!total) hand.append(el("span", { class: "count" }, "no cards"));
   if (faceUp.size) hand.append(el("span", { class: "count" }, "face up, seen by all: ",
                                   ...[...faceUp].map((text) => cardWord(text))));
+}
+
+function moveButton(text, seat) {
+  const button = el("button", { type: "button", "data-action": text }, moveText(text, seat));
+  button.addEventListener("click", () => move(text));
+  return button;
+}
+
+function moveKind(text, seat) {
+  // what a move's group is called: its kind (`meld`, `discard`), a choice by its name (`choose bid`)
+  const words = text.split(" ");
+  if (words[0] === "p" + seat) words.shift();
+  return words[0] === "choose" && words.length > 1 ? words.slice(0, 2).join(" ") : words[0];
 }
 
 function drawActions(view) {
@@ -238,10 +319,40 @@ function drawActions(view) {
     box.append(el("span", { class: "none" }, view.is_over ? "The match is over." : "Not your turn."));
     return;
   }
-  for (const text of view.legal_actions) {
-    const button = el("button", { type: "button", "data-action": text }, moveText(text, view.seat));
-    button.addEventListener("click", () => move(text));
-    box.append(button);
+  if (!narrows(view)) {
+    for (const text of view.legal_actions) box.append(moveButton(text, view.seat));
+    return;
+  }
+  const chosen = pickedCards(view);
+  const shown = view.legal_actions.filter((text) => usesAll(text, chosen));
+  const line = el("div", { class: "pick", id: "pick" });
+  if (!chosen.length) {
+    line.append("Pick cards in your hand to see only the moves that use them.");
+  } else {
+    const named = el("span", {});
+    chosen.forEach((text, index) => { if (index) named.append(" "); named.append(cardWord(text)); });
+    line.append(shown.length ? `${shown.length} of ${view.legal_actions.length} moves use ` : "No move uses ", named,
+                shown.length ? ". " : " together. ");
+    const clear = el("button", { type: "button", class: "clear" }, "clear");
+    clear.addEventListener("click", () => { picked = []; drawHand(current); drawActions(current); });
+    line.append(clear);
+  }
+  box.append(line);
+  const groups = new Map();
+  for (const text of shown) {
+    const kind = moveKind(text, view.seat);
+    if (!groups.has(kind)) groups.set(kind, []);
+    groups.get(kind).push(text);
+  }
+  for (const [kind, texts] of groups) {
+    const moves = el("div", { class: "group-moves" }, ...texts.map((text) => moveButton(text, view.seat)));
+    const count = texts.length + (texts.length === 1 ? " move" : " moves");
+    if (texts.length > MANY && !chosen.length) {  // (folded: open it, or pick cards to narrow it)
+      box.append(el("details", { class: "group", "data-kind": kind },
+                    el("summary", {}, kind + ": " + count + " (open, or pick cards to see fewer)"), moves));
+    } else {
+      box.append(el("div", { class: "group", "data-kind": kind }, el("div", { class: "group-title" }, kind + ": " + count), moves));
+    }
   }
 }
 
