@@ -81,11 +81,12 @@ def drive(state: Any, rng: random.Random) -> int:
                     action = next(a for a in legal if a.arguments[0][1] == size)
             elif len(legal) == 2 and first.name == "pass" and legal[1].name == "play" and not legal[1].arguments:
                 action = legal[1] if rng.random() < 0.5 else first
+                rng.getrandbits(5)  # (the size the general case draws: the same random numbers, the same games)
             else:  # (the full ruleset asks the size of the exchange with the choice to play: the same policy)
                 wanted = "play" if rng.random() < 0.5 else "pass"
                 size = bin(rng.getrandbits(5)).count("1")
                 passing = first.name == "pass"
-                if wanted == "pass" and passing:
+                if wanted == "pass" and passing and not first.arguments:
                     action = first
                 else:  # play(size), after pass when pass is offered
                     index = size + passing

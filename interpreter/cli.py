@@ -269,8 +269,9 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
                 log_file.close()  # (let go of the match: nothing was written)
                 raise click.UsageError(
                     f"--resume: {resume_path} is a web table's match with people at "
-                    f"{', '.join(f'p{seat}' for seat in people)}: go on with it there (`ruledeck serve --resume "
-                    f"{resume_path}`), or give --human SEAT to take one of their seats here (bots play the others)")
+                    f"{', '.join(f'p{seat}' for seat in people)}: go on with it there (`{cli_logs.command_name()} "
+                    f"serve --resume {shlex.quote(resume_path)}`), or give --human SEAT to take one of their seats "
+                    "here (bots play the others)")
             human = people[0]  # (a person's seat is never given to a bot without being asked)
     else:
         if ruleset is None:
@@ -352,7 +353,8 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
     if measured is not None:
         click.echo(measured if not resumed_at else f"{measured} (The hands played before resuming are not measured.)")
     if human is not None:
-        click.echo(f"The match is on record in {log_path}: `ruledeck replay {log_path}` plays it again.")
+        click.echo(f"The match is on record in {log_path}: `{cli_logs.command_name()} replay "
+                   f"{shlex.quote(str(log_path))}` plays it again.")
 
 
 def _resumed(path: str, log_file: IO[str]) -> tuple[State, dict[str, Any], int, str | None]:

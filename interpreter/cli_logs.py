@@ -76,12 +76,15 @@ def _kept_content(path: Path) -> str | None:
 def command_name() -> str:
     """The command as the person ran it, for the commands a message tells them to type: `ruledeck` when that
     is the one on the PATH (or when the program is not run from a command line), the path typed when another
-    (`.venv/bin/ruledeck`, not on the PATH), `python -m interpreter` for the module run."""
+    (`.venv/bin/ruledeck`, not on the PATH); for the module run, `python -m interpreter` when `python` is the
+    Python that runs it, else that Python's path (`.venv/bin/python -m interpreter`)."""
     invoked = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     if invoked is None:
         return "ruledeck"
-    if invoked.name == "__main__.py" and invoked.parent.name == "interpreter":
-        return "python -m interpreter"
+    if invoked.name == "__main__.py" and invoked.parent.name == "interpreter":  # (the Python that ran it, unless
+        python = shutil.which("python")  # it is the one `python` names here)
+        return ("python" if python is not None and Path(python).absolute() == Path(sys.executable).absolute()
+                else shlex.quote(sys.executable)) + " -m interpreter"
     if invoked.name != "ruledeck":
         return "ruledeck"
     on_path = shutil.which("ruledeck")

@@ -216,8 +216,8 @@ def _seats(humans: str, count: int) -> list[int]:
 
 def _over(state: State, log_path: str | None) -> None:
     scores = ", ".join(f"p{seat} {signed(value)}" for seat, value in enumerate(state.returns()))
-    click.echo(f"Match over: {scores}. It is on record in {log_path}: `ruledeck replay {log_path}` plays it "
-               "again. Ctrl-C stops the server.")
+    click.echo(f"Match over: {scores}. It is on record in {log_path}: `{cli_logs.command_name()} replay "
+               f"{shlex.quote(str(log_path))}` plays it again. Ctrl-C stops the server.")
 
 
 def _serve(table: Any, host: str, port: int, log_path: str | None, going_on: str) -> None:

@@ -29,13 +29,14 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError as error:
     missing(f"{error.name} is not installed (pip install 'ruledeck[web,browser-test]')")
 
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.web.app import create_app  # noqa: E402
-from tests.web_helpers import BOURRE, BURRACO, live_server, make_table  # noqa: E402
+from tests.web_helpers import BOURRE, BURRACO, HEARTS, live_server, make_table  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -191,39 +192,62 @@ def contains(held: list[str], wanted: list[str]) -> bool:
 
 
 def test_a_rummy_turn_s_many_moves_are_narrowed_by_the_cards_picked_in_the_hand(browser: Any, tmp_path: Path) -> None:
-    """With more moves than a person can read (a Burraco turn's melds and additions), the moves are grouped by
-    kind, the large groups folded, and the cards picked in the hand leave only the moves that use all of them:
-    picking a meld's cards finds it, and makes it."""
-    table = make_table(BURRACO, players=4, seed=13, humans=[0])
+    """With more moves than a person can read and melds among them (a Burraco turn: 42 moves, 31 of them new
+    melds), the moves are grouped by kind, the melds folded (the discards, a card each, are not: the hand shows
+    them), and the cards picked in the hand, by click or by the keyboard, leave only the moves that use all of
+    them: picking a meld's cards finds it, and makes it."""
+    table = make_table(BURRACO, players=4, seed=5, humans=[0])
     card_ids = table.state.game.deck.card_ids
     with live_server(create_app(table)) as base:
         browser.get(f"{base}/seat/{table.token_of(0)}")
         assert wait_for_turn(browser)
         click(browser, next(button for button in buttons(browser) if " draw " in button.get_attribute("data-action")))
         legal = [table.state.action_text(action) for action in table.state.legal_actions()]
-        assert len(legal) > 12, "too few moves after the draw to need narrowing"
-        line = browser.find_element(By.ID, "pick")
-        assert line.text.startswith("Pick cards in your hand")
+        melds = [text for text in legal if " meld " in text]
+        assert len(melds) > 12, "too few melds after the draw to fold them"
+        assert browser.find_element(By.ID, "pick").text.startswith("Pick cards in your hand")
         kinds = {group.get_attribute("data-kind"): group for group in
                  browser.find_elements(By.CSS_SELECTOR, "#actions .group")}
-        assert "discard" in kinds and "meld" in kinds, kinds
-        for kind, group in kinds.items():  # (a group is folded when it holds more moves than a person reads)
-            assert (group.tag_name == "details") == (len([text for text in legal if f" {kind} " in text]) > 12)
+        assert kinds["meld"].tag_name == "details" and kinds["discard"].tag_name == "div"
         assert sorted(button.get_attribute("data-action") for button in buttons(browser)) == sorted(legal)
+        shown = {button.get_attribute("data-action") for button in buttons(browser) if button.is_displayed()}
+        assert not shown & set(melds) and {text for text in legal if " discard " in text} <= shown
         keep_screenshot(browser, tmp_path, "burraco-moves.png")
-        wanted = next(text for text in legal if " meld " in text and len(move_cards(card_ids, text)) >= 3)
+        kinds["meld"].find_element(By.TAG_NAME, "summary").click()  # (a folded group opens, and stays open)
+        assert all(button.is_displayed() for button in kinds["meld"].find_elements(By.TAG_NAME, "button"))
+        wanted = next(text for text in melds if len(move_cards(card_ids, text)) >= 3)
         cards = move_cards(card_ids, wanted)
-        pick(browser, cards)
-        shown = [button.get_attribute("data-action") for button in buttons(browser) if button.is_displayed()]
-        assert wanted in shown
-        assert shown == [text for text in legal if contains(move_cards(card_ids, text), cards)]
-        assert f"{len(shown)} of {len(legal)} moves use" in browser.find_element(By.ID, "pick").text
+        first = browser.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{cards[0]}"]')
+        place = first.get_attribute("data-place")
+        first.send_keys(Keys.ENTER)  # (picked by the keyboard: the card keeps the focus)
+        WebDriverWait(browser, 10).until(lambda _: browser.find_elements(By.CSS_SELECTOR, "#hand .card.picked"))
+        focused = browser.switch_to.active_element
+        assert focused.get_attribute("data-place") == place and focused.get_attribute("aria-pressed") == "true"
+        pick(browser, cards[1:])
+        shown_now = [button.get_attribute("data-action") for button in buttons(browser) if button.is_displayed()]
+        assert wanted in shown_now
+        assert sorted(shown_now) == sorted(text for text in legal if contains(move_cards(card_ids, text), cards))
+        assert f"{len(shown_now)} of {len(legal)} moves use" in browser.find_element(By.ID, "pick").text
         assert len(browser.find_elements(By.CSS_SELECTOR, "#hand .card.picked")) == len(cards)
         keep_screenshot(browser, tmp_path, "burraco-picked.png")
         made = len(table.state.history)
         click(browser, next(button for button in buttons(browser) if button.get_attribute("data-action") == wanted))
         assert [table.state.action_text(action) for action in table.state.history[made:]] == [wanted]
         assert not browser.find_elements(By.CSS_SELECTOR, "#hand .card.picked")  # (a new turn's moves: none picked)
+
+
+def test_a_trick_game_s_thirteen_cards_stay_one_row_of_buttons(browser: Any, tmp_path: Path) -> None:
+    """A lead from thirteen cards is many moves, but each is one card of the hand: they stay a row of buttons,
+    none folded, and the hand is not offered for picking."""
+    table = make_table(HEARTS, players=4, seed=3, humans=[0])
+    with live_server(create_app(table)) as base:
+        browser.get(f"{base}/seat/{table.token_of(0)}")
+        assert wait_for_turn(browser)
+        legal = [table.state.action_text(action) for action in table.state.legal_actions()]
+        assert len(legal) > 12
+        assert [button.get_attribute("data-action") for button in buttons(browser)] == table.message(0)["legal_actions"]
+        assert all(button.is_displayed() for button in buttons(browser))
+        assert not browser.find_elements(By.CSS_SELECTOR, "#pick, #actions .group, #hand .card[role=button]")
 
 
 def test_a_simultaneous_round_says_who_has_chosen_unseen(browser: Any, tmp_path: Path) -> None:

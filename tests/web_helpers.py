@@ -23,6 +23,7 @@ from tests.unit.test_seat_logs import card_texts, cards_named
 ROOT = Path(__file__).resolve().parent.parent
 BOURRE = ROOT / "rulesets" / "bourre.yaml"
 BURRACO = ROOT / "rulesets" / "burraco.yaml"
+HEARTS = ROOT / "tests" / "games" / "hearts.yaml"
 _TOKEN = re.compile(r"/seat/([^/]+)")
 _DECK_JOKERS = re.compile(r'"jokers":\s*\[[^\]]*\]')  # the list of the deck's jokers in a view's `deck`
 

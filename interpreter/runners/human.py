@@ -46,8 +46,8 @@ def help_text(state: State, seat: int, legal: list[Action]) -> str:
         lines.append("A meld is named by its id (`m2`), as `add 9H to m2` names it, and `2S=9H` is a wild card "
                      "standing for 9H.")
     lines += ["`(yours)` marks your own zones; `?` stands for a value you may not see.",
-              "`?` shows this again, `q` stops the match: it is kept in its log, and `ruledeck play --resume "
-              "FILE` goes on with it."]
+              "`?` shows this again, `q` stops the match: it is kept in its log, and the command printed then "
+              "(`play --resume FILE`) goes on with it."]
     return "\n".join(textwrap.fill(line, width=110, initial_indent="  ", subsequent_indent="  ") for line in lines)
 
 

@@ -4,7 +4,9 @@ at once, before the match starts."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -95,8 +97,12 @@ def test_the_command_to_go_on_is_the_one_the_person_ran(tmp_path: Path, monkeypa
 
     module = tmp_path / "interpreter" / "__main__.py"
     monkeypatch.setattr("sys.argv", [str(module), "play"])
-    assert cli_logs.command_name() == "python -m interpreter"
-    assert cli_logs.resume_command({"humans": [0]}) == "python -m interpreter serve --resume"
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing here"))  # (no `python` here: the one that runs it, by path)
+    assert cli_logs.command_name() == f"{shlex.quote(sys.executable)} -m interpreter"
+    if Path(sys.executable).name == "python":  # (a virtual environment's, found first on the PATH: named so)
+        monkeypatch.setenv("PATH", str(Path(sys.executable).parent))
+        assert cli_logs.command_name() == "python -m interpreter"
+        assert cli_logs.resume_command({"humans": [0]}) == "python -m interpreter serve --resume"
     elsewhere = tmp_path / "my env" / "bin" / "ruledeck"
     elsewhere.parent.mkdir(parents=True)
     elsewhere.write_text("#!/bin/sh\n", encoding="utf-8")

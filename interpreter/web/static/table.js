@@ -213,11 +213,13 @@ function drawZones(view) {
   for (const zone of view.zones) if (zone.owner === "p" + view.seat) mine.append(zoneBox(zone, "your " + zone.label));
 }
 
-// With many moves (a rummy's melds and additions), the cards picked in the hand narrow them to those that use all
-// the cards picked, and the moves are grouped by kind, the larger groups folded until cards are picked.
+// With many moves and some of them laying several cards of the hand at once (a rummy's melds), the moves are
+// grouped by kind, a large group folded unless each of its moves names one card at most (a card to play or to
+// discard: the hand shows those), and the cards picked in the hand leave only the moves that use all of them.
 const MANY = 12;
 let picked = [];  // the positions in the hand of the cards picked ("group:index")
 let pickedFrom = "";  // the hand and the moves they were picked for: a new hand or turn drops them
+let opened = new Set();  // the folded groups opened this turn (kept open when the moves are drawn again)
 
 function moveCards(text) {
   // the cards a move's text names (`meld 2S=9H+7H+8H`: 2S, 7H and 8H; what a wild card stands for is no card of it)
@@ -241,9 +243,23 @@ function usesAll(text, cardsPicked) {
   return true;
 }
 
+function handCards(view) {
+  return new Set((view.hand || []).flatMap((group) => group.cards));
+}
+
 function narrows(view) {
-  // whether this seat's moves are many, and some of them name cards: then cards of the hand may be picked
-  return view.is_your_turn && view.legal_actions.length > MANY && view.legal_actions.some((text) => moveCards(text).length);
+  // whether this seat's moves are many and some lay two cards of the hand or more at once: then the cards of the
+  // hand that the moves name may be picked to narrow them
+  if (!view.is_your_turn || view.legal_actions.length <= MANY) return false;
+  const held = handCards(view);
+  return view.legal_actions.some((text) => moveCards(text).filter((text) => held.has(text)).length >= 2);
+}
+
+function pickable(view) {
+  // the cards of the hand that some move names (the others narrow nothing)
+  const named = new Set();
+  for (const text of view.legal_actions) for (const card of moveCards(text)) named.add(card);
+  return named;
 }
 
 function pickedCards(view) {
@@ -256,10 +272,16 @@ function pickedCards(view) {
   return found;
 }
 
-function togglePick(place) {
-  picked = picked.includes(place) ? picked.filter((other) => other !== place) : [...picked, place];
+function redrawPicks(focus) {
   drawHand(current);
   drawActions(current);
+  const target = focus && document.querySelector(focus);
+  if (target) target.focus();  // (the card or line the keyboard was on, drawn again)
+}
+
+function togglePick(place) {
+  picked = picked.includes(place) ? picked.filter((other) => other !== place) : [...picked, place];
+  redrawPicks('#hand [data-place="' + place + '"]');
 }
 
 function drawHand(view) {
@@ -268,17 +290,17 @@ function drawHand(view) {
   document.getElementById("hand-title").textContent = "Your hand (p" + view.seat + ")";
   if (!view.hand) return;
   const held = JSON.stringify([view.hand, view.moves_made, view.is_your_turn]);
-  if (held !== pickedFrom) { picked = []; pickedFrom = held; }
-  const picking = narrows(view);
+  if (held !== pickedFrom) { picked = []; opened = new Set(); pickedFrom = held; }
+  const named = narrows(view) ? pickable(view) : new Set();
   let total = 0;
   const faceUp = new Set(view.hand_face_up || []);  // cards of the hand every seat sees (a turned-up card)
   view.hand.forEach((group, groupIndex) => {
     const row = el("div", { class: "group" });
     group.cards.forEach((text, index) => {
       const place = groupIndex + ":" + index;
-      const isPicked = picking && picked.includes(place);
+      const isPicked = named.has(text) && picked.includes(place);
       const shown = card(text, (faceUp.has(text) ? "face-up" : "") + (isPicked ? " picked" : ""));
-      if (picking) {  // (a card to pick, by click or by the keyboard)
+      if (named.has(text)) {  // (a card to pick, by click or by the keyboard)
         shown.setAttribute("role", "button");
         shown.setAttribute("tabindex", "0");
         shown.setAttribute("aria-pressed", isPicked ? "true" : "false");
@@ -323,18 +345,19 @@ function drawActions(view) {
     for (const text of view.legal_actions) box.append(moveButton(text, view.seat));
     return;
   }
-  const chosen = pickedCards(view);
+  const named = pickable(view);
+  const chosen = pickedCards(view).filter((text) => named.has(text));
   const shown = view.legal_actions.filter((text) => usesAll(text, chosen));
-  const line = el("div", { class: "pick", id: "pick" });
+  const line = el("div", { class: "pick", id: "pick", tabindex: "-1" });
   if (!chosen.length) {
     line.append("Pick cards in your hand to see only the moves that use them.");
   } else {
-    const named = el("span", {});
-    chosen.forEach((text, index) => { if (index) named.append(" "); named.append(cardWord(text)); });
-    line.append(shown.length ? `${shown.length} of ${view.legal_actions.length} moves use ` : "No move uses ", named,
-                shown.length ? ". " : " together. ");
+    const cardsNamed = el("span", {});
+    chosen.forEach((text, index) => { if (index) cardsNamed.append(" "); cardsNamed.append(cardWord(text)); });
+    if (shown.length) line.append(`${shown.length} of ${view.legal_actions.length} moves use `, cardsNamed, ". ");
+    else line.append("No move uses ", cardsNamed, chosen.length > 1 ? " together. " : ". ");
     const clear = el("button", { type: "button", class: "clear" }, "clear");
-    clear.addEventListener("click", () => { picked = []; drawHand(current); drawActions(current); });
+    clear.addEventListener("click", () => { picked = []; redrawPicks("#pick"); });
     line.append(clear);
   }
   box.append(line);
@@ -347,9 +370,13 @@ function drawActions(view) {
   for (const [kind, texts] of groups) {
     const moves = el("div", { class: "group-moves" }, ...texts.map((text) => moveButton(text, view.seat)));
     const count = texts.length + (texts.length === 1 ? " move" : " moves");
-    if (texts.length > MANY && !chosen.length) {  // (folded: open it, or pick cards to narrow it)
-      box.append(el("details", { class: "group", "data-kind": kind },
-                    el("summary", {}, kind + ": " + count + " (open, or pick cards to see fewer)"), moves));
+    const several = texts.some((text) => moveCards(text).length > 1);  // (moves of one card each: the hand shows them)
+    if (texts.length > MANY && several && !chosen.length) {  // (folded: open it, or pick cards to narrow it)
+      const group = el("details", { class: "group", "data-kind": kind },
+                       el("summary", {}, kind + ": " + count + " (open, or pick cards to see fewer)"), moves);
+      group.open = opened.has(kind);
+      group.addEventListener("toggle", () => { if (group.open) opened.add(kind); else opened.delete(kind); });
+      box.append(group);
     } else {
       box.append(el("div", { class: "group", "data-kind": kind }, el("div", { class: "group-title" }, kind + ": " + count), moves));
     }
