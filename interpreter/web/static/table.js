@@ -235,8 +235,8 @@ function moveCards(text) {
 
 function usesAll(text, cardsPicked) {
   const left = moveCards(text);
-  for (const text of cardsPicked) {
-    const index = left.indexOf(text);
+  for (const pickedCard of cardsPicked) {
+    const index = left.indexOf(pickedCard);
     if (index < 0) return false;
     left.splice(index, 1);
   }
@@ -252,7 +252,7 @@ function narrows(view) {
   // hand that the moves name may be picked to narrow them
   if (!view.is_your_turn || view.legal_actions.length <= MANY) return false;
   const held = handCards(view);
-  return view.legal_actions.some((text) => moveCards(text).filter((text) => held.has(text)).length >= 2);
+  return view.legal_actions.some((text) => moveCards(text).filter((named) => held.has(named)).length >= 2);
 }
 
 function pickable(view) {
