@@ -12,6 +12,12 @@ is the ratio allowed, 3x scaled by the game's mean legal set against Hearts' (ne
 is within it. (The mean, not the median: a rummy's rare decisions with thousands of groups of melds cost what
 their size says, and the median does not see them.) `--only` plays the rulesets named (by file name, without
 `.yaml`) and Hearts, which the ratios need.
+
+Some test games are also written by hand in plain Python (benchmarks/plain/<name>.py: the ruleset's decisions and
+legal sets, played the same way, with no engine). Their chunks run in the same turns, and a second table compares
+each game's cost with its own rules written by hand: the engine's ratio to the plain program (its overhead for
+that game), and the plain program's ratio to plain Hearts (what the game's own rules cost against Hearts', which
+no engine removes). `--no-plain` leaves them out.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
-from timing import engine_build  # sibling module: the benchmarks run as scripts
+from references import PLAIN, load_reference, plain_games  # sibling modules: the benchmarks run as scripts
+from timing import engine_build
 
 from interpreter import CHANCE, Game, load_ruleset
 
@@ -60,6 +68,14 @@ def play(game: Game, decisions: int, seed: int) -> tuple[float, int, list[int]]:
     return elapsed, made, sizes
 
 
+def play_plain(module: ModuleType, decisions: int, seed: int) -> tuple[float, int, list[int]]:
+    """The same as `play` for a game written in plain Python (its `play(decisions, seed, sizes)`)."""
+    sizes: list[int] = []
+    start = time.process_time()
+    made = module.play(decisions, seed, sizes)
+    return time.process_time() - start, made, sizes
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="chunks of each ruleset, in turn (default 5)")
@@ -67,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", nargs="+", metavar="NAME",
                         help=f"only these rulesets (file names without .yaml), with {BASELINE} to compare against")
+    parser.add_argument("--no-plain", action="store_true",
+                        help=f"leave out the games written in plain Python ({PLAIN.relative_to(ROOT)}/)")
     args = parser.parse_args(argv)
     paths = {path.stem: path for path in rulesets()}
     if args.only:
@@ -76,13 +94,20 @@ def main(argv: list[str] | None = None) -> int:
         paths = {name: path for name, path in paths.items() if name in {*args.only, BASELINE}}
     games = {name: load_ruleset(path) for name, path in paths.items()}
     test_games = {name for name, path in paths.items() if path.parent.name == "games"}
+    plain = {} if args.no_plain else {name: load_reference(name, PLAIN) for name in plain_games() if name in games}
     costs: dict[str, list[float]] = {name: [] for name in games}
     sizes: dict[str, list[int]] = {name: [] for name in games}
+    plain_costs: dict[str, list[float]] = {name: [] for name in plain}
+    plain_sizes: dict[str, list[int]] = {name: [] for name in plain}
     for number in range(args.rounds):
         for name, game in games.items():
             seconds, made, seen = play(game, args.decisions, args.seed + number)
             costs[name].append(seconds / made * 1e6)
             sizes[name].extend(seen)
+            if name in plain:
+                seconds, made, seen = play_plain(plain[name], args.decisions, args.seed + number)
+                plain_costs[name].append(seconds / made * 1e6)
+                plain_sizes[name].extend(seen)
         print(f"round {number + 1}/{args.rounds}", end="\r", file=sys.stderr, flush=True)
     print(" " * 20, end="\r", file=sys.stderr)
     baseline = statistics.median(costs[BASELINE]) if BASELINE in costs else None
@@ -92,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'':<26} {'us per decision':>26}  {'legal set':>17}  {'against ' + BASELINE:>16}  {'allowed':>12}")
     print(f"  {'':<26} {'':>26}  {'median':>8} {'mean':>8}")
     over = []
+    allowance: dict[str, float] = {}
     for name in games:
         median = statistics.median(costs[name])
         mean_size = statistics.mean(sizes[name])
@@ -101,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             # (each round's chunk over Hearts' chunk of the same round: a machine whose speed drifts slows both)
             paired = [cost / hearts for cost, hearts in zip(costs[name], costs[BASELINE], strict=True)]
             ratio = statistics.median(paired)
-            allowed = BAR * max(1.0, mean_size / baseline_size)
+            allowed = allowance[name] = BAR * max(1.0, mean_size / baseline_size)
             within = ratio <= allowed
             if not within and name in test_games:
                 over.append(name)
@@ -111,7 +137,47 @@ def main(argv: list[str] | None = None) -> int:
     if baseline and baseline_size:
         print(f"\nTest games (tests/games/) over the bar ({BAR:g}x {BASELINE}, scaled by the mean legal set): "
               f"{', '.join(over) or 'none'}")
+    if plain:
+        print()
+        for line in plain_lines(costs, sizes, plain_costs, plain_sizes):
+            print(line)
+        if BASELINE in plain_costs:
+            beyond = [f"{name} ({own:.1f}x, allowed {allowance[name]:.1f}x)" for name in over if name in plain_costs
+                      if (own := _paired_median(plain_costs[name], plain_costs[BASELINE])) > allowance[name]]
+            if beyond:
+                print(f"Over the bar, where the same rules written by hand already cost more against plain "
+                      f"{BASELINE} than the bar allows the engine: {', '.join(beyond)}")
     return 0
+
+
+def _paired_median(costs: list[float], baseline: list[float]) -> float:
+    return statistics.median(cost / other for cost, other in zip(costs, baseline, strict=True))
+
+
+def plain_lines(costs: dict[str, list[float]], sizes: dict[str, list[int]], plain_costs: dict[str, list[float]],
+                plain_sizes: dict[str, list[int]]) -> list[str]:
+    """The games written in plain Python against the engine: each one's cost per decision, the engine's ratio to
+    it (paired by round), and its ratio to plain Hearts (paired by round), the engine's ratio to Hearts beside it."""
+    lines = [f"The same rules written in plain Python ({PLAIN.relative_to(ROOT)}/), CPU time per decision "
+             "(medians, ranges over the rounds):",
+             f"  {'':<14} {'plain us per decision':>24}  {'legal set':>9}  {'engine / plain':>20}  "
+             f"{'plain against ' + BASELINE:>22}  {'engine against ' + BASELINE:>22}"]
+    for name, plain_cost in plain_costs.items():
+        overhead = [engine / own for engine, own in zip(costs[name], plain_cost, strict=True)]
+        line = (f"  {name:<14} {statistics.median(plain_cost):9.2f} us ({min(plain_cost):5.2f}-{max(plain_cost):5.2f})"
+                f"  {statistics.mean(plain_sizes[name]):9.1f}  {_spread(overhead):>20}")
+        if BASELINE in plain_costs:
+            own = [cost / hearts for cost, hearts in zip(plain_cost, plain_costs[BASELINE], strict=True)]
+            engine = [cost / hearts for cost, hearts in zip(costs[name], costs[BASELINE], strict=True)]
+            line += f"  {_spread(own):>22}  {_spread(engine):>22}"
+        lines.append(line)
+    lines.append("  (the legal set: the plain program's mean size, to be read beside the engine's above: the same "
+                 "rules give the same sizes)")
+    return lines
+
+
+def _spread(ratios: list[float]) -> str:
+    return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 if __name__ == "__main__":
