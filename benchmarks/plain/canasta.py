@@ -210,7 +210,10 @@ class Canasta:
         self.red_last = self.hand_over = False
         self.went_out = -1
         self.concealed = False
-        player = (dealer + 1) % 4
+        self.play_from((dealer + 1) % 4)
+
+    def play_from(self, player: int) -> None:
+        """The play of the hand from the position held, `player` in turn, until it is over; then its score."""
         while not self.hand_over:
             self.play_turn(player)
             player = (player + 1) % 4

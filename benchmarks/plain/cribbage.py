@@ -29,6 +29,10 @@ Decisions (each one appends the size of its legal set to `sizes` and takes a uni
     cards of the hand. A seat that cannot play is never asked (the ruleset's `if: can_play(turn)`), so a
     "go" is not a decision.
 
+The legal sets and the points are functions of an explicit position (`lay_away_options`, `play_options`,
+`heels_points`, `peg_points`, `show_points`): tests/unit/test_plain_cribbage.py calls them on the engine's
+positions, and replays the engine's matches through `Match`, to keep this file the ruleset's game.
+
 Differences from the ruleset: none in the decisions, their legal sets or the scores. Nothing is logged, the
 `gained` and `turn` bookkeeping variables are locals, and the cards played are not kept in a `done` zone (the
 show counts each seat's kept cards, which is what the ruleset gives back to the hands).
@@ -68,6 +72,28 @@ class MatchOver(Exception):
 
 class OutOfDecisions(Exception):
     """The decisions asked for are made: stop, in the middle of a match if need be."""
+
+
+# ---------------------------------------------------------------------------------------------- the decisions
+
+
+def lay_away_options(hand: list[int]) -> list[tuple[int, int]]:
+    """The lay-away's legal set for a six-card hand: every pair of its cards, as `subsets(sort(hand), 2, 2)`."""
+    return list(combinations(sorted(hand), 2))
+
+
+def play_options(hand: list[int], running: int) -> list[int]:
+    """The play's legal set: the cards of `hand` that keep the count (now `running`) to 31 at most, in the
+    hand's order; empty when the seat cannot play (it says "go")."""
+    return [c for c in hand if running + VALUE[c] <= 31]
+
+
+# ---------------------------------------------------------------------------------------------- the starter
+
+
+def heels_points(starter: int) -> int:
+    """The dealer's points for the starter: two for his heels when it is a jack."""
+    return 2 if RANK[starter] == JACK else 0
 
 
 # ---------------------------------------------------------------------------------------------- the play
@@ -196,12 +222,13 @@ class Match:
         crib: list[int] = []
         kept: list[list[int]] = [[], []]
         for seat in (pone, dealer):
-            pair = self.choose(list(combinations(sorted(hands[seat]), 2)))
+            pair = self.choose(lay_away_options(hands[seat]))
             crib.extend(pair)
             kept[seat] = sorted(c for c in hands[seat] if c not in pair)
         starter = deck[12]
-        if RANK[starter] == JACK:
-            self.peg(dealer, 2)          # two for his heels
+        heels = heels_points(starter)
+        if heels:
+            self.peg(dealer, heels)      # two for his heels
         self.pegging(pone, [kept[0][:], kept[1][:]])
         self.peg(pone, show_points(kept[pone], starter, False))
         self.peg(dealer, show_points(kept[dealer], starter, False))
@@ -214,7 +241,7 @@ class Match:
         pile: list[int] = []
         while hands[0] or hands[1]:
             hand = hands[turn]
-            legal = [c for c in hand if running + VALUE[c] <= 31]
+            legal = play_options(hand, running)
             if legal:
                 card = self.choose(legal)
                 hand.remove(card)
@@ -228,7 +255,7 @@ class Match:
                     pile = []
                     running = 0
                 turn = 1 - turn
-            elif any(running + VALUE[c] <= 31 for c in hands[1 - turn]):
+            elif play_options(hands[1 - turn], running):
                 turn = 1 - turn          # "go": the other seat plays on
             else:                        # neither can play: one for the go, and a new count
                 self.peg(last_player, 1)

@@ -27,7 +27,9 @@ It plays the ruleset's whole match with its default parameters (four players, `t
 
 Differences from the ruleset, none of which changes a decision or a legal set: nothing is logged or shown,
 no `won` piles are kept (nothing reads them), and the cards of a hand are kept in the same order as the
-engine's zone (dealt order, passed cards at the end) only because it costs nothing.
+engine's zone (dealt order, passed cards at the end) only because it costs nothing. The legal sets and the
+scoring are functions of the position alone (`pass_legal`, `lead_legal`, `follow_legal`, `score_hand`), so that
+tests/unit/test_plain_hearts.py can ask them at the engine's own positions.
 
 Cards are ints 0..51 numbered as the engine's deck: rank * 4 + suit, ranks 0 (the 2) .. 12 (the ace), suits
 0 spades, 1 hearts, 2 diamonds, 3 clubs; so within a suit a larger int is a higher card.
@@ -125,14 +127,8 @@ class Hearts:
             self.pass_cards(hands, dealer, pass_dir)
         taken = self.play_tricks(hands)
         self.phase = "score"
-        if 26 in taken:
+        if score_hand(taken, score):
             self.moons += 1
-            for p in range(SEATS):
-                if taken[p] != 26:
-                    score[p] += 26
-        else:
-            for p in range(SEATS):
-                score[p] += taken[p]
 
     def pass_cards(self, hands: list[list[int]], dealer: int, pass_dir: int) -> None:
         self.phase = "pass"
@@ -141,7 +137,7 @@ class Hearts:
             p = (dealer + i) % SEATS
             hand = hands[p]
             for _ in range(3):
-                card = self.decide(hand[:])
+                card = self.decide(pass_legal(hand))
                 hand.remove(card)
                 passed[p].append(card)
         shift = 1 if pass_dir == 1 else 3 if pass_dir == 2 else 2   # left, right, across
@@ -152,6 +148,7 @@ class Hearts:
         """The 13 tricks; returns the points each seat took."""
         self.phase = "play"
         decide = self.decide
+        lead, follow = lead_legal, follow_legal   # (locals: no global look-up per decision)
         taken = [0] * SEATS
         broken = False
         leader = next(p for p in range(SEATS) if TWO_CLUBS in hands[p])
@@ -159,13 +156,7 @@ class Hearts:
             first_trick = tricks_played == 0
             # the lead
             hand = hands[leader]
-            if first_trick:
-                legal = [TWO_CLUBS]
-            elif broken:
-                legal = hand[:]
-            else:
-                legal = [c for c in hand if c & 3 != HEARTS] or hand[:]
-            card = decide(legal)
+            card = decide(lead(hand, first_trick, broken))
             hand.remove(card)
             led = card & 3
             high, winner = card, leader
@@ -174,12 +165,7 @@ class Hearts:
             for i in range(1, SEATS):
                 p = (leader + i) % SEATS
                 hand = hands[p]
-                legal = [c for c in hand if c & 3 == led]
-                if not legal and first_trick:   # void on the first trick: no point card unless all are
-                    legal = [c for c in hand if not POINTS[c]] or hand[:]
-                elif not legal:                 # void: any card
-                    legal = hand[:]
-                card = decide(legal)
+                card = decide(follow(hand, led, first_trick))
                 hand.remove(card)
                 points += POINTS[card]
                 if card & 3 == led and card > high:
@@ -189,6 +175,48 @@ class Hearts:
                 taken[winner] += points
             leader = winner
         return taken
+
+
+# The legal sets and the scoring, as functions of the position alone (what a test compares with the engine's):
+
+
+def pass_legal(hand: list[int]) -> list[int]:
+    """The cards a seat holding `hand` may pass next: any card of it."""
+    return hand[:]
+
+
+def lead_legal(hand: list[int], first_trick: bool, broken: bool) -> list[int]:
+    """The cards a seat holding `hand` may lead: only the 2 of clubs to the first trick; later, any card but a
+    heart, unless hearts are `broken` or the hand holds only hearts."""
+    if first_trick:
+        return [TWO_CLUBS]
+    if broken:
+        return hand[:]
+    return [c for c in hand if c & 3 != HEARTS] or hand[:]
+
+
+def follow_legal(hand: list[int], led: int, first_trick: bool) -> list[int]:
+    """The cards a seat holding `hand` may play to a trick led in suit `led`: that suit's if the hand holds any;
+    else any card, except on the first trick no point card unless the hand holds nothing else."""
+    legal = [c for c in hand if c & 3 == led]
+    if legal:
+        return legal
+    if first_trick:   # void on the first trick: no point card unless all are
+        return [c for c in hand if not POINTS[c]] or hand[:]
+    return hand[:]    # void: any card
+
+
+def score_hand(taken: list[int], score: list[int]) -> bool:
+    """Adds a hand's scores to `score`, from the points each seat `taken`: a seat that took all 26 shoots the
+    moon and every other seat scores 26, else each seat scores its points. Returns whether the moon was shot."""
+    if 26 in taken:
+        for p in range(SEATS):
+            if taken[p] != 26:
+                score[p] += 26
+        return True
+    for p in range(SEATS):
+        score[p] += taken[p]
+    return False
 
 
 def play(decisions: int, seed: int, sizes: list[int]) -> int:

@@ -39,8 +39,9 @@ that fits both ends goes low), or a joker at the lower end (the upper one when t
 at most 4 jokers and 13 cards in it.
 
 No deliberate difference from the ruleset changes a decision or its legal set; the log lines are not written.
-Checked against the engine at every decision of its random play (2, 3, 5 and 8 players): the same legal set,
-action by action text, and the same points and meld after each meld or lay-off.
+Checked against the engine at every decision of its random play (2, 3, 5 and 8 players) by
+tests/unit/test_plain_rummy500.py: the same legal set, action by action text, the same points and meld after each
+meld or lay-off, the same scores after each hand, match end, deck and deal.
 
 Cards are ints: suit * 13 + rank (suits S H D C, ranks 0 = two .. 12 = ace), 52 a joker (both jokers are the
 same card, as they are to the engine: one action discards either). A sequence's places are the ranks, and -1 for
@@ -271,7 +272,7 @@ def natural_sequences(suit: int, held: list[tuple[int, int]], must: int, legal: 
         if end < len(held) and held[end][0] == held[end - 1][0] + 1:
             continue
         for low in range(first, end - 2):  # (held[first:end]: consecutive places)
-            for high in range(low + 2, end):
+            for high in range(low + 2, min(end, low + RUN_MAX)):  # (at most 13 places: an ace once)
                 cards = tuple([card for _, card in held[low:high + 1]])
                 if must == NONE or must in cards:
                     legal.append((RUN, suit, cards, 0, held[low][0], held[high][0], held[low][0]))
@@ -425,8 +426,7 @@ class Table:
             for seat, points in enumerate(self.play_hand(dealer)):
                 scores[seat] += points
             self.hands += 1
-            best = max(scores)
-            if best >= TARGET and scores.count(best) == 1:
+            if match_over(scores):
                 break
             dealer = (dealer + 1) % self.players
         return scores
@@ -436,7 +436,7 @@ class Table:
         n = self.players
         stock = new_deck(n)
         self.rng.shuffle(stock)
-        size = 13 if n == 2 else 7
+        size = deal_size(n)
         self.held = hands = [stock[size * seat:size * (seat + 1)] for seat in range(n)]
         del stock[:size * n]
         self.stock, self.discard, self.melds = stock, [stock.pop()], []
@@ -446,7 +446,7 @@ class Table:
             seat = (seat + 1) % n
             if self.turn(seat):
                 break
-        return [self.tabled[seat] - sum(VALUE[card] for card in hands[seat]) for seat in range(n)]
+        return hand_scores(self.tabled, hands)
 
     def turn(self, seat: int) -> bool:
         """One player's turn; whether the hand is over (the player went out or ended the play)."""
@@ -483,6 +483,23 @@ class Table:
             self.tabled[seat] += meld_points(action)
             melds.append(laid_meld(action))
         return not hand
+
+
+def deal_size(players: int) -> int:
+    """The cards dealt to each player: 13 with two players, 7 with more."""
+    return 13 if players == 2 else 7
+
+
+def hand_scores(tabled: list[int], hands: list[list[int]]) -> list[int]:
+    """Each player's score for a hand: the points they melded and laid off (`tabled`) less the values of the
+    cards left in their hand."""
+    return [points - sum(VALUE[card] for card in hand) for points, hand in zip(tabled, hands, strict=True)]
+
+
+def match_over(scores: list[int]) -> bool:
+    """Whether the match ends after a hand: the best total is at least the target and held by one player."""
+    best = max(scores)
+    return best >= TARGET and scores.count(best) == 1
 
 
 def laid_meld(action: Action) -> Meld:

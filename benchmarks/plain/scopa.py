@@ -107,6 +107,12 @@ def legal_moves(hand: list[int], table: list[int]) -> list[Move]:
     return plays + captures
 
 
+def is_scopa(table: list[int], stock: list[int], hands: list[list[int]]) -> bool:
+    """SC-08: whether the capture just made, which left `table`, `stock` and `hands`, is a scopa: it emptied
+    the table and it is not the last play of the hand (the stock or a hand still holds cards)."""
+    return not table and bool(stock or hands[0] or hands[1])
+
+
 def primiera(pile: list[int]) -> int:
     """SC-12: the sum of the best primiera card of each suit, 0 without all four suits (or the sevens)."""
     if not PRIMIERA_FULL:
@@ -130,6 +136,15 @@ def hand_points(captured: list[list[int]], scope: list[int]) -> list[int]:
         points.append(scope[p] + (cards[p] > cards[q]) + (coins[p] > coins[q]) + (SETTEBELLO in captured[p])
                       + (prim[p] > 0 and prim[p] > prim[q]))
     return points
+
+
+def finish_hand(captured: list[list[int]], table: list[int], last_capturer: int, scope: list[int]) -> list[int]:
+    """SC-10, SC-11: after the last play the last seat that captured (-1: none, the cards stay) takes the cards
+    left on the table, which is no scopa; then each seat's points for the hand."""
+    if last_capturer >= 0:
+        captured[last_capturer] += table
+        table.clear()
+    return hand_points(captured, scope)
 
 
 class Run:
@@ -189,7 +204,7 @@ class Run:
                     pile += taken
                     for t in taken:
                         table.remove(t)
-                    if not table and (stock or hands[0] or hands[1]):  # SC-08: not on the last play
+                    if is_scopa(table, stock, hands):  # SC-08
                         scope[player] += 1
                 else:
                     table.append(card)
@@ -199,12 +214,9 @@ class Run:
             for _ in range(3):  # SC-09
                 for p in (1 - dealer, dealer):
                     hands[p].append(stock.pop())
-        if last_capturer >= 0:  # SC-10
-            captured[last_capturer] += table
-            table.clear()
         self.scope[0] += scope[0]
         self.scope[1] += scope[1]
-        return hand_points(captured, scope)
+        return finish_hand(captured, table, last_capturer, scope)  # SC-10, SC-11
 
     def play_match(self) -> bool:
         """One match from seat 0's deal; False when the decisions ran out in the middle of it."""
