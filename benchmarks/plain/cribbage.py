@@ -29,9 +29,10 @@ Decisions (each one appends the size of its legal set to `sizes` and takes a uni
     cards of the hand. A seat that cannot play is never asked (the ruleset's `if: can_play(turn)`), so a
     "go" is not a decision.
 
-The legal sets and the points are functions of an explicit position (`lay_away_options`, `play_options`,
-`heels_points`, `peg_points`, `show_points`): tests/unit/test_plain_cribbage.py calls them on the engine's
-positions, and replays the engine's matches through `Match`, to keep this file the ruleset's game.
+The legal sets and the points are functions of an explicit position (`lay_away_options`, `play_options` and
+`can_play`, both from `fits`, `heels_points`, `peg_points`, `show_points`): tests/unit/test_plain_cribbage.py
+calls them on the engine's positions, and replays the engine's matches through `Match`, to keep this file the
+ruleset's game.
 
 Differences from the ruleset: none in the decisions, their legal sets or the scores. Nothing is logged, the
 `gained` and `turn` bookkeeping variables are locals, and the cards played are not kept in a `done` zone (the
@@ -82,10 +83,20 @@ def lay_away_options(hand: list[int]) -> list[tuple[int, int]]:
     return list(combinations(sorted(hand), 2))
 
 
+def fits(card: int, running: int) -> bool:
+    """Whether `card` may be played on the count `running`: it keeps the count to 31 at most."""
+    return running + VALUE[card] <= 31
+
+
 def play_options(hand: list[int], running: int) -> list[int]:
-    """The play's legal set: the cards of `hand` that keep the count (now `running`) to 31 at most, in the
-    hand's order; empty when the seat cannot play (it says "go")."""
-    return [c for c in hand if running + VALUE[c] <= 31]
+    """The play's legal set: the cards of `hand` that fit the count (now `running`), in the hand's order; empty
+    when the seat cannot play (it says "go")."""
+    return [c for c in hand if fits(c, running)]
+
+
+def can_play(hand: list[int], running: int) -> bool:
+    """Whether the play's legal set is not empty, without making it: stops at the first card that fits."""
+    return any(fits(c, running) for c in hand)
 
 
 # ---------------------------------------------------------------------------------------------- the starter
@@ -255,7 +266,7 @@ class Match:
                     pile = []
                     running = 0
                 turn = 1 - turn
-            elif play_options(hands[1 - turn], running):
+            elif can_play(hands[1 - turn], running):
                 turn = 1 - turn          # "go": the other seat plays on
             else:                        # neither can play: one for the go, and a new count
                 self.peg(last_player, 1)

@@ -39,9 +39,11 @@ that fits both ends goes low), or a joker at the lower end (the upper one when t
 at most 4 jokers and 13 cards in it.
 
 No deliberate difference from the ruleset changes a decision or its legal set; the log lines are not written.
-Checked against the engine at every decision of its random play (2, 3, 5 and 8 players) by
-tests/unit/test_plain_rummy500.py: the same legal set, action by action text, the same points and meld after each
-meld or lay-off, the same scores after each hand, match end, deck and deal.
+Checked against the engine by tests/unit/test_plain_rummy500.py (2, 3, 5 and 8 players): at every decision of its
+random play, the same legal set, action by action text, the same points and meld after each meld or lay-off, the
+same scores after each hand, match end, deck and number of cards dealt; and in whole matches played by this
+program's own loop (`Table`) beside the engine's, on the engine's deals and choices, the same player, position and
+legal set at every decision, the same scores after each hand, the same dealer and the same end of the match.
 
 Cards are ints: suit * 13 + rank (suits S H D C, ranks 0 = two .. 12 = ace), 52 a joker (both jokers are the
 same card, as they are to the engine: one action discards either). A sequence's places are the ranks, and -1 for

@@ -23,6 +23,9 @@ exhausted stock, a red three drawn last, all four red threes, ...); the few that
 (black threes, going out concealed, an initial meld that would keep one card) are played from set-up positions.
 Not reached: two sides equal at the target (another hand is played), which only a match set up near its end
 would show.
+
+Cards are compared as numbers, which the first test holds to mean the same cards in both games: each number's
+text in the engine's deck is the plain game's name for it.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 import collections
 import importlib.util
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -496,15 +500,21 @@ class SetUp:
             zones[("melds", side)] = []
             for text in melds:
                 held = cards(text)
-                wild = tuple(card == 52 or card // 4 == 12 for card in held)
-                rank = next(card // 4 for card, is_wild in zip(held, wild, strict=True) if not is_wild)
-                zones[("melds", side)].append(Meld.of(laid, "black_threes" if rank == 0 else "set", "set", side,
-                                                      tuple(held), wild, rank=rank))
+                wild = tuple(deck.rank_name(deck.rank_of[card]) in ("2", "JK") for card in held)
+                rank = next(deck.rank_of[card] for card, is_wild in zip(held, wild, strict=True) if not is_wild)
+                kind = "black_threes" if deck.rank_name(rank) == "3" else "set"
+                zones[("melds", side)].append(Meld.of(laid, kind, "set", side, tuple(held), wild, rank=rank))
                 laid += 1
         state = State(game, 4, 0)
         state.match.start_at(state, "play", dealer=0, hand_number=1, zones=zones, face_up={},
                              variables={"frozen": self.frozen}, owned=self.variables)
         return state
+
+
+def set_up_id(name: str) -> str:
+    """A set-up's test id: the words of its name before the first comma or colon, joined by hyphens (an id that
+    can be named on the command line)."""
+    return "-".join(re.split(r"[,:]", name)[0].split())
 
 
 SET_UPS = (
@@ -534,6 +544,18 @@ SET_UPS = (
 # ---------------------------------------------------------------------------------------------- the tests
 
 
+def test_the_plain_cards_are_numbered_as_the_engines(plain: ModuleType, game: Game) -> None:
+    """Every check here compares the two games' cards as numbers, so each number must be the same card in both:
+    every card of the engine's deck, by its text, is the plain game's card of that number, and the plain deck is
+    the engine's 108 cards (two packs and four jokers, copies of a card the same number)."""
+    deck = game.deck
+    engine = [deck.text_of[card] for card in range(len(deck.text_of))]
+    mine = [plain.card_name(card) for card in range(len(engine))]
+    differ = [(card, text, name) for card, (text, name) in enumerate(zip(engine, mine, strict=True)) if text != name]
+    assert not differ, f"(number, engine's card, plain game's card) that differ: {differ}"
+    assert sorted(plain.DECK) == sorted(deck.cards(4))
+
+
 def test_legal_sets_and_hand_scores_are_the_engines_at_every_decision(plain: ModuleType, game: Game) -> None:
     """At each decision of engine random play, the plain game's legal set at the same position is the engine's;
     at each hand's end, its scores of the same position are the engine's. The seeds reach the rules that matter."""
@@ -557,7 +579,7 @@ def test_the_plain_matches_play_the_engines(plain: ModuleType, game: Game) -> No
     assert not missing, f"the seeds no longer reach {missing}: {dict(seen)}"
 
 
-@pytest.mark.parametrize("set_up", SET_UPS, ids=lambda set_up: set_up.name.split(",")[0])
+@pytest.mark.parametrize("set_up", SET_UPS, ids=lambda set_up: set_up_id(set_up.name))
 def test_the_plain_game_plays_the_rare_rules_as_the_engine(plain: ModuleType, game: Game, set_up: SetUp) -> None:
     """From a set-up position, a turn that random play almost never makes, then the rest of the hand, played in
     both games (see `Lockstep`): the same legal sets and positions at each decision, the same end of the hand and

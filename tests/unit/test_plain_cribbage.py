@@ -258,23 +258,29 @@ def _cards(module: ModuleType, texts: tuple[str, ...] | list[str]) -> list[int]:
 # ---------------------------------------------------------------------------------------------- the checks
 
 
-def check_legal_sets(module: ModuleType, matches: tuple[EngineMatch, ...]) -> int:
+def check_legal_sets(module: ModuleType, matches: tuple[EngineMatch, ...]) -> Counter[str]:
     """At each engine decision, the plain game's legal-set function on the engine's position gives the engine's
-    legal set, in its order. Returns the number of decisions checked."""
-    checked = 0
+    legal set, in its order (and at each play `can_play` says the seat can play: a seat that cannot is never
+    asked). Returns how many of each kind of decision were checked: a lay-away, a play leading a count, a play
+    following in one, and (also counted as one of those two) a play where a card is refused because it would
+    take the count over 31."""
+    checked: Counter[str] = Counter()
     for match in matches:
         for position in match.positions:
             hand = _cards(module, position.hand)
             if position.phase == "deal":
                 options = module.lay_away_options(hand)
+                checked["lay-away"] += 1
             else:
                 assert position.phase == "play", position.describe(match.seed)
                 options = module.play_options(hand, position.running)
+                assert module.can_play(hand, position.running), position.describe(match.seed)
+                checked["play, following" if position.pile else "play, leading"] += 1
+                checked["play, a card refused"] += len(position.legal) < len(position.hand)
             mine = tuple(_plain_key(module, option) for option in options)
             assert mine == position.legal, (
                 f"{position.describe(match.seed)}:\n  plain legal set  {' '.join(mine)}\n"
                 f"  engine legal set {' '.join(position.legal)}")
-            checked += 1
     return checked
 
 
@@ -367,12 +373,12 @@ def replay(module: ModuleType, match: EngineMatch) -> int:
     return int(plain.made)
 
 
-def check_results(module: ModuleType, matches: tuple[EngineMatch, ...]) -> int:
+def check_results(module: ModuleType, matches: tuple[EngineMatch, ...]) -> Counter[int]:
     """The plain `result` of final scores is the ruleset's `match.result` on the same scores, the lines of the
-    rule included (a win at the target or past it; a loser lurched under 91, or not at 91). Returns the number
-    of scores checked."""
+    rule included (a win at the target or past it; a loser lurched under 91, or not at 91). Returns how often
+    the ruleset gave each result."""
     ended = matches[0].end.clone()
-    checked = 0
+    checked: Counter[int] = Counter()
     for winner in (121, 122, 127):
         for loser in (0, 89, 90, 91, 92, 120):
             for score in ((winner, loser), (loser, winner)):
@@ -380,7 +386,7 @@ def check_results(module: ModuleType, matches: tuple[EngineMatch, ...]) -> int:
                 mine = [module.result(score, seat) for seat in (0, 1)]
                 assert mine == list(ended.returns()), f"scores {score}: plain results {mine}, " \
                     f"engine results {ended.returns()}"
-                checked += 1
+                checked.update(ended.returns())
     return checked
 
 
@@ -446,8 +452,13 @@ def matches() -> tuple[EngineMatch, ...]:
 
 def test_the_plain_legal_sets_are_the_engines_at_every_decision(plain: ModuleType,
                                                                  matches: tuple[EngineMatch, ...]) -> None:
-    """`lay_away_options` and `play_options` on each engine position: the engine's legal set (`check_legal_sets`)."""
-    assert check_legal_sets(plain, matches) == sum(len(match.positions) for match in matches)
+    """`lay_away_options` and `play_options` on each engine position: the engine's legal set (`check_legal_sets`).
+    The seeds check many decisions of each kind (about 2,500 lay-aways, 2,700 leads, 7,300 follows and 900 plays
+    with a card refused): the floors fail if random play stopped reaching one of them."""
+    checked = check_legal_sets(plain, matches)
+    floors = {"lay-away": 2000, "play, leading": 2000, "play, following": 5000, "play, a card refused": 500}
+    short = {kind: checked[kind] for kind, floor in floors.items() if checked[kind] < floor}
+    assert not short, (short, checked)
 
 
 def test_the_plain_points_are_the_engines_on_the_same_cards(plain: ModuleType,
@@ -466,8 +477,10 @@ def test_the_plain_match_replays_the_engines(plain: ModuleType, matches: tuple[E
 
 def test_the_plain_results_are_the_engines_on_the_same_scores(plain: ModuleType,
                                                               matches: tuple[EngineMatch, ...]) -> None:
-    """`result` of final scores around the target and the lurch line: the ruleset's (`check_results`)."""
-    assert check_results(plain, matches) == 36
+    """`result` of final scores around the target and the lurch line: the ruleset's (`check_results`). The scores
+    tried give each of the ruleset's results (a win, a win over a lurched loser, a loss, a lurched loss), so that
+    the check cannot pass on scores that never reach one of them."""
+    assert set(check_results(plain, matches)) == {2, 1, -1, -2}
 
 
 def test_the_seeds_reach_the_rules_that_matter(matches: tuple[EngineMatch, ...]) -> None:

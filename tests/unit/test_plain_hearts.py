@@ -10,7 +10,8 @@ The engine plays whole matches at random from fixed seeds, and the plain game pl
   * the legal set the plain game made from its own position (what it times) is that same set too, for the same
     seat in the same phase.
 At the end of every hand, the points each seat took, the scores and whether the moon was shot are the engine's,
-as the plain game reached them and as its scoring function makes them from the engine's points taken.
+as the plain game reached them and as its scoring function makes them from the engine's points taken (read from
+its `taken` variable by the state's `hand_end_hook`, before the next hand sets it back to 0).
 
 Random play from these seeds reaches the rules that matter (each is counted and the counts asserted); hands
 dealt from a stacked deck reach what it seldom or never does: a seat void on the first trick holding only point
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import re
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -38,9 +38,6 @@ PLAIN_FILE = ROOT / "benchmarks" / "plain" / "hearts.py"
 
 SEEDS = (1, 2, 3, 4, 5)  # the engine's and the choices' seeds: each plays MATCHES whole matches
 MATCHES = 8
-# the ruleset logs each hand's points taken and the scores after it: the only place the points taken are left
-# once the next hand starts (its variables start again at 0)
-TAKEN_LOG = re.compile(r"taken (\d+) (\d+) (\d+) (\d+); scores")
 
 
 def _load_plain() -> ModuleType:
@@ -150,10 +147,14 @@ class Lockstep(PLAIN.Hearts):
         self.hand_start = 0  # the engine's events before the hand
         self.score_before: list[int] = []
         self.taken: list[int] = []
+        # each hand's (number, points taken) as the engine's hand left them, read at its end (`engine_hand_end`):
+        # the next hand starts its variables again at 0 within the same action
+        self.engine_ended: list[tuple[int, list[int]]] = []
 
     def play_matches(self, matches: int) -> None:
         for number in range(matches):
             self.state = self.game.new_initial_state(seed=self.seed * 1000 + number)
+            self.state.hand_end_hook = self.engine_hand_end
             self.play_match()
             assert self.state.is_terminal, (f"the plain match ends after hand {self.hand_number}, the engine's "
                                             f"goes on (scores {self.state.values['score']})")
@@ -177,6 +178,7 @@ class Lockstep(PLAIN.Hearts):
             f"{self.hand_number} (dealer p{self.dealer})"
         self.score_before = list(values["score"])
         self.hand_start = state.event_count
+        self.engine_ended = []
         state.apply_chance(self.stacked.get(self.hand_number))
         hands = state.values["hand"]
         for i in range(PLAIN.SEATS):  # (the plain deal: the i-th seat from the dealer's left gets deck[i::4])
@@ -206,6 +208,10 @@ class Lockstep(PLAIN.Hearts):
         state.apply(actions[index])
         return legal[index]
 
+    def engine_hand_end(self, state: State) -> None:
+        """The engine's hook at the end of each hand, before the next one starts."""
+        self.engine_ended.append((state.values["hand_number"], list(state.values["taken"])))
+
     def play_tricks(self, hands: list[list[int]]) -> list[int]:
         self.taken = super().play_tricks(hands)
         return self.taken
@@ -216,10 +222,12 @@ class Lockstep(PLAIN.Hearts):
         state = self.state
         assert state.current_player == CHANCE or state.is_terminal, \
             f"the plain hand {self.hand_number} is over, the engine's is not: {_position(state)}"
+        ended = [number for number, _ in self.engine_ended]
+        assert ended == [self.hand_number], \
+            f"the plain hand {self.hand_number} is over, the engine ended the hands {ended} since its deal"
+        taken = self.engine_ended[0][1]
+        # the moon is the engine's own word for it (its log), not worked out here from the points taken
         logs = [event["text"] for event in state.events_since(self.hand_start) if event["type"] == "log"]
-        found = [match for text in logs if (match := TAKEN_LOG.match(text))]
-        assert len(found) == 1, f"hand {self.hand_number}: no single points-taken line in the engine's log: {logs}"
-        taken = [int(points) for points in found[0].groups()]
         moon = any(text.endswith("shoots the moon") for text in logs)
         after = list(state.values["score"])
         where = (f"hand {self.hand_number}: engine points taken {taken}, scores {self.score_before} -> {after}"

@@ -11,8 +11,17 @@ legal-set code (`draw_options`, `turn_options`) gives its legal set, which must 
 text, each action once. After each meld and lay-off, the plain game's points for it and the meld as it then lies
 must be the engine's; after each hand, its score for every player (`hand_scores`) and whether the match is over
 (`match_over`); at each deal, its deck and the number of cards dealt. The play always follows the engine, so that
-one difference does not hide the next, and every difference is counted; a failure describes the first few. A last
+one difference does not hide the next, and every difference is counted; a failure describes the first few. A
 test makes sure that the play meets the rules that only some positions show, often enough.
+
+These check the plain game's rules on positions taken from the engine; what benchmarks/games_speed.py times is its
+own loop (`Table.play`), which keeps the position from decision to decision. So whole matches (2, 3, 5 and 8
+players, the engine's own deals) are also played by that loop, its logic unchanged, beside the engine's
+(`Lockstep`): the plain deal is laid out as the engine's, each plain decision is the engine's random choice, and
+the loop must keep the engine's position at every decision (the player in turn, stock, discard pile, hands, melds
+and points tabled) with the engine's legal set; after each hand, the same scores; for each deal, the same hand
+number and dealer; the match's end after the same hand with the same totals, and the table's record of the
+matches. A last test makes sure that the loop makes each kind of choice and ends hands each way often enough.
 """
 
 from __future__ import annotations
@@ -429,7 +438,6 @@ def test_the_plain_legal_sets_are_the_engines(players: int, seed: int) -> None:
     pile may be taken), every new meld (jokers in groups and sequences, the low ace, a spare joker at either end),
     every lay-off and discard, and only what holds the card taken deepest while it must be used."""
     walk = _walk(players, seed)
-    assert walk.decisions == DECISIONS
     assert not walk.legal, _report(walk.legal, "legal sets")
 
 
@@ -464,3 +472,203 @@ def test_the_walks_reach_the_rules_that_matter() -> None:
         seen += _walk(players, seed).seen
     short = {name: f"{seen[name]} < {least}" for name, least in SITUATIONS.items() if seen[name] < least}
     assert not short, f"the walks met too seldom: {short}"
+
+
+# ---------------------------------------------------------------------------------------- the plain game's own loop
+# (players, seed, matches): whole matches played by the plain game's own loop beside the engine's (seeds chosen
+# so that some matches go on after a hand that leaves equal best totals over the target)
+LOCKSTEP = [(2, 18, 3), (3, 13, 6), (5, 60, 4), (8, 5, 1)]
+
+# What the plain game's own loop must meet, at least this often over the LOCKSTEP cases (its choices counted by
+# kind, its hands by how they end): each least is well below its count, as in SITUATIONS.
+LOOP_SITUATIONS = {
+    "draw chosen": 2000,
+    "take chosen": 600,
+    "take of two or more cards chosen": 400,
+    "stop chosen": 8,
+    "group chosen": 200,
+    "sequence chosen": 200,
+    "meld with a joker chosen": 60,
+    "lay-off chosen": 500,
+    "discard chosen": 2000,
+    "hand ended by going out": 30,
+    "hand ended on an empty stock": 8,
+    "deal passed round the table": 15,
+    "equal best totals over the target, the match going on": 2,
+}
+
+
+class Lockstep:
+    """The plain game's own loop (`Table.play`: the matches, each hand's deal, the turns, the scores, the dealer,
+    the match's end), its logic unchanged, played beside the engine's random matches. It stands in for the table's
+    random generator: `shuffle` lays the deck out so that the plain deal gives the engine's (the hands, the stock in
+    order, the card turned up), and `randrange` picks the engine's random choice from the plain legal set. Before
+    every decision the player in turn, the position (stock, discard pile, hands, melds, points tabled) and the legal
+    set (by action text) must be the engine's; at each deal the hand's number, its dealer and the deck; at each
+    hand's end each player's score for it, and whether the match goes on; at the match's end its totals."""
+
+    def __init__(self, players: int, seed: int, matches: int) -> None:
+        plain = _plain()
+        self.players, self.seed, self.matches = players, seed, matches
+        self.choices = random.Random(seed)
+        self.table = table = plain.Table(0, players, 10**9, [])
+        table.rng = self
+        # the table's own methods, run from the checks that stand in for them
+        self.pick, self.play_hand, self.play_match = table.pick, table.play_hand, table.play_match
+        table.pick, table.play_hand, table.play_match = self.check_pick, self.check_hand, self.check_match
+        self.state = _game().new_initial_state(seed=0, players=players)  # (each match's: see check_match)
+        self.match = self.first_hand = self.decision = 0
+        self.dealer = -1
+        self.score_before: list[int] = []
+        self.chosen = -1  # the engine's choice, as an index into the plain legal set
+        self.finals: list[list[int]] = []  # the engine's totals at the end of each match
+        self.engine_hands = 0  # the hands of the engine's matches
+        self.seen: Counter[str] = Counter()
+
+    def where(self) -> str:
+        return (f"{self.players} players, seed {self.seed}, match {self.match}, hand "
+                f"{self.table.hands - self.first_hand + 1}, decision {self.decision}")
+
+    def run(self) -> Lockstep:
+        self.table.play()
+        return self
+
+    # ------------------------------------------------------------------ the stand-in random generator
+    def shuffle(self, deck: list[int]) -> None:
+        """The engine deals its next hand; the plain deck is laid out so that the plain deal gives the same: each
+        seat's hand in turn, the stock (its top last), the card turned up."""
+        state = self.state
+        assert not state.is_terminal, (f"{self.where()}: the engine's match is over (totals {state.values['score']}),"
+                                       f" the plain game deals another hand")
+        assert state.current_player == CHANCE, f"{self.where()}: the plain game deals, the engine plays on"
+        values = state.values
+        number = self.table.hands - self.first_hand + 1
+        assert (values["hand_number"], values["dealer"]) == (number, self.dealer), (
+            f"{self.where()}: the engine deals hand {values['hand_number']} (dealer p{values['dealer']}), the plain "
+            f"game hand {number} (dealer p{self.dealer})")
+        self.score_before = list(values["score"])
+        while state.current_player == CHANCE:
+            state.apply_chance()
+        values = state.values
+        dealt = [_card(card) for hand in values["hand"] for card in hand]
+        dealt += [_card(card) for card in [*values["stock"], *values["discard"]]]
+        mine, engine = Counter(deck), Counter(dealt)
+        assert mine == engine, (f"{self.where()}: the deck differs, the engine only "
+                                f"{sorted((engine - mine).elements())}, the plain game only "
+                                f"{sorted((mine - engine).elements())}")
+        deck[:] = dealt
+        self.seen["deal passed round the table"] += number > self.players
+
+    def randrange(self, count: int) -> int:
+        """The engine's choice (found in `check_pick`) in the plain legal set."""
+        chosen, self.chosen = self.chosen, -1
+        assert 0 <= chosen < count, f"{self.where()}: no engine choice for a legal set of {count}"
+        return chosen
+
+    # ------------------------------------------------------------------ the checks around the table's own methods
+    def check_match(self) -> list[int]:
+        """A new engine match, played by the plain game's own `play_match`; the same totals at its end."""
+        if self.match == self.matches:
+            raise _plain().Done  # (Table.play's end)
+        self.state = _game().new_initial_state(seed=self.seed * 1000 + self.match, players=self.players)
+        self.match += 1
+        self.first_hand = self.table.hands
+        scores: list[int] = self.play_match()
+        state = self.state
+        assert state.is_terminal, (f"{self.where()}: the plain match ends with totals {scores}, the engine's goes on "
+                                   f"(totals {state.values['score']})")
+        totals = list(state.values["score"])
+        assert scores == totals, \
+            f"{self.where()}: the match ends with totals {totals} to the engine, {scores} to the plain game"
+        self.finals.append(scores)
+        self.engine_hands += state.values["hand_number"]
+        return scores
+
+    def check_hand(self, dealer: int) -> list[int]:
+        """A hand played by the plain game's own `play_hand`; the same scores for it, and the engine's hand over."""
+        self.dealer = dealer
+        scores: list[int] = self.play_hand(dealer)
+        state = self.state
+        assert state.is_terminal or state.current_player == CHANCE, \
+            f"{self.where()}: the plain hand is over, the engine's goes on: {_described(state)}"
+        engine = [after - before for after, before in zip(state.values["score"], self.score_before, strict=True)]
+        assert scores == engine, f"{self.where()}: the hand scores {engine} to the engine, {scores} to the plain game"
+        went_out = any(not hand for hand in self.table.held)
+        totals = list(state.values["score"])
+        best = max(totals)
+        if best >= _plain().TARGET and totals.count(best) > 1:
+            self.seen["equal best totals over the target, the match going on"] += 1
+        self.seen["hand ended by going out" if went_out else "hand ended on an empty stock"] += 1
+        return scores
+
+    def check_pick(self, seat: int, legal: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+        """A decision of the plain game's own turn: the engine's player, position and legal set; the engine's
+        random choice made in both games."""
+        plain, state, table = _plain(), self.state, self.table
+        where = self.where()
+        assert not state.is_terminal and state.current_player == seat, (
+            f"{where}: p{seat} decides in the plain game, in the engine "
+            f"{'no one (its match is over)' if state.is_terminal else f'p{state.current_player}'}")
+        position = _position(state)
+        values = state.values
+        ids = sorted(position.by_id)
+        engine_side = {"stock": [_card(card) for card in values["stock"]], "discard": position.discard,
+                       "hands": [sorted(_card(card) for card in hand) for hand in values["hand"]],
+                       "tabled": list(values["tabled"]), "melds": [_meld_fields(position.by_id[i]) for i in ids]}
+        plain_side = {"stock": table.stock, "discard": table.discard, "hands": [sorted(hand) for hand in table.held],
+                      "tabled": table.tabled, "melds": [_meld_fields(meld) for meld in table.melds]}
+        differ = [name for name in engine_side if engine_side[name] != plain_side[name]]
+        assert not differ, f"{where}: the positions differ in {differ}: {_described(state)}\n" + "\n".join(
+            f"    {name}: engine {engine_side[name]}, plain {plain_side[name]}" for name in differ)
+        names = {id(meld): f"m{meld_id}" for meld, meld_id in zip(table.melds, ids, strict=True)}
+        texts = [plain.action_text(seat, action, names) for action in legal]
+        actions = state.legal_actions()
+        engine = [state.action_text(action) for action in actions]
+        assert len(set(texts)) == len(texts) and Counter(texts) == Counter(engine), (
+            f"{where}: {_described(state)}\n    the engine only: {sorted(Counter(engine) - Counter(texts))}\n"
+            f"    the plain game only: {sorted(Counter(texts) - Counter(engine))}")
+        index = self.choices.randrange(len(actions))
+        state.apply(actions[index])
+        self.chosen = texts.index(engine[index])
+        action = legal[self.chosen]
+        self.seen[f"{LOOP_KINDS[action[0]]} chosen"] += 1
+        if action[0] == plain.TAKE and action[1] >= 2:
+            self.seen["take of two or more cards chosen"] += 1
+        elif action[0] in (plain.GROUP, plain.RUN) and action[3]:
+            self.seen["meld with a joker chosen"] += 1
+        self.decision += 1
+        picked: tuple[Any, ...] = self.pick(seat, legal)
+        return picked
+
+
+LOOP_KINDS = ["draw", "take", "stop", "group", "sequence", "lay-off", "discard"]  # by the plain game's kinds
+
+
+@functools.cache
+def _lockstep(players: int, seed: int, matches: int) -> Lockstep:
+    return Lockstep(players, seed, matches).run()
+
+
+@pytest.mark.parametrize(("players", "seed", "matches"), LOCKSTEP)
+def test_the_plain_play_loop_plays_the_engines_matches(players: int, seed: int, matches: int) -> None:
+    """Whole matches of the engine's random play, played beside it by the plain game's own loop (see `Lockstep`):
+    the same deals, player in turn, positions and legal sets at every decision, the same scores after every hand,
+    the same dealer for each, the match's end after the same hand with the same totals; and the table's record of
+    the matches (`Table.play`'s totals and wins) is the engine's."""
+    lockstep = _lockstep(players, seed, matches)
+    table = lockstep.table
+    assert table.matches == matches, f"the plain game finished {table.matches} of {matches} matches"
+    assert table.hands == lockstep.engine_hands
+    assert table.totals == [sum(totals) for totals in zip(*lockstep.finals, strict=True)]
+    wins = Counter(totals.index(max(totals)) for totals in lockstep.finals)
+    assert table.wins == [wins[seat] for seat in range(players)]
+
+
+def test_the_plain_play_loop_meets_the_rules_that_matter() -> None:
+    """The plain game's own loop, played above, makes each kind of choice and ends hands each way often enough:
+    without them the comparisons would pass on a loop that mishandles them."""
+    seen: Counter[str] = Counter()
+    for case in LOCKSTEP:
+        seen += _lockstep(*case).seen
+    short = {name: f"{seen[name]} < {least}" for name, least in LOOP_SITUATIONS.items() if seen[name] < least}
+    assert not short, f"the plain game's loop met too seldom: {short} (all: {dict(seen)})"
