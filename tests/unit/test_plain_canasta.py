@@ -31,7 +31,6 @@ text in the engine's deck is the plain game's name for it.
 from __future__ import annotations
 
 import collections
-import importlib.util
 import random
 import re
 from collections.abc import Callable
@@ -46,6 +45,7 @@ from interpreter import CHANCE, Action, Game, load_ruleset
 from interpreter.actions import meld_sizes
 from interpreter.engine.melds import Meld
 from interpreter.engine.state import State
+from tests import plain_helpers
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAIN = ROOT / "benchmarks" / "plain" / "canasta.py"
@@ -67,11 +67,7 @@ COMPARED = ("score", "stock", "discard", "hand", "melds", "red_threes", "opened"
 
 def load_plain(path: Path = PLAIN) -> ModuleType:
     """The plain game's module, loaded by path (benchmarks/ is no package)."""
-    spec = importlib.util.spec_from_file_location("plain_canasta_checked", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return plain_helpers.load_plain(path, "plain_canasta_checked")
 
 
 @pytest.fixture(scope="module")

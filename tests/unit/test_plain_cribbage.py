@@ -27,7 +27,6 @@ Cards are compared by their texts (`7S`, a pair `7S+8H`): the plain game's numbe
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 from collections import Counter
@@ -40,6 +39,7 @@ from typing import Any
 import pytest
 
 from interpreter import CHANCE, load_ruleset
+from tests.plain_helpers import load_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAIN = ROOT / "benchmarks" / "plain" / "cribbage.py"
@@ -120,11 +120,7 @@ def _game() -> Any:
 
 def _plain(path: Path = PLAIN) -> ModuleType:
     """The plain game, loaded by path (benchmarks/ is no package)."""
-    spec = importlib.util.spec_from_file_location("plain_cribbage_stepwise", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_plain(path, "plain_cribbage_stepwise")
 
 
 class _EngineReader:

@@ -5,7 +5,6 @@ beside the engine's run of its ruleset; a plain game that drifted from its rules
 from __future__ import annotations
 
 import ast
-import importlib.util
 import random
 import statistics
 from pathlib import Path
@@ -14,6 +13,7 @@ from types import ModuleType
 import pytest
 
 from interpreter import CHANCE, load_ruleset
+from tests.plain_helpers import load_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAIN = ROOT / "benchmarks" / "plain"
@@ -22,11 +22,7 @@ DECISIONS = 4000
 
 
 def _plain(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"plain_{name}", PLAIN / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_plain(PLAIN / f"{name}.py", f"plain_{name}")
 
 
 def _engine_sizes(name: str, decisions: int, seed: int) -> list[int]:

@@ -21,7 +21,6 @@ Cards are compared through their texts (`QS`).
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
 from functools import cache
@@ -31,6 +30,7 @@ from types import ModuleType
 import pytest
 
 from interpreter import CHANCE, State, load_ruleset
+from tests.plain_helpers import load_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "tests" / "games" / "hearts.yaml"
@@ -42,11 +42,7 @@ MATCHES = 8
 
 def _load_plain() -> ModuleType:
     """benchmarks/plain/hearts.py by path, as benchmarks/games_speed.py loads it (it is no package)."""
-    spec = importlib.util.spec_from_file_location("plain_hearts", PLAIN_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_plain(PLAIN_FILE, "plain_hearts")
 
 
 PLAIN = _load_plain()

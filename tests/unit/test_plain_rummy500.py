@@ -27,7 +27,6 @@ matches. A last test makes sure that the loop makes each kind of choice and ends
 from __future__ import annotations
 
 import functools
-import importlib.util
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from typing import Any
 import pytest
 
 from interpreter import CHANCE, Action, Game, State, load_ruleset
+from tests.plain_helpers import load_plain
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAIN_FILE = ROOT / "benchmarks" / "plain" / "rummy500.py"
@@ -87,11 +87,7 @@ SITUATIONS = {
 @functools.cache
 def _plain() -> ModuleType:
     """The plain game, loaded from its file (benchmarks/plain/ is no package)."""
-    spec = importlib.util.spec_from_file_location("plain_rummy500_in_step", PLAIN_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_plain(PLAIN_FILE, "plain_rummy500_in_step")
 
 
 @functools.cache

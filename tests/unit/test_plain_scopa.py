@@ -32,7 +32,6 @@ the plain game's `finish_hand` and by the ruleset, started at its phase `finish`
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from collections import Counter
@@ -46,6 +45,7 @@ import pytest
 
 from interpreter import CHANCE, State, load_ruleset
 from interpreter.runners.scenarios import run_file
+from tests import plain_helpers
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAIN_SCOPA = ROOT / "benchmarks" / "plain" / "scopa.py"
@@ -62,11 +62,7 @@ Move = tuple[int, tuple[int, ...]]  # a plain move: (card played, table cards ta
 
 def load_plain(path: Path = PLAIN_SCOPA) -> ModuleType:
     """The plain game's module, loaded from its file (benchmarks/ is no package): a new module at each call."""
-    spec = importlib.util.spec_from_file_location(f"plain_scopa_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return plain_helpers.load_plain(path, f"plain_scopa_{path.stem}")
 
 
 @dataclass
