@@ -377,13 +377,7 @@ class Canasta:
                 self.grow(groups, ((rank, cards + wild, len(wild), nat_points + wild_points),), others, 0, left,
                           AT_ONCE - 1)
         for group in groups:
-            size = total = 0
-            black_threes = made_canasta = False
-            for meld in group:
-                size += len(meld[1])
-                total += meld[3]
-                black_threes = black_threes or meld[0] == THREE
-                made_canasta = made_canasta or len(meld[1]) >= 7
+            size, total, black_threes, made_canasta = group_facts(group)
             left_after = len(hand) - size + 1 + kept
             if (left_after >= 2 or canasta or made_canasta) and (not black_threes or left_after == 0) \
                     and total >= need:
@@ -402,13 +396,7 @@ class Canasta:
             groups: list[tuple] = []
             self.grow(groups, (), self.meldable(naturals, []), 0, wilds, AT_ONCE)
             for group in groups:
-                size = total = 0
-                black_threes = made_canasta = False
-                for meld in group:
-                    size += len(meld[1])
-                    total += meld[3]
-                    black_threes = black_threes or meld[0] == THREE
-                    made_canasta = made_canasta or len(meld[1]) >= 7
+                size, total, black_threes, made_canasta = group_facts(group)
                 if total >= need and (not black_threes or size == len(hand)) and \
                         (len(hand) - size >= 2 or made_canasta):
                     legal.append((MELD, group))
@@ -480,6 +468,19 @@ class Canasta:
                 for wild, left, wild_points in wild_sets:
                     meld = (rank, cards + wild, len(wild), nat_points + wild_points)
                     self.grow(found, (*group, meld), ranks, index + 1, left, most - 1)
+
+
+def group_facts(group: tuple) -> tuple[int, int, bool, bool]:
+    """Of a group of melds laid at once: its cards, its points, whether it holds black threes, whether one of its
+    melds is a canasta (seven cards or more)."""
+    size = total = 0
+    black_threes = made_canasta = False
+    for meld in group:
+        size += len(meld[1])
+        total += meld[3]
+        black_threes = black_threes or meld[0] == THREE
+        made_canasta = made_canasta or len(meld[1]) >= 7
+    return size, total, black_threes, made_canasta
 
 
 def play(decisions: int, seed: int, sizes: list[int]) -> int:
