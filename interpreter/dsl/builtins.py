@@ -247,7 +247,10 @@ def _subsets_adding_to(deck: Deck, cards: Sequence[int], totals: Sequence[int]) 
     if not cards or not wanted:
         return []
     values = [deck.value_of[card] for card in cards]
-    found = enumerated_places(values, wanted) if len(values) <= _FEW_ITEMS else searched_places(values, wanted)
+    if len(values) > _FEW_ITEMS:
+        found = searched_places(values, wanted)
+    else:
+        found = bounded_places(values, wanted) if min(values) >= 0 else enumerated_places(values, wanted)
     return _choices_once(cards, found)
 
 
@@ -257,6 +260,27 @@ def enumerated_places(values: Sequence[int], wanted: set[int]) -> list[tuple[int
     places = range(len(values))
     return [taken for size in range(1, len(values) + 1) for taken in itertools.compress(
         itertools.combinations(places, size), map(wanted.__contains__, map(sum, itertools.combinations(values, size))))]
+
+
+def bounded_places(values: Sequence[int], wanted: set[int]) -> list[tuple[int, ...]]:
+    """`enumerated_places` for values none of which is negative: the choices made place by place, each kept only
+    while its total is no more than the largest wanted (adding to it can only make it larger), then put in the
+    order `enumerated_places` gives (the smaller first, then by places). Most choices of a few cards worth a
+    small total (a fifteen, a capture) are left at their first card too many."""
+    limit = max(wanted)
+    partial: list[tuple[tuple[int, ...], int]] = [((), 0)]
+    for place, value in enumerate(values):
+        if value <= limit:
+            single = (place,)
+            partial += [(chosen + single, total + value) for chosen, total in partial if total + value <= limit]
+    found = [chosen for chosen, total in partial if total in wanted and chosen]
+    if len(found) > 1:
+        found.sort(key=_smaller_first)
+    return found
+
+
+def _smaller_first(places: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    return len(places), places
 
 
 def searched_places(values: Sequence[int], wanted: set[int]) -> list[tuple[int, ...]]:
@@ -291,7 +315,7 @@ def searched_places(values: Sequence[int], wanted: set[int]) -> list[tuple[int, 
                                           "choices: narrow the cards")
             if place + 1 < count:
                 waiting.append((place + 1, added, taken))
-    found.sort(key=lambda places: (len(places), places))
+    found.sort(key=_smaller_first)
     return found
 
 

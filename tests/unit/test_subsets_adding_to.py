@@ -15,6 +15,7 @@ from interpreter.dsl.builtins import (
     SEARCH_EFFORT,
     _subsets,
     _subsets_adding_to,
+    bounded_places,
     enumerated_places,
     searched_places,
 )
@@ -37,6 +38,20 @@ def test_the_choices_are_the_subsets_worth_a_total(cards: list[int], totals: lis
 def test_the_search_for_many_cards_finds_what_going_over_every_choice_finds(values: list[int],
                                                                             wanted: set[int]) -> None:
     assert searched_places(values, wanted) == enumerated_places(values, wanted)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 12), max_size=14), st.sets(st.integers(-3, 40), min_size=1, max_size=4))
+def test_the_choices_kept_under_the_largest_total_are_those_going_over_every_choice_finds(
+        values: list[int], wanted: set[int]) -> None:
+    # (points of none or more: the choices left as soon as they add up to more than any total wanted)
+    assert bounded_places(values, wanted) == enumerated_places(values, wanted)
+
+
+def test_a_fifteen_among_five_cards_is_found_in_the_order_of_the_subsets() -> None:
+    # (Cribbage's fifteens, pagat: 5, J, 5, 5, 10 holds seven, each five with each ten and the three fives; the
+    # pairs first, then by places)
+    assert bounded_places([5, 10, 5, 5, 10], {15}) == [(0, 1), (0, 4), (1, 2), (1, 3), (2, 4), (3, 4), (0, 2, 3)]
 
 
 def test_too_many_choices_is_an_error_naming_the_limit() -> None:
