@@ -12,8 +12,8 @@ from interpreter import native
 
 @click.group(name="native")
 def native_command() -> None:
-    """The engine's compiled build: its meld search and shuffle compiled to C with mypyc, the same code and
-    results, faster. Optional: without it the engine runs its Python source."""
+    """The engine's compiled build: its meld search, its decisions' general code and its shuffle compiled to C
+    with mypyc, the same code and results, faster. Optional: without it the engine runs its Python source."""
 
 
 @native_command.command(name="build")
