@@ -6,13 +6,14 @@ one kept from an earlier load of the same files and parameters (ruleset_cache.py
 from __future__ import annotations
 
 from collections.abc import Mapping
+from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from interpreter import ruleset_cache
 from interpreter.bundled import resolve_ruleset
 from interpreter.engine.game import Game
-from interpreter.errors import Diagnostic, RulesetError
+from interpreter.errors import Diagnostic, ParameterError, RulesetError, shorten
 from interpreter.model import Ruleset
 from interpreter.source import ScalarNode
 
@@ -31,6 +32,11 @@ def load_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
 def compile_ruleset(path: str | Path, params: Mapping[str, Any] | None = None, *,
                     params_as_text: bool = False) -> Ruleset:
     """Load, check and compile a ruleset into its frozen specification (see load_ruleset)."""
+    if not isinstance(path, (str, PathLike)):
+        raise TypeError(f"a ruleset is a file's path or a bundled ruleset's name, not {shorten(repr(path))}")
+    if params is not None and not (isinstance(params, Mapping) and all(isinstance(name, str) for name in params)):
+        raise ParameterError(f"the parameters are a mapping of their names to values (`{{\"hands\": 5}}`), not "
+                             f"{shorten(repr(params))}")
     try:
         return _compile(path, params, params_as_text=params_as_text)
     except RecursionError:  # the bounds on nesting should make this unreachable; if not, still a plain answer

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from interpreter.actions import Action, ActionSyntaxError
+from interpreter.actions import Action, ActionSyntaxError, malformed
 from interpreter.dsl.compiler import SEAT_RANGES, seat_list
 from interpreter.dsl.compiler import evaluate as run_expression
 from interpreter.engine import decisions
@@ -487,7 +487,13 @@ class State:
         if action.__class__ is not Action:
             raise TypeError(f"action_text takes an Action (from legal_actions() or parse_action()), not "
                             f"{shorten(repr(action))}")
-        return self.game.action_text(action)
+        try:
+            return self.game.action_text(action)
+        except (IndexError, TypeError, ValueError):  # (an Action made by hand, or another game's: say what is wrong)
+            problem = malformed(action, len(self.game.deck.text_of))
+            if problem is None:
+                raise
+            raise ActionSyntaxError(f"{shorten(repr(action))} {_is_not_an_action(problem)}") from None
 
     def parse_action(self, text: str) -> Action:
         return Action.parse(text, self.game.deck, self.game.program.choice_kinds, self.game.program.action_kinds)
@@ -497,10 +503,9 @@ class State:
             return self.legal_form(self.parse_action(action))
         if not isinstance(action, Action):
             raise ActionSyntaxError(f"an action is an Action or its text (`p0 play AH`), not {shorten(repr(action))}")
-        deck_size = len(self.game.deck.text_of)
-        cards = action.cards if action.card == -1 else (*action.cards, action.card)
-        if not all(card.__class__ is int and 0 <= card < deck_size for card in cards):  # (another game's Action)
-            raise ActionSyntaxError(f"{shorten(repr(action))} names a card this deck does not have")
+        problem = malformed(action, len(self.game.deck.text_of))
+        if problem is not None:  # (an Action made by hand, or another game's)
+            raise ActionSyntaxError(f"{shorten(repr(action))} {_is_not_an_action(problem)}")
         return self.legal_form(action)
 
     def legal_form(self, action: Action) -> Action:
@@ -709,3 +714,8 @@ class State:
                 note = calls_note(ruleset.procedure_calls, error.where)
                 if note and note not in error.notes:
                     error.notes = (*error.notes, note)
+
+
+def _is_not_an_action(problem: str) -> str:
+    """`malformed`'s words as the end of a sentence about the action."""
+    return problem if problem.startswith("names ") else f"is no action: {problem}"

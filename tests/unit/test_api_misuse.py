@@ -13,6 +13,7 @@ import pytest
 from interpreter import CHANCE, Action, State, load_ruleset
 from interpreter.actions import ActionSyntaxError
 from interpreter.engine.errors import IllegalActionError
+from interpreter.errors import ParameterError
 
 ROOT = Path(__file__).resolve().parents[2]
 BOURRE = ROOT / "rulesets" / "bourre.yaml"
@@ -58,6 +59,60 @@ def test_an_action_naming_a_card_the_deck_does_not_have_is_refused() -> None:
         with pytest.raises(ActionSyntaxError, match="names a card this deck does not have"):
             state.apply(given)
         assert state.is_legal(given) is False
+
+
+def _burraco_after_the_take() -> tuple[State, Action]:
+    """p1 at the melds after taking the discard pile (seed 3), with a meld of a wild offered: `6D 6C 2S=6`."""
+    state = load_ruleset(ROOT / "rulesets" / "burraco.yaml").new_initial_state(seed=3, players=4)
+    while state.current_player == CHANCE:
+        state.apply_chance()
+    state.apply("p1 take discard")
+    meld = next(action for action in state.legal_actions() if action.kind == "meld" and any(action.roles))
+    return state, meld
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"roles": ()}, "its roles are not one text per card"),  # (a meld made by hand without what its wild stands for)
+    ({"arguments": (("melds", (5,)),)}, r"its melds' sizes \(5,\) do not share out its 3 cards"),
+    ({"seat": "1"}, "its seat is '1', not a seat's number"),
+    ({"kind": None}, "its kind is None, not one of play, choose"),
+    ({"cards": None}, "names a card this deck does not have"),
+    ({"arguments": None}, "its arguments are None, not"),
+    ({"target": "m0"}, "its target is 'm0', not a meld's number"),
+])
+def test_an_action_made_by_hand_with_fields_of_another_shape_is_no_action(change: dict[str, Any],
+                                                                         message: str) -> None:
+    state, meld = _burraco_after_the_take()
+    given = meld._replace(**change)
+    before = state.observation(1)
+    for attempt in (state.apply, state.check):
+        with pytest.raises(ActionSyntaxError, match=message):
+            attempt(given)
+    assert state.is_legal(given) is False and state.observation(1) == before
+    assert state.is_legal(meld)  # (the action as the engine made it)
+
+
+def test_the_text_of_an_action_of_another_deck_or_shape_is_refused_by_name() -> None:
+    state, meld = _burraco_after_the_take()
+    with pytest.raises(ActionSyntaxError, match="its roles are not one text per card"):
+        state.action_text(meld._replace(roles=()))
+    tiny = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml").new_initial_state(seed=1)
+    tiny.apply_chance()
+    for card in (100, 1.0):  # (a card of Burraco's 108, a number that is no card)
+        with pytest.raises(ActionSyntaxError, match="names a card this deck does not have"):
+            tiny.action_text(Action(tiny.current_player, "play", card=card))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("params", [{1: 2}, {None: 1}, "hands=3", [("hands", 3)], 5])
+def test_parameters_that_are_no_mapping_of_names_are_refused(params: Any) -> None:
+    with pytest.raises(ParameterError, match="the parameters are a mapping of their names to values"):
+        load_ruleset(BOURRE, params)
+
+
+@pytest.mark.parametrize("path", [None, 5, b"bourre"])
+def test_a_ruleset_that_is_neither_a_path_nor_a_name_is_refused(path: Any) -> None:
+    with pytest.raises(TypeError, match="a ruleset is a file's path or a bundled ruleset's name"):
+        load_ruleset(path)
 
 
 def test_an_argument_given_twice_is_no_action() -> None:
