@@ -262,8 +262,17 @@ def play(ruleset: str | None, players: int | None, seed: int | None, assignments
         game, count, seed = state.game, state.player_count, state.seed
         log_path = resume_path
         kinds = _table_and_bots(game, count, bots)[1]
-        human = header.get("human") if human is None else human
         people = header.get("humans")  # (a web table's log: the seats of its people)
+        logged_human = header.get("human")
+        if human is not None and logged_human is not None and human != logged_human:
+            log_file.close()  # (let go of the match: nothing was written)
+            raise click.UsageError(f"--resume: the person of {resume_path} plays p{logged_human}, whose seat stays "
+                                   f"theirs: resume without --human")
+        if human is not None and isinstance(people, list) and people and human not in people:
+            log_file.close()
+            raise click.UsageError(f"--human: the people of {resume_path} play "
+                                   f"{', '.join(f'p{seat}' for seat in people)}: take one of their seats")
+        human = logged_human if human is None else human
         if human is None and isinstance(people, list) and people:
             if len(people) > 1:
                 log_file.close()  # (let go of the match: nothing was written)

@@ -16,6 +16,7 @@ import click
 
 from interpreter.cli_support import complete_ruleset, echo_json, ruleset_file
 from interpreter.parameters import parse_assignments
+from interpreter.runners import ray_backend
 
 if TYPE_CHECKING:
     from interpreter.engine.errors import RulesetRuntimeError
@@ -46,6 +47,8 @@ def warn_if_timed(kinds: list[str]) -> None:
 def check_backend(backend: str, address: str | None) -> None:
     if address is not None and backend != "ray":
         raise click.UsageError("--address is for --backend ray")
+    if address is not None and address != "auto" and ray_backend.address_parts(address) is None:
+        raise click.UsageError(f"--address {address}: {ray_backend.ADDRESS_FORM}")
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         raise click.UsageError("--backend ray needs Ray: pip install 'ruledeck[ray]'")
 

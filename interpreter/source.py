@@ -149,27 +149,43 @@ def find(root: Node, path: tuple[str | int, ...]) -> Node | None:
 _NO_WAIT = getattr(os, "O_NONBLOCK", 0)  # (POSIX: opening a named pipe does not wait for a writer)
 
 
-def read_file(path: str | Path) -> MappingNode:
-    """Read one ruleset file: checked for size, encoding and shape, every node located."""
-    shown = str(path)
+class UnreadableFile(Exception):
+    """A file that cannot be read, in words (`problem`, and a `hint` or None) that its reader puts in its own
+    error."""
+
+    def __init__(self, problem: str, hint: str | None) -> None:
+        super().__init__(problem)
+        self.problem, self.hint = problem, hint
+
+
+def read_bounded(path: str | Path, kind: str) -> tuple[bytes, int]:
+    """The first MAX_FILE_BYTES + 1 bytes of a file and its size; UnreadableFile saying why not (`kind`: what the
+    file should be, `a ruleset file`). Opened without waiting (a named pipe no program writes to would wait for
+    ever: it reads as empty), then read as any file, never more than the bound (the path may name /dev/zero)."""
     try:
-        # Opened without waiting (a named pipe no program writes to would wait for ever: it reads as empty), then
-        # read as any file, never more than the bound (the path may name /dev/zero).
         descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
         if _NO_WAIT:
             os.set_blocking(descriptor, True)
         with open(descriptor, "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
-            size = max(os.fstat(file.fileno()).st_size, len(data))
+            return data, max(os.fstat(file.fileno()).st_size, len(data))
     except ValueError:  # a NUL character in the path
-        raise _file_error(shown, "file-missing", "no such file: the path holds a NUL character",
-                          None) from None
+        raise UnreadableFile("no such file: the path holds a NUL character", None) from None
     except FileNotFoundError:
-        raise _file_error(shown, "file-missing", "no such file", "check the path") from None
+        raise UnreadableFile("no such file", "check the path") from None
     except IsADirectoryError:
-        raise _file_error(shown, "file-missing", "is a directory, not a ruleset file", None) from None
+        raise UnreadableFile(f"is a directory, not {kind}", None) from None
     except OSError as error:
-        raise _file_error(shown, "file-missing", f"cannot be read: {error.strerror}", None) from None
+        raise UnreadableFile(f"cannot be read: {error.strerror}", None) from None
+
+
+def read_file(path: str | Path) -> MappingNode:
+    """Read one ruleset file: checked for size, encoding and shape, every node located."""
+    shown = str(path)
+    try:
+        data, size = read_bounded(path, "a ruleset file")
+    except UnreadableFile as unreadable:
+        raise _file_error(shown, "file-missing", unreadable.problem, unreadable.hint) from None
     return parse_bytes(data, shown, size=size)
 
 

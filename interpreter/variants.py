@@ -84,16 +84,31 @@ def _load(path: Path, chain: list[Path], shown: str, applied: list[AppliedChange
         applied.extend(AppliedChange("params", name, given.key_locations[name]) for name in given.entries
                        if isinstance(base_params, MappingNode) and name in base_params.entries)
     removals = root.entries.get("remove")
-    if isinstance(removals, SequenceNode):
+    if removals is not None and not isinstance(removals, SequenceNode):  # (`remove: define.x`, `remove: 5`)
+        diagnostics.append(Diagnostic(
+            "extends-remove", "`remove` is a list of the dotted paths of the base's keys to remove",
+            removals.location, "remove", hint="write `remove: [define.name, params.name]`"))
+    elif removals is not None:
         for index, item in enumerate(removals.items):
-            if isinstance(item, ScalarNode) and isinstance(item.value, str):
+            if isinstance(item, ScalarNode) and isinstance(item.value, str) and item.value:
                 _remove_key(merged, item.value, item, index, diagnostics)
                 applied.append(AppliedChange("remove", item.value, item.location))
+            else:
+                diagnostics.append(Diagnostic(
+                    "extends-remove", f"`remove` lists dotted paths of the base's keys, not {_shown_item(item)}",
+                    item.location, f"remove[{index}]", hint="write a key's path, such as `define.name`"))
     if "changes" in root.entries:
         applied.extend(apply_changes(merged, root.entries["changes"], diagnostics))
     if diagnostics:
         raise RulesetError(diagnostics)
     return merged
+
+
+def _shown_item(node: Node) -> str:
+    """An item of `remove` that is no path, as a message names it."""
+    if isinstance(node, ScalarNode):
+        return "an empty text" if node.value == "" else "null" if node.value is None else repr(node.value)
+    return "a list" if isinstance(node, SequenceNode) else "a mapping"
 
 
 def _keep_optional(parent: MappingNode, child: MappingNode, merged: MappingNode) -> None:

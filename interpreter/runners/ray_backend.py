@@ -76,15 +76,25 @@ def _cancel(ray: Any, references: list[Any]) -> None:
             continue
 
 
+ADDRESS_FORM = "expected HOST:PORT (or ray://HOST:PORT, or auto)"
+
+
+def address_parts(address: str) -> tuple[str, int] | None:
+    """A cluster's `HOST:PORT` (or `ray://HOST:PORT`) as its host and port; None for another form."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    return (host, int(port)) if host and port.isdigit() and port.isascii() else None
+
+
 def _check_reachable(address: str) -> None:
     """Fail at once, saying so, when a cluster's `HOST:PORT` (or `ray://HOST:PORT`) does not answer: Ray itself
     would retry for minutes."""
     if address == "auto":
         return
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        raise RayUnavailable(f"--address {address}: expected HOST:PORT (or ray://HOST:PORT, or auto)")
+    parts = address_parts(address)
+    if parts is None:
+        raise RayUnavailable(f"--address {address}: {ADDRESS_FORM}")
+    host, port = parts
     try:
-        socket.create_connection((host, int(port)), timeout=5).close()
+        socket.create_connection((host, port), timeout=5).close()
     except OSError as error:
         raise RayUnavailable(f"no Ray cluster answers at {address}: {error}") from None

@@ -33,7 +33,15 @@ from interpreter.runners.scenario_start import (
     teams_formed,
     unknown_key,
 )
-from interpreter.source import MAX_FILE_BYTES, MappingNode, SequenceNode, load_plain, parse_text
+from interpreter.source import (
+    MAX_FILE_BYTES,
+    MappingNode,
+    SequenceNode,
+    UnreadableFile,
+    load_plain,
+    parse_text,
+    read_bounded,
+)
 
 
 class ScenarioError(RuledeckError):
@@ -66,12 +74,22 @@ def run_file(path: str | Path) -> list[CaseResult]:
     """Every case of one scenario file."""
     path = Path(path)
     try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read(MAX_FILE_BYTES + 1)  # never more: the path may name /dev/zero
-        if len(text) > MAX_FILE_BYTES:
-            raise ScenarioError(f"{path}: a scenario file may be at most {MAX_FILE_BYTES:,} characters")
+        raw, size = read_bounded(path, "a scenario file")
+    except UnreadableFile as unreadable:
+        hint = f" ({unreadable.hint})" if unreadable.hint else ""
+        raise ScenarioError(f"{path}: {unreadable.problem}{hint}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ScenarioError(f"{path}: the file is {size:,} bytes; a scenario file may be at most "
+                            f"{MAX_FILE_BYTES:,}")
+    try:
+        if b"\x00" in raw:
+            raise ValueError("it is binary, not YAML text")
+        text = raw.decode("utf-8-sig")
         data = load_plain(text, str(path))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except UnicodeDecodeError as error:
+        raise ScenarioError(f"{path}: the file is not UTF-8 text (byte 0x{raw[error.start]:02X} at "
+                            f"{error.start:,} cannot be decoded): save it as UTF-8") from None
+    except ValueError as error:
         raise ScenarioError(f"{path}: cannot read the scenario file: {error}") from None
     except RulesetError as error:  # located like a finding of `ruledeck validate`
         raise ScenarioError(error.render(), rendered=True) from None

@@ -168,6 +168,18 @@ def test_a_person_who_stops_without_a_log_finds_the_match_kept_and_goes_on_with_
     assert finished.is_terminal and finished.history[:len(stopped.history)] == stopped.history
 
 
+def test_a_resumed_match_keeps_its_person_at_their_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (`--human 0` moved the person of p1 to p0, and gave their seat to a bot, with no word of it)
+    monkeypatch.chdir(tmp_path)
+    code, _, _ = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="q\n")
+    assert code == 130
+    kept = (tmp_path / "bourre-5.jsonl").read_text(encoding="utf-8")
+    code, _, err = _run("play", "--resume", "bourre-5.jsonl", "--human", "0", "--bots", "random", stdin="q\n")
+    assert code == 2 and "the person of bourre-5.jsonl plays p1, whose seat stays theirs: resume without --human" \
+        in err
+    assert (tmp_path / "bourre-5.jsonl").read_text(encoding="utf-8") == kept  # (nothing written)
+
+
 def test_the_end_of_input_stops_like_q_and_help_explains(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     code, out, err = _run("play", BOURRE, "--players", "3", "--seed", "5", "--human", "1", stdin="?\n")

@@ -3,6 +3,7 @@ file quietly read otherwise, nor an internal error."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,28 @@ def test_a_broken_scenario_file_in_a_folder_is_counted_not_skipped(tmp_path: Pat
     assert result.exit_code == 2, result.output
     assert "not scenario files" not in result.stdout
     assert result.stdout.endswith("1 passed, 0 failed, 1 scenario file could not be read (above)\n")
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"ruleset: x\n\x00\x01\x02", "cannot read the scenario file: it is binary, not YAML text"),
+    (b"\xff\xfecases: []\n", "the file is not UTF-8 text (byte 0xFF at 0 cannot be decoded): save it as UTF-8"),
+    (None, "no such file (check the path)"),
+])
+def test_a_scenario_file_that_cannot_be_read_says_why_in_words(tmp_path: Path, content: bytes | None,
+                                                               message: str) -> None:
+    # (Python's own words reached the user: `[Errno 2] No such file or directory: ...`, `'utf-8' codec can't ...`)
+    path = tmp_path / "cases.yaml"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(ScenarioError) as raised:
+        run_file(path)
+    assert str(raised.value) == f"{path}: {message}"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX's")
+def test_a_named_pipe_given_as_a_scenario_file_is_read_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    # (`ruledeck test` waited for ever on a pipe no program writes to; `validate` did not)
+    path = tmp_path / "cases.yaml"
+    os.mkfifo(path)
+    with pytest.raises(ScenarioError, match="a scenario file has `ruleset:` and a list of `cases:`"):
+        run_file(path)

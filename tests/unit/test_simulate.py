@@ -190,6 +190,9 @@ def test_bad_arguments_exit_2() -> None:
     assert result.exit_code == 2 and "is for 2 to 8 players, not 1" in result.stderr
     result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--address", "localhost:6379"])
     assert result.exit_code == 2 and "--address is for --backend ray" in result.stderr
+    for address in ("foo:bar", "localhost", ":6379", "ray://host:٦٣"):  # (a usage error, before any Ray starts)
+        result = CliRunner().invoke(cli, ["simulate", BOURRE, "-n", "2", "--backend", "ray", "--address", address])
+        assert result.exit_code == 2 and f"--address {address}: expected HOST:PORT" in result.stderr, result.output
 
 
 def test_by_default_a_run_plays_in_a_process_per_usable_cpu_and_finds_what_one_process_finds(
