@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from interpreter.cards import Deck
-from interpreter.errors import RuledeckError
+from interpreter.errors import RuledeckError, shorten
 
 KINDS = ("play", "choose", "discard", "draw", "take", "meld", "add")
 CARD_KINDS = ("play", "discard")
@@ -149,31 +149,30 @@ def malformed(action: Action, deck_size: int) -> str | None:
     formed. (Whether it is legal is the rules' to say.)"""
     seat, kind, card, name, arguments, cards, roles, target = action
     if seat.__class__ is not int or seat < 0:
-        return f"its seat is {shorten_value(seat)}, not a seat's number"
+        return f"its seat is {_shown(seat)}, not a seat's number"
     if kind.__class__ is not str or kind not in KINDS:
-        return f"its kind is {shorten_value(kind)}, not one of {', '.join(KINDS)}"
+        return f"its kind is {_shown(kind)}, not one of {', '.join(KINDS)}"
     if name.__class__ is not str:
-        return f"its name is {shorten_value(name)}, not a text"
+        return f"its name is {_shown(name)}, not a text"
     if target.__class__ is not int:
-        return f"its target is {shorten_value(target)}, not a meld's number"
+        return f"its target is {_shown(target)}, not a meld's number"
     if card.__class__ is not int or cards.__class__ is not tuple or not -1 <= card < deck_size or \
             not all(item.__class__ is int and 0 <= item < deck_size for item in cards):
         return "names a card this deck does not have"
     if arguments.__class__ is not tuple or not all(
             pair.__class__ is tuple and len(pair) == 2 and pair[0].__class__ is str for pair in arguments):
-        return f"its arguments are {shorten_value(arguments)}, not (name, value) pairs"
+        return f"its arguments are {_shown(arguments)}, not (name, value) pairs"
     if roles.__class__ is not tuple or len(roles) != len(cards) or not all(role.__class__ is str for role in roles):
         return "its roles are not one text per card (\"\" for a natural card, what a wild stands for)"
     sizes = next((value for argument, value in arguments if argument == MELD_SIZES), None)
     if sizes is not None and (sizes.__class__ is not tuple or not all(
             size.__class__ is int and size > 0 for size in sizes) or sum(sizes) != len(cards)):
-        return f"its melds' sizes {shorten_value(sizes)} do not share out its {len(cards)} cards"
+        return f"its melds' sizes {_shown(sizes)} do not share out its {len(cards)} cards"
     return None
 
 
-def shorten_value(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def _shown(value: Any) -> str:
+    return shorten(repr(value), 40)
 
 
 def meld_sizes(action: Action) -> tuple[int, ...]:
