@@ -266,7 +266,7 @@ def bounded_places(values: Sequence[int], wanted: set[int]) -> list[tuple[int, .
     """`enumerated_places` for values none of which is negative: the choices made place by place, each kept only
     while its total is no more than the largest wanted (adding to it can only make it larger), then put in the
     order `enumerated_places` gives (the smaller first, then by places). Most choices of a few cards worth a
-    small total (a fifteen, a capture) are left at their first card too many."""
+    small total (the table cards a card in hand is worth) are left at their first card too many."""
     limit = max(wanted)
     partial: list[tuple[tuple[int, ...], int]] = [((), 0)]
     for place, value in enumerate(values):
