@@ -81,9 +81,9 @@ def run_file(path: str | Path) -> list[CaseResult]:
     if len(raw) > MAX_FILE_BYTES:
         raise ScenarioError(f"{path}: the file is {size:,} bytes; a scenario file may be at most "
                             f"{MAX_FILE_BYTES:,}")
+    if b"\x00" in raw:
+        raise ScenarioError(f"{path}: cannot read the scenario file: it is binary, not YAML text")
     try:
-        if b"\x00" in raw:
-            raise ValueError("it is binary, not YAML text")
         text = raw.decode("utf-8-sig")
         data = load_plain(text, str(path))
     except UnicodeDecodeError as error:
