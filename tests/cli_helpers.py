@@ -3,6 +3,7 @@ message and an exit status), for tests of what it says."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,12 @@ def run_console(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tup
         main(arguments)
     captured = capsys.readouterr()
     return int(exited.value.code or 0), captured.out + captured.err
+
+
+def interruptible() -> None:
+    """For `subprocess.Popen(..., preexec_fn=interruptible)`: the child takes Ctrl-C (SIGINT) as a terminal's
+    foreground job does, even when the tests themselves run where SIGINT is ignored (a shell's background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_apart(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

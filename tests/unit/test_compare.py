@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from interpreter.cli import cli
 from interpreter.runners.comparison import compare
 from interpreter.runners.simulate import Job, simulate
-from tests.cli_helpers import failing_now_and_then, run_apart
+from tests.cli_helpers import failing_now_and_then, interruptible, run_apart
 
 ROOT = Path(__file__).resolve().parents[2]
 BOURRE = str(ROOT / "rulesets" / "bourre.yaml")
@@ -221,7 +221,7 @@ def _interrupted(arguments: list[str], stop: signal.Signals = signal.SIGINT,
     there.)"""
     process = subprocess.Popen([sys.executable, "-m", "interpreter", *arguments], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                               env={**os.environ, "RULEDECK_NO_CACHE": "1"})
+                               env={**os.environ, "RULEDECK_NO_CACHE": "1"}, preexec_fn=interruptible)
     stream = process.stderr
     assert stream is not None
     started: list[str] = []

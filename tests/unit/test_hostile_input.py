@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import cli, main
+from tests.cli_helpers import interruptible
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = str(ROOT / "tests" / "games" / "tiny.yaml")
@@ -167,7 +168,7 @@ def test_an_interrupted_simulation_stops_at_once_leaving_no_process_and_no_file(
     environment = {**os.environ, "TMPDIR": str(temporary), "RULEDECK_CACHE_DIR": str(cached)}
     run = subprocess.Popen([sys.executable, "-m", "interpreter", "simulate", TINY, "-n", "1000000", "--workers", "2"],
                            cwd=here, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           start_new_session=True)
+                           start_new_session=True, preexec_fn=interruptible)
     workers: list[int] = []
     try:
         assert _wait_for(lambda: len(_children(run.pid)) == 2, 60), "the workers did not start"
