@@ -67,6 +67,8 @@ class MatchLoop:
     def start(self, state: State) -> None:
         """Set up the match and run to the first decision or chance event."""
         game = state.game
+        if game.match_lengths is None and self._lengths_constant(game.program):  # (a length too large for any
+            self._match_lengths(state)  # match is refused before the first hand, not at its end)
         state.values["player_count"] = state.player_count
         self._set_seating(state, tuple(range(state.player_count)))
         state.values["team_of"] = game.team_of(state.player_count)
@@ -409,10 +411,14 @@ class MatchLoop:
             if length is not None and length > MOST_HANDS:
                 raise RulesetRuntimeError(f"a match of {length:,} hands is more than the {MOST_HANDS:,} a match may "
                                           "be set to last (a parameter given too large a number?)", where)
-        if all(expression is None or getattr(expression.function, "constant", None) is not None
-               for expression in (program.hands, program.hand_cap)):
+        if self._lengths_constant(program):
             state.game.match_lengths = (hands, cap)
         return hands, cap
+
+    @staticmethod
+    def _lengths_constant(program: Any) -> bool:
+        return all(expression is None or getattr(expression.function, "constant", None) is not None
+                   for expression in (program.hands, program.hand_cap))
 
     def _match_value(self, state: State, expression: Any) -> Any:
         """The value of one of the match's expressions (`hands`, `ends_when`, ...): read once when constant."""

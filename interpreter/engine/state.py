@@ -104,7 +104,11 @@ class State:
 
     def start(self) -> None:
         """Set up the match and run to the first decision or chance event."""
-        self.match.start(self)
+        try:
+            self.match.start(self)
+        except RulesetRuntimeError as error:  # (the match's own expressions: its length, its first dealer)
+            self._locate(error)
+            raise
 
     # --- the public contract --------------------------------------------------------------------------------
 
@@ -488,6 +492,8 @@ class State:
             raise TypeError(f"action_text takes an Action (from legal_actions() or parse_action()), not "
                             f"{shorten(repr(action))}")
         try:
+            if action.seat.__class__ is not int or action.kind.__class__ is not str:  # (would be written out as
+                raise TypeError  # they are: `px play AH`)
             return self.game.action_text(action)
         except (IndexError, TypeError, ValueError):  # (an Action made by hand, or another game's: say what is wrong)
             problem = malformed(action, len(self.game.deck.text_of))

@@ -101,6 +101,12 @@ def test_the_text_of_an_action_of_another_deck_or_shape_is_refused_by_name() -> 
     for card in (100, 1.0):  # (a card of Burraco's 108, a number that is no card)
         with pytest.raises(ActionSyntaxError, match="names a card this deck does not have"):
             tiny.action_text(Action(tiny.current_player, "play", card=card))  # type: ignore[arg-type]
+    legal = tiny.legal_actions()[0]
+    for change, message in (({"seat": "1"}, "its seat is '1', not a seat's number"),
+                            ({"seat": True}, "its seat is True, not a seat's number"),
+                            ({"kind": b"play"}, "its kind is b'play', not one of")):
+        with pytest.raises(ActionSyntaxError, match=message):  # (not written out as `p1 play ...` or `p1 b'play'`)
+            tiny.action_text(legal._replace(**change))
 
 
 @pytest.mark.parametrize("params", [{1: 2}, {None: 1}, "hands=3", [("hands", 3)], 5])

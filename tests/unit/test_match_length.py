@@ -42,3 +42,14 @@ def test_a_long_match_within_the_bound_is_played() -> None:
     state = load_ruleset(ROOT / "tests" / "games" / "tiny.yaml", {"hands": 4}).new_initial_state(seed=1, players=2)
     _play(state)
     assert state.values["hand_number"] == 4
+
+
+def test_a_constant_length_too_large_is_refused_before_the_first_hand(tmp_path: Path) -> None:
+    """The parameter's number is known when the match starts: no hand is played (and nothing a person plays is
+    lost) before the refusal, which points at the line of the ruleset that reads it."""
+    game = load_ruleset(_unbounded(tmp_path), {"hands": 10**30})
+    with pytest.raises(RulesetRuntimeError) as raised:
+        game.new_initial_state(seed=1, players=2)
+    assert raised.value.where == "match.hands" and raised.value.location is not None
+    assert raised.value.location.line == next(number for number, line in enumerate(
+        (tmp_path / "long.yaml").read_text(encoding="utf-8").splitlines(), 1) if "params.hands" in line)
