@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from interpreter import cache, cli_logs
 from interpreter.bundled import bundled_rulesets
@@ -65,9 +66,10 @@ cli.add_command(native_command)
               help="Also play N seeded matches with random bots per number of players, and report dead ends, "
                    "runaway matches, failures, and options or phases never reached.")
 @click.option("--playout-seconds", type=click.FloatRange(min=0), default=60.0, show_default=True,
-              metavar="SECONDS", help="The time budget of the playouts of one file.")
+              metavar="SECONDS", help="With --playouts: the time budget of the playouts of one file.")
 @click.option("--cases", "cases_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.yaml",
-              help="Write the matches that failed in the playouts as scenario cases (one file, the last ruleset's).")
+              help="With --playouts: write the matches that failed in the playouts as scenario cases (one file, the "
+                   "last ruleset's).")
 def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...], quiet: bool, playouts: int,
              playout_seconds: float, cases_path: str | None) -> None:
     """Check ruleset files (or every .yaml file under a directory, or bundled rulesets by name) and report
@@ -80,6 +82,7 @@ def validate(paths: tuple[str, ...], strict: bool, assignments: tuple[str, ...],
         given = parse_assignments(list(assignments))
     except ParameterError as error:
         raise click.UsageError(str(error)) from None
+    _check_playout_options(playouts, cases_path)
     if math.isnan(playout_seconds):
         raise click.UsageError("--playout-seconds: give a number of seconds, not nan")
     if cases_path is not None:
@@ -148,6 +151,20 @@ def explain(variant: str) -> None:
         click.echo(f"error: {error}", err=True)
         sys.exit(1)
     click.echo(render(file, base, found))
+
+
+def _check_playout_options(playouts: int, cases_path: str | None) -> None:
+    """`--playout-seconds` and `--cases` are of the playouts: given without any (no `--playouts N`, or
+    `--playouts 0`), they would be ignored in silence, and are refused."""
+    if playouts:
+        return
+    context = click.get_current_context()
+    if context.get_parameter_source("playout_seconds") not in (ParameterSource.DEFAULT, None):
+        raise click.UsageError("--playout-seconds needs --playouts N (it is the time budget of the playouts, and "
+                               "none are played without it)")
+    if cases_path is not None:
+        raise click.UsageError("--cases needs --playouts N (it writes the matches that failed in the playouts, and "
+                               "none are played without it)")
 
 
 def _check_cases_file(path: str) -> None:
@@ -222,7 +239,8 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
-                   "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both).")
+                   "playouts per decision (up to 1,000,000), search:Ts for T CPU seconds (up to 3600), "
+                   "search:N:Ts both).")
 @click.option("--human", type=int, metavar="SEAT", help="Play this seat yourself at the terminal.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
               help="Write every event as a JSON line, flushed as written (a replayable record).")
@@ -452,7 +470,8 @@ def replay_command(log_path: str, verify: bool) -> None:
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
-                   "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both).")
+                   "playouts per decision (up to 1,000,000), search:Ts for T CPU seconds (up to 3600), "
+                   "search:N:Ts both).")
 @click.option("--workers", type=Workers(), default=AUTO, show_default=True, metavar="N|auto",
               help=WORKERS_HELP)
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,

@@ -42,7 +42,7 @@ INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web
                    "link of its own; bots play the others.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
-                   "playouts per decision, search:Ts for T CPU seconds).")
+                   "playouts per decision (up to 1,000,000), search:Ts for T CPU seconds (up to 3600)).")
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="The port to serve on (0: a free one, named in the links).")
 @click.option("--host", default=DEFAULT_HOST, show_default=True,

@@ -272,7 +272,8 @@ def _describe(name: str, ruleset: str, game: Game, assignments: tuple[str, ...])
 @click.option("--b-set", "b_assignments", multiple=True, metavar="NAME=VALUE", help="A parameter's value for B.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
               help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
-                   "playouts per decision, search:Ts for T CPU seconds, search:N:Ts both); the same for A and B.")
+                   "playouts per decision (up to 1,000,000), search:Ts for T CPU seconds (up to 3600), "
+                   "search:N:Ts both); the same for A and B.")
 @click.option("--workers", type=Workers(), default=AUTO, show_default=True, metavar="N|auto",
               help=WORKERS_HELP)
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,

@@ -19,8 +19,9 @@ A decision among many actions (a rummy turn, a choice of several cards) is bound
 pass, stay) first, the rest drawn at random.
 
 On the command line: `search` (DEFAULT_ITERATIONS playouts per decision), `search:400` (400 playouts),
-`search:2s` (as many as two seconds of CPU allow), `search:400:2s` (whichever ends first). A budget in
-playouts alone makes a match replay exactly from its seed; one in seconds depends on the machine.
+`search:2s` (as many as two seconds of CPU allow), `search:400:2s` (whichever ends first), at most MOST_ITERATIONS
+playouts and MOST_SECONDS seconds per decision (more would never end in practice). A budget in playouts alone makes a
+match replay exactly from its seed; one in seconds depends on the machine.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
 DEFAULT_ITERATIONS = 200
 PLAYOUT_ACTIONS = 400  # a playout stops at the end of the hand, or after this many actions
 EVIDENCE = 2.0  # how many standard errors better than the habit's choice another must look to be played
+MOST_ITERATIONS = 1_000_000  # the most playouts `search:N` may spend on one decision
+MOST_SECONDS = 3600.0  # the most CPU seconds `search:Ts` may spend on one decision
 
 
 class PlayoutPolicy(HeuristicAgent):
@@ -98,6 +101,11 @@ class SearchAgent(Agent):
             except ValueError:
                 raise ValueError(f"search takes a number of iterations and/or seconds (search:400, search:2s, "
                                  f"search:400:2s), not {option!r}") from None
+            # (a budget past its cap would make a match that never ends in practice)
+            if option.endswith("s") and seconds is not None and seconds > MOST_SECONDS:
+                raise ValueError(f"search takes at most {MOST_SECONDS:g} seconds per decision, not {option!r}")
+            if not option.endswith("s") and iterations is not None and iterations > MOST_ITERATIONS:
+                raise ValueError(f"search takes at most {MOST_ITERATIONS:,} playouts per decision, not {option!r}")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         return cls(seed, iterations, seconds)

@@ -12,6 +12,7 @@ from interpreter import load_ruleset
 from interpreter.cli import cli
 from interpreter.runners.playouts import run_playouts
 from interpreter.runners.scenarios import run_file
+from tests.cli_helpers import run_apart
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = Path(__file__).parent / "playout_files"
@@ -143,6 +144,34 @@ def test_a_budget_of_seconds_that_is_no_number_is_refused() -> None:
     result = CliRunner().invoke(cli, ["validate", "--playouts", "1", "--playout-seconds", "nan",
                                       str(FILES / "dead_end.yaml")])
     assert result.exit_code == 2 and "--playout-seconds: give a number of seconds, not nan" in result.stderr
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--playout-seconds", "5"], "--playout-seconds needs --playouts N (it is the time budget of the playouts, and "
+                                 "none are played without it)"),
+    (["--playout-seconds", "60"], "--playout-seconds needs --playouts N"),  # (its default, given: still ignored)
+    (["--playouts", "0", "--playout-seconds", "5"], "--playout-seconds needs --playouts N"),
+    (["--cases", "CASES"], "--cases needs --playouts N (it writes the matches that failed in the playouts, and "
+                           "none are played without it)"),
+    (["--playouts", "0", "--cases", "CASES"], "--cases needs --playouts N"),
+], ids=["seconds", "seconds-as-default", "seconds-with-playouts-0", "cases", "cases-with-playouts-0"])
+def test_the_options_of_the_playouts_without_playouts_are_a_usage_error(
+        options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cases = tmp_path / "cases.yaml"
+    arguments = [str(cases) if option == "CASES" else option for option in options]
+    code, out, err = run_apart(["validate", *arguments, str(FILES / "dead_end.yaml")], capsys)
+    assert code == 2 and out == "", (code, out, err)
+    assert message in err and "Traceback" not in err
+    assert not cases.exists()  # (nothing checked, played or written)
+
+
+def test_the_options_of_the_playouts_are_taken_with_playouts(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    clean = str(FILES / "no_decisions.yaml")
+    assert run_apart(["validate", clean], capsys)[0] == 0  # (neither given: no playouts, no complaint)
+    code, out, err = run_apart(["validate", "--playouts", "1", "--playout-seconds", "30", "--cases",
+                                str(tmp_path / "cases.yaml"), clean], capsys)
+    assert code == 0 and f"{clean}: ok" in out and "needs --playouts" not in err, (code, out, err)
 
 
 def test_matches_stopped_by_the_hand_cap_are_counted_and_said(tmp_path: Path) -> None:

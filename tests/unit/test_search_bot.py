@@ -19,10 +19,12 @@ from interpreter import CHANCE, Game, State, load_ruleset
 from interpreter.actions import Action
 from interpreter.agents import SearchAgent, check_kind, make_agent
 from interpreter.agents.heuristic import CANDIDATES, HeuristicAgent
+from interpreter.agents.search import MOST_ITERATIONS, MOST_SECONDS
 from interpreter.cli import cli
 from interpreter.engine.errors import IllegalActionError
 from interpreter.engine.observation import sees_zone
 from interpreter.runners.logfile import seen_event
+from tests.cli_helpers import run_apart
 from tests.play_helpers import play_out, random_choices
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -254,6 +256,63 @@ def test_search_bot_kinds_and_their_options() -> None:
     assert check_kind("searcher") == "unknown bot 'searcher'"
     result = CliRunner().invoke(cli, ["play", str(HEARTS), "--bots", "search:x"])
     assert result.exit_code == 2 and "search takes a number of iterations" in result.output
+
+
+# (a match played whole as it starts, without a decision: a bot that is accepted ends it at once, whatever its budget)
+NO_DECISIONS = str(ROOT / "tests" / "unit" / "playout_files" / "no_decisions.yaml")
+
+
+def test_search_budgets_up_to_their_caps_are_taken_and_past_them_refused() -> None:
+    assert (MOST_ITERATIONS, MOST_SECONDS) == (1_000_000, 3600.0)
+    for kind in (f"search:{MOST_ITERATIONS}", f"search:{MOST_SECONDS:g}s", "search:1000000:3600s", "search:1e-3s"):
+        assert check_kind(kind) is None, kind
+    bot = make_agent("search:1000000:3600s", 1)
+    assert isinstance(bot, SearchAgent) and (bot.iterations, bot.seconds) == (1_000_000, 3600.0)
+    assert check_kind("search:1000001") == "search takes at most 1,000,000 playouts per decision, not '1000001'"
+    assert check_kind("search:3600.5s") == "search takes at most 3600 seconds per decision, not '3600.5s'"
+    assert check_kind("search:1e308s") == "search takes at most 3600 seconds per decision, not '1e308s'"
+    # (the option past its cap is the one named, wherever it stands)
+    assert check_kind("search:2000000:2s") == "search takes at most 1,000,000 playouts per decision, not '2000000'"
+    assert check_kind("search:10:7200s") == "search takes at most 3600 seconds per decision, not '7200s'"
+
+
+@pytest.mark.parametrize(("kind", "message"), [
+    ("search:1000000000000", "--bots: search takes at most 1,000,000 playouts per decision, not '1000000000000'"),
+    ("search:99999999s", "--bots: search takes at most 3600 seconds per decision, not '99999999s'"),
+    ("search:100:86400s", "--bots: search takes at most 3600 seconds per decision, not '86400s'"),
+])
+@pytest.mark.parametrize("command", ["play", "simulate", "compare"])
+def test_a_search_budget_past_its_cap_is_a_usage_error(command: str, kind: str, message: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "three_hands.yaml"  # (compare's B: other rules, no decision either)
+    other.write_text(Path(NO_DECISIONS).read_text().replace("hands: 2", "hands: 3"))
+    arguments = {"play": ["play", NO_DECISIONS, "--seed", "1"],
+                 "simulate": ["simulate", NO_DECISIONS, "-n", "2", "--workers", "1"],
+                 "compare": ["compare", NO_DECISIONS, str(other), "-n", "2", "--workers", "1"]}[command]
+    code, out, err = run_apart([*arguments, "--bots", kind], capsys)
+    assert code == 2 and out == "", (code, out, err)
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("kind", "option"), [
+    ("search:0", "0"), ("search:-1", "-1"), ("search:0s", "0s"), ("search:nan s", "nan s"), ("search:nans", "nans"),
+    ("search:inf s", "inf s"), ("search:infs", "infs"), ("search:1e400s", "1e400s"), ("search:1e-400s", "1e-400s"),
+    ("search:", ""), ("search:10:", ""), ("search::10", ""), ("search:1.5", "1.5"),
+])
+def test_a_search_budget_that_is_no_budget_is_a_usage_error(kind: str, option: str,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_apart(["play", NO_DECISIONS, "--seed", "1", "--bots", kind], capsys)
+    assert code == 2 and out == "", (code, out, err)
+    assert (f"--bots: search takes a number of iterations and/or seconds (search:400, search:2s, search:400:2s), "
+            f"not {option!r}") in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "compare", "serve"])
+def test_the_bots_help_names_the_search_caps(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_apart([command, "--help"], capsys)
+    assert code == 0
+    assert f"(up to {MOST_ITERATIONS:,})" in out and f"(up to {MOST_SECONDS:g})" in out
 
 
 def test_search_bot_is_deterministic_with_its_seed_and_plays_a_match_out() -> None:
