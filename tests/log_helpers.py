@@ -31,5 +31,16 @@ def edit_line(log: Path, number: int, *, rechain: bool, **fields: Any) -> dict[s
     return before
 
 
+def edit_header(log: Path, *, without: tuple[str, ...] = (), **fields: Any) -> dict[str, Any]:
+    """Change fields of a log's header and leave out those named in `without`, with the header signed anew and
+    every line chained anew (as someone who edits a header and works its digest out again leaves it); the
+    header as it was."""
+    lines = log.read_text(encoding="utf-8").splitlines()
+    before = json.loads(lines[0])
+    lines[0] = json.dumps({key: value for key, value in {**before, **fields}.items() if key not in without})
+    log.write_text("\n".join(rechained(lines)) + "\n", encoding="utf-8")
+    return before
+
+
 def events_of(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -8,9 +8,10 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
-from interpreter.errors import RuledeckError
+from interpreter.errors import RuledeckError, shorten
 from interpreter.source import to_plain
 
 if TYPE_CHECKING:
@@ -75,18 +76,75 @@ def rules_fingerprint(game: Game) -> str:
 
 
 def header_problem(header: dict[str, Any]) -> str | None:
-    """What is wrong with a log's header, if anything: no digest, or one that does not match (an edit)."""
+    """What is wrong with a log's header, if anything: no digest, or one that does not match (an edit). Its
+    fields are `header_fields_problem`'s."""
     digest = header.get("digest")
     if not isinstance(digest, str):
         return "has no digest, so an edit to it could not be seen (it was not written by `ruledeck play`)"
     if digest != header_digest(header):
         return ("was edited: its digest does not match its fields (the seed, players, parameters or seat), so the "
                 "match would not go on as it was played")
-    human = header.get("human")
-    players = header["players"]
-    if human is not None and (not isinstance(human, int) or isinstance(human, bool) or not 0 <= human < players):
-        return f"gives `human` as {json.dumps(human)[:20]}, which is no seat of {players} players"
     return None
+
+
+def header_fields_problem(header: dict[str, Any]) -> str | None:
+    """What is wrong with the fields of a log's header, if anything: one it must have and has not, or one of
+    another type or out of range (as a header edited with its digest worked out again may give it), said as the
+    field, what is expected there and what the header gives. The digest is `header_problem`'s; a seat count
+    the ruleset does not play, or parameters it does not take, are found when it is loaded."""
+    for field, expected, fits in _REQUIRED_FIELDS:
+        if field not in header:
+            return f"the header has no `{field}`, where {expected} is expected"
+        if not fits(header[field]):
+            return _gives(field, header[field], expected)
+    players = header["players"]
+    human = header.get("human")
+    if human is not None and not _is_seat(human, players):
+        return _gives("human", human, f"the seat a person plays (0 to {players - 1}: the match has {players} "
+                                       "players)")
+    if "humans" in header:
+        humans = header["humans"]
+        if not isinstance(humans, list) or not humans or not all(_is_seat(seat, players) for seat in humans) \
+                or len(set(humans)) < len(humans):
+            return _gives("humans", humans, f"a list of the seats people play (at least one; each of 0 to "
+                                            f"{players - 1} once: the match has {players} players)")
+    if CHAINED in header and header[CHAINED] is not True:
+        return _gives(CHAINED, header[CHAINED], "true (a log whose lines are not chained has no `chained`)")
+    return None
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_seat(value: Any, players: int) -> bool:
+    return _is_whole(value) and 0 <= value < players
+
+
+def _is_parameters(value: Any) -> bool:
+    """Whether a header's `params` is parameters' values by name (whether the ruleset takes them is found when
+    it is loaded with them)."""
+    return isinstance(value, dict) and all(
+        isinstance(name, str) and isinstance(given, (str, int, float, bool, type(None)))
+        for name, given in value.items())
+
+
+# The fields every header has (`ruledeck play` writes each of them), with what is expected in each.
+_REQUIRED_FIELDS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
+    ("ruleset", "the path of the ruleset file (a text)", lambda value: isinstance(value, str) and value != ""),
+    ("params", "the parameters' values by name (an object of numbers, texts, true, false or null)",
+     _is_parameters),
+    ("players", "the number of players (a whole number, 1 or more)", lambda value: _is_whole(value) and value >= 1),
+    ("seed", "the seed (a whole number, or null for a match played without one)",
+     lambda value: value is None or _is_whole(value)),
+    ("rules", "the fingerprint of the rules the match was played under (a text)",
+     lambda value: isinstance(value, str) and value != ""),
+)
+
+
+def _gives(field: str, value: Any, expected: str) -> str:
+    found = shorten(json.dumps(value, ensure_ascii=True, default=repr), 60)
+    return f"the header gives `{field}` as {found}, where {expected} is expected"
 
 
 def lock(log: IO[str], path: str) -> None:

@@ -17,7 +17,13 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import State
 from interpreter.errors import ParameterError, RuledeckError, RulesetError, shorten
 from interpreter.loader import load_ruleset
-from interpreter.runners.integrity import CHAINED, chain_problem, header_problem, rules_fingerprint
+from interpreter.runners.integrity import (
+    CHAINED,
+    chain_problem,
+    header_fields_problem,
+    header_problem,
+    rules_fingerprint,
+)
 from interpreter.runners.play import MatchResult
 
 
@@ -56,7 +62,8 @@ def read_log(path: str | Path) -> list[dict[str, Any]]:
 
 def read_log_file(path: str | Path) -> Log:
     """A match log, each line checked: a damaged line other than the last is refused (what follows it would
-    be lost), a last line cut off in writing is left out."""
+    be lost), a last line cut off in writing is left out; a header that lacks a field, or gives one of another
+    type or out of range, is refused naming the field (`check_header_fields`)."""
     try:
         data = Path(path).read_bytes()
     except OSError as error:
@@ -87,12 +94,22 @@ def read_log_file(path: str | Path) -> Log:
             if not found and "seat" in event:
                 raise ReplayError(f"{path}: line 1: this is the log of what one seat saw (p{event['seat']}), "
                                   "without the shuffles, so it cannot be replayed: replay the full log of the match")
+            if not found:
+                check_header_fields(path, event, number)
             found.append(event)
             numbers.append(number)
         whole += len(line)
     if not found:
         raise ReplayError(f"{path}: the log is empty")
     return Log(found[0], found[1:], whole, numbers[1:])
+
+
+def check_header_fields(path: str | Path, header: dict[str, Any], number: int = 1) -> None:
+    """Refuse a header (line `number` of the log) that lacks a field or gives one of another type or out of
+    range, as a damaged line is refused: before anything of the match is played again."""
+    problem = header_fields_problem(header)
+    if problem is not None:
+        raise ReplayError(f"{path}: line {number} is not an event of a ruledeck log: {problem}")
 
 
 _DAMAGED: Any = object()
@@ -117,8 +134,8 @@ def _nesting(value: Any) -> int:
     return deepest
 
 
+# The fields of each kind of event (the header's are `header_fields_problem`'s).
 _SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
-    "match": (("ruleset", str), ("players", int)),
     "chance": (("zone", str), ("order", list)),
     "pick": (("at", str), ("value", str)),
     "action": (("action", str),),
@@ -133,14 +150,15 @@ _SHAPES: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
 
 
 def _well_formed(event: Any, *, first: bool) -> bool:
+    """Whether a line is an event of a log: the `match` header first (its fields are checked apart, to name
+    the one that is wrong), then events of the kinds a log holds, each with its fields."""
     if not isinstance(event, dict) or not isinstance(event.get("type"), str) or (event["type"] == "match") != first:
         return False
+    if first:
+        return True
     shape = _SHAPES.get(event["type"])
-    if shape is None or not all(isinstance(event.get(key), kind) and not isinstance(event.get(key), bool)
-                                for key, kind in shape):
-        return False
-    return not first or ((event.get("seed") is None or isinstance(event.get("seed"), int)) and \
-        isinstance(event.get("params", {}), dict))
+    return shape is not None and all(isinstance(event.get(key), kind) and not isinstance(event.get(key), bool)
+                                     for key, kind in shape)
 
 
 def replay(path: str | Path, *, verify: bool = True) -> State:
@@ -154,6 +172,7 @@ def replay_log(path: str | Path, log: Log, *, verify: bool = True) -> State:
     there, and the result line the match's result: the first difference is refused, naming its line, what
     the match has there and what the log says."""
     header = log.header
+    check_header_fields(path, header)  # (as `read_log_file` does: a log made otherwise is checked all the same)
     problem = header_problem(header)
     if problem is not None:
         raise ReplayError(f"{path}: line 1, the header, {problem}")
@@ -165,7 +184,8 @@ def replay_log(path: str | Path, log: Log, *, verify: bool = True) -> State:
     game = _game_of(path, header)
     players = header["players"]
     if players not in game.ruleset.players.counts():
-        raise ReplayError(f"{path}: {game.name} is for {game.ruleset.players.described()}, not {players}")
+        raise ReplayError(f"{path}: line 1, the header's `players`: {game.name} is for "
+                          f"{game.ruleset.players.described()}, not {players}")
     state = game.new_initial_state(seed=header.get("seed"), players=players)
     return _Rerun(path, log, state, verify).run()
 
@@ -297,21 +317,30 @@ def _game_of(path: str | Path, header: dict[str, Any]) -> Game:
     have the rules the match was played under."""
     ruleset = ruleset_of(path, header)
     try:
-        game = load_ruleset(ruleset, header.get("params") or {})
+        game = load_ruleset(ruleset, header["params"])
     except RulesetError:
         raise ReplayError(f"{path}: line 1 names {shorten(str(ruleset))} as the ruleset, but it does not load as "
                           "one (`ruledeck validate` on it says why)") from None
     except ParameterError as error:  # (another ruleset has other parameters: say so first, when it is another)
-        if header.get("rules") is not None:
-            raise ReplayError(f"{path}: line 1: {shorten(str(ruleset))} is not the ruleset the match was played "
-                              f"with (it was changed since, or it is another file: {error})") from None
-        raise ReplayError(f"{path}: line 1: the ruleset does not accept the logged parameters: {error}") from None
-    if header.get("rules") not in (None, rules_fingerprint(game)):
+        if _is_the_ruleset(ruleset, header):
+            raise ReplayError(f"{path}: line 1, the header's `params`: {error}") from None
+        raise ReplayError(f"{path}: line 1: {shorten(str(ruleset))} is not the ruleset the match was played "
+                          f"with (it was changed since, or it is another file: {error})") from None
+    if header["rules"] != rules_fingerprint(game):
         raise ReplayError(f"{path}: line 1: {shorten(str(ruleset))} is not the ruleset the match was played with "
                           "(it was changed since, or it is another file): a log is played again, or goes on, only "
                           "under the rules it was played with. Put that file back as it was; or play the rules as "
                           f"they are now from the same seed: `{_fresh_play(ruleset, header, game)}`")
     return game
+
+
+def _is_the_ruleset(ruleset: Path, header: dict[str, Any]) -> bool:
+    """Whether a ruleset that does not take a header's parameters is, with its own, the one the match was
+    played with (then what is wrong is the parameters)."""
+    try:
+        return rules_fingerprint(load_ruleset(ruleset, {})) == str(header["rules"])
+    except (RulesetError, ParameterError):
+        return False
 
 
 def _fresh_play(ruleset: Path, header: dict[str, Any], game: Game) -> str:

@@ -18,7 +18,7 @@ from interpreter.engine.errors import IllegalActionError, RulesetRuntimeError
 from interpreter.engine.game import Game
 from interpreter.engine.melds import Meld
 from interpreter.engine.state import CHANCE, TERMINAL, State
-from interpreter.errors import ParameterError, RuledeckError, RulesetError, shorten
+from interpreter.errors import Diagnostic, ParameterError, RuledeckError, RulesetError, shorten
 from interpreter.loader import load_ruleset
 from interpreter.model import VariableSpec
 from interpreter.numbers import number_text, parse_number
@@ -36,6 +36,7 @@ from interpreter.runners.scenario_start import (
 from interpreter.source import (
     MAX_FILE_BYTES,
     MappingNode,
+    Node,
     SequenceNode,
     UnreadableFile,
     load_plain,
@@ -98,17 +99,22 @@ def run_file(path: str | Path) -> list[CaseResult]:
         kind = "a ruleset" if "format" in data else "a variant"
         raise NotAScenario(f"{path} is {kind}, not a scenario file (`ruleset:` and a list of `cases:`): `ruledeck "
                            f"validate {path}` checks it")
-    if not isinstance(data, dict) or "ruleset" not in data or not isinstance(data.get("cases"), list):
+    if not isinstance(data, dict) or "ruleset" not in data or "cases" not in data or \
+            not isinstance(data["cases"], list | None):  # (`cases:` with nothing after it: refused below, located)
         raise ScenarioError(f"{path}: a scenario file has `ruleset:` and a list of `cases:`")
     unknown = unknown_key(data, FILE_KEYS, "the scenario file")
     if unknown:
         raise ScenarioError(f"{path}: {unknown}")
     ruleset = _ruleset_path(path, data["ruleset"], root)
+    cases: list[Any] | None = data["cases"]
+    untested = _untested(path, cases, root)
+    if untested or not cases:  # (no case at all is always a finding)
+        raise ScenarioError(RulesetError(untested).render(), rendered=True)
     games: dict[tuple[tuple[str, Any], ...], Game] = {}
     results = []
     case_nodes = root.entries.get("cases") if root is not None else None
     lines = [item.location.line for item in case_nodes.items] if isinstance(case_nodes, SequenceNode) else []
-    for number, case in enumerate(data["cases"], 1):
+    for number, case in enumerate(cases, 1):
         name = str(case.get("name", f"case {number}")) if isinstance(case, dict) else f"case {number}"
         line = lines[number - 1] if number <= len(lines) else None
         try:
@@ -146,6 +152,46 @@ def _located(text: str, path: Path) -> MappingNode | None:
         if duplicates:
             raise ScenarioError(RulesetError(duplicates).render(), rendered=True) from None
         return None
+
+
+_CASES_HINT = ("list the cases under `cases:`, each with a `name:` and the `steps:` it checks: an action (`p1 play "
+               "AH`), or a `legal`, `refused` or `expect` check; see docs/scenarios.md")
+_STEPS_HINT = ("give the case at least one step: an action (`p1 play AH`), or a `legal`, `refused` or `expect` check; "
+               "to check the state right after the start, one expectation: `steps: [{expect: {phase: ...}}]`")
+
+
+def _untested(path: Path, cases: list[Any] | None, root: MappingNode | None) -> list[Diagnostic]:
+    """What makes a scenario file test nothing though it would pass: no case (`cases: []`, or `cases:` with
+    nothing after it), or a case with no step (no `steps:`, `steps:` with nothing after it, `steps: []`): its
+    steps are what it checks. Each is a located finding. A case of another shape, or with a key a case does not
+    have (`stpes:`), is left to fail when it runs, naming what is wrong."""
+    case_nodes = root.entries.get("cases") if root is not None else None
+
+    def finding(code: str, message: str, hint: str, node: Node | None, key: str | None,
+                yaml_path: str) -> Diagnostic:
+        where = node.key_locations.get(key) if isinstance(node, MappingNode) and key is not None else \
+            node.location if node is not None else None
+        return Diagnostic(code, message, where, yaml_path, hint, path=str(path))
+
+    if not cases:
+        written = "`cases:` is null (nothing after it)" if cases is None else "`cases: []`"
+        return [finding("no-cases", f"the scenario file has no case ({written}): it tests nothing", _CASES_HINT,
+                        root, "cases", "cases")]
+    untested = []
+    for number, case in enumerate(cases):
+        if not isinstance(case, dict) or case.get("steps") not in (None, []) or \
+                unknown_key(case, CASE_KEYS, "the case") is not None:
+            continue
+        node = case_nodes.items[number] if isinstance(case_nodes, SequenceNode) else None
+        name = f"the case `{shorten(str(case['name']))}`" if "name" in case else f"case {number + 1}"
+        if "steps" not in case:
+            untested.append(finding("no-steps", f"{name} has no `steps:`: it tests nothing", _STEPS_HINT, node, None,
+                                    f"cases[{number}]"))
+            continue
+        written = "`steps:` is null (nothing after it)" if case["steps"] is None else "`steps: []`"
+        untested.append(finding("no-steps", f"{name} has no step ({written}): it tests nothing", _STEPS_HINT, node,
+                                "steps", f"cases[{number}].steps"))
+    return untested
 
 
 def _ruleset_path(path: Path, name: Any, root: MappingNode | None) -> Path:
@@ -731,8 +777,8 @@ def _run_case(game: Game, data: dict[str, Any], case: dict[str, Any]) -> None:
         raise _Failure(f"the start is not possible: {error}") from None
     except RulesetRuntimeError as error:
         raise _Failure(f"the ruleset failed while starting: {error}{_place(error)}") from None
-    steps = case.get("steps") or []
-    if not isinstance(steps, list):
+    steps = case.get("steps")
+    if not isinstance(steps, list):  # (`steps: {}`, `steps: ""`: not a list, though they hold nothing)
         raise _Failure("`steps` is a list: actions (`- p1 play AH`) and legal, refused, expect checks")
     for number, step in enumerate(steps, 1):
         runner.step(number, step)

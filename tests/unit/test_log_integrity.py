@@ -64,7 +64,8 @@ def test_a_seat_that_is_no_seat_is_refused_even_with_a_matching_digest(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], human: Any) -> None:
     log = _with_header(_stopped_match(tmp_path), sign=True, human=human)
     code, output = _resume(log, capsys)
-    assert code == 1 and "line 1, the header, gives `human` as" in output and "which is no seat of 3" in output
+    assert code == 1 and "line 1 is not an event of a ruledeck log: the header gives `human` as" in output
+    assert "where the seat a person plays (0 to 2: the match has 3 players) is expected" in output
 
 
 def test_a_shuffle_edited_in_the_log_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

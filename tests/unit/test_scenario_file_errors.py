@@ -160,3 +160,81 @@ def test_a_named_pipe_given_as_a_scenario_file_is_read_without_waiting_for_a_wri
     os.mkfifo(path)
     with pytest.raises(ScenarioError, match="a scenario file has `ruleset:` and a list of `cases:`"):
         run_file(path)
+
+
+HEADER = f"ruleset: {RULESET}\nplayers: 4\ncases:"
+STEPS_HINT = ("  hint: give the case at least one step: an action (`p1 play AH`), or a `legal`, `refused` or `expect` "
+              "check; to check the state right after the start, one expectation: `steps: [{expect: {phase: ...}}]`")
+
+
+@pytest.mark.parametrize(("cases", "place", "found", "excerpt", "hint"), [
+    # no case at all: the file tests nothing (it passed, `0 passed, 0 failed`, exit status 0)
+    (" []\n", "3:1", "error[no-cases]: the scenario file has no case (`cases: []`): it tests nothing (at cases)",
+     [" 3 | cases: []", "   | ^^^^^"], "  hint: list the cases under `cases:`"),
+    # `cases:` left half-written (it was an error, but at no line: `a scenario file has ... a list of `cases:``)
+    ("\n", "3:1", "error[no-cases]: the scenario file has no case (`cases:` is null (nothing after it)): it tests "
+     "nothing (at cases)", [" 3 | cases:", "   | ^^^^^"], "  hint: list the cases under `cases:`"),
+    # a case whose `steps:` has nothing after it (it passed)
+    ("\n  - name: half written\n    steps:\n", "5:5", "error[no-steps]: the case `half written` has no step "
+     "(`steps:` is null (nothing after it)): it tests nothing (at cases[0].steps)",
+     [" 5 |     steps:", "   |     ^^^^^"], STEPS_HINT),
+    ("\n  - name: nothing\n    steps: []\n", "5:5", "error[no-steps]: the case `nothing` has no step (`steps: []`): "
+     "it tests nothing (at cases[0].steps)", [" 5 |     steps: []", "   |     ^^^^^"], STEPS_HINT),
+    # a case without `steps:` (it passed): located at the case
+    ("\n  - name: no steps\n    seed: 3\n", "4:5", "error[no-steps]: the case `no steps` has no `steps:`: it tests "
+     "nothing (at cases[0])", [" 4 |   - name: no steps", "   |     " + "^" * 14], STEPS_HINT),
+    # a case without a name either is named by its number
+    ("\n  - seed: 3\n", "4:5", "error[no-steps]: case 1 has no `steps:`: it tests nothing (at cases[0])",
+     [" 4 |   - seed: 3", "   |     ^^^^^^^"], STEPS_HINT),
+], ids=["cases-empty", "cases-null", "steps-null", "steps-empty", "steps-missing", "steps-missing-unnamed"])
+def test_a_scenario_file_that_tests_nothing_is_an_error_at_its_line(tmp_path: Path, cases: str, place: str,
+                                                                   found: str, excerpt: list[str], hint: str) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text(HEADER + cases, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["test", str(path)])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{path}:{place}: {found}", result.stderr
+    assert lines[1:3] == excerpt, result.stderr
+    assert lines[3].startswith(hint), result.stderr
+    assert result.stdout == "0 passed, 0 failed, 1 scenario file could not be read (above)\n"
+    assert "Traceback" not in result.output + result.stderr
+
+
+def test_every_case_that_tests_nothing_is_named_and_no_case_of_the_file_runs(tmp_path: Path) -> None:
+    # (a file that tests less than it seems is not run in part: the good case is not counted as passed)
+    message = _refused(tmp_path, f"{HEADER}\n{GOOD_CASE}  - name: first\n    steps: []\n  - name: second\n"
+                                 "    steps:\n")
+    path = tmp_path / "cases.yaml"
+    assert message.startswith(f"{path}:8:5: error[no-steps]: the case `first` has no step (`steps: []`): it tests "
+                              "nothing (at cases[1].steps)"), message
+    assert f"{path}:10:5: error[no-steps]: the case `second` has no step (`steps:` is null (nothing after it)): it " \
+        "tests nothing (at cases[2].steps)" in message, message
+    assert message.count("error[") == 2 and message.count("  hint: give the case at least one step") == 2, message
+
+
+@pytest.mark.parametrize("steps", ["{}", '""', "0", "false"])
+def test_steps_that_are_not_a_list_fail_the_case_though_they_hold_nothing(tmp_path: Path, steps: str) -> None:
+    # (each was read as no steps, and the case passed)
+    path = tmp_path / "cases.yaml"
+    path.write_text(f"{HEADER}\n  - name: odd\n    steps: {steps}\n", encoding="utf-8")
+    [result] = run_file(path)
+    assert not result.passed and result.message.startswith("`steps` is a list: actions"), result.message
+
+
+@pytest.mark.parametrize("case", [
+    # the state right after the deal: one expectation is a whole case
+    "  - name: after the deal\n    steps:\n      - expect: {phase: declare}\n",
+    # actions alone: each must be legal, which the case checks
+    "  - name: an action\n    steps: [p1 choose pass]\n",
+    # a start at a phase, and one expectation of it
+    "  - name: a start\n    start: {phase: declare, dealer: 1}\n    steps: [{expect: {current_player: p2}}]\n",
+], ids=["expect-after-the-deal", "actions-alone", "expect-after-a-start"])
+def test_one_step_is_enough_and_the_same_case_without_it_tests_nothing(tmp_path: Path, case: str) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text(f"{HEADER}\n{case}", encoding="utf-8")
+    [result] = run_file(path)
+    assert result.passed, result.message
+    emptied = case.split("    steps:")[0] + "    steps: []\n"
+    message = _refused(tmp_path, f"{HEADER}\n{emptied}")
+    assert "error[no-steps]" in message and "(`steps: []`): it tests nothing (at cases[0].steps)" in message, message

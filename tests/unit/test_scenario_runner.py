@@ -82,7 +82,9 @@ def _results(tmp_path: Path, cases: str) -> list[tuple[str, bool, str]]:
      "teams are [[p0], [p1], [p2], [p3]], not [[p0, p1], [p2], [p3]]"),
 ])
 def test_a_badly_written_case_fails_alone_saying_what_is_wrong(tmp_path: Path, case: str, message: str) -> None:
-    results = _results(tmp_path, f"  - name: bad\n    {case}\n")
+    # (a case with no step tests nothing and is refused with its file, test_scenario_file_errors.py: one is added)
+    step = "" if "steps:" in case or "stpes:" in case else "\n    steps: [{expect: {phase: declare}}]"
+    results = _results(tmp_path, f"  - name: bad\n    {case}{step}\n")
     assert results[0][:2] == ("bad", False) and message in results[0][2], results[0]
     assert "internal error" not in results[0][2]
     assert results[1] == ("good", True, "")
@@ -181,7 +183,7 @@ def test_start_places_melds_on_the_table_and_they_can_be_added_to(tmp_path: Path
                     "      - expect: {counts: {melds: {t1: 2, t0: 0}, hand: {p1: 3}}}\n"
                     "  - name: not a meld\n"
                     "    start: {phase: play, zones: {melds: {t1: [7H 9S 2C]}}}\n"
-                    "    steps: []\n", encoding="utf-8")
+                    "    steps: [{expect: {phase: play}}]\n", encoding="utf-8")
     placed, refused = run_file(path)
     assert placed.passed, placed.message
     assert not refused.passed and "7H 9S 2C is not a meld of this ruleset" in refused.message
@@ -243,7 +245,8 @@ def test_start_seating_places_the_seats_of_a_game_that_moves_them(tmp_path: Path
                     "  - name: seated\n    start: {phase: play, dealer: p0, seating: [p0, p3, p1, p2]}\n"
                     "    steps: [{expect: {current_player: p3, seating: [p0, p3, p1, p2],\n"
                     "                      teams: [[p0, p1], [p3, p2]]}}]\n"
-                    "  - name: not every seat\n    start: {phase: play, seating: [p0, p3, p3, p2]}\n",
+                    "  - name: not every seat\n    start: {phase: play, seating: [p0, p3, p3, p2]}\n"
+                    "    steps: [{expect: {phase: play}}]\n",
                     encoding="utf-8")
     results = [(result.name, result.passed, result.message) for result in run_file(path)]
     assert results[0] == ("seated", True, "")
