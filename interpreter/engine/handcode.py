@@ -113,6 +113,7 @@ class _HandWriter(SiteWriter):
         self.retakes: list[list[int]] = []  # for each trick whose `after_card` is being compiled: the label a
         # `take_back` jumps to (and whether one does: a second item)
         self.tricks: dict[str, Step] = {}
+        self.tables: list[str] = []  # lines that make tables of the code's own, written after the finders
         self.end = -1  # the label of the hand's end
         self.names_read: frozenset[str] | None = None  # the bound names some expression reads (None: any)
         self.empty_scope = PHASE_SCOPE
@@ -131,6 +132,7 @@ class _HandWriter(SiteWriter):
         self.finish("return S.match.hand_over(S)")
         self.join({*entries.values(), end})
         self.lines.extend(self.finders)
+        self.lines.extend(self.tables)
         namespace = self.build()
         segments = tuple(namespace[self.segment_names[self.target(label)]] if label in self.segment_names
                          else _unused for label in range(self.labels))
@@ -482,6 +484,19 @@ class _HandWriter(SiteWriter):
             self.finish(f"return {after} if {ends} else {wait}")
         self.begin(after)
 
+    def awaited_tables(self, options: str, finder: str, where: str, counted: bool) -> str:
+        """The name of a table of the decisions a trick awaits, made once when the code is built (after the
+        legal-set functions, which they name): by seat, and with `counted`, by the number of seats still to
+        play after it (`to_play`). Each decision binds only those names, in a dict no code changes in place, so
+        every state of the game shares them, as it shares the actions."""
+        name = f"AWAITED_{len(self.tables)}"
+        seats = f"range({self.most_players})"
+        pairs = "'player': _s, 'to_play': _n" if counted else "'player': _s"
+        made = f"NEW(PENDING, (_s, {options}, {{{pairs}}}, {where!r}, {finder}))"
+        self.tables.append(f"{name} = tuple(tuple({made} for _n in {seats}) for _s in {seats})" if counted
+                           else f"{name} = tuple({made} for _s in {seats})")
+        return name
+
     def actor(self, step: Step, bindings: str, indent: int) -> str:
         """Code for the seat that makes a decision: the step's `by`, with `player` bound to the seat whose decision
         it is (checked to be at the table), else that seat itself. `indent` as for `value`."""
@@ -551,10 +566,18 @@ class _HandWriter(SiteWriter):
         # (how many seats play after this one: bound when an expression reads it)
         to_play = f", 'to_play': len(L[{order}]) - L[{position}] - 1" if self.names_read is None or \
             "to_play" in self.names_read else ""
+        # A trick of the phase's own steps awaits each seat's card with the same decision every time (for each
+        # number still to play, when that is bound): made once per seat, when the code is built (`shared`).
+        shared = self.awaited_tables(options, finder, step.where, bool(to_play)) \
+            if scope == self.empty_scope and step["by"] is None else None
+
         def await_card(indent: int) -> None:
             pairs = f"'player': _seat{to_play}"
             self.code(f"_seat = L[{order}][L[{position}]]", indent)
-            if step["by"] is None:
+            if shared is not None:
+                counted = f"[len(L[{order}]) - L[{position}] - 1]" if to_play else ""
+                self.code(f"S.pending = {shared}[_seat]{counted}", indent)
+            elif step["by"] is None:
                 self.code(f"S.pending = NEW(PENDING, (_seat, {options}, {self.extended(scope, pairs)}, "
                           f"{step.where!r}, {finder}))", indent)
             else:  # (another seat chooses the card `player` plays)

@@ -616,6 +616,42 @@ def test_a_phase_s_own_scope_stays_empty_through_play(path: Path) -> None:
             assert state.locals[0] == {}
 
 
+@pytest.mark.parametrize("path", ALL_RULESETS, ids=lambda path: path.stem)
+def test_a_trick_s_awaited_decisions_are_shared_and_never_changed(path: Path) -> None:
+    # A trick of a phase's own steps awaits each card with a decision made once per seat (and per number of
+    # seats still to play) when the code is built, shared by every state of the game: no code may change its
+    # bindings, and each decision a trick awaits binds exactly the seat whose card it is.
+    game = load_ruleset(path)
+    namespace = game.code.segments[0].__globals__
+    tables = {name: namespace[name] for name in namespace if name.startswith("AWAITED_")}
+    assert bool(tables) == ("AWAITED_" in game.code.source)
+
+    def entries() -> list[decisions.Pending]:
+        return [entry for table in tables.values() for row in table
+                for entry in (row if isinstance(row[0], tuple) else (row,))]
+
+    before = [dict(entry.bindings) for entry in entries()]
+    shared = {id(entry) for entry in entries()}
+    rng = random.Random(7)
+    awaited = 0
+    for match in range(3):
+        state = game.new_initial_state(seed=match)
+        for _ in range(400):
+            if state.is_terminal:
+                break
+            if state.current_player == CHANCE:
+                state.apply_chance()
+                continue
+            pending = state.pending
+            assert pending is not None
+            if id(pending) in shared:
+                awaited += 1
+                assert pending.bindings["player"] == pending.seat == state.current_player
+            state.apply(rng.choice(state.legal_actions()))
+    assert [dict(entry.bindings) for entry in entries()] == before
+    assert awaited > 0 or not tables
+
+
 def test_rules_with_the_same_test_of_no_card_narrow_the_cards_together(tmp_path: Path) -> None:
     # Two rules that hold for every card on a lead, and otherwise each keep some cards: written as one pass over
     # the cards, they must keep exactly the cards that the rules, tested one by one, keep.
