@@ -304,12 +304,12 @@ class MatchLoop:
     def _start_hand(self, state: State) -> None:
         game = state.game
         values = state.values
-        plan = self._hand_plan(state)
+        plan = game.hand_plans.get(state.player_count) or self._hand_plan(state)
         values["team_of"] = plan.teams if plan.teams is not None else self.seated_teams(state)
         values["_formed"] = ()  # (teams formed in a hand last until its end)
         later = values["hand_number"] > 1
         plan.reset(values, later)
-        if later:
+        if later and plan.worked_out:
             for name, variable in plan.worked_out:
                 expression = plan.per_seat.get(name)
                 values[name] = state.per_seat(expression) if expression is not None else \
@@ -319,7 +319,7 @@ class MatchLoop:
             self._clear_placements(state)
         state.melds_laid = 0
         state.meld_search = None
-        state.record(("hand", values["hand_number"], values["dealer"]))
+        state._events.items.append(("hand", values["hand_number"], values["dealer"]))  # (`record`, written out)
         self.enter(state, game.program.start)
 
     def _hand_plan(self, state: State) -> HandPlan:
@@ -361,11 +361,11 @@ class MatchLoop:
 
     def enter(self, state: State, name: str) -> None:
         """Start the hand's code at a phase (the phases' own transitions are compiled into it)."""
-        locals_ = state.locals
-        locals_[:] = [{}] + [None] * (len(locals_) - 1)  # (in place: the running code holds the list)
+        code = state.game.code
+        state.locals[:] = code.fresh_locals  # (in place: the running code holds the list)
         state.open_rounds = ()
         state.phase = name
-        state.pc = state.game.code.entries[name]
+        state.pc = code.entries[name]
 
     def hand_over(self, state: State) -> int:
         """The hand's code has run to its end: record the hand, then start the next one; the label to run next
@@ -374,15 +374,17 @@ class MatchLoop:
         return ~state.game.code.end if state.is_terminal else state.pc
 
     def _end_hand(self, state: State) -> None:
-        program = state.game.program
+        game = state.game
+        program = game.program
         values = state.values
         number = values["hand_number"]
         result = state.returns()
         state.hand_results.append({"hand": number, "dealer": values["dealer"], "result": result})
-        state.record(("hand_end", number, result))
+        events = state._events.items  # (`record`, written out: a hand's end and start are a tenth of Bourré's card)
+        events.append(("hand_end", number, result))
         if state.hand_end_hook is not None:
             state.hand_end_hook(state)
-        lengths = state.game.match_lengths  # (the match's length, when it is constant: read once)
+        lengths = game.match_lengths  # (the match's length, when it is constant: read once)
         if lengths is None:
             lengths = self._match_lengths(state)
         hands, cap = lengths
@@ -394,9 +396,8 @@ class MatchLoop:
                 "hands" if hands is not None and number >= hands else "hand_cap"
             return
         nxt = program.next_dealer
-        dealer = state.values["dealer"]
-        state.values["dealer"] = self._match_value(state, nxt) if nxt is not None else state.values["_next"][dealer]
-        state.values["hand_number"] = number + 1
+        values["dealer"] = self._match_value(state, nxt) if nxt is not None else values["_next"][values["dealer"]]
+        values["hand_number"] = number + 1
         self._start_hand(state)
 
     def _match_lengths(self, state: State) -> tuple[int | None, int]:

@@ -70,7 +70,7 @@ class State:
         self.face_up = FaceUp()
         self.pc = 0  # the label of the hand's segment to run next (see handcode.py)
         self._segments = game.code.segments
-        self.locals: list[Any] = [{}] + [None] * (game.code.slots - 1)  # the segments' slots
+        self.locals: list[Any] = list(game.code.fresh_locals)  # the segments' slots
         self.taken: tuple[Action, Option, Bindings] | None = None  # the action a resumed segment goes on with
         self.open_rounds: tuple[int, ...] = ()  # the slots of the simultaneous rounds in progress' choices
         self.first_leader: int | None = None  # who leads the next trick instead of its `leader` (scenarios)
