@@ -66,7 +66,7 @@ class Game:
         self.unique_cards = not any(ruleset.deck.has_copies(count)  # no two cards are the same value
                                     for count in ruleset.players.counts())
         # Who may not see where a discarded card goes: by (zone, owner, seat, teams), worked out once.
-        self.secrets: dict[tuple[str, int, int, tuple[int, ...]], tuple[int, ...]] = {}
+        self.secrets: dict[tuple[str, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.code: HandCode = compile_hand(self.program, MAX_STEPS, card_actions=self.card_actions,
                                            choice_action=self.choice_action, choice_actions=self.choice_actions,
                                            unique_cards=self.unique_cards,
