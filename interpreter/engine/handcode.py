@@ -95,7 +95,8 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
                             CHOICE_LISTS=choice_lists if choice_lists is not None else {},
                             GENERIC_LEGAL=legal_actions, MELDS_INTO=melds_into, ACTION=Action, FROZEN=frozen,
                             PRODUCT=itertools.product, SUBSET_ACTIONS=subset_actions,
-                            MISSING_KEY=missing_key, SEAT_RANGES=SEAT_RANGES)
+                            MISSING_KEY=missing_key, SEAT_RANGES=SEAT_RANGES,
+                            SEAT_SCOPES=tuple({"player": seat} for seat in seats))
     return writer.program(program)
 
 
@@ -407,9 +408,14 @@ class _HandWriter(SiteWriter):
         self.begin(wait)
         options = self.name_of(step["options"], "O")
         finder = self.finder(step["options"])
-        actor = self.actor(step, f"L[{bound}]", 2)
         # (no legal set is kept while the hand's code runs: `State.apply` and `advance` clear it)
-        self.code(f"S.pending = NEW(PENDING, ({actor}, {options}, L[{bound}], {step.where!r}, {finder}))")
+        if shared and scope in self.seat_scopes and gathered is None and step["by"] is None:
+            # (the seat alone bound, in its scope made once per seat: the decision too, made once per seat)
+            table = self.awaited_tables(options, finder, step.where, "SEAT_SCOPES[_s]")
+            self.code(f"S.pending = {table}[L[{bound}]['player']]")
+        else:
+            actor = self.actor(step, f"L[{bound}]", 2)
+            self.code(f"S.pending = NEW(PENDING, ({actor}, {options}, L[{bound}], {step.where!r}, {finder}))")
         self.stop_at(resume)
         self.begin(resume)
         self.code("_a, _o, _b = S.taken")
@@ -491,16 +497,15 @@ class _HandWriter(SiteWriter):
             self.finish(f"return {after} if {ends} else {wait}")
         self.begin(after)
 
-    def awaited_tables(self, options: str, finder: str, where: str, counted: bool) -> str:
-        """The name of a table of the decisions a trick awaits, made once when the code is built (after the
-        legal-set functions, which they name): by seat, and with `counted`, by the number of seats still to
-        play after it (`to_play`). Each decision binds only those names, in a dict no code changes in place, so
-        every state of the game shares them, as it shares the actions."""
+    def awaited_tables(self, options: str, finder: str, where: str, bindings: str) -> str:
+        """The name of a table of the decisions a step awaits, made once when the code is built (after the
+        legal-set functions, which they name): by seat `_s`, and when `bindings` (code) reads `_n`, by the number
+        of seats still to play after it (a trick's `to_play`). Each binds the seat alone (and that number), in a
+        dict no code changes in place, so every state of the game shares them, as it shares the actions."""
         name = f"AWAITED_{len(self.tables)}"
         seats = f"range({self.most_players})"
-        pairs = "'player': _s, 'to_play': _n" if counted else "'player': _s"
-        made = f"NEW(PENDING, (_s, {options}, {{{pairs}}}, {where!r}, {finder}))"
-        self.tables.append(f"{name} = tuple(tuple({made} for _n in {seats}) for _s in {seats})" if counted
+        made = f"NEW(PENDING, (_s, {options}, {bindings}, {where!r}, {finder}))"
+        self.tables.append(f"{name} = tuple(tuple({made} for _n in {seats}) for _s in {seats})" if "_n" in bindings
                            else f"{name} = tuple({made} for _s in {seats})")
         return name
 
@@ -575,8 +580,10 @@ class _HandWriter(SiteWriter):
             "to_play" in self.names_read else ""
         # A trick of the phase's own steps awaits each seat's card with the same decision every time (for each
         # number still to play, when that is bound): made once per seat, when the code is built (`shared`).
-        shared = self.awaited_tables(options, finder, step.where, bool(to_play)) \
-            if scope == self.empty_scope and step["by"] is None else None
+        shared = None
+        if scope == self.empty_scope and step["by"] is None:
+            shared = self.awaited_tables(options, finder, step.where,
+                                         "{'player': _s, 'to_play': _n}" if to_play else "{'player': _s}")
 
         def await_card(indent: int) -> None:
             pairs = f"'player': _seat{to_play}"

@@ -37,6 +37,7 @@ class SegmentWriter(StepWriter):
         self.opened_at = 0  # the line the open segment's own code starts at
         self.current = 0  # the open segment's label
         self.aliases: dict[int, int] = {}  # a segment that only jumps -> where it jumps
+        self.seat_scopes: set[str] = set()  # the slots (code) of scopes that bind a seat alone, made once per seat
         # Bindings (their code) whose `player` the open segment holds in a local (see `hold_player`), with what
         # `bound_locals` held for them before, and the line that sets the local
         self.held: list[tuple[str, dict[str, str] | None, int]] = []
@@ -257,7 +258,13 @@ class SegmentWriter(StepWriter):
         a loop that never ends: the items are a list made when the loop starts, and every loop in the body counts
         its own.)"""
         self.code(f"while L[{index}] < len(L[{items}]):")
-        self.code(f"L[{inner}] = {self.extended(scope, f'{name!r}: L[{items}][L[{index}]]')}", 1)
+        if seats and name == "player" and scope == self.empty_scope:
+            # (a seat alone bound: its scope made once per seat when the code is built, and shared, as no code
+            # changes a scope in place)
+            self.code(f"L[{inner}] = SEAT_SCOPES[L[{items}][L[{index}]]]", 1)
+            self.seat_scopes.add(f"L[{inner}]")
+        else:
+            self.code(f"L[{inner}] = {self.extended(scope, f'{name!r}: L[{items}][L[{index}]]')}", 1)
         self.binds(f"L[{inner}]", scope, name, seated=(name,) if seats else ())
         self.code(f"L[{index}] += 1", 1)
         self.skip_unless(step["where"], f"L[{inner}]")

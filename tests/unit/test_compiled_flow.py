@@ -617,10 +617,11 @@ def test_a_phase_s_own_scope_stays_empty_through_play(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", ALL_RULESETS, ids=lambda path: path.stem)
-def test_a_trick_s_awaited_decisions_are_shared_and_never_changed(path: Path) -> None:
+def test_decisions_made_once_per_seat_are_shared_and_never_changed(path: Path) -> None:
     # A trick of a phase's own steps awaits each card with a decision made once per seat (and per number of
-    # seats still to play) when the code is built, shared by every state of the game: no code may change its
-    # bindings, and each decision a trick awaits binds exactly the seat whose card it is.
+    # seats still to play), and so does a round of a phase's own steps with a `decide: player`, when the code is
+    # built, shared by every state of the game (as are the rounds' scopes of one seat): no code may change their
+    # bindings, and each such decision binds exactly the seat that decides.
     game = load_ruleset(path)
     namespace = game.code.segments[0].__globals__
     tables = {name: namespace[name] for name in namespace if name.startswith("AWAITED_")}
@@ -630,6 +631,8 @@ def test_a_trick_s_awaited_decisions_are_shared_and_never_changed(path: Path) ->
         return [entry for table in tables.values() for row in table
                 for entry in (row if isinstance(row[0], tuple) else (row,))]
 
+    scopes = namespace["SEAT_SCOPES"]
+    assert scopes == tuple({"player": seat} for seat in range(len(scopes)))
     before = [dict(entry.bindings) for entry in entries()]
     shared = {id(entry) for entry in entries()}
     rng = random.Random(7)
@@ -649,6 +652,7 @@ def test_a_trick_s_awaited_decisions_are_shared_and_never_changed(path: Path) ->
                 assert pending.bindings["player"] == pending.seat == state.current_player
             state.apply(rng.choice(state.legal_actions()))
     assert [dict(entry.bindings) for entry in entries()] == before
+    assert scopes == tuple({"player": seat} for seat in range(len(scopes)))
     assert awaited > 0 or not tables
 
 
