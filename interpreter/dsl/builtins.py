@@ -7,7 +7,6 @@ runtime values: cards, ranks, suits, seats and teams are ints; lists are Python 
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import re
@@ -382,25 +381,37 @@ def _beats_for(deck: Deck) -> Callable[..., bool]:
     return beats
 
 
-def beaters_for(deck: Deck) -> Callable[[int, int | None], frozenset[int]]:
+class Beaters:
     """For the compiled code: the cards that beat a card under a trump suit (or none), as `beats` decides (a
-    higher card of its suit, and when it is no trump every trump), a set made when first asked for each pair:
-    `card in beaters(winning, trump)` is `beats(card, winning, trump)` without a call, for a quantifier or a
-    filter over many cards against one card winning."""
-    suit_of, rank_of = deck.suit_of, deck.rank_of
-    of_suit: dict[int, list[int]] = {}
-    for card in range(len(suit_of)):
-        of_suit.setdefault(suit_of[card], []).append(card)
+    higher card of its suit, and when it is no trump every trump): `card in beaters(winning, trump)` is
+    `beats(card, winning, trump)` without a call, for a quantifier or a filter over many cards against one card
+    winning. `by_trump` holds, for each trump asked, the sets by card, made when first asked (`row`): the code
+    written in place reads `(by_trump.get(trump) or row(trump))[winning]`, two look-ups in C."""
 
-    @functools.cache
-    def beaters(other: int, trump: int | None = None) -> frozenset[int]:
-        suit, rank = suit_of[other], rank_of[other]
-        found = [card for card in of_suit[suit] if rank_of[card] > rank]
-        if trump is not None and trump != suit:
-            found += of_suit.get(trump, ())
-        return frozenset(found)
+    def __init__(self, deck: Deck) -> None:
+        self.suit_of, self.rank_of = deck.suit_of, deck.rank_of
+        self.of_suit: dict[int, list[int]] = {}
+        for card in range(len(self.suit_of)):
+            self.of_suit.setdefault(self.suit_of[card], []).append(card)
+        self.by_trump: dict[int | None, tuple[frozenset[int], ...]] = {}
 
-    return beaters
+    def __call__(self, other: int, trump: int | None = None) -> frozenset[int]:
+        return (self.by_trump.get(trump) or self.row(trump))[other]
+
+    def row(self, trump: int | None) -> tuple[frozenset[int], ...]:
+        suit_of, rank_of, of_suit = self.suit_of, self.rank_of, self.of_suit
+        made = []
+        for other in range(len(suit_of)):
+            suit, rank = suit_of[other], rank_of[other]
+            found = [card for card in of_suit[suit] if rank_of[card] > rank]
+            if trump is not None and trump != suit:
+                found += of_suit.get(trump, ())
+            made.append(frozenset(found))
+        row = self.by_trump[trump] = tuple(made)
+        return row
+
+
+NO_STRENGTHS: dict[int, Callable[[int], int]] = {}  # (no table made yet for a trump: `_trick_winner_for`)
 
 
 def _trick_winner_for(deck: Deck) -> Callable[..., int]:
@@ -410,19 +421,19 @@ def _trick_winner_for(deck: Deck) -> Callable[..., int]:
     cards wins, as in `_trick_winner`)."""
     suit_of, rank_of = deck.suit_of, deck.rank_of
     above = max(rank_of, default=0) + 1  # (a strength above every rank)
-    strengths: dict[tuple[int, int | None], Callable[[int], int]] = {}
+    strengths: dict[int | None, dict[int, Callable[[int], int]]] = {}  # by trump, then by suit led
 
     def strength(led: int, trump: int | None) -> Callable[[int], int]:
         table = [rank + 2 * above if suit == trump else rank + above if suit == led else -1
                  for suit, rank in zip(suit_of, rank_of, strict=True)]
-        found = strengths[led, trump] = table.__getitem__
+        found = strengths.setdefault(trump, {})[led] = table.__getitem__
         return found
 
     def trick_winner(cards: Sequence[int], trump: int | None = None) -> int:
         if not cards:
             raise EvaluationError("trick_winner() of an empty trick")
         led = suit_of[cards[0]]
-        return max(cards, key=strengths.get((led, trump)) or strength(led, trump))
+        return max(cards, key=strengths.get(trump, NO_STRENGTHS).get(led) or strength(led, trump))
 
     trick_winner.strengths = strengths  # type: ignore[attr-defined]  # (for code that does the same in place:
     trick_winner.strength = strength  # type: ignore[attr-defined]  # compiler.py, `_Emitter._emit_call`)

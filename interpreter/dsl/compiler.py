@@ -24,7 +24,7 @@ from typing import Any
 
 from interpreter.cards import Deck, missing_key
 from interpreter.dsl import ast
-from interpreter.dsl.builtins import BUILTINS, beaters_for, subset_choices
+from interpreter.dsl.builtins import BUILTINS, NO_STRENGTHS, Beaters, subset_choices
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.definitions import Annotations
 from interpreter.dsl.folding import UNKNOWN, Folding, constant_value
@@ -436,6 +436,7 @@ def namespace_for(deck: Deck) -> dict[str, Any]:
         elif builtin.context == "deck":
             function = functools.partial(function, deck)
         namespace[f"B_{name}"] = function
+    beaters = Beaters(deck)
     namespace.update(
         RANK=deck.rank_of, SUIT=deck.suit_of, VALUE=deck.value_of, DECK_CARDS=tuple(deck.distinct_cards()),
         # (each card's field by a call made once, where `RANK.__getitem__` would make one at each use)
@@ -445,12 +446,14 @@ def namespace_for(deck: Deck) -> dict[str, Any]:
         FROMKEYS=dict.fromkeys,
         FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), set=set, CARDS_OF_SUIT=_cards_of(deck.suit_of),
         CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of),
-        CARDS_WHERE=_cards_where(deck), BEATERS=beaters_for(deck), SUBSET_CHOICES=subset_choices,
+        CARDS_WHERE=_cards_where(deck), BEATERS=beaters, BEATERS_BY=beaters.by_trump,
+        BEATERS_ROW=beaters.row, SUBSET_CHOICES=subset_choices,
         any=any, all=all, sum=sum, len=len, max=max, min=min, Q_max=_q_max, Q_min=_q_min,
         Q_highest=_q_highest, Q_lowest=_q_lowest, UNSET=UNKNOWN, DIVIDE=divide, FRACTION=fraction,
         KEY=functools.partial(_key, deck), SET_VALUE=_set_value, SET_ITEM=_set_item,
         # (a trick's winner worked out in place as `B_trick_winner` does, with its tables: `_emit_call`)
         TRICK_STRENGTHS=namespace["B_trick_winner"].strengths, TRICK_STRENGTH=namespace["B_trick_winner"].strength,
+        NO_STRENGTHS=NO_STRENGTHS,
     )
     return namespace
 
@@ -542,6 +545,10 @@ _FIELD_TESTS = {"any": {"==": "{value} in map({field}_OF, items)",
                         **{order: f"{_WHERE % order}.issuperset(items)" for order in _ORDERS}},
                 "count": {"==": "COUNT_OF(map({field}_OF, items), {value})",
                           **{order: f"sum(map({_WHERE % order}.__contains__, items))" for order in _ORDERS}}}
+# Whether some card's (or no card's) field equals a value, as a set of the deck's cards (`CARDS_OF_SUIT`) has it:
+# one look-up and a pass in C that makes no iterator of the fields, where the loop over them is not kept.
+_BY_SET = {"{value} in map({field}_OF, items)": "not CARDS_OF_{field}.get({value}, NO_CARDS).isdisjoint(items)",
+           "{value} not in map({field}_OF, items)": "CARDS_OF_{field}.get({value}, NO_CARDS).isdisjoint(items)"}
 _FIELD_FILTERS = {"==": "list(filter(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
                   "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
                   **{order: f"list(filter({_WHERE % order}.__contains__, items))" for order in _ORDERS}}
@@ -770,7 +777,8 @@ class _Emitter:
                 all(self._invariant(argument) for argument in node.arguments[1:]):
             # (`beats(c, trick_winner(trick, trump), trump)` for each card of a quantifier or a filter, the card
             # winning and the trumps the same for all: `c in` the cards that beat it, a set worked out once)
-            beaters = f"BEATERS({arguments[1]}, {arguments[2] if len(arguments) > 2 else 'None'})"
+            trump = arguments[2] if len(arguments) > 2 else "None"
+            beaters = f"(BEATERS_BY.get({trump}) or BEATERS_ROW({trump}))[{arguments[1]}]"
             # (kept by what is written, not by its code, which reads a value worked out before as a local)
             shape = ("beats", *(_shape(argument) for argument in node.arguments[1:]))
             key = self.folding.hoisted.setdefault(shape, f"h_{len(self.folding.hoisted)}")
@@ -792,7 +800,8 @@ class _Emitter:
             # fail on an empty trick)
             cards, trump = arguments[0], arguments[1] if len(arguments) > 1 else "None"
             led = f"SUIT[{cards}[0]]"
-            code = (f"(max({cards}, key=TRICK_STRENGTHS.get(({led}, {trump})) or TRICK_STRENGTH({led}, {trump})) "
+            code = (f"(max({cards}, key=TRICK_STRENGTHS.get({trump}, NO_STRENGTHS).get({led}) or "
+                    f"TRICK_STRENGTH({led}, {trump})) "
                     f"if {cards} else B_trick_winner({cards}, {trump}))")
         else:
             if BUILTINS[node.function].context == "env":
@@ -1225,6 +1234,7 @@ class _Emitter:
             local = frame[1].setdefault(fields, f"j_{len(frame[1])}")
             tested = code.replace(listed, local).format(value=value, field=field)
             return f"({tested} if ({local} if {local} is not UNSET else ({local} := {fields})) else {empty})"
+        code = _BY_SET.get(code, code)
         if _LOCAL.fullmatch(collection):
             # (over a local, `same(h, c)` for each card of a five-card hand: written in place, with no call, the
             # local read twice; the value is still worked out only when there are cards)

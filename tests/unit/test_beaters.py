@@ -1,8 +1,8 @@
 """`beats(card, other, trump)` against one card winning, for each card of a quantifier or a filter (Bourré's
 BR-23 heading rule, `any(heads(c) for c in allowed)` and `not must_head or heads(card)`): the compiled code asks
-whether the card is among the cards that beat the winning one (`BEATERS`, a set made once per pair) instead of
-calling `beats` for each card. Both must agree: a higher card of the same suit, or a trump when the card winning
-is no trump (docs/ruleset-format.md, builtins)."""
+whether the card is among the cards that beat the winning one (`BEATERS_BY`, a set per card made once per
+trump) instead of calling `beats` for each card. Both must agree: a higher card of the same suit, or a trump
+when the card winning is no trump (docs/ruleset-format.md, builtins)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from interpreter.cards import Deck, standard_deck
-from interpreter.dsl.builtins import BUILTINS, beaters_for
+from interpreter.dsl.builtins import BUILTINS, Beaters
 from interpreter.dsl.checker import Environment
 from interpreter.dsl.compiler import Program
 from interpreter.dsl.parser import parse
@@ -33,7 +33,7 @@ def _specialised(name: str, deck: Deck) -> Callable[..., Any]:
 
 @pytest.mark.parametrize("deck", DECKS, ids=["standard", "two packs and jokers", "32 cards"])
 def test_the_cards_that_beat_a_card_are_those_beats_says_beat_it(deck: Deck) -> None:
-    beats, beaters = _specialised("beats", deck), beaters_for(deck)
+    beats, beaters = _specialised("beats", deck), Beaters(deck)
     cards = range(len(deck.suit_of))
     for trump in (None, *sorted(set(deck.suit_of))):
         for other in cards:
@@ -55,7 +55,7 @@ def test_a_quantifier_over_cards_against_the_card_winning_asks_the_set_and_agree
     deck = DECKS[0]
     beats = _specialised("beats", deck)
     function, source = _compiled("count(beats(c, trick_winner(trick, trump), trump) for c in hand)")
-    assert "BEATERS(" in source and "B_beats(" not in source
+    assert "BEATERS_BY.get(" in source and "B_beats(" not in source
     rng = random.Random(seed)
     cards = rng.sample(range(52), 9)
     hand, trick, trump = cards[:5], cards[5:], rng.randrange(4)

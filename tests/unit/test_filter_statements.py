@@ -117,7 +117,7 @@ def test_the_definitions_are_worked_out_in_plain_locals_and_the_quantifier_in_th
     # out once, before it)
     loop = re.search(r"\n( +)for v_c in t_\d+:\n", code)
     assert loop is not None
-    assert re.search(r"k_h_\d+ = BEATERS\(", code[:loop.start()])
+    assert re.search(r"k_h_\d+ = \(BEATERS_BY\.get\(", code[:loop.start()])
 
 
 def test_a_definition_worked_out_in_one_branch_only_is_worked_out_again_where_needed() -> None:
