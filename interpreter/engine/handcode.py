@@ -89,8 +89,9 @@ def compile_hand(program: Program, max_steps: int, *, card_actions: Callable[[in
     writer.placing = placing
     writer.most_players = most_players
     seats = range(most_players)  # (each seat's card actions, made once: the hot path reads a list)
-    writer.namespace.update(PLAY_ACTIONS=[card_actions(seat, "play") for seat in seats],
-                            DISCARD_ACTIONS=[card_actions(seat, "discard") for seat in seats],
+    # (each seat's play or discard action of a card, read by a bound look-up made once: `map(PLAY_OF[seat], cards)`)
+    writer.namespace.update(PLAY_OF=[card_actions(seat, "play").__getitem__ for seat in seats],
+                            DISCARD_OF=[card_actions(seat, "discard").__getitem__ for seat in seats],
                             CHOICE=choice_action, CHOICES=choice_actions,
                             CHOICE_LISTS=choice_lists if choice_lists is not None else {},
                             GENERIC_LEGAL=legal_actions, MELDS_INTO=melds_into, ACTION=Action, FROZEN=frozen,

@@ -133,7 +133,7 @@ class SiteWriter(SegmentWriter):
         cards, _ = self.ref_code(option.source, "B")
         if not self.unique_cards:
             cards = f"list(dict.fromkeys({cards}))"
-        finish = f"list(map(_actions_.__getitem__, {{}})), {self.name_of(option, 'O')}"
+        finish = f"list(map(_action_of, {{}})), {self.name_of(option, 'O')}"
         if option.clauses:  # (the filter's own code run in place, each of its returns the legal set)
             self.adopt(option.card_filter)
             source: str = option.card_filter.filter_source  # type: ignore[union-attr]  # (see Program.build)
@@ -146,7 +146,7 @@ class SiteWriter(SegmentWriter):
             f"def {name}(S, P):\n"
             f"    V = S.values\n"
             f"    B = {bindings}\n"
-            f"    _actions_ = {option.kind.upper()}_ACTIONS[P.seat]\n"
+            f"    _action_of = {option.kind.upper()}_OF[P.seat]\n"
             f"    try:\n"
             f"        items = {cards}\n"
             f"{body}"
@@ -318,7 +318,7 @@ class SiteWriter(SegmentWriter):
                 if option.clauses:
                     lines.append(f"        _cards = {self.name_of(option.card_filter, 'F')}(V, B, _cards)")
                     lines += _restored("card", "        ")
-                actions = f"{kind.upper()}_ACTIONS[P.seat].__getitem__"
+                actions = f"{kind.upper()}_OF[P.seat]"
                 lines.append(f"        _found.update(dict.fromkeys(map({actions}, _cards), {constant}))")
             elif kind in ("draw", "take"):
                 assert option.source is not None

@@ -218,7 +218,7 @@ def test_a_card_filter_runs_in_place_in_the_decisions_own_code() -> None:
     source = game.code.source
     finder = source[source.index("def legal_"):]
     finder = finder[:finder.index("\ndef ", 1)] if "\ndef " in finder[1:] else finder
-    assert "items = V['hand']" in finder and "list(map(_actions_.__getitem__" in finder
+    assert "items = V['hand']" in finder and "list(map(_action_of, " in finder
     assert not re.search(r"\bF\d+\(", finder)
     state = game.new_initial_state(seed=4)
     state.apply_chance()
