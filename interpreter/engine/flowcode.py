@@ -332,7 +332,20 @@ class StepWriter:
         destination, destination_key = self.place(step["destination"], bindings, indent)
         face, bottom = repr(step["face"]), step["at"] == "bottom"
         where = self.name_of(step.where, "W")
-        if count is None:
+        if count is None and not bottom and step["face"] != "up" and \
+                step["source"].name != step["destination"].name:
+            # (`Cards.move_all` written in place, for two zones of different names, so never the same list: every
+            # card after the destination's, each keeping its face unless `face: down` turns it down)
+            self.line(f"{pad}_moving = {source}", step.where)
+            self.line(f"{pad}if _moving:", step.where)
+            self.line(f"{pad}    {destination}.extend(_moving)", step.where)
+            self.line(f"{pad}    _moving.clear()", step.where)
+            self.line(f"{pad}    _moving = S.face_up.cards.pop({source_key}, None)", step.where)
+            if step["face"] is None:  # (the face-up cards leave the source with them)
+                self.line(f"{pad}    if _moving:", step.where)
+                self.line(f"{pad}        S.face_up.cards.setdefault({destination_key}, []).extend(_moving)",
+                          step.where)
+        elif count is None:
             self.line(f"{pad}S.cards.move_all(S, {source_key}, {source}, {destination_key}, {destination}, {face}, "
                       f"{bottom})", step.where)
         else:
