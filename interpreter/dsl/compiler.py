@@ -444,8 +444,7 @@ def namespace_for(deck: Deck) -> dict[str, Any]:
         SEAT_RANGES=SEAT_RANGES,
         DECK_BY_SUIT=_cards_by_suit(deck), range=range, list=list, map=map, filter=filter, COUNT_OF=operator.countOf,
         FROMKEYS=dict.fromkeys,
-        FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), set=set, CARDS_OF_SUIT=_cards_of(deck.suit_of),
-        CARDS_OF_RANK=_cards_of(deck.rank_of), CARDS_OF_VALUE=_cards_of(deck.value_of),
+        FILTER_FALSE=itertools.filterfalse, NO_CARDS=frozenset(), set=set, **_cards_of_fields(deck),
         CARDS_WHERE=_cards_where(deck), BEATERS=beaters, BEATERS_BY=beaters.by_trump,
         BEATERS_ROW=beaters.row, SUBSET_CHOICES=subset_choices,
         any=any, all=all, sum=sum, len=len, max=max, min=min, Q_max=_q_max, Q_min=_q_min,
@@ -549,8 +548,9 @@ _FIELD_TESTS = {"any": {"==": "{value} in map({field}_OF, items)",
 # one look-up and a pass in C that makes no iterator of the fields, where the loop over them is not kept.
 _BY_SET = {"{value} in map({field}_OF, items)": "not CARDS_OF_{field}.get({value}, NO_CARDS).isdisjoint(items)",
            "{value} not in map({field}_OF, items)": "CARDS_OF_{field}.get({value}, NO_CARDS).isdisjoint(items)"}
-_FIELD_FILTERS = {"==": "list(filter(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
-                  "!=": "list(FILTER_FALSE(CARDS_OF_{field}.get({value}, NO_CARDS).__contains__, items))",
+# (`IS_{field}`: for each value, the test of whether a card is among the deck's cards of that value, bound once)
+_FIELD_FILTERS = {"==": "list(filter(IS_{field}.get({value}, IS_NONE), items))",
+                  "!=": "list(FILTER_FALSE(IS_{field}.get({value}, IS_NONE), items))",
                   **{order: f"list(filter({_WHERE % order}.__contains__, items))" for order in _ORDERS}}
 # An operator with its sides swapped (`top >= value(c)` is `value(c) <= top`): see `_sides`
 _SWAPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -1783,6 +1783,16 @@ def _reads_as_items(variable: str, nodes: Iterable[ast.Node], annotations: Annot
 
 def _is_name(node: ast.Node, identifier: str) -> bool:
     return isinstance(node, ast.Name) and node.identifier == identifier
+
+
+def _cards_of_fields(deck: Deck) -> dict[str, Any]:
+    """For the generated code: the deck's cards of each suit, rank and value (`CARDS_OF_SUIT`, ...), and the test
+    of whether a card is among them, bound once for each (`IS_SUIT`, ...; `IS_NONE` for a value no card has)."""
+    found: dict[str, Any] = {"IS_NONE": frozenset().__contains__}
+    for field, values in (("SUIT", deck.suit_of), ("RANK", deck.rank_of), ("VALUE", deck.value_of)):
+        cards = found[f"CARDS_OF_{field}"] = _cards_of(values)
+        found[f"IS_{field}"] = {value: of_value.__contains__ for value, of_value in cards.items()}
+    return found
 
 
 def _cards_of(field: Any) -> dict[int, frozenset[int]]:

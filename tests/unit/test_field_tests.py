@@ -86,6 +86,7 @@ CASES = [
 def test_a_card_field_compared_over_random_hands(expression: str, expected: Any, in_c: bool) -> None:
     function, source = compiled(expression)
     assert (bool(re.search(r"map\((RANK|SUIT|VALUE)_OF, items\)", source)) or "__contains__, items)" in source
+            or bool(re.search(r"IS_(RANK|SUIT|VALUE)\.get\(.*, IS_NONE\), items\)", source))
             or "CARDS_WHERE(" in source or bool(re.search(r"CARDS_OF_(RANK|SUIT|VALUE)\.get\(.*\.isdisjoint\(items\)",
                                                          source))) is in_c
     chooser = random.Random(expression)

@@ -96,7 +96,7 @@ def test_what_reads_no_card_is_worked_out_before_the_cards_and_the_field_test_is
     _, source = filter_of(["leading or not any(c.suit == first(trick).suit for c in hand) "
                            "or card.suit == first(trick).suit"])
     body = source[source.index("def x_0"):]
-    assert "__contains__, items))" in body  # the cards of the led suit, in C
+    assert "filter(IS_SUIT.get(" in body  # the cards of the led suit, in C
     assert "for item in items" not in body  # no loop over the cards of its own
     assert body.index("if not (") < body.index("items = list(filter(")
 
@@ -120,7 +120,7 @@ def test_a_definition_comparing_its_card_s_suit_is_made_in_c_and_keeps_the_cards
     clause = "leading or follows(card) or not any(follows(c) for c in hand)"
     function, source = filter_of([clause], FOLLOWING)
     body = source[source.index("def x_"):]
-    assert "CARDS_OF_SUIT.get(" in body and "for item in items" not in body
+    assert "IS_SUIT.get(" in body and "for item in items" not in body
     chooser = random.Random(clause)
     cards = list(DECK.distinct_cards())
     for _ in range(400):
