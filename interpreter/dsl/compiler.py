@@ -800,8 +800,9 @@ class _Emitter:
             # fail on an empty trick)
             cards, trump = arguments[0], arguments[1] if len(arguments) > 1 else "None"
             led = f"SUIT[{cards}[0]]"
-            code = (f"(max({cards}, key=TRICK_STRENGTHS.get({trump}, NO_STRENGTHS).get({led}) or "
-                    f"TRICK_STRENGTH({led}, {trump})) "
+            # (a trick of one card is won by it, as it is of the suit led: no table is asked)
+            code = (f"(({cards}[0] if len({cards}) == 1 else max({cards}, key=TRICK_STRENGTHS.get({trump}, "
+                    f"NO_STRENGTHS).get({led}) or TRICK_STRENGTH({led}, {trump}))) "
                     f"if {cards} else B_trick_winner({cards}, {trump}))")
         else:
             if BUILTINS[node.function].context == "env":
