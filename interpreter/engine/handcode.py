@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 Segment = Callable[["State", list[Any]], int]
 WINNER_PAIR = "'winner': _winner"  # (the trick's winner, bound for its `then` steps)
 PHASE_SCOPE = "L[0]"  # the names a phase's own steps see: none (slot 0 always holds an empty dict)
-PHASE_SCOPE_DICT: dict[str, Any] = {}  # that dict, shared: no code binds a name in it (see `HandCode.fresh_locals`)
 
 
 @dataclass
@@ -48,12 +47,12 @@ class HandCode:
     end: int  # the label of the segment that ends the hand
     source: str  # the generated module, for reading
     tricks: dict[str, Step] = field(default_factory=dict)  # a trick's decisions (by `Pending.where`) -> its step
-    # The slots as a hand's code starts: the phase's own scope, an empty dict that no code changes (every state
-    # shares it, as copies of a state share their slots), and nothing else set.
+    # The slots as a hand's code starts: the phase's own scope, an empty dict that no code changes (every state of
+    # the game shares it, as copies of a state share their slots), and nothing else set.
     fresh_locals: tuple[Any, ...] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.fresh_locals = (PHASE_SCOPE_DICT,) + (None,) * (self.slots - 1)
+        self.fresh_locals = ({},) + (None,) * (self.slots - 1)
 
 
 @dataclass
