@@ -22,7 +22,7 @@ from interpreter import cache, cli_logs
 from interpreter.bundled import bundled_rulesets
 from interpreter.cli_native import native_command
 from interpreter.cli_serve import serve_command
-from interpreter.cli_stats import AUTO, DEFAULT_BOTS, WORKERS_HELP, Workers, compare_command
+from interpreter.cli_stats import AUTO, BOTS_HELP, DEFAULT_BOTS, WORKERS_HELP, Workers, compare_command
 from interpreter.cli_support import (
     complete_ruleset,
     echo_json,
@@ -238,9 +238,7 @@ def load_game_or_exit(path: str, assignments: tuple[str, ...]) -> Game:
 @click.option("--seed", type=int, help="Random seed: the same seed plays the same match.")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
-              help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
-                   "playouts per decision (up to 1,000,000), search:Ts for T CPU seconds (up to 3600), "
-                   "search:N:Ts both).")
+              help=BOTS_HELP + ".")
 @click.option("--human", type=int, metavar="SEAT", help="Play this seat yourself at the terminal.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE.jsonl",
               help="Write every event as a JSON line, flushed as written (a replayable record).")
@@ -469,9 +467,7 @@ def replay_command(log_path: str, verify: bool) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="The run's seed (each match's follows from it).")
 @click.option("--set", "assignments", multiple=True, metavar="NAME=VALUE", help="Give a parameter a value.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
-              help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
-                   "playouts per decision (up to 1,000,000), search:Ts for T CPU seconds (up to 3600), "
-                   "search:N:Ts both).")
+              help=BOTS_HELP + ".")
 @click.option("--workers", type=Workers(), default=AUTO, show_default=True, metavar="N|auto",
               help=WORKERS_HELP)
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,

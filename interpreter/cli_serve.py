@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from interpreter import cli_logs
-from interpreter.cli_stats import DEFAULT_BOTS
+from interpreter.cli_stats import BOTS_HELP, DEFAULT_BOTS
 from interpreter.cli_support import complete_ruleset, ruleset_file
 from interpreter.numbers import plain_number, signed
 
@@ -41,8 +41,7 @@ INSTALL_HINT = "the browser table needs the web extra: pip install 'ruledeck[web
               help="The seats people play, e.g. 0 or 0,2 (default: 0; a resumed match keeps its own): each gets a "
                    "link of its own; bots play the others.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
-              help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
-                   "playouts per decision (up to 1,000,000), search:Ts for T CPU seconds (up to 3600)).")
+              help=BOTS_HELP + ".")
 @click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="The port to serve on (0: a free one, named in the links).")
 @click.option("--host", default=DEFAULT_HOST, show_default=True,

@@ -17,6 +17,7 @@ import click
 from interpreter.cli_support import complete_ruleset, echo_json, ruleset_file
 from interpreter.parameters import parse_assignments
 from interpreter.runners import ray_backend
+from interpreter.search_budget import MOST_ITERATIONS, MOST_SECONDS
 
 if TYPE_CHECKING:
     from interpreter.engine.errors import RulesetRuntimeError
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
     from interpreter.runners.summary import Summary
 
 DEFAULT_BOTS = "heuristic"  # for `play`, `simulate` and `compare` alike
+# The `--bots` option's help, for `play`, `simulate`, `compare` and `serve` alike (the caps named as the search bot
+# checks them)
+BOTS_HELP = (f"Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
+             f"playouts per decision (up to {MOST_ITERATIONS:,}), search:Ts for T CPU seconds (up to "
+             f"{MOST_SECONDS:g}), search:N:Ts both)")
 
 
 def bots_text(kinds: list[str], given: str) -> str:
@@ -271,9 +277,7 @@ def _describe(name: str, ruleset: str, game: Game, assignments: tuple[str, ...])
 @click.option("--a-set", "a_assignments", multiple=True, metavar="NAME=VALUE", help="A parameter's value for A.")
 @click.option("--b-set", "b_assignments", multiple=True, metavar="NAME=VALUE", help="A parameter's value for B.")
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True, metavar="KIND,...",
-              help="Bot kinds: one for every seat, or one per seat (random, heuristic, search; search:N searches N "
-                   "playouts per decision (up to 1,000,000), search:Ts for T CPU seconds (up to 3600), "
-                   "search:N:Ts both); the same for A and B.")
+              help=BOTS_HELP + "; the same for A and B.")
 @click.option("--workers", type=Workers(), default=AUTO, show_default=True, metavar="N|auto",
               help=WORKERS_HELP)
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,

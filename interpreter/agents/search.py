@@ -34,6 +34,7 @@ from interpreter.agents.base import Agent, lawful_actions
 from interpreter.agents.heuristic import REDEALS, HeuristicAgent
 from interpreter.engine.errors import RulesetRuntimeError
 from interpreter.engine.state import CHANCE
+from interpreter.search_budget import MOST_ITERATIONS, MOST_SECONDS
 
 if TYPE_CHECKING:
     from interpreter.actions import Action
@@ -42,8 +43,6 @@ if TYPE_CHECKING:
 DEFAULT_ITERATIONS = 200
 PLAYOUT_ACTIONS = 400  # a playout stops at the end of the hand, or after this many actions
 EVIDENCE = 2.0  # how many standard errors better than the habit's choice another must look to be played
-MOST_ITERATIONS = 1_000_000  # the most playouts `search:N` may spend on one decision
-MOST_SECONDS = 3600.0  # the most CPU seconds `search:Ts` may spend on one decision
 
 
 class PlayoutPolicy(HeuristicAgent):
