@@ -380,7 +380,7 @@ class MatchLoop:
         number = values["hand_number"]
         result = state.returns()
         state.hand_results.append({"hand": number, "dealer": values["dealer"], "result": result})
-        events = state._events.items  # (`record`, written out: a hand's end and start are a tenth of Bourré's card)
+        events = state._events.items  # (`record`, written out: a hand's end and start run once every few cards)
         events.append(("hand_end", number, result))
         if state.hand_end_hook is not None:
             state.hand_end_hook(state)
